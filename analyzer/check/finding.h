@@ -1,0 +1,49 @@
+// What a check returns. Severity and invariant come from the catalog entry of rule_id; the
+// runner adjusts severity for the threat class and for conditional facts, in one place.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/provenance.h"
+#include "analyzer/model/workload.h"
+
+namespace sbr {
+
+enum class Severity : std::uint8_t { Note, Low, Medium, High, Critical };
+
+struct Finding {
+  std::string rule_id;   // "SB1001"
+  std::string message;   // names the workload; never contains a secret value
+  Location at;           // the field that causes it, or the object that lacks it
+  std::vector<Related> related;
+  std::string subject;   // workload identity ("Deployment/ns/name/container") or file
+  std::string fact_path; // stable path of the fact ("securityContext.privileged", "-p 8080")
+  Condition condition;   // for facts reached only on some path
+  ThreatClass threat = ThreatClass::UntrustedCode;
+
+  // Filled by the runner, not by checks.
+  Severity severity = Severity::Note;
+  int invariant = 0;
+  std::string accepted_reason;  // non-empty: a risk acceptance turned this into a note
+  std::string fingerprint;
+};
+
+// The sink a check writes to. Checks never print and never do I/O.
+class Findings {
+ public:
+  void add(Finding f) { items_.push_back(std::move(f)); }
+  std::vector<Finding>& items() { return items_; }
+  const std::vector<Finding>& items() const { return items_; }
+
+ private:
+  std::vector<Finding> items_;
+};
+
+std::string_view severity_name(Severity s);
+std::optional<Severity> parse_severity(std::string_view s);
+
+}  // namespace sbr

@@ -1,0 +1,133 @@
+#include "analyzer/check/runner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "analyzer/check/registry.h"
+
+namespace sbr {
+namespace {
+
+Severity one_lower(Severity s) {
+  return s == Severity::Note ? Severity::Note : static_cast<Severity>(static_cast<int>(s) - 1);
+}
+
+// FNV-1a, 64-bit: small, stable across platforms and releases.
+std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+const Acceptance* find_acceptance(const Finding& f, const Model& model, const Config& config,
+                                  const WorkloadId* id) {
+  for (const auto& a : config.acceptances) {
+    if (a.rule != f.rule_id) continue;
+    const std::string& path = model.files.path(f.at.file);
+    WorkloadId empty;
+    if (selector_matches(a.match, id ? *id : empty, path)) return &a;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<Severity> severity_for_threat(Severity s, ThreatClass t) {
+  switch (t) {
+    case ThreatClass::UntrustedCode:
+    case ThreatClass::MultiTenant:
+      return s;
+    case ThreatClass::UntrustedInput:
+      return s == Severity::Critical ? s : one_lower(s);
+    case ThreatClass::Trusted:
+      if (s == Severity::Critical) return s;
+      return std::nullopt;
+  }
+  return s;
+}
+
+std::string fingerprint(const Finding& f) {
+  std::uint64_t h = fnv1a(f.rule_id);
+  h = fnv1a("\x1f", h);
+  h = fnv1a(f.subject, h);
+  h = fnv1a("\x1f", h);
+  h = fnv1a(f.fact_path, h);
+  h = fnv1a("\x1f", h);
+  h = fnv1a(f.condition.text, h);
+  return fmt::format("{:016x}", h);
+}
+
+std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, const Config& config,
+                                const RunOptions& options) {
+  Findings raw;
+  for (const auto& check : invariant_checks()) check.fn(model, raw);
+
+  // Subject -> workload id, for acceptance selectors.
+  std::vector<std::pair<std::string, const WorkloadId*>> subjects;
+  for (const auto& w : model.workloads) {
+    subjects.emplace_back(fmt::format("{}/{}/{}/{}", w.id.kind, w.id.ns, w.id.name, w.id.container),
+                          &w.id);
+  }
+  std::sort(subjects.begin(), subjects.end());
+
+  // Weak acceptances are themselves findings (invariant 0): a risk written down without a
+  // reason, or past its expiry, must not quietly keep a finding out of the gate.
+  for (const auto& a : config.acceptances) {
+    if (a.reason.empty()) {
+      raw.add(Finding{"SB0009", fmt::format("risk acceptance of {} has no reason; it is ignored", a.rule),
+                      a.at, {}, config.path, "acceptance:" + a.rule, {}, ThreatClass::UntrustedCode});
+    } else if (!a.expires.empty() && !options.today.empty() && a.expires < options.today) {
+      raw.add(Finding{"SB0010",
+                      fmt::format("risk acceptance of {} expired on {}; the finding is reported again",
+                                  a.rule, a.expires),
+                      a.at, {}, config.path, "acceptance:" + a.rule, {}, ThreatClass::UntrustedCode});
+    }
+  }
+
+  std::vector<Finding> out;
+  for (Finding& f : raw.items()) {
+    const Rule* rule = catalog.find(f.rule_id);
+    if (rule == nullptr) continue;  // the catalog test proves every emitted id has an entry
+    f.invariant = rule->invariant;
+    Severity s = rule->severity;
+    if (rule->invariant == 0) {
+      if (auto it = config.integrity_severity.find(f.rule_id); it != config.integrity_severity.end()) {
+        s = it->second;
+      }
+    } else {
+      auto adjusted = severity_for_threat(s, f.threat);
+      if (!adjusted) continue;
+      s = *adjusted;
+      if (!f.condition.always() && f.condition.needs_switch) s = one_lower(s);
+    }
+    f.severity = s;
+    const WorkloadId* id = nullptr;
+    auto it = std::lower_bound(subjects.begin(), subjects.end(), f.subject,
+                               [](const auto& a, const std::string& b) { return a.first < b; });
+    if (it != subjects.end() && it->first == f.subject) id = it->second;
+    if (const Acceptance* a = find_acceptance(f, model, config, id)) {
+      bool expired = !a->expires.empty() && !options.today.empty() && a->expires < options.today;
+      if (!a->reason.empty() && !expired) {
+        f.accepted_reason = a->reason;
+        f.severity = Severity::Note;
+      }
+    }
+    f.fingerprint = fingerprint(f);
+    out.push_back(std::move(f));
+  }
+  auto key = [&](const Finding& f) {
+    return std::tie(model.files.path(f.at.file), f.at.line, f.at.column, f.rule_id, f.subject,
+                    f.fact_path, f.condition.text);
+  };
+  std::sort(out.begin(), out.end(), [&](const Finding& a, const Finding& b) { return key(a) < key(b); });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [&](const Finding& a, const Finding& b) { return key(a) == key(b); }),
+            out.end());
+  return out;
+}
+
+}  // namespace sbr

@@ -1,0 +1,278 @@
+#include "analyzer/cli/cli.h"
+
+#include <fmt/format.h>
+#include <git2.h>
+#include <unistd.h>
+
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "analyzer/check/catalog.h"
+#include "analyzer/check/runner.h"
+#include "analyzer/config/config.h"
+#include "analyzer/pipeline/analysis.h"
+#include "analyzer/report/report.h"
+
+namespace sbr {
+namespace {
+
+constexpr const char* kUsage = R"(usage: sbreview check [options] [PATH...]
+
+Reviews the configuration of sandboxes that run untrusted code (Kubernetes manifests, ...).
+PATH defaults to the current directory; directories are read recursively.
+
+options:
+  --format text|json|sarif   output format (repeatable; pairs with the --output after it)
+  --output FILE              write the preceding --format to FILE (default: stdout)
+  --fail-on LEVEL            critical|high|medium|low|none (default: high); exit 1 when a
+                             finding at or above LEVEL is reported
+  --config FILE              configuration (default: .sbreview.yaml at the git top level of
+                             the first PATH, else in the current directory)
+  --dump-model               print the model instead of findings
+  --jobs N                   worker threads (default: the number of cores)
+  --version                  print the version
+  --help                     print this help
+
+exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, configuration or internal error
+)";
+
+struct OutputSpec {
+  std::string format;
+  std::string path;  // "" = stdout
+};
+
+struct Options {
+  std::vector<std::string> paths;
+  std::vector<OutputSpec> outputs;
+  std::optional<std::string> fail_on;
+  std::optional<std::string> config;
+  bool dump_model = false;
+  unsigned jobs = 0;
+  std::string today;
+};
+
+std::string today_utc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
+// The working tree's top level for `path`, through libgit2 (no git binary is run).
+std::optional<std::string> git_toplevel(const std::string& path) {
+  git_libgit2_init();
+  git_buf buf = GIT_BUF_INIT;
+  std::optional<std::string> out;
+  if (git_repository_discover(&buf, path.c_str(), 0, nullptr) == 0) {
+    git_repository* repo = nullptr;
+    if (git_repository_open(&repo, buf.ptr) == 0) {
+      if (const char* wd = git_repository_workdir(repo)) {
+        std::string s = wd;
+        if (s.size() > 1 && s.back() == '/') s.pop_back();
+        out = s;
+      }
+      git_repository_free(repo);
+    }
+  }
+  git_buf_dispose(&buf);
+  git_libgit2_shutdown();
+  return out;
+}
+
+std::optional<std::string> find_config(const Options& o) {
+  if (o.config) return o.config;
+  std::string first = o.paths.empty() ? "." : o.paths.front();
+  std::string dir = first;
+  if (access((first + "/.").c_str(), F_OK) != 0) {
+    size_t slash = first.rfind('/');
+    dir = slash == std::string::npos ? "." : first.substr(0, slash);
+  }
+  if (auto top = git_toplevel(dir)) {
+    std::string c = *top + "/.sbreview.yaml";
+    if (access(c.c_str(), R_OK) == 0) return c;
+  }
+  if (access(".sbreview.yaml", R_OK) == 0) return std::string(".sbreview.yaml");
+  return std::nullopt;
+}
+
+// Parses arguments; returns an error message on bad usage.
+std::optional<std::string> parse_args(const std::vector<std::string>& args, Options& o,
+                                      bool& help, bool& version) {
+  size_t i = 0;
+  auto value = [&](const std::string& flag) -> std::optional<std::string> {
+    if (i + 1 >= args.size()) return std::nullopt;
+    return args[++i];
+  };
+  bool saw_command = false;
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string flag = a, inline_value;
+    bool has_inline = false;
+    if (a.rfind("--", 0) == 0) {
+      if (size_t eq = a.find('='); eq != std::string::npos) {
+        flag = a.substr(0, eq);
+        inline_value = a.substr(eq + 1);
+        has_inline = true;
+      }
+    }
+    auto get = [&]() -> std::optional<std::string> {
+      if (has_inline) return inline_value;
+      return value(flag);
+    };
+    if (flag == "--help" || flag == "-h") {
+      help = true;
+    } else if (flag == "--version") {
+      version = true;
+    } else if (flag == "--format") {
+      auto v = get();
+      if (!v || (*v != "text" && *v != "json" && *v != "sarif")) {
+        return "--format takes text, json or sarif";
+      }
+      o.outputs.push_back({*v, ""});
+    } else if (flag == "--output" || flag == "-o") {
+      auto v = get();
+      if (!v) return "--output takes a file name";
+      if (o.outputs.empty()) o.outputs.push_back({"text", ""});
+      if (!o.outputs.back().path.empty()) return "each --output follows its own --format";
+      o.outputs.back().path = *v;
+    } else if (flag == "--fail-on") {
+      auto v = get();
+      auto sev = v ? parse_severity(*v) : std::nullopt;
+      if (!v || (*v != "none" && (!sev || *sev == Severity::Note))) {
+        return "--fail-on takes critical, high, medium, low or none";
+      }
+      o.fail_on = *v;
+    } else if (flag == "--config") {
+      auto v = get();
+      if (!v) return "--config takes a file name";
+      o.config = *v;
+    } else if (flag == "--dump-model") {
+      o.dump_model = true;
+    } else if (flag == "--jobs" || flag == "-j") {
+      auto v = get();
+      if (!v) return "--jobs takes a number";
+      try {
+        int n = std::stoi(*v);
+        if (n < 1 || n > 256) return "--jobs takes a number from 1 to 256";
+        o.jobs = static_cast<unsigned>(n);
+      } catch (...) {
+        return "--jobs takes a number";
+      }
+    } else if (flag == "--today") {  // for reproducible tests of acceptance expiry
+      auto v = get();
+      if (!v) return "--today takes a date";
+      o.today = *v;
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      return "unknown option " + a;
+    } else if (!saw_command) {
+      if (a != "check") return "unknown command `" + a + "` (try `sbreview check`)";
+      saw_command = true;
+    } else {
+      o.paths.push_back(a);
+    }
+  }
+  if (!saw_command && !help && !version) return "missing command (try `sbreview check`)";
+  return std::nullopt;
+}
+
+bool should_fail(const std::vector<Finding>& findings, const std::string& level) {
+  if (level == "none") return false;
+  Severity threshold = *parse_severity(level);
+  for (const auto& f : findings) {
+    if (f.severity != Severity::Note && f.severity >= threshold) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Options o;
+  bool help = false, version = false;
+  if (auto e = parse_args(args, o, help, version)) {
+    err << "sbreview: " << *e << "\n" << kUsage;
+    return 2;
+  }
+  if (help) {
+    out << kUsage;
+    return 0;
+  }
+  if (version) {
+    out << "sbreview " << SBR_VERSION << "\n";
+    return 0;
+  }
+  if (o.paths.empty()) o.paths.push_back(".");
+  if (o.outputs.empty()) o.outputs.push_back({"text", ""});
+
+  Config config;
+  if (auto path = find_config(o)) {
+    std::ifstream in(*path, std::ios::binary);
+    if (!in) {
+      err << "sbreview: " << *path << ": cannot read the configuration\n";
+      return 2;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    // The configuration's file id is assigned after the walk; parse once for errors first.
+    auto parsed = parse_config(ss.str(), *path, kNoFile);
+    if (!parsed) {
+      err << "sbreview: " << parsed.error().message << "\n";
+      return 2;
+    }
+    config = std::move(*parsed);
+    config.path = *path;
+  }
+
+  AnalyzeOptions ao;
+  ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  Analysis analysis = analyze(o.paths, config, ao);
+  if (!config.path.empty()) {
+    // Locations in the configuration (acceptances) need a file id in this run's table.
+    std::ifstream in(config.path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    FileId id = analysis.model.files.add(config.path);
+    config = std::move(*parse_config(ss.str(), config.path, id));
+  }
+
+  if (o.dump_model) {
+    write_model_dump(analysis.model, out);
+    return 0;
+  }
+
+  RunOptions ro;
+  ro.today = o.today.empty() ? today_utc() : o.today;
+  const Catalog& catalog = Catalog::embedded();
+  std::vector<Finding> findings = run_checks(analysis.model, catalog, config, ro);
+  ReportContext ctx{analysis.model, analysis.sources, catalog, findings};
+  for (const auto& spec : o.outputs) {
+    std::ofstream file;
+    std::ostream* stream = &out;
+    if (!spec.path.empty()) {
+      file.open(spec.path, std::ios::binary | std::ios::trunc);
+      if (!file) {
+        err << "sbreview: cannot write " << spec.path << "\n";
+        return 2;
+      }
+      stream = &file;
+    }
+    if (spec.format == "json") {
+      write_json(ctx, *stream);
+    } else if (spec.format == "sarif") {
+      write_sarif(ctx, *stream);
+    } else {
+      bool tty = spec.path.empty() && &out == &std::cout && isatty(STDOUT_FILENO);
+      write_text(ctx, *stream, tty);
+    }
+  }
+  std::string level = o.fail_on ? *o.fail_on : config.fail_on ? *config.fail_on : "high";
+  return should_fail(findings, level) ? 1 : 0;
+}
+
+}  // namespace sbr

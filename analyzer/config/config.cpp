@@ -1,0 +1,289 @@
+#include "analyzer/config/config.h"
+
+#include <fmt/format.h>
+#include <fnmatch.h>
+
+#include "analyzer/frontends/yaml/yaml_tree.h"
+
+namespace sbr {
+namespace {
+
+using yaml::Node;
+
+struct Parser {
+  const std::string& path;
+  FileId file;
+
+  Error err(const Node* n, std::string_view what) const {
+    return Error{fmt::format("{}:{}:{}: {}", path, n ? n->line : 1, n ? n->column : 1, what)};
+  }
+  Location loc(const Node* n) const { return Location{file, n->line, n->column}; }
+
+  std::optional<Error> only_keys(const Node* map, std::initializer_list<std::string_view> keys,
+                                 std::string_view where) const {
+    for (const auto& [k, v] : map->entries) {
+      bool ok = false;
+      for (auto key : keys) ok = ok || k->scalar == key;
+      if (!ok) return err(k, fmt::format("unknown key `{}` in {}", k->scalar, where));
+    }
+    return std::nullopt;
+  }
+
+  Result<std::string> str(const Node* n, std::string_view what) const {
+    if (n == nullptr || !n->is_scalar()) return err(n, fmt::format("`{}` must be a string", what));
+    return n->scalar;
+  }
+
+  Result<std::vector<std::string>> strings(const Node* n, std::string_view what) const {
+    std::vector<std::string> out;
+    if (n == nullptr || !n->is_seq()) return err(n, fmt::format("`{}` must be a list", what));
+    for (const Node* i : n->items) {
+      if (!i->is_scalar()) return err(i, fmt::format("`{}` entries must be strings", what));
+      out.push_back(i->scalar);
+    }
+    return out;
+  }
+
+  Result<WorkloadSelector> selector(const Node* n) const {
+    WorkloadSelector s;
+    if (n == nullptr || !n->is_map()) return err(n, "`match` must be a mapping");
+    if (auto e = only_keys(n, {"kind", "namespace", "name", "container", "path"}, "match")) return *e;
+    for (auto [key, field] : {std::pair{"kind", &s.kind}, {"namespace", &s.ns}, {"name", &s.name},
+                              {"container", &s.container}, {"path", &s.path}}) {
+      if (const Node* v = n->get(key)) {
+        auto t = str(v, key);
+        if (!t) return t.error();
+        *field = *t;
+      }
+    }
+    return s;
+  }
+
+  static bool valid_date(std::string_view d) {
+    if (d.size() != 10 || d[4] != '-' || d[7] != '-') return false;
+    for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+      if (d[i] < '0' || d[i] > '9') return false;
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+std::optional<ThreatClass> parse_threat_class(std::string_view s) {
+  if (s == "untrusted-code") return ThreatClass::UntrustedCode;
+  if (s == "untrusted-input") return ThreatClass::UntrustedInput;
+  if (s == "multi-tenant") return ThreatClass::MultiTenant;
+  if (s == "trusted") return ThreatClass::Trusted;
+  return std::nullopt;
+}
+
+std::string_view threat_class_name(ThreatClass t) {
+  switch (t) {
+    case ThreatClass::UntrustedCode: return "untrusted-code";
+    case ThreatClass::UntrustedInput: return "untrusted-input";
+    case ThreatClass::MultiTenant: return "multi-tenant";
+    case ThreatClass::Trusted: return "trusted";
+  }
+  return "untrusted-code";
+}
+
+std::optional<Engine> parse_engine(std::string_view s) {
+  for (Engine e : {Engine::Kubelet, Engine::Podman, Engine::Docker, Engine::PodmanKubePlay,
+                   Engine::Compose, Engine::Devcontainer}) {
+    if (engine_name(e) == s) return e;
+  }
+  return std::nullopt;
+}
+
+std::string_view engine_name(Engine e) {
+  switch (e) {
+    case Engine::Kubelet: return "kubelet";
+    case Engine::Podman: return "podman";
+    case Engine::Docker: return "docker";
+    case Engine::PodmanKubePlay: return "podman-kube-play";
+    case Engine::Compose: return "compose";
+    case Engine::Devcontainer: return "devcontainer";
+  }
+  return "docker";
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  return fnmatch(std::string(pattern).c_str(), std::string(text).c_str(), 0) == 0;
+}
+
+bool selector_matches(const WorkloadSelector& s, const WorkloadId& id, std::string_view path) {
+  auto m = [](const std::string& p, const std::string& v) { return p.empty() || glob_match(p, v); };
+  return m(s.kind, id.kind) && m(s.ns, id.ns) && m(s.name, id.name) &&
+         m(s.container, id.container) && (s.path.empty() || glob_match(s.path, path));
+}
+
+Result<Config> parse_config(std::string_view text, const std::string& path, FileId file) {
+  Parser p{path, file};
+  Config c;
+  c.path = path;
+  c.file = file;
+  yaml::DocumentReader reader(text);
+  yaml::Document doc;
+  yaml::ParseFailure fail;
+  auto st = reader.next(doc, fail);
+  if (st == yaml::DocumentReader::Status::Error) {
+    return Error{fmt::format("{}:{}:{}: {}", path, fail.line, fail.column, fail.message)};
+  }
+  if (st == yaml::DocumentReader::Status::End || doc.root == nullptr || doc.root->is_null()) {
+    return c;
+  }
+  const Node* root = doc.root;
+  if (!root->is_map()) return p.err(root, "the configuration must be a mapping");
+  if (!doc.duplicates.empty()) {
+    const auto& d = doc.duplicates.front();
+    return Error{fmt::format("{}:{}:{}: duplicate key `{}`", path, d.line, d.column, d.key)};
+  }
+  if (auto e = p.only_keys(root, {"version", "threat_classes", "acceptances", "secrets",
+                                  "workspace", "engine", "cluster", "fail_on", "exclude",
+                                  "integrity"},
+                           "the configuration")) {
+    return *e;
+  }
+  if (const Node* v = root->get("version")) {
+    if (v->as_int() != 1) return p.err(v, "`version` must be 1");
+  }
+  if (const Node* list = root->get("threat_classes")) {
+    if (!list->is_seq()) return p.err(list, "`threat_classes` must be a list");
+    for (const Node* e : list->items) {
+      if (!e->is_map()) return p.err(e, "a threat class entry is a mapping");
+      if (auto bad = p.only_keys(e, {"match", "class", "reason"}, "a threat class entry")) return *bad;
+      ThreatClassEntry t;
+      t.at = p.loc(e);
+      auto sel = p.selector(e->get("match"));
+      if (!sel) return sel.error();
+      t.match = *sel;
+      auto cls = p.str(e->get("class"), "class");
+      if (!cls) return cls.error();
+      auto tc = parse_threat_class(*cls);
+      if (!tc) {
+        return p.err(e->get("class"),
+                     "`class` must be untrusted-code, untrusted-input, multi-tenant or trusted");
+      }
+      t.threat = *tc;
+      if (const Node* r = e->get("reason")) {
+        auto reason = p.str(r, "reason");
+        if (!reason) return reason.error();
+        t.reason = *reason;
+      }
+      if (t.threat == ThreatClass::Trusted && t.reason.empty()) {
+        return p.err(e, "class `trusted` needs a `reason`");
+      }
+      c.threat_classes.push_back(std::move(t));
+    }
+  }
+  if (const Node* list = root->get("acceptances")) {
+    if (!list->is_seq()) return p.err(list, "`acceptances` must be a list");
+    for (const Node* e : list->items) {
+      if (!e->is_map()) return p.err(e, "an acceptance is a mapping");
+      if (auto bad = p.only_keys(e, {"rule", "match", "reason", "expires"}, "an acceptance")) {
+        return *bad;
+      }
+      Acceptance a;
+      a.at = p.loc(e);
+      auto rule = p.str(e->get("rule"), "rule");
+      if (!rule) return rule.error();
+      a.rule = *rule;
+      if (const Node* m = e->get("match")) {
+        auto sel = p.selector(m);
+        if (!sel) return sel.error();
+        a.match = *sel;
+      }
+      if (const Node* r = e->get("reason")) {
+        auto reason = p.str(r, "reason");
+        if (!reason) return reason.error();
+        a.reason = *reason;
+      }
+      if (const Node* x = e->get("expires")) {
+        auto d = p.str(x, "expires");
+        if (!d) return d.error();
+        if (!Parser::valid_date(*d)) return p.err(x, "`expires` must be a date YYYY-MM-DD");
+        a.expires = *d;
+      }
+      c.acceptances.push_back(std::move(a));
+    }
+  }
+  if (const Node* s = root->get("secrets")) {
+    if (!s->is_map()) return p.err(s, "`secrets` must be a mapping");
+    if (auto bad = p.only_keys(s, {"intended"}, "secrets")) return *bad;
+    if (const Node* i = s->get("intended")) {
+      auto v = p.strings(i, "secrets.intended");
+      if (!v) return v.error();
+      c.intended_secrets = *v;
+    }
+  }
+  if (const Node* w = root->get("workspace")) {
+    if (w->is_scalar()) {
+      c.workspace.push_back(w->scalar);
+    } else {
+      auto v = p.strings(w, "workspace");
+      if (!v) return v.error();
+      c.workspace = *v;
+    }
+  }
+  if (const Node* e = root->get("engine")) {
+    auto v = p.str(e, "engine");
+    if (!v) return v.error();
+    auto eng = parse_engine(*v);
+    if (!eng || *eng == Engine::Kubelet) {
+      return p.err(e, "`engine` must be podman, docker, podman-kube-play, compose or devcontainer");
+    }
+    c.launcher_engine = eng;
+  }
+  if (const Node* k = root->get("cluster")) {
+    if (!k->is_map()) return p.err(k, "`cluster` must be a mapping");
+    if (auto bad = p.only_keys(k, {"default_runtime_class", "seccomp_default", "pod_pids_limit"},
+                               "cluster")) {
+      return *bad;
+    }
+    c.cluster.from = Provenance{p.loc(k), Frontend::Config, {}};
+    if (const Node* v = k->get("default_runtime_class")) {
+      auto s = p.str(v, "default_runtime_class");
+      if (!s) return s.error();
+      c.cluster.default_runtime_class = *s;
+    }
+    if (const Node* v = k->get("seccomp_default")) {
+      if (!v->as_bool()) return p.err(v, "`seccomp_default` must be true or false");
+      c.cluster.seccomp_default = *v->as_bool();
+    }
+    if (const Node* v = k->get("pod_pids_limit")) {
+      if (!v->as_int() || *v->as_int() <= 0) {
+        return p.err(v, "`pod_pids_limit` must be a positive integer");
+      }
+      c.cluster.pod_pids_limit = *v->as_int();
+    }
+  }
+  if (const Node* f = root->get("fail_on")) {
+    auto s = p.str(f, "fail_on");
+    if (!s) return s.error();
+    auto sev = parse_severity(*s);
+    if (*s != "none" && (!sev || *sev == Severity::Note)) {
+      return p.err(f, "`fail_on` must be critical, high, medium, low or none");
+    }
+    c.fail_on = *s;
+  }
+  if (const Node* x = root->get("exclude")) {
+    auto v = p.strings(x, "exclude");
+    if (!v) return v.error();
+    c.exclude = *v;
+  }
+  if (const Node* i = root->get("integrity")) {
+    if (!i->is_map()) return p.err(i, "`integrity` must map SB0 rule ids to severities");
+    for (const auto& [k, v] : i->entries) {
+      if (k->scalar.size() != 6 || k->scalar.rfind("SB0", 0) != 0) {
+        return p.err(k, "`integrity` keys are SB0xxx rule ids");
+      }
+      auto sev = v->is_scalar() ? parse_severity(v->scalar) : std::nullopt;
+      if (!sev) return p.err(v, "severity must be critical, high, medium, low or note");
+      c.integrity_severity[k->scalar] = *sev;
+    }
+  }
+  return c;
+}
+
+}  // namespace sbr

@@ -1,0 +1,61 @@
+// .sbreview.yaml: the user's declared context (threat classes, risk acceptances, intended
+// secrets, workspace, cluster facts) and gate settings. Unknown keys and bad values are errors
+// with file:line:col (exit 2): a typo must not silently weaken the gate.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/check/finding.h"
+#include "analyzer/model/model.h"
+#include "analyzer/util/result.h"
+
+namespace sbr {
+
+// Matches workloads; every field present must match (shell-style globs).
+struct WorkloadSelector {
+  std::string kind, ns, name, container, path;
+};
+
+struct ThreatClassEntry {
+  WorkloadSelector match;
+  ThreatClass threat = ThreatClass::UntrustedCode;
+  std::string reason;
+  Location at;
+};
+
+struct Acceptance {
+  std::string rule;  // rule id
+  WorkloadSelector match;
+  std::string reason;
+  std::string expires;  // YYYY-MM-DD or ""
+  Location at;
+};
+
+struct Config {
+  std::string path;  // "" when no file was found
+  FileId file = kNoFile;
+  std::vector<ThreatClassEntry> threat_classes;
+  std::vector<Acceptance> acceptances;
+  std::vector<std::string> intended_secrets;
+  std::vector<std::string> workspace;
+  std::optional<Engine> launcher_engine;
+  ClusterFacts cluster;
+  std::optional<std::string> fail_on;  // validated: critical|high|medium|low|none
+  std::vector<std::string> exclude;
+  std::map<std::string, Severity> integrity_severity;  // SB0xxx -> severity override
+};
+
+// Parses the text of a configuration file; `file` is its id in the run's file table.
+Result<Config> parse_config(std::string_view text, const std::string& path, FileId file);
+
+bool glob_match(std::string_view pattern, std::string_view text);
+bool selector_matches(const WorkloadSelector& s, const WorkloadId& id, std::string_view path);
+std::optional<ThreatClass> parse_threat_class(std::string_view s);
+std::string_view threat_class_name(ThreatClass t);
+std::optional<Engine> parse_engine(std::string_view s);
+std::string_view engine_name(Engine e);
+
+}  // namespace sbr

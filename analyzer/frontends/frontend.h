@@ -1,0 +1,31 @@
+// The frontends' common output: what one file contributes to the model. Files are read in
+// parallel into FileParts and merged in path order, so the model does not depend on --jobs.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "analyzer/model/model.h"
+#include "analyzer/source/source.h"
+
+namespace sbr {
+
+struct FilePart {
+  std::vector<Workload> workloads;
+  ClusterObjects cluster;
+  std::vector<ScriptFacts> scripts;
+  std::vector<Problem> problems;
+  RunSummary summary;
+};
+
+struct FrontendContext {
+  const SourceSet* sources = nullptr;  // other files of the run (bash `source`, compose build)
+  std::optional<Engine> launcher_engine;  // from .sbreview.yaml, for unresolved launchers
+};
+
+// Dispatches on the file's type. Never throws: bad input becomes a Problem.
+void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
+
+void merge_part(FilePart&& part, Model& model);
+
+}  // namespace sbr

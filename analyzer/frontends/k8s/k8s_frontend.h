@@ -1,0 +1,15 @@
+// The Kubernetes frontend: manifests (multi-document YAML, List, JSON) into workloads and
+// cluster objects; the link step resolves objects across files onto workloads.
+#pragma once
+
+#include "analyzer/frontends/frontend.h"
+
+namespace sbr {
+
+void read_kubernetes_file(const SourceFile& file, FilePart& out);
+
+// Resolves RuntimeClasses, ServiceAccounts, RBAC, NetworkPolicies, LimitRanges (then QoS),
+// Namespaces, Services and Ingresses onto the workloads. Runs once, after every file is read.
+void link_kubernetes(Model& model);
+
+}  // namespace sbr

@@ -1,0 +1,319 @@
+#include "analyzer/frontends/yaml/yaml_tree.h"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <sstream>
+#include <unordered_set>
+
+namespace sbr::yaml {
+
+const Node* Node::get(std::string_view key) const {
+  if (kind != Kind::Map) return nullptr;
+  for (const auto& [k, v] : entries) {
+    if (k->kind == Kind::Scalar && k->scalar == key) return v;
+  }
+  // Merge keys (`<<: *base`): yaml-cpp does not apply them; compose files rely on them.
+  for (const auto& [k, v] : entries) {
+    if (k->kind != Kind::Scalar || k->scalar != "<<" || k->quoted) continue;
+    if (v->kind == Kind::Map) {
+      if (const Node* n = v->get(key)) return n;
+    } else if (v->kind == Kind::Sequence) {
+      for (const Node* m : v->items) {
+        if (const Node* n = m->get(key)) return n;
+      }
+    }
+  }
+  return nullptr;
+}
+
+const Node* Node::key_node(std::string_view key) const {
+  if (kind != Kind::Map) return nullptr;
+  for (const auto& [k, v] : entries) {
+    if (k->kind == Kind::Scalar && k->scalar == key) return k;
+  }
+  return nullptr;
+}
+
+std::optional<bool> Node::as_bool() const {
+  if (kind != Kind::Scalar || quoted) return std::nullopt;
+  static const char* const kTrue[] = {"true", "True", "TRUE", "yes", "Yes", "YES",
+                                      "on",   "On",   "ON",   "y",   "Y"};
+  static const char* const kFalse[] = {"false", "False", "FALSE", "no", "No", "NO",
+                                       "off",   "Off",   "OFF",   "n",  "N"};
+  for (const char* t : kTrue) {
+    if (scalar == t) return true;
+  }
+  for (const char* f : kFalse) {
+    if (scalar == f) return false;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> Node::as_int() const {
+  if (kind != Kind::Scalar || quoted || scalar.empty()) return std::nullopt;
+  std::int64_t v = 0;
+  const char* b = scalar.data();
+  const char* e = b + scalar.size();
+  if (*b == '+') ++b;
+  auto [p, ec] = std::from_chars(b, e, v);
+  if (ec != std::errc() || p != e) return std::nullopt;
+  return v;
+}
+
+std::optional<std::string_view> Node::as_string() const {
+  if (kind != Kind::Scalar) return std::nullopt;
+  return std::string_view(scalar);
+}
+
+namespace {
+
+constexpr std::uint64_t kSaturate = ~std::uint64_t{0} >> 1;
+
+// Builds the tree from parser events. Anchors are registered when their node is complete, so a
+// recursive alias cannot form a cycle.
+class Builder : public YAML::EventHandler {
+ public:
+  Builder(Document& doc, std::uint32_t line_base, std::uint64_t budget)
+      : doc_(doc), line_base_(line_base), budget_(budget) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    doc_.start_line = line_base_ + static_cast<std::uint32_t>(mark.line) + 1;
+  }
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Node* n = make(Kind::Null, mark);
+    finish(n, anchor, 1);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    auto it = anchors_.find(anchor);
+    if (it == anchors_.end()) {
+      doc_.over_budget = true;  // recursive alias: refuse rather than loop
+      attach(make(Kind::Null, mark), 1);
+      return;
+    }
+    attach(it->second.first, it->second.second);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    Node* n = make(Kind::Scalar, mark);
+    n->scalar = value;
+    n->quoted = tag == "!";
+    finish(n, anchor, 1);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(make(Kind::Sequence, mark), anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(make(Kind::Map, mark), anchor);
+  }
+  void OnMapEnd() override {
+    check_duplicates(*stack_.back().node);
+    close();
+  }
+
+ private:
+  struct Open {
+    Node* node;
+    YAML::anchor_t anchor;
+    std::uint64_t weight;
+    const Node* pending_key;
+  };
+
+  Node* make(Kind k, const YAML::Mark& mark) {
+    Node& n = doc_.arena.emplace_back();
+    n.kind = k;
+    n.line = line_base_ + static_cast<std::uint32_t>(mark.line) + 1;
+    n.column = static_cast<std::uint32_t>(mark.column) + 1;
+    return &n;
+  }
+  void open(Node* n, YAML::anchor_t anchor) { stack_.push_back({n, anchor, 1, nullptr}); }
+  void close() {
+    Open o = stack_.back();
+    stack_.pop_back();
+    finish(o.node, o.anchor, o.weight);
+  }
+  void finish(Node* n, YAML::anchor_t anchor, std::uint64_t weight) {
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = {n, weight};
+    attach(n, weight);
+  }
+  void attach(const Node* n, std::uint64_t weight) {
+    if (stack_.empty()) {
+      doc_.root = n;
+      if (weight > budget_) doc_.over_budget = true;
+      return;
+    }
+    Open& top = stack_.back();
+    top.weight = std::min(kSaturate, top.weight + weight);
+    if (top.weight > budget_) doc_.over_budget = true;
+    if (top.node->kind == Kind::Sequence) {
+      top.node->items.push_back(n);
+    } else if (top.pending_key == nullptr) {
+      top.pending_key = n;
+    } else {
+      top.node->entries.emplace_back(top.pending_key, n);
+      top.pending_key = nullptr;
+    }
+  }
+  void check_duplicates(const Node& map) {
+    if (map.entries.size() < 2) return;
+    std::unordered_set<std::string_view> seen;
+    for (const auto& [k, v] : map.entries) {
+      if (k->kind != Kind::Scalar || k->scalar == "<<") continue;
+      if (!seen.insert(k->scalar).second) {
+        doc_.duplicates.push_back({k->scalar, k->line, k->column});
+      }
+    }
+  }
+
+  Document& doc_;
+  std::uint32_t line_base_;
+  std::uint64_t budget_;
+  std::vector<Open> stack_;
+  std::map<YAML::anchor_t, std::pair<const Node*, std::uint64_t>> anchors_;
+};
+
+// Offset of the first line at or after `from_line` (1-based, absolute) that starts a new
+// document ("---" followed by space or end of line), or npos.
+size_t next_document_marker(std::string_view text, std::uint32_t from_line) {
+  size_t pos = 0;
+  std::uint32_t line = 1;
+  while (pos < text.size()) {
+    size_t eol = text.find('\n', pos);
+    std::string_view l = text.substr(pos, eol == std::string_view::npos ? text.size() - pos
+                                                                        : eol - pos);
+    if (line >= from_line && l.substr(0, 3) == "---" &&
+        (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r')) {
+      return pos;
+    }
+    if (eol == std::string_view::npos) break;
+    pos = eol + 1;
+    ++line;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+struct DocumentReader::Impl {
+  std::string_view text;
+  std::uint64_t budget;
+  size_t offset = 0;            // where the current parser started
+  std::uint32_t line_base = 0;  // lines before `offset`
+  std::istringstream stream;
+  std::unique_ptr<YAML::Parser> parser;
+  bool done = false;
+
+  void restart() {
+    stream = std::istringstream(std::string(text.substr(offset)));
+    parser = std::make_unique<YAML::Parser>(stream);
+  }
+};
+
+DocumentReader::DocumentReader(std::string_view text, std::uint64_t node_budget)
+    : impl_(new Impl{text, node_budget}) {
+  impl_->restart();
+}
+
+DocumentReader::~DocumentReader() { delete impl_; }
+
+DocumentReader::Status DocumentReader::next(Document& doc, ParseFailure& error) {
+  Impl& s = *impl_;
+  if (s.done) return Status::End;
+  doc = Document{};
+  Builder builder(doc, s.line_base, s.budget);
+  try {
+    if (!s.parser->HandleNextDocument(builder)) {
+      s.done = true;
+      return Status::End;
+    }
+    return Status::Document;
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp reports DeepRecursion at 0:0; place it at the document start instead.
+    std::uint32_t line = s.line_base + static_cast<std::uint32_t>(e.mark.line) + 1;
+    std::uint32_t col = static_cast<std::uint32_t>(e.mark.column) + 1;
+    if (e.mark.is_null() || (e.mark.line == 0 && e.mark.column == 0 && e.mark.pos == 0)) {
+      line = doc.start_line;
+      col = 1;
+    }
+    error = ParseFailure{e.msg, line, col};
+    size_t next = next_document_marker(s.text, line);
+    if (next == std::string_view::npos || next <= s.offset) {
+      s.done = true;
+    } else {
+      s.line_base = static_cast<std::uint32_t>(
+          std::count(s.text.begin(), s.text.begin() + static_cast<std::ptrdiff_t>(next), '\n'));
+      s.offset = next;
+      s.restart();
+    }
+    return Status::Error;
+  }
+}
+
+std::string strip_jsonc(std::string_view text) {
+  std::string out(text);
+  enum class St { Code, String, Line, Block } st = St::Code;
+  size_t last_comma = std::string::npos;  // a comma that may turn out to be trailing
+  for (size_t i = 0; i < out.size(); ++i) {
+    char c = out[i];
+    switch (st) {
+      case St::String:
+        if (c == '\\') {
+          ++i;
+        } else if (c == '"') {
+          st = St::Code;
+        }
+        break;
+      case St::Line:
+        if (c == '\n') {
+          st = St::Code;
+        } else {
+          out[i] = ' ';
+        }
+        break;
+      case St::Block:
+        if (c == '*' && i + 1 < out.size() && out[i + 1] == '/') {
+          out[i] = out[i + 1] = ' ';
+          ++i;
+          st = St::Code;
+        } else if (c != '\n') {
+          out[i] = ' ';
+        }
+        break;
+      case St::Code:
+        if (c == '"') {
+          st = St::String;
+          last_comma = std::string::npos;
+        } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '/') {
+          out[i] = out[i + 1] = ' ';
+          ++i;
+          st = St::Line;
+        } else if (c == '/' && i + 1 < out.size() && out[i + 1] == '*') {
+          out[i] = out[i + 1] = ' ';
+          ++i;
+          st = St::Block;
+        } else if (c == ',') {
+          last_comma = i;
+        } else if (c == '}' || c == ']') {
+          if (last_comma != std::string::npos) out[last_comma] = ' ';
+          last_comma = std::string::npos;
+        } else if (c == '\t') {
+          out[i] = ' ';  // YAML forbids tabs where JSON allows them
+        } else if (c != ' ' && c != '\n' && c != '\r') {
+          last_comma = std::string::npos;
+        }
+        break;
+    }
+  }
+  return out;
+}
+
+}  // namespace sbr::yaml

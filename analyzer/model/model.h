@@ -1,0 +1,81 @@
+// The whole model of one run: every workload, the cluster objects that shaped them, the
+// scripts around launches, the problems met while reading (invariant 0), and the declared
+// context from .sbreview.yaml. Checks receive only this.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/k8s_objects.h"
+#include "analyzer/model/provenance.h"
+#include "analyzer/model/script.h"
+#include "analyzer/model/workload.h"
+
+namespace sbr {
+
+// Why something could not be analysed. Each kind maps to one SB0 rule.
+enum class ProblemKind : std::uint8_t {
+  ParseError,        // YAML/JSON/bash that does not parse
+  Unreadable,        // a file that cannot be read
+  SymlinkOutside,    // a symlink leaving the root (never followed)
+  TooLarge,          // over the size limit
+  InvalidObject,     // a Kubernetes object missing required fields
+  DuplicateKey,      // a mapping with the same key twice: parsers disagree on which wins
+  BudgetExceeded,    // alias expansion, nesting or evaluation budget exceeded
+  SpecialFile,       // FIFO, device, socket in the tree: never opened
+  BadAcceptance,     // a risk acceptance or suppression without a reason
+  ExpiredAcceptance, // a risk acceptance past its expiry
+  RenderFailed,      // a chart/overlay/launcher that could not be rendered
+};
+
+struct Problem {
+  ProblemKind kind = ProblemKind::ParseError;
+  std::string message;
+  Location at;
+};
+
+// Facts about the cluster that are not in manifests; declared in .sbreview.yaml.
+struct ClusterFacts {
+  std::optional<std::string> default_runtime_class;
+  bool seccomp_default = false;  // kubelet --seccomp-default
+  std::optional<std::int64_t> pod_pids_limit;
+  Provenance from;
+};
+
+// Files seen in this run; FileId indexes `paths` (relative to the first root, '/'-separated).
+struct FileTable {
+  std::vector<std::string> paths;
+  FileId add(std::string path) {
+    paths.push_back(std::move(path));
+    return static_cast<FileId>(paths.size() - 1);
+  }
+  const std::string& path(FileId id) const {
+    static const std::string none;
+    return id < paths.size() ? paths[id] : none;
+  }
+};
+
+struct RunSummary {
+  std::uint32_t files_seen = 0;
+  std::uint32_t kubernetes_documents = 0;
+  std::uint32_t other_yaml_documents = 0;  // CI workflows, values files: recognised, not errors
+  std::uint32_t scripts = 0;
+  std::uint32_t skipped_excluded = 0;
+};
+
+struct Model {
+  FileTable files;
+  std::vector<Workload> workloads;
+  ClusterObjects cluster;
+  std::vector<ScriptFacts> scripts;
+  std::vector<Problem> problems;
+
+  ClusterFacts cluster_facts;
+  std::vector<std::string> workspace_paths;   // host paths that may be mounted writable
+  std::vector<std::string> intended_secrets;  // env names declared in secrets.intended
+  RunSummary summary;
+};
+
+}  // namespace sbr

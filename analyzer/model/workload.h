@@ -1,0 +1,341 @@
+// The one model of a workload as it would run: a Kubernetes container, a podman/docker
+// invocation, a compose service or a devcontainer all land here, so every check is written once.
+// Plain data: no parsing, no judging. Engine defaults are NOT written into these fields; they are
+// applied by the named functions in analyzer/engine.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/capability.h"
+#include "analyzer/model/provenance.h"
+
+namespace sbr {
+
+enum class Engine : std::uint8_t {
+  Kubelet,
+  Podman,
+  Docker,
+  PodmanKubePlay,
+  Compose,
+  Devcontainer,
+};
+
+enum class ThreatClass : std::uint8_t { UntrustedCode, UntrustedInput, MultiTenant, Trusted };
+
+enum class ContainerRole : std::uint8_t { Main, Init, Ephemeral };
+
+// What created the workload; decides lifecycle expectations (a Deployment is long-lived).
+enum class Controller : std::uint8_t {
+  Pod,
+  Deployment,
+  StatefulSet,
+  DaemonSet,
+  ReplicaSet,
+  ReplicationController,
+  Job,
+  CronJob,
+  Sandbox,          // agents.x-k8s.io Sandbox, created directly
+  SandboxTemplate,  // extensions.agents.x-k8s.io template (claims and warm pools use it)
+  OtherPodTemplate, // any CRD embedding a pod template (Argo Rollout, ...)
+  Launcher,         // podman/docker run from a script
+  ComposeService,
+  Devcontainer,
+};
+
+// Identity used in messages and fingerprints. Never built from line numbers.
+struct WorkloadId {
+  std::string kind;       // Kubernetes kind, or "launcher", "compose", "devcontainer"
+  std::string api_group;  // e.g. "apps", "agents.x-k8s.io"; empty for core
+  std::string ns;         // Kubernetes namespace as written ("" = deployed namespace)
+  std::string name;       // object name, script path, compose service
+  std::string container;  // container name, or "launch 2" for the 3rd launch of a script
+  std::string render_root;  // the file or chart the object was rendered from
+};
+
+enum class SeccompKind : std::uint8_t { RuntimeDefault, Unconfined, Localhost, CustomFile };
+struct Seccomp {
+  SeccompKind kind = SeccompKind::RuntimeDefault;
+  std::string profile;  // Localhost path or custom file
+};
+
+struct Identity {
+  Maybe<bool> privileged;
+  Maybe<bool> allow_privilege_escalation;  // podman no-new-privileges is stored as false here
+  Maybe<std::int64_t> run_as_user;
+  Maybe<std::int64_t> run_as_group;
+  Maybe<bool> run_as_non_root;
+  Maybe<std::string> user_name;  // a non-numeric user (podman --user agent, Dockerfile USER)
+  Maybe<bool> read_only_root;
+  std::vector<Fact<Capability>> cap_add;
+  std::vector<Fact<Capability>> cap_drop;
+  Maybe<Seccomp> seccomp;
+  Maybe<std::string> apparmor;       // "Unconfined", "RuntimeDefault", "localhost/x", profile
+  Maybe<std::string> selinux_type;   // seLinuxOptions.type, label=type:
+  Maybe<bool> selinux_disabled;      // label=disable
+  Maybe<std::string> proc_mount;     // "Default" | "Unmasked"
+  std::vector<Fact<std::string>> unmasked_paths;  // --security-opt unmask=...
+  Maybe<bool> systempaths_unconfined;
+  Maybe<bool> host_users;  // Kubernetes hostUsers; false = user namespace
+  Maybe<std::string> userns;  // podman/docker --userns value
+};
+
+enum class MountKind : std::uint8_t {
+  HostPath,      // Kubernetes hostPath, -v /host:/ctr, bind mount
+  NamedVolume,   // podman/docker named volume, compose volume
+  EmptyDir,
+  Tmpfs,
+  Secret,
+  ConfigMap,
+  Projected,
+  DownwardAPI,
+  PersistentVolumeClaim,
+  Ephemeral,
+  Image,
+  Other,
+};
+
+enum class Propagation : std::uint8_t { Private, HostToContainer, Bidirectional };
+
+struct Mount {
+  MountKind kind = MountKind::Other;
+  std::string volume_name;  // Kubernetes volume name
+  std::string source;       // host path, named volume, secret name, claim name
+  std::string target;       // path inside the container ("" when the volume is unmounted)
+  Maybe<bool> read_only;
+  Maybe<Propagation> propagation;
+  bool relabel_shared = false;   // :z
+  bool relabel_private = false;  // :Z
+  bool chown = false;            // :U
+  bool overlay = false;          // :O
+  bool projects_sa_token = false;  // projected serviceAccountToken source
+  bool holds_secret = false;       // Secret volume or projected secret
+  Maybe<std::string> size_limit;   // emptyDir.sizeLimit, tmpfs size=
+  std::string host_path_type;      // hostPath.type
+  Provenance source_from;  // the hostPath `path:` / the -v argument
+  Provenance mount_from;   // the volumeMount entry
+};
+
+enum class EnvSource : std::uint8_t {
+  Literal,          // value written in the input
+  SecretRef,        // valueFrom.secretKeyRef
+  ConfigMapRef,     // valueFrom.configMapKeyRef
+  FieldRef,         // downward API
+  HostCopy,         // bare -e NAME: copied from the launcher's environment
+  Symbolic,         // a launcher value the evaluator could not resolve
+};
+
+struct EnvVar {
+  std::string name;
+  std::string value;  // literal value; NEVER printed unredacted (see report/redact)
+  EnvSource source = EnvSource::Literal;
+  std::string ref;    // secret / configmap name
+  bool on_argv = false;  // -e NAME=value on a command line: visible in the process list
+  Provenance from;
+};
+
+enum class EnvBulkKind : std::uint8_t {
+  SecretEnvFrom,     // envFrom.secretRef: a whole Secret
+  ConfigMapEnvFrom,  // envFrom.configMapRef
+  HostEnvironment,   // --env-host
+  EnvFile,           // --env-file, compose env_file
+};
+
+struct EnvBulk {
+  EnvBulkKind kind = EnvBulkKind::SecretEnvFrom;
+  std::string name;  // secret/configmap name or file path
+  Provenance from;
+};
+
+struct RbacGrant {
+  std::string role;  // "ClusterRole/name" or "Role/ns/name"
+  std::vector<std::string> verbs;
+  std::vector<std::string> resources;  // "pods/exec", "secrets", "*"
+  std::vector<std::string> api_groups;
+  Provenance rule_from;     // the rule in the Role
+  Provenance binding_from;  // the subject entry in the binding
+};
+
+struct ServiceAccess {
+  std::string account;  // effective service account name ("default" when unset)
+  Maybe<bool> pod_automount;
+  Maybe<bool> account_automount;
+  Provenance account_from;  // the ServiceAccount object, when in the input
+  bool account_in_input = false;
+  std::vector<RbacGrant> grants;
+};
+
+enum class NetMode : std::uint8_t {
+  PodNetwork,   // Kubernetes pod network
+  EngineDefault,  // podman/docker without --network
+  Host,
+  None,
+  Bridge,
+  Named,        // a user-defined network
+  Container,    // container:NAME / compose service:NAME
+  Namespace,    // ns:/path
+  Pasta,
+  Slirp4netns,
+};
+
+struct PublishedPort {
+  std::string spec;       // as written
+  std::string host_ip;    // "" when no address is written
+  std::string host_port;  // "" when the engine picks
+  std::string container_port;
+  std::string protocol;   // tcp/udp/sctp
+  bool publish_all = false;  // -P
+  bool is_host_port = false; // Kubernetes hostPort
+  Provenance from;
+};
+
+enum class GateKind : std::uint8_t {
+  NetworkPolicy,
+  CiliumNetworkPolicy,
+  SandboxManagedPolicy,  // agent-sandbox template's managed policy
+  NetworkNone,
+  InternalNetwork,
+  Nft,
+  Iptables,
+  Squid,
+};
+
+enum class DestKind : std::uint8_t {
+  Any,        // every destination (0.0.0.0/0, ::/0, a rule with no `to`)
+  Cidr,
+  Fqdn,
+  PodSelector,        // pods selected in the same namespace
+  NamespaceSelector,  // pods in selected namespaces ({} = whole cluster)
+  Entity,             // Cilium entities: world, cluster, host...
+};
+
+struct PortRange {
+  std::string protocol;  // "" = any protocol
+  std::int32_t from = 0;  // 0 = any port
+  std::int32_t to = 0;
+};
+
+struct EgressAllow {
+  DestKind dest = DestKind::Any;
+  std::string value;                // CIDR, FQDN pattern, selector text
+  std::vector<std::string> except;  // CIDR exceptions
+  std::vector<PortRange> ports;     // empty = every port
+  Provenance from;
+};
+
+// One control on the workload's egress path. For Kubernetes, each NetworkPolicy that selects
+// the pod with egress contributes one gate; the union of their allows is what passes.
+struct EgressGate {
+  GateKind kind = GateKind::NetworkPolicy;
+  std::string name;
+  bool denies_v4 = false;  // default-deny for IPv4
+  bool denies_v6 = false;
+  std::vector<EgressAllow> allows;
+  bool removable_by_workload = false;  // NET_ADMIN kept, general sudo
+  Provenance from;
+};
+
+enum class ExposureKind : std::uint8_t { NodePort, LoadBalancer, ExternalIPs, Ingress };
+struct Exposure {
+  ExposureKind kind = ExposureKind::NodePort;
+  std::string name;  // Service or Ingress name
+  Provenance from;   // the `type:` line, the externalIPs line, the Ingress backend
+  std::vector<Related> via;
+};
+
+struct Network {
+  Maybe<NetMode> mode;
+  std::string mode_arg;  // network name, container name...
+  Maybe<bool> host_network;
+  Maybe<bool> host_pid;
+  Maybe<bool> host_ipc;
+  Maybe<bool> host_uts;
+  Maybe<std::string> dns_policy;
+  std::vector<PublishedPort> ports;
+  bool policies_apply = true;  // false for hostNetwork pods
+  std::vector<EgressGate> egress;
+  bool ingress_default_deny = false;
+  std::vector<Related> ingress_policies;
+  std::vector<Exposure> exposures;
+  std::vector<Fact<std::string>> host_loopback;  // host loopback reachable: how
+};
+
+enum class QosClass : std::uint8_t { BestEffort, Burstable, Guaranteed };
+
+struct Resources {
+  Maybe<std::string> memory_limit;
+  Maybe<std::string> memory_request;
+  Maybe<std::string> cpu_limit;
+  Maybe<std::string> cpu_request;
+  Maybe<std::string> ephemeral_limit;
+  Maybe<std::string> memory_swap;
+  Maybe<std::int64_t> pids_limit;
+  std::optional<QosClass> qos;  // Kubernetes only: computed for the pod
+  bool defaults_from_limit_range = false;
+  std::vector<Fact<std::string>> gpus;  // --gpus value, nvidia.com/gpu limits
+  std::vector<Fact<std::string>> devices;  // --device, host device passthrough
+};
+
+struct Lifecycle {
+  Controller controller = Controller::Pod;
+  Maybe<std::int64_t> ttl_after_finished;
+  Maybe<std::int64_t> active_deadline;   // activeDeadlineSeconds (pod or Job)
+  Maybe<std::int64_t> timeout;           // podman --timeout, timeout(1) wrapper
+  Maybe<std::string> shutdown_time;      // Sandbox spec.lifecycle.shutdownTime
+  Maybe<bool> remove_on_exit;            // --rm
+  Maybe<std::string> restart;            // restartPolicy / --restart
+};
+
+// Another container the workload shares namespaces with (same pod, compose service:x).
+struct Sibling {
+  std::string name;
+  std::string image;
+  bool shares_network = true;
+  bool shares_processes = false;  // shareProcessNamespace
+  Provenance from;
+};
+
+// A Namespace's Pod Security Admission labels, when the Namespace is in the input.
+struct PodSecurityLabels {
+  std::string enforce, audit, warn;
+  Provenance from;
+};
+
+struct Workload {
+  WorkloadId id;
+  Engine engine = Engine::Kubelet;
+  Maybe<bool> rootful;  // podman run as root on the host
+  bool engine_unresolved = false;  // "$ENGINE" run: judged as docker
+  ContainerRole role = ContainerRole::Main;
+  ThreatClass threat = ThreatClass::UntrustedCode;
+  Provenance threat_from;  // annotation or .sbreview.yaml entry; default when invalid
+
+  Provenance object_from;     // the object's `kind:` line / the invocation's first line
+  Provenance pod_spec_from;   // the pod spec's `spec:` line
+  Provenance container_from;  // the container's `- name:` line
+
+  std::string image;
+  std::vector<Fact<std::string>> command;  // entrypoint + args as they would run
+  std::map<std::string, std::string> pod_labels;
+  std::map<std::string, std::string> annotations;
+
+  Maybe<std::string> runtime_class;  // runtimeClassName / --runtime
+  std::optional<Fact<std::string>> runtime_handler;  // from a RuntimeClass object in the input
+
+  Identity identity;
+  std::vector<Mount> mounts;
+  std::vector<EnvVar> env;
+  std::vector<EnvBulk> env_bulk;
+  ServiceAccess service;
+  Network network;
+  Resources resources;
+  Lifecycle lifecycle;
+  std::vector<Sibling> siblings;
+  Maybe<bool> share_process_namespace;
+  std::optional<PodSecurityLabels> pod_security;
+};
+
+}  // namespace sbr

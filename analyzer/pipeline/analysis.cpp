@@ -1,0 +1,79 @@
+#include "analyzer/pipeline/analysis.h"
+
+#include <atomic>
+#include <thread>
+
+#include "analyzer/frontends/frontend.h"
+#include "analyzer/frontends/k8s/k8s_frontend.h"
+
+namespace sbr {
+
+void apply_threat_classes(Model& model, const Config& config) {
+  for (Workload& w : model.workloads) {
+    const std::string& path = model.files.path(w.object_from.at.file);
+    bool set = false;
+    for (const auto& e : config.threat_classes) {
+      if (selector_matches(e.match, w.id, path)) {
+        w.threat = e.threat;
+        w.threat_from = Provenance{e.at, Frontend::Config, {}};
+        set = true;
+        break;
+      }
+    }
+    if (set) continue;
+    auto it = w.annotations.find(kThreatAnnotation);
+    if (it == w.annotations.end()) continue;
+    auto t = parse_threat_class(it->second);
+    // `trusted` lowers the gate to critical findings only: it needs a written reason, which
+    // only the configuration can carry. An annotation cannot set it.
+    if (!t || *t == ThreatClass::Trusted) {
+      model.problems.push_back(
+          {ProblemKind::InvalidObject,
+           "annotation " + std::string(kThreatAnnotation) + ": `" + it->second +
+               "` is not untrusted-code, untrusted-input or multi-tenant (trusted needs a "
+               "reason in .sbreview.yaml); judged as untrusted-code",
+           w.object_from.at});
+      continue;
+    }
+    w.threat = *t;
+    w.threat_from = w.object_from;
+  }
+}
+
+Analysis analyze(const std::vector<std::string>& roots, const Config& config,
+                 const AnalyzeOptions& options) {
+  Analysis a;
+  WalkOptions walk;
+  walk.excludes = config.exclude;
+  walk.max_file_bytes = options.max_file_bytes;
+  a.sources = walk_sources(roots, walk, a.model.files);
+  a.model.problems = a.sources.problems;
+  a.model.summary.files_seen = static_cast<std::uint32_t>(a.sources.files.size());
+  a.model.summary.skipped_excluded = a.sources.excluded;
+
+  FrontendContext ctx;
+  ctx.sources = &a.sources;
+  ctx.launcher_engine = config.launcher_engine;
+  std::vector<FilePart> parts(a.sources.files.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < parts.size(); i = next++) {
+      analyze_file(a.sources.files[i], ctx, parts[i]);
+    }
+  };
+  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(parts.size())));
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  for (auto& p : parts) merge_part(std::move(p), a.model);
+
+  link_kubernetes(a.model);
+  a.model.cluster_facts = config.cluster;
+  a.model.workspace_paths = config.workspace;
+  a.model.intended_secrets = config.intended_secrets;
+  apply_threat_classes(a.model, config);
+  return a;
+}
+
+}  // namespace sbr

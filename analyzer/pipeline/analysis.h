@@ -1,0 +1,33 @@
+// The pipeline from paths to a model: walk the sources, read every file in parallel, merge in
+// path order, link cross-file objects, and apply the declared context from the configuration.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/config/config.h"
+#include "analyzer/model/model.h"
+#include "analyzer/source/source.h"
+
+namespace sbr {
+
+struct Analysis {
+  Model model;
+  SourceSet sources;
+};
+
+struct AnalyzeOptions {
+  unsigned jobs = 1;
+  std::uint64_t max_file_bytes = 64ull << 20;
+};
+
+Analysis analyze(const std::vector<std::string>& roots, const Config& config,
+                 const AnalyzeOptions& options);
+
+// Threat class of each workload: a matching .sbreview.yaml entry, else the object's
+// `sbreview.dev/threat-class` annotation, else untrusted-code. Exposed for tests.
+void apply_threat_classes(Model& model, const Config& config);
+
+inline constexpr const char* kThreatAnnotation = "sbreview.dev/threat-class";
+
+}  // namespace sbr

@@ -1,0 +1,29 @@
+// One emitter per format, all views of the same typed findings. Every emitter redacts secret
+// values (report/redact.h) and orders its output deterministically.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analyzer/check/catalog.h"
+#include "analyzer/check/finding.h"
+#include "analyzer/model/model.h"
+#include "analyzer/source/source.h"
+
+namespace sbr {
+
+struct ReportContext {
+  const Model& model;
+  const SourceSet& sources;
+  const Catalog& catalog;
+  const std::vector<Finding>& findings;
+};
+
+void write_text(const ReportContext& ctx, std::ostream& out, bool color);
+void write_json(const ReportContext& ctx, std::ostream& out);
+void write_sarif(const ReportContext& ctx, std::ostream& out);
+// Stable text dump of the model for debugging and golden tests (secret values redacted).
+void write_model_dump(const Model& model, std::ostream& out);
+
+}  // namespace sbr

@@ -1,0 +1,44 @@
+#include "invariants/common.h"
+
+#include <fmt/format.h>
+
+namespace sbr::inv {
+
+std::string subject_of(const Workload& w) {
+  return fmt::format("{}/{}/{}/{}", w.id.kind, w.id.ns, w.id.name, w.id.container);
+}
+
+std::string describe(const Workload& w) {
+  if (is_kubernetes(w)) {
+    std::string ns = w.id.ns.empty() ? "" : w.id.ns + "/";
+    return fmt::format("{} {}{}, container {}", w.id.kind, ns, w.id.name, w.id.container);
+  }
+  return fmt::format("{} {} ({})", w.id.kind, w.id.name, w.id.container);
+}
+
+Finding make(const Workload& w, std::string_view rule, std::string message, const Provenance& at,
+             std::string fact_path) {
+  Finding f;
+  f.rule_id = std::string(rule);
+  f.message = std::move(message);
+  f.at = at.at;
+  f.subject = subject_of(w);
+  f.fact_path = std::move(fact_path);
+  f.condition = at.condition;
+  f.threat = w.threat;
+  return f;
+}
+
+const Provenance& container_anchor(const Workload& w) {
+  return w.container_from.at.valid() ? w.container_from : object_anchor(w);
+}
+const Provenance& pod_anchor(const Workload& w) {
+  return w.pod_spec_from.at.valid() ? w.pod_spec_from : object_anchor(w);
+}
+const Provenance& object_anchor(const Workload& w) { return w.object_from; }
+
+bool is_kubernetes(const Workload& w) {
+  return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;
+}
+
+}  // namespace sbr::inv

@@ -1,0 +1,29 @@
+// Helpers shared by the invariant modules: building a finding for a workload, naming it, and
+// the locations INVARIANTS.md prescribes for missing fields.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "analyzer/check/finding.h"
+#include "analyzer/model/model.h"
+
+namespace sbr::inv {
+
+// "Deployment/agents/runner/agent" or "launcher run.sh/launch 1": stable identity.
+std::string subject_of(const Workload& w);
+// Human name for messages: "Deployment agents/runner, container agent".
+std::string describe(const Workload& w);
+
+Finding make(const Workload& w, std::string_view rule, std::string message, const Provenance& at,
+             std::string fact_path);
+
+// Where a missing field is reported: the container entry for container fields, the pod spec
+// for pod fields, the object for object fields (INVARIANTS.md, "Locations").
+const Provenance& container_anchor(const Workload& w);
+const Provenance& pod_anchor(const Workload& w);
+const Provenance& object_anchor(const Workload& w);
+
+bool is_kubernetes(const Workload& w);
+
+}  // namespace sbr::inv

@@ -1,0 +1,12 @@
+// Invariant 2: see docs/invariants/2-privilege.md.
+#include "invariants/common.h"
+#include "invariants/modules.h"
+
+namespace sbr::inv {
+
+void check_privilege(const Model& model, Findings& out) {
+  (void)model;
+  (void)out;
+}
+
+}  // namespace sbr::inv

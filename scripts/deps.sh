@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what sbreview needs to build and test on Debian 12, as root, and does nothing when
+# everything is already there. Debian packages through apt, the pinned npm packages through
+# `npm ci --ignore-scripts` (no package scripts run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake ninja-build pkg-config git ca-certificates
+  libyaml-cpp-dev nlohmann-json3-dev libtree-sitter-dev libre2-dev libfmt-dev catch2
+  libgit2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
+  nodejs npm python3 python3-jsonschema shellcheck
+)
+if [[ "${SBR_WITH_PODMAN:-0}" == 1 ]]; then
+  packages+=(podman runc catatonit busybox-static nftables uidmap runsc)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  # nodejs/npm may come from elsewhere (nodesource, nvm): a working binary is enough.
+  if [[ $p == nodejs ]] && command -v node >/dev/null; then continue; fi
+  if [[ $p == npm ]] && command -v npm >/dev/null; then continue; fi
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "deps: installing ${missing[*]}"
+  if [[ $(id -u) != 0 ]]; then
+    echo "deps: missing Debian packages and not root: ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# npm: reinstall only when the lock file changed since the last install.
+stamp=node_modules/.sbreview-lock-stamp
+if [[ ! -f $stamp ]] || ! cmp -s package-lock.json "$stamp"; then
+  echo "deps: npm ci --ignore-scripts"
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi
+# Installed without scripts, the validator binary is not executable yet.
+mt=node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+[[ -x $mt ]] || chmod u+x "$mt"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# README command 1: set up, build, and review the bundled example agent sandbox.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+scripts/build.sh
+echo "== sbreview check examples/agent-sandbox"
+# The example is deliberately flawed: show its findings without failing the command.
+build/sbreview check --fail-on none examples/agent-sandbox

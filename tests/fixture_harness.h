@@ -1,0 +1,34 @@
+// Self-testing fixtures: `# ruleid: ID` / `# ok: ID` (also `// ...` and `<!-- ... -->`) on the
+// line before the target. Reported (file, line, rule) must equal the annotated set. Files
+// without comments (JSON) carry a sidecar `<file>.expect` with "LINE RULE" lines.
+#pragma once
+
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "analyzer/check/finding.h"
+
+namespace sbr::test {
+
+using Key = std::tuple<std::string, unsigned, std::string>;  // file, line, rule
+
+struct FixtureResult {
+  std::set<Key> reported;  // within scope
+  std::set<Key> expected;  // `ruleid:` annotations
+  std::set<Key> forbidden_hit;  // `ok:` annotations that were reported anyway
+  std::vector<Finding> findings;  // everything reported in the directory
+  std::string describe() const;  // a readable diff for failures
+  bool matches() const { return reported == expected && forbidden_hit.empty(); }
+};
+
+// Runs the whole pipeline on `dir` (its own .sbreview.yaml is the configuration when present).
+// With `closed` every reported finding is in scope; otherwise only the rules in `scope` and the
+// rules named by any annotation in the directory.
+FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string>& scope,
+                              bool closed);
+
+std::string source_dir();
+
+}  // namespace sbr::test

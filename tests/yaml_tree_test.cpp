@@ -1,0 +1,79 @@
+#include <catch2/catch.hpp>
+
+#include "analyzer/frontends/yaml/yaml_tree.h"
+
+using sbr::yaml::Document;
+using sbr::yaml::DocumentReader;
+using sbr::yaml::ParseFailure;
+
+TEST_CASE("yaml tree keeps absolute positions across documents", "[yaml]") {
+  std::string text = "a: 1\n---\nkind: Pod\nspec:\n  x: true\n";
+  DocumentReader r(text);
+  Document d;
+  ParseFailure f;
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Document);
+  REQUIRE(d.root->get("a")->as_int() == 1);
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Document);
+  const auto* x = d.root->get("spec")->get("x");
+  REQUIRE(x != nullptr);
+  CHECK(x->line == 5);
+  CHECK(x->column == 6);
+  CHECK(x->as_bool() == true);
+  CHECK(d.root->key_node("spec")->line == 4);
+  CHECK(r.next(d, f) == DocumentReader::Status::End);
+}
+
+TEST_CASE("a broken document does not hide the next one", "[yaml]") {
+  std::string text = "a: [1, 2\n---\nb: 2\n";
+  DocumentReader r(text);
+  Document d;
+  ParseFailure f;
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Error);
+  CHECK(f.line >= 1);
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Document);
+  REQUIRE(d.root->get("b") != nullptr);
+  CHECK(d.root->get("b")->line == 3);
+}
+
+TEST_CASE("quoted booleans are strings; YAML 1.1 booleans are read", "[yaml]") {
+  std::string text = "a: \"true\"\nb: yes\nc: off\n";
+  DocumentReader r(text);
+  Document d;
+  ParseFailure f;
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Document);
+  CHECK_FALSE(d.root->get("a")->as_bool().has_value());
+  CHECK(d.root->get("b")->as_bool() == true);
+  CHECK(d.root->get("c")->as_bool() == false);
+}
+
+TEST_CASE("merge keys, duplicates and alias budgets", "[yaml]") {
+  std::string text = "base: &b {x: 1}\nm:\n  <<: *b\n  y: 2\n  y: 3\n";
+  DocumentReader r(text);
+  Document d;
+  ParseFailure f;
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Document);
+  CHECK(d.root->get("m")->get("x")->as_int() == 1);
+  REQUIRE(d.duplicates.size() == 1);
+  CHECK(d.duplicates[0].key == "y");
+  CHECK(d.duplicates[0].line == 5);
+
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                     "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+                     "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n";
+  DocumentReader r2(bomb, 100000);
+  REQUIRE(r2.next(d, f) == DocumentReader::Status::Document);
+  CHECK(d.over_budget);
+}
+
+TEST_CASE("JSONC comments and trailing commas become spaces, positions kept", "[yaml]") {
+  std::string text = "{\n  // c\n  \"a\": [1, 2,],\n  /* b */ \"s\": \"//x\",\n}\n";
+  std::string s = sbr::yaml::strip_jsonc(text);
+  CHECK(s.size() == text.size());
+  DocumentReader r(s);
+  Document d;
+  ParseFailure f;
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Document);
+  CHECK(d.root->get("a")->items.size() == 2);
+  CHECK(d.root->get("s")->scalar == "//x");
+  CHECK(d.root->get("s")->line == 4);
+}
