@@ -1,0 +1,46 @@
+// A command as a launcher script would run it, after partial evaluation: every argument with
+// its origin. The bash renderer produces these; the launch frontend turns container-engine
+// invocations into workloads; gate parsers read nft/iptables ones.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/provenance.h"
+
+namespace sbr {
+
+// One argument after expansion. A symbolic word keeps what it stands for, e.g.
+// "env AGENTBOX_PUBLISH, default 5173:5173"; `text` is then the best concrete guess (the
+// default) or empty.
+struct Word {
+  std::string text;
+  bool symbolic = false;
+  std::string origin;  // for symbolic words: env / argument / read / command substitution / file
+  bool tainted = false;  // from the environment, arguments, config files, command substitution
+  Provenance from;       // where the word is written (after following variables: the use site)
+};
+
+// Shell state in force where the command runs (INVARIANTS.md 7).
+struct ShellState {
+  bool errexit = false;
+  bool errexit_suppressed = false;  // in a condition, either side of && / ||, after !
+  bool nounset = false;
+  bool pipefail = false;
+  std::vector<std::string> exit_traps;  // handlers installed on EXIT/INT/TERM before this point
+};
+
+struct Invocation {
+  std::vector<Word> argv;  // argv[0] is the command after `sudo`, `env X=y`, `command`, `exec`
+  std::vector<Word> env_prefix;  // VAR=value words before the command (env, inline assignments)
+  bool via_exec = false;   // `exec cmd`: replaces the shell, traps never run
+  bool via_sudo = false;
+  Provenance from;         // the command's first line; condition = the path it is on
+  std::uint32_t sequence = 0;  // position in the evaluated call sequence of the script
+  ShellState shell;
+  std::string stdin_text;  // heredoc / here-string body when the command reads one
+  Provenance stdin_from;   // where that body starts
+};
+
+}  // namespace sbr
