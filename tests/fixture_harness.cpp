@@ -7,6 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -178,6 +179,63 @@ bool apply_setup(const std::string& copy, const std::string& setup_text, bool& u
   return true;
 }
 
+struct Reported {
+  std::string path;  // relative to the analysed directory
+  Finding finding;
+};
+
+// The whole pipeline on one directory, with its own .sbreview.yaml when present and without
+// the subdirectories in `skip`.
+std::vector<Reported> analyse_tree(const std::string& dir, const std::vector<std::string>& skip) {
+  Config config;
+  std::string cfg = dir + "/.sbreview.yaml";
+  std::ifstream probe(cfg);
+  if (probe) {
+    auto parsed = parse_config(read_all(cfg), cfg, kNoFile);
+    if (parsed) config = *parsed;
+  }
+  auto with_skips = [&](Config c) {
+    c.exclude.insert(c.exclude.end(), skip.begin(), skip.end());
+    return c;
+  };
+  AnalyzeOptions ao;
+  ao.jobs = 2;
+  // Fixtures with a `.fixture-setup` are analysed from a temporary copy that the setup
+  // completes; paths in findings are relative to the root, so annotations still match.
+  std::string root = dir;
+  std::string setup = read_all(dir + "/.fixture-setup");
+  bool unreadable = false;
+  if (!setup.empty()) {
+    char tmpl[] = "/tmp/sbr-fixture-XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
+    root = tmpl;
+    copy_tree(dir, root);
+    unlink((root + "/.fixture-setup").c_str());
+    if (!apply_setup(root, setup, unreadable)) {
+      remove_tree(root);
+      throw std::runtime_error("bad .fixture-setup in " + dir);
+    }
+  }
+  Analysis a = [&] {
+    if (!unreadable) return analyze({root}, with_skips(config), ao);
+    DacOverrideDropped guard;
+    return analyze({root}, with_skips(config), ao);
+  }();
+  if (root != dir) remove_tree(root);
+  if (probe) {
+    FileId id = a.model.files.add(".sbreview.yaml");
+    auto parsed = parse_config(read_all(cfg), ".sbreview.yaml", id);
+    if (parsed) config = *parsed;
+  }
+  RunOptions ro;
+  ro.today = "2026-06-15";
+  std::vector<Reported> out;
+  for (auto& f : run_checks(a.model, Catalog::embedded(), config, ro)) {
+    out.push_back({a.model.files.path(f.at.file), std::move(f)});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string source_dir() {
@@ -248,50 +306,31 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
     }
   }
 
-  Config config;
-  std::string cfg = dir + "/.sbreview.yaml";
-  std::ifstream probe(cfg);
-  if (probe) {
-    auto parsed = parse_config(read_all(cfg), cfg, kNoFile);
-    if (parsed) config = *parsed;
-  }
-  AnalyzeOptions ao;
-  ao.jobs = 2;
-  // Fixtures with a `.fixture-setup` are analysed from a temporary copy that the setup
-  // completes; paths in findings are relative to the root, so annotations still match.
-  std::string root = dir;
-  std::string setup = read_all(dir + "/.fixture-setup");
-  bool unreadable = false;
-  if (!setup.empty()) {
-    char tmpl[] = "/tmp/sbr-fixture-XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
-    root = tmpl;
-    copy_tree(dir, root);
-    unlink((root + "/.fixture-setup").c_str());
-    if (!apply_setup(root, setup, unreadable)) {
-      remove_tree(root);
-      throw std::runtime_error("bad .fixture-setup in " + dir);
+  // A direct subdirectory with its own .sbreview.yaml is a separate run with that
+  // configuration (a good case that needs a declared cluster fact, say); the rest of the
+  // directory is analysed without it.
+  std::vector<std::string> separate;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      struct stat st {};
+      if (n != "." && n != ".." && stat((dir + "/" + n + "/.sbreview.yaml").c_str(), &st) == 0) {
+        separate.push_back(n);
+      }
     }
+    closedir(d);
   }
-  Analysis a = [&] {
-    if (!unreadable) return analyze({root}, config, ao);
-    DacOverrideDropped guard;
-    return analyze({root}, config, ao);
-  }();
-  if (root != dir) remove_tree(root);
-  if (probe) {
-    FileId id = a.model.files.add(".sbreview.yaml");
-    auto parsed = parse_config(read_all(cfg), ".sbreview.yaml", id);
-    if (parsed) config = *parsed;
-  }
-  RunOptions ro;
-  ro.today = "2026-06-15";
-  r.findings = run_checks(a.model, Catalog::embedded(), config, ro);
-  for (const auto& f : r.findings) {
-    Key k{a.model.files.path(f.at.file), f.at.line, f.rule_id};
-    if (ok_marks.count(k)) r.forbidden_hit.insert(k);
-    if (closed || scope.count(f.rule_id)) r.reported.insert(k);
-  }
+  std::sort(separate.begin(), separate.end());
+  auto record = [&](const std::vector<Reported>& found, const std::string& prefix) {
+    for (const auto& [path, f] : found) {
+      Key k{prefix + path, f.at.line, f.rule_id};
+      if (ok_marks.count(k)) r.forbidden_hit.insert(k);
+      if (closed || scope.count(f.rule_id)) r.reported.insert(k);
+      r.findings.push_back(f);
+    }
+  };
+  record(analyse_tree(dir, separate), "");
+  for (const auto& sub : separate) record(analyse_tree(dir + "/" + sub, {}), sub + "/");
   return r;
 }
 
