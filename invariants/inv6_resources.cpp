@@ -44,22 +44,24 @@ PodKey pod_key(const Workload& w) {
           w.id.name};
 }
 
-// The first main container of each pod (an init container when the pod has no main one).
-std::vector<const Workload*> one_per_pod(const Model& model) {
-  std::map<PodKey, const Workload*> first;
+// The containers of each pod, in model order; `first` is the first main container (an init
+// container when the pod has no main one). Built once: judging a pod never rescans the model.
+struct Pod {
+  const Workload* first = nullptr;
+  std::vector<const Workload*> members;
+};
+std::vector<Pod> pods_of(const Model& model) {
+  std::map<PodKey, size_t> index;
+  std::vector<Pod> pods;
   for (const Workload& w : model.workloads) {
     if (!counts(w)) continue;
-    auto [it, inserted] = first.emplace(pod_key(w), &w);
-    if (!inserted && it->second->role != ContainerRole::Main && w.role == ContainerRole::Main) {
-      it->second = &w;
-    }
+    auto [it, inserted] = index.emplace(pod_key(w), pods.size());
+    if (inserted) pods.push_back({&w, {}});
+    Pod& pod = pods[it->second];
+    pod.members.push_back(&w);
+    if (pod.first->role != ContainerRole::Main && w.role == ContainerRole::Main) pod.first = &w;
   }
-  std::vector<const Workload*> out;
-  for (const Workload& w : model.workloads) {
-    auto it = first.find(pod_key(w));
-    if (it != first.end() && it->second == &w) out.push_back(&w);
-  }
-  return out;
+  return pods;
 }
 
 void check_memory(const Workload& w, Findings& out) {
@@ -157,12 +159,12 @@ void check_wall_clock(const Workload& w, Findings& out) {
 // pressure the kubelet evicts this pod before Guaranteed ones, and the limits give the
 // scheduler no reservation. Judged per pod, only when the limits themselves are all present
 // (otherwise SB6001/SB6005 already name the cause).
-void check_burstable(const Workload& first, const Model& model, Findings& out) {
+void check_burstable(const Pod& pod, Findings& out) {
+  const Workload& first = *pod.first;
   if (!first.resources.qos || *first.resources.qos != QosClass::Burstable) return;
-  PodKey key = pod_key(first);
   std::vector<Related> requests;
-  for (const Workload& w : model.workloads) {
-    if (!counts(w) || pod_key(w) != key) continue;
+  for (const Workload* m : pod.members) {
+    const Workload& w = *m;
     if (!w.resources.memory_limit || !w.resources.cpu_limit) return;
     for (const auto* r : {&w.resources.memory_request, &w.resources.cpu_request}) {
       if (*r) {
@@ -192,10 +194,10 @@ void check_resources(const Model& model, Findings& out) {
     check_cpu(w, out);
     check_ephemeral(w, out);
   }
-  for (const Workload* w : one_per_pod(model)) {
-    check_pids(*w, model, out);
-    check_wall_clock(*w, out);
-    if (is_kubernetes(*w)) check_burstable(*w, model, out);
+  for (const Pod& pod : pods_of(model)) {
+    check_pids(*pod.first, model, out);
+    check_wall_clock(*pod.first, out);
+    if (is_kubernetes(*pod.first)) check_burstable(pod, out);
   }
 }
 
