@@ -146,8 +146,17 @@ void check_wall_clock(const Workload& w, Findings& out) {
                  pod_anchor(w), "pod.activeDeadlineSeconds"));
     return;
   }
-  std::string how = w.engine == Engine::Podman ? "podman --timeout or a timeout(1) wrapper"
-                                               : "a timeout(1) wrapper (docker has no --timeout)";
+  std::string how;
+  switch (w.engine) {
+    case Engine::Podman:
+      how = "podman --timeout or a timeout(1) wrapper";
+      break;
+    case Engine::Docker:
+      how = "a timeout(1) wrapper; docker has no --timeout";
+      break;
+    default:
+      how = "a timeout(1) wrapper around the session; the file itself cannot set one";
+  }
   out.add(make(w, "SB6007",
                fmt::format("{} has no wall clock ({}): limits throttle a stuck or hostile run, "
                            "they never end it",

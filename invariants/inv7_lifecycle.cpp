@@ -106,9 +106,13 @@ bool home_like(std::string_view target, const Workload& w) {
   return false;
 }
 
-bool persistent(MountKind k) {
-  return k == MountKind::PersistentVolumeClaim || k == MountKind::HostPath ||
-         k == MountKind::NamedVolume;
+bool persistent(const Mount& m, const Workload& w) {
+  if (m.kind == MountKind::NamedVolume && m.source.empty()) {
+    // An anonymous volume (`-v /home/agent`) is removed with the container under --rm.
+    return !(w.lifecycle.remove_on_exit && w.lifecycle.remove_on_exit->value);
+  }
+  return m.kind == MountKind::PersistentVolumeClaim || m.kind == MountKind::HostPath ||
+         m.kind == MountKind::NamedVolume;
 }
 
 std::string_view kind_name(MountKind k) {
@@ -126,7 +130,7 @@ void check_home_volume(const Workload& w, Findings& out) {
   const Mount* first = nullptr;
   std::vector<Related> more;
   for (const Mount& m : w.mounts) {
-    if (!persistent(m.kind) || !home_like(m.target, w)) continue;
+    if (!persistent(m, w) || !home_like(m.target, w)) continue;
     const Provenance& at = m.mount_from.at.valid() ? m.mount_from : m.source_from;
     if (first == nullptr) {
       first = &m;

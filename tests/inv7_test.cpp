@@ -104,6 +104,13 @@ TEST_CASE("persistent volumes at home-like paths, one finding per workload", "[i
     INFO(t);
     CHECK(run({v}, "SB7004").size() == (t == "/homes/x" ? 0u : 1u));
   }
+  Workload anon = container("launcher", Controller::Launcher);
+  anon.mounts.push_back(volume(MountKind::NamedVolume, "/home/agent", 20));
+  anon.mounts.back().source.clear();  // -v /home/agent: an anonymous volume
+  CHECK(run({anon}, "SB7004").size() == 1);
+  anon.lifecycle.remove_on_exit = fact(true, at(1));  // --rm removes it with the container
+  CHECK(run({anon}, "SB7004").empty());
+
   Workload ws = container("Pod", Controller::Pod);
   ws.mounts.push_back(volume(MountKind::PersistentVolumeClaim, "/workspace", 20));
   CHECK(run({ws}, "SB7004").empty());
