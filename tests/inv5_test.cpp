@@ -341,3 +341,32 @@ TEST_CASE("the CNI note is reported once, at the first policy by file and line",
   CHECK(f.items()[0].rule_id == "SB5012");
   CHECK(f.items()[0].at == Location{1, 3, 1});
 }
+
+TEST_CASE("egress helper predicates", "[inv5]") {
+  CHECK_FALSE(engine::is_dns_only({}));
+  CHECK(engine::is_dns_only({kDnsUdp, kDnsTcp}));
+  CHECK_FALSE(engine::is_dns_only({{"UDP", 53, 54}}));
+  CHECK_FALSE(engine::is_dns_only({{"UDP", 0, 0}}));
+  CHECK(engine::allows_any_destination(allow(DestKind::Fqdn, "*", 1)));
+  CHECK_FALSE(engine::allows_any_destination(allow(DestKind::Fqdn, "*.github.com", 1)));
+  CHECK(engine::allows_any_destination(allow(DestKind::Entity, "world", 1)));
+  CHECK_FALSE(engine::allows_any_destination(allow(DestKind::Entity, "kube-apiserver", 1)));
+  CHECK_FALSE(engine::allows_any_destination(allow(DestKind::NamespaceSelector, "{}", 1)));
+  CHECK(engine::allows_any_destination(allow(DestKind::Cidr, "::/0", 1)));
+  CHECK_FALSE(engine::allows_any_destination(
+      allow(DestKind::Cidr, "0.0.0.0/0", 1, {}, {"0.0.0.0/1", "128.0.0.0/1"})));
+  CHECK_FALSE(engine::allows_any_destination(allow(DestKind::Cidr, "not-a-cidr", 1)));
+  CHECK(engine::describe_ports({kDnsUdp, {"TCP", 8000, 8080}, {"", 0, 0}}) ==
+        "UDP 53, TCP 8000-8080, any port");
+}
+
+TEST_CASE("a gate that passes by default contributes no allows", "[inv5]") {
+  Model m = pod_model();
+  EgressGate g = policy("log-only", 30);
+  g.denies_v4 = g.denies_v6 = false;
+  g.allows.push_back(allow(DestKind::Any, "", 31));
+  m.workloads[0].network.egress.push_back(g);
+  auto r = run(m);
+  CHECK(std::count(r.begin(), r.end(), std::make_pair(std::string("SB5001"), 30u)) == 1);
+  CHECK_FALSE(fired(m, "SB5003"));
+}
