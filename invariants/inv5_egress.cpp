@@ -60,14 +60,22 @@ struct OpenReason {
 
 OpenReason why_open(const Workload& w, const engine::EgressPosture& p) {
   OpenReason r;
-  if (!p.bypassed.empty()) {
-    r.text = fmt::format(
-        "the pod uses the host network, and network policies do not apply to "
-        "hostNetwork pods ({} select{} it and are ignored)",
-        describe_gate(*p.bypassed.front()),
-        p.bypassed.size() == 1 ? "s" : fmt::format(" and {} more", p.bypassed.size() - 1));
+  if (!w.network.policies_apply && (is_kubernetes(w) || !p.bypassed.empty())) {
+    std::string ignored =
+        p.bypassed.empty()
+            ? std::string()
+            : fmt::format(
+                  " ({}{} select{} it and {} ignored)", describe_gate(*p.bypassed.front()),
+                  p.bypassed.size() == 1 ? "" : fmt::format(" and {} more", p.bypassed.size() - 1),
+                  p.bypassed.size() == 1 ? "s" : "", p.bypassed.size() == 1 ? "is" : "are");
+    r.text =
+        "the pod uses the host network, and network policies do not apply to hostNetwork "
+        "pods" +
+        ignored;
     r.at = w.network.host_network ? w.network.host_network->from : pod_anchor(w);
     for (const auto* g : p.bypassed) r.related.push_back({g->from.at, describe_gate(*g)});
+    if (p.gates.empty()) return r;
+    r.text += "; the gates that remain do not deny by default either";
     return r;
   }
   if (p.gates.empty()) {

@@ -10,25 +10,31 @@
 namespace sbr::inv {
 
 std::string describe_gate(const EgressGate& g) {
+  const char* label = "";
   switch (g.kind) {
     case GateKind::NetworkPolicy:
-      return "NetworkPolicy " + g.name;
     case GateKind::CiliumNetworkPolicy:
-      return "CiliumNetworkPolicy " + g.name;
+      // The Kubernetes frontend names policy gates "<Kind> <ns>/<name>" already.
+      return g.name;
     case GateKind::SandboxManagedPolicy:
-      return "the managed network policy of SandboxTemplate " + g.name;
+      return "the managed network policy of " + g.name;
     case GateKind::NetworkNone:
       return "--network none";
     case GateKind::InternalNetwork:
-      return "internal network " + g.name;
+      label = "internal network";
+      break;
     case GateKind::Nft:
-      return "nft ruleset " + g.name;
+      label = "nft ruleset";
+      break;
     case GateKind::Iptables:
-      return "iptables ruleset " + g.name;
+      label = "iptables ruleset";
+      break;
     case GateKind::Squid:
-      return "squid proxy " + g.name;
+      label = "squid proxy";
+      break;
   }
-  return g.name;
+  if (g.name.empty()) return label;
+  return g.name.rfind(label, 0) == 0 ? g.name : std::string(label) + " " + g.name;
 }
 
 void check_policy_enforcement(const Model& model, Findings& out) {

@@ -235,9 +235,30 @@ TEST_CASE("hostNetwork pods are not subject to policies", "[inv5]") {
                          [](const Finding& x) { return x.rule_id == "SB5001"; });
   REQUIRE(it != f.items().end());
   CHECK(it->at.line == 8);
-  CHECK(it->message.find("hostNetwork") != std::string::npos);
+  CHECK(it->message.find("hostNetwork pods") != std::string::npos);
   REQUIRE(it->related.size() == 1);
   CHECK(it->related[0].at.line == 30);
+
+  // Without any policy the message still names the host network, at its line.
+  m.workloads[0].network.egress.clear();
+  Findings f2;
+  inv::check_network(m, f2);
+  it = std::find_if(f2.items().begin(), f2.items().end(),
+                    [](const Finding& x) { return x.rule_id == "SB5001"; });
+  REQUIRE(it != f2.items().end());
+  CHECK(it->at.line == 8);
+  CHECK(it->message.find("host network") != std::string::npos);
+  CHECK(fired(m, "SB5011"));
+}
+
+TEST_CASE("loopback is not judged through a Kubernetes policy", "[inv5]") {
+  Model m = pod_model();
+  EgressGate g = policy("lo", 30);
+  g.allows.push_back(allow(DestKind::Cidr, "127.0.0.0/8", 31));
+  m.workloads[0].network.egress.push_back(g);
+  CHECK_FALSE(fired(m, "SB5005"));
+  m.workloads[0].network.egress[0].kind = GateKind::Nft;  // a host ruleset: loopback is real
+  CHECK(fired(m, "SB5005"));
 }
 
 TEST_CASE("open egress with secrets inside is the critical rule, naming no value", "[inv5]") {

@@ -119,6 +119,12 @@ EgressPosture egress_posture(const Workload& w) {
       } else if (any) {
         reached = everything_sensitive();
       }
+      if (is_policy_gate(g->kind)) {
+        // Loopback never leaves the pod's network namespace, so a policy cannot open it.
+        std::erase_if(reached, [](const SensitiveRange& r) {
+          return std::string_view(r.cidr) == "127.0.0.0/8";
+        });
+      }
       if (!reached.empty()) p.sensitive.push_back({ref, std::move(reached)});
     }
   }
