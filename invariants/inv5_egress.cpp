@@ -29,7 +29,7 @@ void add_secret_related(Finding& f, const std::vector<engine::SecretInside>& s) 
 std::string describe_destination(const EgressAllow& a) {
   switch (a.dest) {
     case DestKind::Any:
-      return "every destination (a rule without `to`)";
+      return "every destination";
     case DestKind::Cidr:
       return a.except.empty() ? a.value
                               : fmt::format("{} (except {} range{})", a.value, a.except.size(),

@@ -8,10 +8,6 @@
 namespace sbr::engine {
 
 bool automounts_service_account_token(const Workload& w) {
-  if (w.engine == Engine::Kubelet && w.lifecycle.controller == Controller::SandboxTemplate &&
-      !w.service.pod_automount) {
-    return false;
-  }
   return mounts_service_account_token(w);
 }
 

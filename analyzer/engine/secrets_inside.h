@@ -10,9 +10,8 @@
 
 namespace sbr::engine {
 
-// Whether a service-account token reaches the container by automount: the kubelet default,
-// except that pods provisioned from an agent-sandbox SandboxTemplate get none unless the
-// template's pod spec asks for one (the controller's documented default).
+// Whether a service-account token reaches the container by automount (the engine's rule,
+// engine::mounts_service_account_token, including the agent-sandbox template default).
 bool automounts_service_account_token(const Workload& w);
 
 // The first mounted projected serviceAccountToken volume, or nullptr.
