@@ -125,8 +125,8 @@ void check_allows(const Workload& w, const engine::EgressPosture& p,
     std::string msg =
         secrets.empty()
             ? fmt::format(
-                  "{}: {}; policies add up, so this one allow opens the sandbox to the "
-                  "internet whatever the other policies deny",
+                  "{}: {}; the code inside can reach any address, and since allows add "
+                  "up no other policy takes this back",
                   describe(w), what)
             : fmt::format("{}: {} while secrets are inside ({}): the code can send them anywhere",
                           describe(w), what, list_secrets(secrets));
