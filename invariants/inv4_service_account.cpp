@@ -136,7 +136,8 @@ std::string dangerous_grant(const RbacGrant& g) {
 
 void check_service_account(const Model& model, Findings& out) {
   PodOnce once;
-  for (const auto& w : model.workloads) {
+  for (const Workload* wp : main_containers_first(model)) {
+    const Workload& w = *wp;
     check_token(w, once, out);
     check_projected(w, out);
     check_grants(w, once, out);

@@ -185,7 +185,8 @@ void check_dns_policy(const Workload& w, PodOnce& once, Findings& out) {
 
 void check_egress(const Model& model, Findings& out) {
   PodOnce once;
-  for (const auto& w : model.workloads) {
+  for (const Workload* wp : main_containers_first(model)) {
+    const Workload& w = *wp;
     engine::EgressPosture p = engine::egress_posture(w);
     auto secrets = engine::secrets_inside(w, model.intended_secrets);
     check_default_deny(w, p, secrets, once, out);

@@ -75,7 +75,8 @@ void check_ingress_default_deny(const Workload& w, PodOnce& once, Findings& out)
 
 void check_ingress(const Model& model, Findings& out) {
   PodOnce once;
-  for (const auto& w : model.workloads) {
+  for (const Workload* wp : main_containers_first(model)) {
+    const Workload& w = *wp;
     check_host_ports(w, out);
     check_exposures(w, once, out);
     check_ingress_default_deny(w, once, out);

@@ -3,12 +3,14 @@
 // a fact once per pod and rule instead of once per container.
 #pragma once
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
-#include "analyzer/model/workload.h"
+#include "analyzer/model/model.h"
 #include "invariants/common.h"
 
 namespace sbr::inv {
@@ -32,5 +34,16 @@ class PodOnce {
                       std::uint32_t, int, std::string, std::string>>
       seen_;
 };
+
+// Workloads with main containers first (stable otherwise), so that a pod-level finding names
+// the container that runs the workload rather than an init container.
+inline std::vector<const Workload*> main_containers_first(const Model& model) {
+  std::vector<const Workload*> out;
+  out.reserve(model.workloads.size());
+  for (const auto& w : model.workloads) out.push_back(&w);
+  std::stable_partition(out.begin(), out.end(),
+                        [](const Workload* w) { return w->role == ContainerRole::Main; });
+  return out;
+}
 
 }  // namespace sbr::inv

@@ -391,3 +391,17 @@ TEST_CASE("a gate that passes by default contributes no allows", "[inv5]") {
   CHECK(std::count(r.begin(), r.end(), std::make_pair(std::string("SB5001"), 30u)) == 1);
   CHECK_FALSE(fired(m, "SB5003"));
 }
+
+TEST_CASE("a pod-level finding names the main container, not an init container", "[inv5]") {
+  Model m = pod_model();
+  Workload init = m.workloads[0];
+  init.id.container = "fetch-repo";
+  init.role = ContainerRole::Init;
+  m.workloads.insert(m.workloads.begin(), init);
+  Findings f;
+  inv::check_network(m, f);
+  auto it = std::find_if(f.items().begin(), f.items().end(),
+                         [](const Finding& x) { return x.rule_id == "SB5001"; });
+  REQUIRE(it != f.items().end());
+  CHECK(it->subject == "Pod/agents/runner/agent");
+}
