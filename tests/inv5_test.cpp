@@ -6,6 +6,7 @@
 
 #include "analyzer/engine/cidr.h"
 #include "analyzer/engine/egress.h"
+#include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "invariants/modules.h"
 
 using namespace sbr;
@@ -404,4 +405,80 @@ TEST_CASE("a pod-level finding names the main container, not an init container",
                          [](const Finding& x) { return x.rule_id == "SB5001"; });
   REQUIRE(it != f.items().end());
   CHECK(it->subject == "Pod/agents/runner/agent");
+}
+
+// End to end through the Kubernetes frontend: the policy semantics the checks rely on.
+namespace {
+
+Model from_yaml(const std::string& text) {
+  Model m;
+  SourceFile f;
+  f.path = "m.yaml";
+  f.id = m.files.add(f.path);
+  f.type = FileType::Yaml;
+  f.bytes = text;
+  f.readable = true;
+  FilePart part;
+  read_kubernetes_file(f, part);
+  merge_part(std::move(part), m);
+  link_kubernetes(m);
+  return m;
+}
+
+const char* kPod = R"(apiVersion: v1
+kind: Pod
+metadata:
+  name: agent
+  labels: {app: agent}
+spec:
+  automountServiceAccountToken: false
+  containers:
+  - name: agent
+    image: example/agent:1
+---
+)";
+
+}  // namespace
+
+TEST_CASE("policy types: implied Egress when egress rules exist, Ingress-only leaves egress open",
+          "[inv5]") {
+  Model implied = from_yaml(std::string(kPod) + R"(apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: p}
+spec:
+  podSelector: {matchLabels: {app: agent}}
+  egress:
+  - to:
+    - ipBlock: {cidr: 10.96.0.10/32}
+)");
+  CHECK_FALSE(fired(implied, "SB5001"));
+
+  Model ingress_only = from_yaml(std::string(kPod) + R"(apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: p}
+spec:
+  podSelector: {matchLabels: {app: agent}}
+  ingress: []
+)");
+  CHECK(fired(ingress_only, "SB5001"));
+  CHECK_FALSE(fired(ingress_only, "SB5011"));
+}
+
+TEST_CASE("selectors are cluster peers, a ports-only 53 rule is DNS anywhere", "[inv5]") {
+  Model m = from_yaml(std::string(kPod) + R"(apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: p}
+spec:
+  podSelector: {}
+  policyTypes: [Egress]
+  egress:
+  - to:
+    - namespaceSelector: {}
+  - ports:
+    - {port: 53, protocol: UDP}
+)");
+  auto r = run(m);
+  CHECK(std::count(r.begin(), r.end(), std::make_pair(std::string("SB5006"), 21u)) == 1);
+  CHECK_FALSE(fired(m, "SB5003"));
+  CHECK_FALSE(fired(m, "SB5005"));
 }
