@@ -78,6 +78,15 @@ OpenReason why_open(const Workload& w, const engine::EgressPosture& p) {
     r.text += "; the gates that remain do not deny by default either";
     return r;
   }
+  if (w.engine == Engine::PodmanKubePlay) {
+    r.text = "podman kube play does not enforce network policies";
+    if (!p.bypassed.empty())
+      r.text += fmt::format(" ({} is ignored)", describe_gate(*p.bypassed.front()));
+    r.at = pod_anchor(w);
+    for (const auto* g : p.bypassed) r.related.push_back({g->from.at, describe_gate(*g)});
+    if (!p.gates.empty()) r.text += "; the gates that remain do not deny by default either";
+    return r;
+  }
   if (p.gates.empty()) {
     r.text = is_kubernetes(w)
                  ? "no NetworkPolicy selects the pod for egress, so every destination is reachable"

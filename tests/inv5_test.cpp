@@ -482,3 +482,18 @@ spec:
   CHECK_FALSE(fired(m, "SB5003"));
   CHECK_FALSE(fired(m, "SB5005"));
 }
+
+TEST_CASE("podman kube play does not enforce network policies", "[inv5]") {
+  Model m = pod_model();
+  m.workloads[0].engine = Engine::PodmanKubePlay;
+  m.workloads[0].network.egress.push_back(policy("default-deny", 30));
+  Findings f;
+  inv::check_network(m, f);
+  auto it = std::find_if(f.items().begin(), f.items().end(),
+                         [](const Finding& x) { return x.rule_id == "SB5001"; });
+  REQUIRE(it != f.items().end());
+  CHECK(it->message.find("kube play") != std::string::npos);
+  CHECK(it->at.line == 5);
+  m.workloads[0].engine = Engine::Kubelet;
+  CHECK_FALSE(fired(m, "SB5001"));
+}

@@ -87,7 +87,9 @@ EgressPosture egress_posture(const Workload& w) {
     p.closed_from = w.network.mode->from;
   }
   for (const auto& g : w.network.egress) {
-    if (is_policy_gate(g.kind) && !w.network.policies_apply) {
+    // Only the kubelet's network plugin enforces policies: not for hostNetwork pods, and not
+    // under podman kube play, which accepts the objects and ignores them.
+    if (is_policy_gate(g.kind) && (!w.network.policies_apply || w.engine != Engine::Kubelet)) {
       p.bypassed.push_back(&g);
       continue;
     }

@@ -31,7 +31,7 @@ struct EgressPosture {
   bool denies_v4 = false;
   bool denies_v6 = false;
   std::vector<const EgressGate*> gates;     // gates on the path, in model order
-  std::vector<const EgressGate*> bypassed;  // policies that do not apply (hostNetwork pods)
+  std::vector<const EgressGate*> bypassed;  // policies that do not apply (hostNetwork, kube play)
   // Policies are additive: the union of every gate's allows is what passes.
   std::vector<AllowRef> any_destination;  // every address, on more than DNS
   std::vector<AllowRef> dns_to_any;       // every address, port 53 only
