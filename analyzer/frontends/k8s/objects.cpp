@@ -22,6 +22,18 @@ std::vector<std::string> strings_of(const Node* n) {
   return out;
 }
 
+// Ports are integers in NetworkPolicy but quoted strings in Cilium's CRD ("443"); a named port
+// ("dns") stays 0, which the checks read as "any port": the conservative reading.
+std::int32_t port_number(const Node* n) {
+  if (n == nullptr || !n->is_scalar()) return 0;
+  std::int32_t v = 0;
+  for (char c : n->scalar) {
+    if (c < '0' || c > '9' || v > 65535) return 0;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
 std::vector<PortRange> read_ports(const Node* ports) {
   std::vector<PortRange> out;
   if (ports == nullptr || !ports->is_seq()) return out;
