@@ -2,6 +2,7 @@
 // or hostile workload; only a wall clock ends it, so both are checked.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -44,11 +45,25 @@ PodKey pod_key(const Workload& w) {
           w.id.name};
 }
 
-// The containers of each pod, in model order; `first` is the first main container (an init
-// container when the pod has no main one). Built once: judging a pod never rescans the model.
+// The containers of each pod, in model order. A pod-level finding is reported once for each
+// threat class among its containers (their severities differ), through the first main
+// container of that class (an init container when it has no main one). Built once: judging a
+// pod never rescans the model.
 struct Pod {
-  const Workload* first = nullptr;
   std::vector<const Workload*> members;
+  std::vector<const Workload*> reporters() const {
+    std::vector<const Workload*> out;
+    for (const Workload* w : members) {
+      auto same = std::find_if(out.begin(), out.end(),
+                               [&](const Workload* o) { return o->threat == w->threat; });
+      if (same == out.end()) {
+        out.push_back(w);
+      } else if ((*same)->role != ContainerRole::Main && w->role == ContainerRole::Main) {
+        *same = w;
+      }
+    }
+    return out;
+  }
 };
 std::vector<Pod> pods_of(const Model& model) {
   std::map<PodKey, size_t> index;
@@ -56,10 +71,8 @@ std::vector<Pod> pods_of(const Model& model) {
   for (const Workload& w : model.workloads) {
     if (!counts(w)) continue;
     auto [it, inserted] = index.emplace(pod_key(w), pods.size());
-    if (inserted) pods.push_back({&w, {}});
-    Pod& pod = pods[it->second];
-    pod.members.push_back(&w);
-    if (pod.first->role != ContainerRole::Main && w.role == ContainerRole::Main) pod.first = &w;
+    if (inserted) pods.emplace_back();
+    pods[it->second].members.push_back(&w);
   }
   return pods;
 }
@@ -168,8 +181,7 @@ void check_wall_clock(const Workload& w, Findings& out) {
 // pressure the kubelet evicts this pod before Guaranteed ones, and the limits give the
 // scheduler no reservation. Judged per pod, only when the limits themselves are all present
 // (otherwise SB6001/SB6005 already name the cause).
-void check_burstable(const Pod& pod, Findings& out) {
-  const Workload& first = *pod.first;
+void check_burstable(const Pod& pod, const Workload& first, Findings& out) {
   if (!first.resources.qos || *first.resources.qos != QosClass::Burstable) return;
   std::vector<Related> requests;
   for (const Workload* m : pod.members) {
@@ -204,9 +216,11 @@ void check_resources(const Model& model, Findings& out) {
     check_ephemeral(w, out);
   }
   for (const Pod& pod : pods_of(model)) {
-    check_pids(*pod.first, model, out);
-    check_wall_clock(*pod.first, out);
-    if (is_kubernetes(*pod.first)) check_burstable(pod, out);
+    for (const Workload* w : pod.reporters()) {
+      check_pids(*w, model, out);
+      check_wall_clock(*w, out);
+      if (is_kubernetes(*w)) check_burstable(pod, *w, out);
+    }
   }
 }
 

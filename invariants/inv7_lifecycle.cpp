@@ -2,6 +2,7 @@
 // judges the objects' lifecycle; the script rules of invariant 7 live with the launcher checks.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -15,17 +16,22 @@ std::string object_name(const Workload& w) {
   return fmt::format("{} {}", w.id.kind, w.id.ns.empty() ? w.id.name : w.id.ns + "/" + w.id.name);
 }
 
-// Object-level findings are reported once per object, whatever its container count.
+// Object-level findings are reported once per object, whatever its container count (once per
+// threat class when its containers are classified differently: their severities differ). Main
+// containers come first, so the finding names the container that runs the workload.
 class OncePerObject {
  public:
   bool first(const Workload& w, std::string_view rule) {
     const Location& at = w.object_from.at;
-    return seen_.emplace(std::string(rule), at.file, at.line, at.column, w.id.kind, w.id.name)
+    return seen_
+        .emplace(std::string(rule), at.file, at.line, at.column, w.id.kind, w.id.name,
+                 static_cast<int>(w.threat))
         .second;
   }
 
  private:
-  std::set<std::tuple<std::string, FileId, std::uint32_t, std::uint32_t, std::string, std::string>>
+  std::set<
+      std::tuple<std::string, FileId, std::uint32_t, std::uint32_t, std::string, std::string, int>>
       seen_;
 };
 
@@ -154,8 +160,14 @@ void check_home_volume(const Workload& w, Findings& out) {
 
 void check_lifecycle(const Model& model, Findings& out) {
   OncePerObject once;
+  std::vector<const Workload*> order;
   for (const Workload& w : model.workloads) {
-    if (w.role == ContainerRole::Ephemeral) continue;
+    if (w.role != ContainerRole::Ephemeral) order.push_back(&w);
+  }
+  std::stable_partition(order.begin(), order.end(),
+                        [](const Workload* w) { return w->role == ContainerRole::Main; });
+  for (const Workload* p : order) {
+    const Workload& w = *p;
     if (once.first(w, "SB7001")) check_long_lived(w, out);
     if (once.first(w, "SB7002")) check_job_ttl(w, out);
     if (once.first(w, "SB7003")) check_sandbox_expiry(w, out);

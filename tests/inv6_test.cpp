@@ -229,3 +229,28 @@ TEST_CASE("inv6 severities come from the catalog", "[inv6]") {
   CHECK(sev("SB6006") == "medium");
   CHECK(sev("SB6007") == "medium");
 }
+
+TEST_CASE("pod-level findings: once per threat class, through a main container", "[inv6]") {
+  Workload init = pod_container("fetch", 6);
+  init.role = ContainerRole::Init;
+  Workload proxy = pod_container("proxy", 8);
+  Workload agent = pod_container("agent", 12);
+  for (Workload* w : {&init, &proxy, &agent}) {
+    limit_all(*w);
+    w->lifecycle.active_deadline.reset();
+  }
+  auto f = only(run(model_of({init, proxy, agent})), "SB6007");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].subject == "Pod/ns/agent/proxy");  // the first main container, not the init one
+
+  // The proxy is declared trusted: the pod's finding must still reach the gate through the
+  // agent, and not be dropped with the trusted container's findings.
+  proxy.threat = ThreatClass::Trusted;
+  f = only(run(model_of({init, proxy, agent})), "SB6007");
+  REQUIRE(f.size() == 2);
+  Model m = model_of({init, proxy, agent});
+  auto all = run_checks(m, Catalog::embedded(), Config{}, RunOptions{"2026-01-01"});
+  size_t reported = 0;
+  for (const auto& x : all) reported += x.rule_id == "SB6007";
+  CHECK(reported == 1);
+}

@@ -120,3 +120,14 @@ TEST_CASE("persistent volumes at home-like paths, one finding per workload", "[i
   ws.env.push_back(home);
   CHECK(run({ws}, "SB7004").size() == 1);  // HOME points into the persistent volume
 }
+
+TEST_CASE("object findings name a main container and respect mixed threat classes", "[inv7]") {
+  Workload init = container("Deployment", Controller::Deployment, "fetch");
+  init.role = ContainerRole::Init;
+  Workload agent = container("Deployment", Controller::Deployment, "agent");
+  auto f = run({init, agent}, "SB7001");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].subject == "Deployment//runner/agent");
+  init.threat = ThreatClass::Trusted;
+  CHECK(run({init, agent}, "SB7001").size() == 2);
+}
