@@ -40,11 +40,9 @@ std::vector<PortRange> read_ports(const Node* ports) {
   for (const Node* p : ports->items) {
     PortRange pr;
     if (const Node* proto = p->get("protocol")) pr.protocol = proto->scalar;
-    if (const Node* port = p->get("port"))
-      pr.from = static_cast<std::int32_t>(port->as_int().value_or(0));
+    pr.from = port_number(p->get("port"));
     pr.to = pr.from;
-    if (const Node* end = p->get("endPort"))
-      pr.to = static_cast<std::int32_t>(end->as_int().value_or(pr.from));
+    if (const Node* end = p->get("endPort")) pr.to = port_number(end);
     out.push_back(pr);
   }
   return out;
@@ -138,8 +136,7 @@ void read_cilium_rule(const Reader& r, const Node* spec, NetworkPolicyObject& p)
             if (const Node* proto = port->get("protocol"); proto && proto->scalar != "ANY") {
               pr.protocol = proto->scalar;
             }
-            if (const Node* n = port->get("port"))
-              pr.from = static_cast<std::int32_t>(n->as_int().value_or(0));
+            pr.from = port_number(port->get("port"));
             pr.to = pr.from;
             rs.ports.push_back(pr);
           }
