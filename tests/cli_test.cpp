@@ -69,8 +69,8 @@ Run sbreview(const std::string& cwd, const std::string& args) {
 const char* kBroken = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: [x\n";
 const char* kFine = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: b\n";
 
-// A Deployment with every resource limit but no memory limit: SB6001 (high) is its only
-// finding of severity high or above among invariants 6 and 7.
+// A Deployment without a memory limit (SB6001, high). No token and no secret inside, so that
+// nothing about it is critical: under untrusted-input every finding is at most medium.
 const char* kNoMemory = R"(apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -83,6 +83,7 @@ spec:
     metadata:
       labels: {app: agent}
     spec:
+      automountServiceAccountToken: false
       containers:
       - name: agent
         image: registry.example/agent:1.4
