@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 #include <git2.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -251,6 +253,14 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   const Catalog& catalog = Catalog::embedded();
   std::vector<Finding> findings = run_checks(analysis.model, catalog, config, ro);
   ReportContext ctx{analysis.model, analysis.sources, catalog, findings};
+  // SARIF's %SRCROOT%: paths are relative to the first root when it is a directory, else to
+  // the working directory.
+  struct stat root_st {};
+  bool root_is_dir = stat(o.paths.front().c_str(), &root_st) == 0 && S_ISDIR(root_st.st_mode);
+  if (char* root = realpath(root_is_dir ? o.paths.front().c_str() : ".", nullptr)) {
+    ctx.source_root = root;
+    std::free(root);
+  }
   for (const auto& spec : o.outputs) {
     std::ofstream file;
     std::ostream* stream = &out;

@@ -18,6 +18,9 @@ struct ReportContext {
   const SourceSet& sources;
   const Catalog& catalog;
   const std::vector<Finding>& findings;
+  // Absolute path of the directory relative URIs resolve against (the first root), for SARIF's
+  // originalUriBaseIds; empty when unknown (then it is omitted).
+  std::string source_root = {};
 };
 
 void write_text(const ReportContext& ctx, std::ostream& out, bool color);

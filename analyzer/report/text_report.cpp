@@ -1,16 +1,169 @@
+// The text report: compiler-style lines a terminal and an editor both understand, the source
+// line with a caret, and what to do. Everything printed is redacted and stripped of control
+// characters: a hostile file name or YAML value must not drive the user's terminal.
 #include <fmt/format.h>
 
+#include "analyzer/check/registry.h"
+#include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
+#include "analyzer/report/report_util.h"
 
 namespace sbr {
+namespace {
+
+struct Style {
+  bool on;
+  std::string wrap(std::string_view code, std::string_view text) const {
+    if (!on) return std::string(text);
+    return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+  }
+};
+
+std::string_view severity_color(Severity s) {
+  switch (s) {
+    case Severity::Critical:
+      return "1;31";
+    case Severity::High:
+      return "31";
+    case Severity::Medium:
+      return "33";
+    case Severity::Low:
+      return "36";
+    case Severity::Note:
+      return "34";
+  }
+  return "0";
+}
+
+// Control characters (ESC included) become '?'; tabs stay, they matter for the caret.
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char c : s) {
+    bool control = (c < 0x20 && c != '\t') || c == 0x7f;
+    out += control ? '?' : static_cast<char>(c);
+  }
+  return out;
+}
+
+// Messages and reasons are single lines in this format (folded catalog text ends in '\n').
+std::string one_line(std::string_view s) {
+  std::string out;
+  for (unsigned char c : s) {
+    bool space = c == '\n' || c == '\r' || c == '\t';
+    bool control = (c < 0x20 && !space) || c == 0x7f;
+    out += space ? ' ' : control ? '?' : static_cast<char>(c);
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string where(const ReportContext& ctx, const Location& loc) {
+  if (!loc.valid()) return "<no file>";
+  std::string path = one_line(ctx.model.files.path(loc.file));
+  if (loc.line == 0) return path;
+  if (loc.column == 0) return fmt::format("{}:{}", path, loc.line);
+  return fmt::format("{}:{}:{}", path, loc.line, loc.column);
+}
+
+// The spaces (and tabs, copied) that put a caret under byte column `column` of `line`.
+std::string caret_indent(std::string_view line, std::uint32_t column) {
+  std::string out;
+  size_t prefix = std::min<size_t>(column - 1, line.size());
+  for (size_t i = 0; i < prefix; ++i) {
+    auto c = static_cast<unsigned char>(line[i]);
+    if ((c & 0xC0) == 0x80) continue;  // one column per UTF-8 character
+    out += c == '\t' ? '\t' : ' ';
+  }
+  return out;
+}
+
+void write_snippet(const ReportContext& ctx, const Redactor& redact, const Location& loc,
+                   const Style& style, std::ostream& out) {
+  auto line = report::source_line(ctx.sources, loc);
+  if (!line) return;
+  std::string gutter = std::to_string(loc.line);
+  std::string shown = printable(redact(*line));
+  out << fmt::format(" {} | {}\n", gutter, shown);
+  if (loc.column == 0) return;
+  std::string indent;
+  if (shown == printable(*line)) {
+    indent = caret_indent(shown, loc.column);
+  } else {
+    // Redaction changed the line's length: place the caret by the redacted prefix.
+    std::string_view original = *line;
+    std::string prefix =
+        printable(redact(original.substr(0, std::min<size_t>(loc.column - 1, original.size()))));
+    indent = caret_indent(prefix, static_cast<std::uint32_t>(prefix.size() + 1));
+  }
+  out << fmt::format(" {} | {}{}\n", std::string(gutter.size(), ' '), indent,
+                     style.wrap("32", "^"));
+}
+
+std::string invariant_label(int invariant) {
+  for (const auto& c : invariant_checks()) {
+    if (c.invariant == invariant) return fmt::format("{} {}", invariant, c.name);
+  }
+  return std::to_string(invariant);
+}
+
+void write_summary(const ReportContext& ctx, const Style& style, std::ostream& out) {
+  const RunSummary& run = ctx.model.summary;
+  std::string analysed =
+      fmt::format("{} file{}, {} Kubernetes document{}, {} other YAML document{}", run.files_seen,
+                  run.files_seen == 1 ? "" : "s", run.kubernetes_documents,
+                  run.kubernetes_documents == 1 ? "" : "s", run.other_yaml_documents,
+                  run.other_yaml_documents == 1 ? "" : "s");
+  if (ctx.findings.empty()) {
+    out << fmt::format("no findings ({})\n", analysed);
+    return;
+  }
+  report::Counts counts = report::count_findings(ctx.findings);
+  std::string by_severity;
+  for (Severity s :
+       {Severity::Critical, Severity::High, Severity::Medium, Severity::Low, Severity::Note}) {
+    if (!by_severity.empty()) by_severity += ", ";
+    size_t n = counts.by_severity[static_cast<size_t>(s)];
+    std::string item = fmt::format("{} {}", n, severity_name(s));
+    by_severity += n > 0 ? style.wrap(severity_color(s), item) : item;
+  }
+  size_t total = ctx.findings.size();
+  out << fmt::format("\n{} finding{}: {}", total, total == 1 ? "" : "s", by_severity);
+  if (counts.accepted > 0) out << fmt::format(" ({} accepted)", counts.accepted);
+  out << "\n";
+  std::string by_invariant;
+  for (const auto& [inv, n] : counts.by_invariant) {
+    if (!by_invariant.empty()) by_invariant += ", ";
+    by_invariant += fmt::format("{}: {}", invariant_label(inv), n);
+  }
+  out << fmt::format("by invariant: {}\n", by_invariant);
+  out << fmt::format("analysed {}\n", analysed);
+}
+
+}  // namespace
 
 void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
-  (void)color;
+  Style style{color};
+  Redactor redact(ctx.model);
   for (const Finding& f : ctx.findings) {
-    out << fmt::format("{}:{}:{}: {} [{}] {} (invariant {})\n", ctx.model.files.path(f.at.file),
-                       f.at.line, f.at.column, severity_name(f.severity), f.rule_id, f.message,
-                       f.invariant);
+    out << fmt::format("{}: {} [{}] {} (invariant {})\n", style.wrap("1", where(ctx, f.at)),
+                       style.wrap(severity_color(f.severity), severity_name(f.severity)),
+                       style.wrap("1", f.rule_id), one_line(redact(f.message)), f.invariant);
+    write_snippet(ctx, redact, f.at, style, out);
+    if (!f.condition.always()) {
+      out << fmt::format("  condition: {}\n", one_line(redact(f.condition.text)));
+    }
+    for (const Related& r : f.related) {
+      out << fmt::format("  related: {}: {}\n", where(ctx, r.at), one_line(redact(r.message)));
+    }
+    if (!f.accepted_reason.empty()) {
+      out << fmt::format("  accepted: {}\n", one_line(redact(f.accepted_reason)));
+    }
+    if (const Rule* rule = ctx.catalog.find(f.rule_id)) {
+      out << fmt::format("  remediation: {}\n", one_line(rule->remediation));
+    }
   }
+  write_summary(ctx, style, out);
 }
 
 }  // namespace sbr

@@ -1,0 +1,128 @@
+#include "analyzer/report/redact.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "analyzer/engine/secrets.h"
+
+namespace sbr {
+namespace {
+
+// Shorter values are too likely to be ordinary words or numbers ("true", "1"): replacing them
+// everywhere would mangle messages. Key formats are still redacted whatever their length.
+constexpr size_t kMinSecretLength = 4;
+
+std::string base64(std::string_view in) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    unsigned v = (static_cast<unsigned char>(in[i]) << 16) |
+                 (static_cast<unsigned char>(in[i + 1]) << 8) |
+                 static_cast<unsigned char>(in[i + 2]);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (i < in.size()) {
+    unsigned v = static_cast<unsigned char>(in[i]) << 16;
+    if (i + 1 < in.size()) v |= static_cast<unsigned char>(in[i + 1]) << 8;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+}  // namespace
+
+Redactor::Redactor(const Model& model) {
+  for (const Workload& w : model.workloads) {
+    for (const EnvVar& e : w.env) {
+      if (e.value.empty()) continue;
+      if (engine::is_secret_name(e.name) || !engine::key_format(e.value).empty()) add(e.value);
+    }
+  }
+  for (const DataEntry& d : model.cluster.data) {
+    if (d.value.empty()) continue;
+    // A Secret's data is secret whatever its key; elsewhere the key name or a key format says so.
+    bool secret_object = d.object.rfind("Secret/", 0) == 0;
+    if (secret_object || engine::is_secret_name(d.key) || !engine::key_format(d.value).empty()) {
+      add(d.value);
+    }
+  }
+  finish();
+}
+
+Redactor::Redactor(std::vector<std::string> secrets) {
+  for (const auto& s : secrets) add(s);
+  finish();
+}
+
+void Redactor::add(std::string_view value) {
+  if (value.size() >= kMinSecretLength) {
+    secrets_.emplace_back(value);
+    // Manifests carry Secret data base64-encoded: the source line shows that form.
+    secrets_.push_back(base64(value));
+  }
+  // A multi-line value (a PEM block) never appears whole on one source line: redact each line.
+  if (value.find('\n') != std::string_view::npos) {
+    size_t start = 0;
+    while (start <= value.size()) {
+      size_t end = value.find('\n', start);
+      if (end == std::string_view::npos) end = value.size();
+      std::string_view line = trim(value.substr(start, end - start));
+      if (line.size() >= kMinSecretLength) secrets_.emplace_back(line);
+      start = end + 1;
+    }
+  }
+}
+
+void Redactor::finish() {
+  std::sort(secrets_.begin(), secrets_.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() > b.size() : a < b;
+  });
+  secrets_.erase(std::unique(secrets_.begin(), secrets_.end()), secrets_.end());
+}
+
+std::string Redactor::operator()(std::string_view text) const {
+  // Mark every byte covered by any occurrence of any secret first, then rebuild: overlapping
+  // secrets are covered whole and a marker is never itself searched.
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (const std::string& s : secrets_) {
+    for (size_t pos = text.find(s); pos != std::string_view::npos; pos = text.find(s, pos + 1)) {
+      spans.emplace_back(pos, pos + s.size());
+    }
+  }
+  std::string out;
+  if (spans.empty()) {
+    out.assign(text);
+  } else {
+    std::sort(spans.begin(), spans.end());
+    size_t cursor = 0;
+    for (size_t i = 0; i < spans.size();) {
+      auto [begin, end] = spans[i];
+      while (++i < spans.size() && spans[i].first <= end) end = std::max(end, spans[i].second);
+      out.append(text.substr(cursor, begin - cursor));
+      out.append(engine::kRedacted);
+      cursor = end;
+    }
+    out.append(text.substr(cursor));
+  }
+  return engine::redact_key_formats(out);
+}
+
+}  // namespace sbr
