@@ -140,3 +140,17 @@ TEST_CASE("sarif: URIs are percent-encoded and the root is omitted when unknown"
       log["runs"][0]["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
       "k8s/my%20agent%231.yaml");
 }
+
+TEST_CASE("sarif: URIs are made relative to the repository with the prefix", "[report]") {
+  test::ReportFixture fx;
+  ReportContext ctx = fx.ctx();
+  ctx.uri_prefix = "deploy/";
+  std::ostringstream s;
+  write_sarif(ctx, s);
+  json log = json::parse(s.str());
+  CHECK(
+      log["runs"][0]["results"][2]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+      "deploy/k8s/agent.yaml");
+  CHECK(log["runs"][0]["results"][2]["relatedLocations"][0]["physicalLocation"]["artifactLocation"]
+           ["uri"] == "deploy/k8s/agent.yaml");
+}

@@ -253,13 +253,24 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   const Catalog& catalog = Catalog::embedded();
   std::vector<Finding> findings = run_checks(analysis.model, catalog, config, ro);
   ReportContext ctx{analysis.model, analysis.sources, catalog, findings};
-  // SARIF's %SRCROOT%: paths are relative to the first root when it is a directory, else to
-  // the working directory.
+  // SARIF's %SRCROOT%: model paths are relative to the first root when it is a directory, else
+  // to the working directory; GitHub wants them relative to the repository's top level.
   struct stat root_st {};
   bool root_is_dir = stat(o.paths.front().c_str(), &root_st) == 0 && S_ISDIR(root_st.st_mode);
   if (char* root = realpath(root_is_dir ? o.paths.front().c_str() : ".", nullptr)) {
     ctx.source_root = root;
     std::free(root);
+    std::optional<std::string> top = git_toplevel(ctx.source_root);
+    char* top_real = top ? realpath(top->c_str(), nullptr) : nullptr;
+    if (top_real != nullptr) {
+      std::string t = top_real;
+      std::free(top_real);
+      if (ctx.source_root.size() > t.size() && ctx.source_root.compare(0, t.size(), t) == 0 &&
+          ctx.source_root[t.size()] == '/') {
+        ctx.uri_prefix = ctx.source_root.substr(t.size() + 1) + "/";
+        ctx.source_root = t;
+      }
+    }
   }
   for (const auto& spec : o.outputs) {
     std::ofstream file;

@@ -44,7 +44,7 @@ std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column) {
 
 Json physical_location(const ReportContext& ctx, const Redactor& redact, const Location& loc) {
   Json artifact;
-  artifact["uri"] = report::uri_encode_path(ctx.model.files.path(loc.file));
+  artifact["uri"] = report::uri_encode_path(ctx.uri_prefix + ctx.model.files.path(loc.file));
   artifact["uriBaseId"] = kSrcRoot;
   Json region;
   if (loc.line == 0) {
