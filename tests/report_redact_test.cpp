@@ -66,3 +66,14 @@ TEST_CASE("a key in a file that no model fact holds is still redacted", "[report
     CHECK(out.find("sk-ant-") == std::string::npos);
   }
 }
+
+TEST_CASE("redactor: tens of thousands of secrets, each found where it is", "[report]") {
+  std::vector<std::string> secrets;
+  for (int i = 0; i < 30000; ++i) secrets.push_back("value-" + std::to_string(i * 7919) + "-x");
+  Redactor r(secrets);
+  for (int i = 0; i < 30000; i += 997) {
+    std::string s = "env FOO" + std::to_string(i) + "=" + secrets[static_cast<size_t>(i)] + ";";
+    CHECK(r(s) == "env FOO" + std::to_string(i) + "=<redacted>;");
+  }
+  CHECK(r("value-12-y is not a secret") == "value-12-y is not a secret");
+}

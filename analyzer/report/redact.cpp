@@ -37,6 +37,13 @@ std::string base64(std::string_view in) {
   return out;
 }
 
+std::uint32_t prefix_key(const char* p) {
+  return static_cast<std::uint32_t>(static_cast<unsigned char>(p[0])) |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(p[1])) << 8 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(p[2])) << 16 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(p[3])) << 24;
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
     s.remove_prefix(1);
@@ -92,26 +99,37 @@ void Redactor::add(std::string_view value) {
 }
 
 void Redactor::finish() {
+  // Longest first, so the first candidate that matches at a position is the longest there.
   std::sort(secrets_.begin(), secrets_.end(), [](const std::string& a, const std::string& b) {
     return a.size() != b.size() ? a.size() > b.size() : a < b;
   });
   secrets_.erase(std::unique(secrets_.begin(), secrets_.end()), secrets_.end());
+  for (size_t i = 0; i < secrets_.size(); ++i) {
+    by_prefix_[prefix_key(secrets_[i].data())].push_back(static_cast<std::uint32_t>(i));
+  }
 }
 
 std::string Redactor::operator()(std::string_view text) const {
-  // Mark every byte covered by any occurrence of any secret first, then rebuild: overlapping
-  // secrets are covered whole and a marker is never itself searched.
+  // Find every occurrence of every secret first, then rebuild: overlapping secrets are covered
+  // whole and a marker is never itself searched.
   std::vector<std::pair<size_t, size_t>> spans;
-  for (const std::string& s : secrets_) {
-    for (size_t pos = text.find(s); pos != std::string_view::npos; pos = text.find(s, pos + 1)) {
-      spans.emplace_back(pos, pos + s.size());
+  if (!by_prefix_.empty()) {
+    for (size_t pos = 0; pos + kMinSecretLength <= text.size(); ++pos) {
+      auto it = by_prefix_.find(prefix_key(text.data() + pos));
+      if (it == by_prefix_.end()) continue;
+      for (std::uint32_t i : it->second) {
+        const std::string& s = secrets_[i];
+        if (text.compare(pos, s.size(), s) == 0) {
+          spans.emplace_back(pos, pos + s.size());
+          break;
+        }
+      }
     }
   }
   std::string out;
   if (spans.empty()) {
     out.assign(text);
   } else {
-    std::sort(spans.begin(), spans.end());
     size_t cursor = 0;
     for (size_t i = 0; i < spans.size();) {
       auto [begin, end] = spans[i];
