@@ -154,3 +154,12 @@ TEST_CASE("sarif: URIs are made relative to the repository with the prefix", "[r
   CHECK(log["runs"][0]["results"][2]["relatedLocations"][0]["physicalLocation"]["artifactLocation"]
            ["uri"] == "deploy/k8s/agent.yaml");
 }
+
+TEST_CASE("sarif: a finding without its own location is shown at a related one", "[report]") {
+  test::ReportFixture fx;
+  fx.findings[2].at = Location{};  // the privileged finding keeps its related pod spec
+  json log = json::parse(fx.sarif());
+  const json& pl = log["runs"][0]["results"][2]["locations"][0]["physicalLocation"];
+  CHECK(pl["artifactLocation"]["uri"] == "k8s/agent.yaml");
+  CHECK(pl["region"]["startLine"] == 5);
+}

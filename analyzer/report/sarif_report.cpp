@@ -106,7 +106,13 @@ Json result_json(const ReportContext& ctx, const Redactor& redact, const Finding
   if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) j["ruleIndex"] = index;
   j["level"] = accepted ? std::string_view("note") : report::sarif_level(f.severity);
   j["message"]["text"] = redact(f.message);
-  if (f.at.valid()) j["locations"] = Json::array({location(ctx, redact, f.at)});
+  // GitHub rejects a result without a physical location: a finding that has no location of its
+  // own (an engine default) is shown at its first located contributing fact.
+  const Location* primary = f.at.valid() ? &f.at : nullptr;
+  for (const Related& r : f.related) {
+    if (primary == nullptr && r.at.valid()) primary = &r.at;
+  }
+  if (primary != nullptr) j["locations"] = Json::array({location(ctx, redact, *primary)});
   if (!f.related.empty()) {
     Json related = Json::array();
     int id = 1;
