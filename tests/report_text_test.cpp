@@ -70,3 +70,20 @@ TEST_CASE("text: colour only when asked", "[report]") {
   CHECK(coloured.find("\x1b[1;31mcritical\x1b[0m") != std::string::npos);
   CHECK(coloured.find("\x1b[32m^\x1b[0m") != std::string::npos);
 }
+
+TEST_CASE("text: a long line is cut around the column, after redaction", "[report]") {
+  test::ReportFixture fx;
+  // One minified line: 300 'a', then the password, then 300 'b'; the finding points at it.
+  std::string line = std::string(300, 'a') + test::kDbPassword + std::string(300, 'b');
+  fx.sources.files[2].bytes = "#!/bin/bash\nx\n" + line + "\n";
+  fx.findings[4].at = {2, 3, 301};
+  fx.findings[4].condition = {};
+  std::string out = fx.text();
+  std::string expected_line =
+      "..." + std::string(80, 'a') + "<redacted>" + std::string(70, 'b') + "...";
+  CHECK(out.find(" 3 | " + expected_line + "\n" + "   | " + std::string(83, ' ') + "^\n") !=
+        std::string::npos);
+  CHECK(out.find("hunter") == std::string::npos);
+  // SARIF leaves the snippet out rather than repeating a huge line in every result.
+  CHECK(fx.sarif().find(std::string(300, 'a')) == std::string::npos);
+}

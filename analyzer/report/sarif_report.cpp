@@ -19,6 +19,7 @@ constexpr std::string_view kSchema =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 constexpr std::string_view kFingerprintKey = "sbreview/v1";
 constexpr std::string_view kSrcRoot = "%SRCROOT%";
+constexpr size_t kMaxSnippet = 400;
 
 // Invariant-0 problems about a file that was never read are also tool execution notifications:
 // GitHub shows those on the tool's status, not only as alerts.
@@ -54,7 +55,8 @@ Json physical_location(const ReportContext& ctx, const Redactor& redact, const L
     region["startLine"] = loc.line;
     auto line = report::source_line(ctx.sources, loc);
     if (loc.column > 0) region["startColumn"] = line ? utf16_column(*line, loc.column) : loc.column;
-    if (line) region["snippet"]["text"] = redact(*line);
+    // A minified file is one huge line: a snippet of it would repeat the file in every result.
+    if (line && line->size() <= kMaxSnippet) region["snippet"]["text"] = redact(*line);
   }
   Json physical;
   physical["artifactLocation"] = std::move(artifact);

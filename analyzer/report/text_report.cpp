@@ -78,25 +78,42 @@ std::string caret_indent(std::string_view line, std::uint32_t column) {
   return out;
 }
 
+// Long lines (minified JSON, a base64 blob) are cut to a window around the column. The window
+// is cut after redaction, so half a secret is never shown.
+constexpr size_t kMaxShown = 160;
+
+size_t utf8_boundary(std::string_view s, size_t pos) {
+  while (pos > 0 && pos < s.size() && (static_cast<unsigned char>(s[pos]) & 0xC0) == 0x80) --pos;
+  return pos;
+}
+
 void write_snippet(const ReportContext& ctx, const Redactor& redact, const Location& loc,
                    const Style& style, std::ostream& out) {
   auto line = report::source_line(ctx.sources, loc);
   if (!line) return;
   std::string gutter = std::to_string(loc.line);
   std::string shown = printable(redact(*line));
+  // The caret's byte offset in `shown`; when redaction changed the line, from the redacted prefix.
+  size_t caret = 0;
+  if (loc.column > 0) {
+    size_t prefix_len = std::min<size_t>(loc.column - 1, line->size());
+    caret = shown == printable(*line) ? prefix_len
+                                      : printable(redact(line->substr(0, prefix_len))).size();
+    caret = std::min(caret, shown.size());
+  }
+  if (shown.size() > kMaxShown) {
+    size_t begin = utf8_boundary(shown, caret > kMaxShown / 2 ? caret - kMaxShown / 2 : 0);
+    size_t end = utf8_boundary(shown, std::min(shown.size(), begin + kMaxShown));
+    if (end <= begin) end = std::min(shown.size(), begin + kMaxShown);
+    std::string window = (begin > 0 ? "..." : "") + shown.substr(begin, end - begin) +
+                         (end < shown.size() ? "..." : "");
+    caret = caret - begin + (begin > 0 ? 3 : 0);
+    shown = std::move(window);
+  }
   out << fmt::format(" {} | {}\n", gutter, shown);
   if (loc.column == 0) return;
-  std::string indent;
-  if (shown == printable(*line)) {
-    indent = caret_indent(shown, loc.column);
-  } else {
-    // Redaction changed the line's length: place the caret by the redacted prefix.
-    std::string_view original = *line;
-    std::string prefix =
-        printable(redact(original.substr(0, std::min<size_t>(loc.column - 1, original.size()))));
-    indent = caret_indent(prefix, static_cast<std::uint32_t>(prefix.size() + 1));
-  }
-  out << fmt::format(" {} | {}{}\n", std::string(gutter.size(), ' '), indent,
+  out << fmt::format(" {} | {}{}\n", std::string(gutter.size(), ' '),
+                     caret_indent(shown, static_cast<std::uint32_t>(caret + 1)),
                      style.wrap("32", "^"));
 }
 
