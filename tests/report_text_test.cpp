@@ -87,3 +87,13 @@ TEST_CASE("text: a long line is cut around the column, after redaction", "[repor
   // SARIF leaves the snippet out rather than repeating a huge line in every result.
   CHECK(fx.sarif().find(std::string(300, 'a')) == std::string::npos);
 }
+
+TEST_CASE("text: C1 controls and bidirectional overrides are neutralised", "[report]") {
+  test::ReportFixture fx;
+  fx.findings[2].message =
+      "name \xc2\x9b"
+      "31m and \xe2\x80\xae"
+      "reversed\xe2\x81\xa6 ok é";
+  std::string out = fx.text();
+  CHECK(out.find("name ?31m and ?reversed? ok é (invariant 1)") != std::string::npos);
+}
