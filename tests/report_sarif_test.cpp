@@ -74,7 +74,9 @@ TEST_CASE("sarif: results carry index, level, location, fingerprint and properti
   }
   const json& priv = results[2];
   CHECK(priv["level"] == "error");
-  CHECK(priv["message"]["text"] == "container main of Pod/default/agent is privileged");
+  // GitHub shows related locations only when the message links to them.
+  CHECK(priv["message"]["text"] ==
+        "container main of Pod/default/agent is privileged (related: [the pod spec](1))");
   const json& pl = priv["locations"][0]["physicalLocation"];
   CHECK(pl["artifactLocation"] == json({{"uri", "k8s/agent.yaml"}, {"uriBaseId", "%SRCROOT%"}}));
   CHECK(pl["region"]["startLine"] == 10);
@@ -162,4 +164,17 @@ TEST_CASE("sarif: a finding without its own location is shown at a related one",
   const json& pl = log["runs"][0]["results"][2]["locations"][0]["physicalLocation"];
   CHECK(pl["artifactLocation"]["uri"] == "k8s/agent.yaml");
   CHECK(pl["region"]["startLine"] == 5);
+}
+
+TEST_CASE("sarif: brackets are escaped once a message embeds links", "[report]") {
+  test::ReportFixture fx;
+  fx.findings[2].message = "no capabilities.drop: [ALL] in C:\\x";
+  fx.findings[2].related.push_back({{1, 9, 5}, "securityContext [here]"});
+  fx.findings[2].related.push_back({Location{}, "an engine default"});
+  json log = json::parse(fx.sarif());
+  CHECK(log["runs"][0]["results"][2]["message"]["text"] ==
+        "no capabilities.drop: \\[ALL\\] in C:\\\\x (related: [the pod spec](1); "
+        "[securityContext \\[here\\]](2))");
+  // Without related locations the message is left as it is.
+  CHECK(log["runs"][0]["results"][4]["message"]["text"] == "podman run is privileged");
 }

@@ -1,6 +1,7 @@
 // SARIF 2.1.0, the reference format: GitHub code scanning reads it. The whole catalog is in
 // driver.rules so a rule's help is there even for a run where it did not fire; results point
 // into it by ruleIndex. Identity across commits is partialFingerprints (never line-based).
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <set>
@@ -101,13 +102,43 @@ Json rule_json(const Rule& r) {
   return j;
 }
 
+// Once a message embeds links, its literal '[', ']' and '\\' are escaped (SARIF 3.11.6).
+std::string escape_link_text(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '[' || c == ']' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// GitHub shows related locations only when the message links to them: "[text](id)".
+std::string message_with_links(const Redactor& redact, const Finding& f) {
+  std::string text = redact(f.message);
+  bool any = false;
+  for (const Related& r : f.related) any = any || r.at.valid();
+  if (!any) return text;
+  text = escape_link_text(text) + " (related: ";
+  int id = 1;
+  bool first = true;
+  for (const Related& r : f.related) {
+    if (r.at.valid()) {
+      std::string label = escape_link_text(redact(r.message));
+      text += fmt::format("{}[{}]({})", first ? "" : "; ", label.empty() ? "here" : label, id);
+      first = false;
+    }
+    ++id;
+  }
+  return text + ")";
+}
+
 Json result_json(const ReportContext& ctx, const Redactor& redact, const Finding& f) {
   bool accepted = !f.accepted_reason.empty();
   Json j;
   j["ruleId"] = f.rule_id;
   if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) j["ruleIndex"] = index;
   j["level"] = accepted ? std::string_view("note") : report::sarif_level(f.severity);
-  j["message"]["text"] = redact(f.message);
+  j["message"]["text"] = message_with_links(redact, f);
   // GitHub rejects a result without a physical location: a finding that has no location of its
   // own (an engine default) is shown at its first located contributing fact.
   const Location* primary = f.at.valid() ? &f.at : nullptr;
