@@ -4,21 +4,26 @@
 
 namespace sbr::report {
 
-std::optional<std::string_view> source_line(const SourceSet& sources, const Location& loc) {
+std::optional<std::string_view> SourceLines::line(const Location& loc) const {
   // Walked files have files[i].id == i; anything added later (the configuration) is not here.
-  if (!loc.valid() || loc.line == 0 || loc.file >= sources.files.size()) return std::nullopt;
-  const SourceFile& f = sources.files[loc.file];
+  if (!loc.valid() || loc.line == 0 || loc.file >= sources_.files.size()) return std::nullopt;
+  const SourceFile& f = sources_.files[loc.file];
   if (f.id != loc.file || !f.readable) return std::nullopt;
+  if (starts_.size() < sources_.files.size()) starts_.resize(sources_.files.size());
+  std::vector<size_t>& starts = starts_[loc.file];
   std::string_view bytes = f.bytes;
-  size_t start = 0;
-  for (std::uint32_t n = 1; n < loc.line; ++n) {
-    size_t nl = bytes.find('\n', start);
-    if (nl == std::string_view::npos) return std::nullopt;
-    start = nl + 1;
+  if (starts.empty()) {
+    starts.push_back(0);
+    for (size_t nl = bytes.find('\n'); nl != std::string_view::npos;
+         nl = bytes.find('\n', nl + 1)) {
+      starts.push_back(nl + 1);
+    }
   }
-  if (start > bytes.size()) return std::nullopt;
-  size_t end = bytes.find('\n', start);
-  std::string_view line = bytes.substr(start, end == std::string_view::npos ? end : end - start);
+  if (loc.line > starts.size()) return std::nullopt;
+  size_t begin = starts[loc.line - 1];
+  if (begin > bytes.size()) return std::nullopt;
+  size_t end = loc.line < starts.size() ? starts[loc.line] - 1 : bytes.size();
+  std::string_view line = bytes.substr(begin, end - begin);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   return line;
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/report/report.h"
@@ -16,9 +17,20 @@ namespace sbr::report {
 inline constexpr std::string_view kToolName = "sbreview";
 inline constexpr std::string_view kInformationUri = "https://github.com/sbreview/sbreview";
 
-// The text of line `loc.line` (1-based, without its newline) of a walked file, or nullopt when
-// the file's bytes are not in the source set (a configuration file, an unreadable file, line 0).
-std::optional<std::string_view> source_line(const SourceSet& sources, const Location& loc);
+// Source lines under findings. Each file's line starts are indexed on first use: a 60 MB stream
+// with thousands of findings must not be rescanned from its start for each one.
+class SourceLines {
+ public:
+  explicit SourceLines(const SourceSet& sources) : sources_(sources) {}
+  // The text of line `loc.line` (1-based, without its line ending) of a walked file, or nullopt
+  // when the file's bytes are not in the source set (the configuration, an unreadable file) or
+  // the location is a whole file (line 0).
+  std::optional<std::string_view> line(const Location& loc) const;
+
+ private:
+  const SourceSet& sources_;
+  mutable std::vector<std::vector<size_t>> starts_;  // per file id; empty = not indexed yet
+};
 
 // SARIF result level: critical/high error, medium warning, low/note note.
 std::string_view sarif_level(Severity s);

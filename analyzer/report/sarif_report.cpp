@@ -27,6 +27,13 @@ constexpr size_t kMaxSnippet = 400;
 const std::set<std::string, std::less<>> kNotificationRules = {"SB0002", "SB0003", "SB0004",
                                                                "SB0008"};
 
+// What every part of the log needs: the run, its one redactor and the indexed source lines.
+struct Emit {
+  const ReportContext& ctx;
+  Redactor redact;
+  report::SourceLines lines;
+};
+
 std::string trimmed(std::string_view s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.remove_suffix(1);
   return std::string(s);
@@ -44,7 +51,9 @@ std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column) {
   return units + 1;
 }
 
-Json physical_location(const ReportContext& ctx, const Redactor& redact, const Location& loc) {
+Json physical_location(const Emit& e, const Location& loc) {
+  const ReportContext& ctx = e.ctx;
+  const Redactor& redact = e.redact;
   Json artifact;
   artifact["uri"] = report::uri_encode_path(ctx.uri_prefix + ctx.model.files.path(loc.file));
   artifact["uriBaseId"] = kSrcRoot;
@@ -54,7 +63,7 @@ Json physical_location(const ReportContext& ctx, const Redactor& redact, const L
     region["startLine"] = 1;
   } else {
     region["startLine"] = loc.line;
-    auto line = report::source_line(ctx.sources, loc);
+    auto line = e.lines.line(loc);
     if (loc.column > 0) region["startColumn"] = line ? utf16_column(*line, loc.column) : loc.column;
     // A minified file is one huge line: a snippet of it would repeat the file in every result.
     if (line && line->size() <= kMaxSnippet) region["snippet"]["text"] = redact(*line);
@@ -65,9 +74,9 @@ Json physical_location(const ReportContext& ctx, const Redactor& redact, const L
   return physical;
 }
 
-Json location(const ReportContext& ctx, const Redactor& redact, const Location& loc) {
+Json location(const Emit& e, const Location& loc) {
   Json l;
-  l["physicalLocation"] = physical_location(ctx, redact, loc);
+  l["physicalLocation"] = physical_location(e, loc);
   return l;
 }
 
@@ -113,7 +122,8 @@ std::string escape_link_text(std::string_view text) {
 }
 
 // GitHub shows related locations only when the message links to them: "[text](id)".
-std::string message_with_links(const Redactor& redact, const Finding& f) {
+std::string message_with_links(const Emit& e, const Finding& f) {
+  const Redactor& redact = e.redact;
   std::string text = redact(f.message);
   bool any = false;
   for (const Related& r : f.related) any = any || r.at.valid();
@@ -132,27 +142,29 @@ std::string message_with_links(const Redactor& redact, const Finding& f) {
   return text + ")";
 }
 
-Json result_json(const ReportContext& ctx, const Redactor& redact, const Finding& f) {
+Json result_json(const Emit& e, const Finding& f) {
+  const ReportContext& ctx = e.ctx;
+  const Redactor& redact = e.redact;
   bool accepted = !f.accepted_reason.empty();
   Json j;
   j["ruleId"] = f.rule_id;
   if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) j["ruleIndex"] = index;
   j["level"] = accepted ? std::string_view("note") : report::sarif_level(f.severity);
-  j["message"]["text"] = message_with_links(redact, f);
+  j["message"]["text"] = message_with_links(e, f);
   // GitHub rejects a result without a physical location: a finding that has no location of its
   // own (an engine default) is shown at its first located contributing fact.
   const Location* primary = f.at.valid() ? &f.at : nullptr;
   for (const Related& r : f.related) {
     if (primary == nullptr && r.at.valid()) primary = &r.at;
   }
-  if (primary != nullptr) j["locations"] = Json::array({location(ctx, redact, *primary)});
+  if (primary != nullptr) j["locations"] = Json::array({location(e, *primary)});
   if (!f.related.empty()) {
     Json related = Json::array();
     int id = 1;
     for (const Related& r : f.related) {
       Json l;
       l["id"] = id++;
-      if (r.at.valid()) l["physicalLocation"] = physical_location(ctx, redact, r.at);
+      if (r.at.valid()) l["physicalLocation"] = physical_location(e, r.at);
       l["message"]["text"] = redact(r.message);
       related.push_back(std::move(l));
     }
@@ -176,12 +188,14 @@ Json result_json(const ReportContext& ctx, const Redactor& redact, const Finding
   return j;
 }
 
-Json invocation_json(const ReportContext& ctx, const Redactor& redact) {
+Json invocation_json(const Emit& e) {
+  const ReportContext& ctx = e.ctx;
+  const Redactor& redact = e.redact;
   Json notifications = Json::array();
   for (const Finding& f : ctx.findings) {
     if (f.invariant != 0 || kNotificationRules.count(f.rule_id) == 0) continue;
     Json n;
-    if (f.at.valid()) n["locations"] = Json::array({location(ctx, redact, f.at)});
+    if (f.at.valid()) n["locations"] = Json::array({location(e, f.at)});
     n["message"]["text"] = redact(f.message);
     n["level"] = report::sarif_level(f.severity) == "error" ? "error" : "warning";
     n["associatedRule"]["id"] = f.rule_id;
@@ -199,7 +213,7 @@ Json invocation_json(const ReportContext& ctx, const Redactor& redact) {
 }  // namespace
 
 void write_sarif(const ReportContext& ctx, std::ostream& out) {
-  Redactor redact(ctx.model);
+  Emit e{ctx, Redactor(ctx.model), report::SourceLines(ctx.sources)};
 
   Json driver;
   driver["name"] = report::kToolName;
@@ -212,7 +226,7 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
 
   Json run;
   run["tool"]["driver"] = std::move(driver);
-  run["invocations"] = Json::array({invocation_json(ctx, redact)});
+  run["invocations"] = Json::array({invocation_json(e)});
   if (!ctx.source_root.empty() && ctx.source_root.front() == '/') {
     std::string root = ctx.source_root;
     if (root.back() != '/') root += '/';
@@ -221,7 +235,7 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
   }
   run["columnKind"] = "utf16CodeUnits";
   Json results = Json::array();
-  for (const Finding& f : ctx.findings) results.push_back(result_json(ctx, redact, f));
+  for (const Finding& f : ctx.findings) results.push_back(result_json(e, f));
   run["results"] = std::move(results);
 
   Json log;

@@ -106,9 +106,9 @@ size_t utf8_boundary(std::string_view s, size_t pos) {
   return pos;
 }
 
-void write_snippet(const ReportContext& ctx, const Redactor& redact, const Location& loc,
+void write_snippet(const report::SourceLines& lines, const Redactor& redact, const Location& loc,
                    const Style& style, std::ostream& out) {
-  auto line = report::source_line(ctx.sources, loc);
+  auto line = lines.line(loc);
   if (!line) return;
   std::string gutter = std::to_string(loc.line);
   std::string shown = printable(redact(*line));
@@ -181,11 +181,12 @@ void write_summary(const ReportContext& ctx, const Style& style, std::ostream& o
 void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
   Style style{color};
   Redactor redact(ctx.model);
+  report::SourceLines lines(ctx.sources);
   for (const Finding& f : ctx.findings) {
     out << fmt::format("{}: {} [{}] {} (invariant {})\n", style.wrap("1", where(ctx, f.at)),
                        style.wrap(severity_color(f.severity), severity_name(f.severity)),
                        style.wrap("1", f.rule_id), one_line(redact(f.message)), f.invariant);
-    write_snippet(ctx, redact, f.at, style, out);
+    write_snippet(lines, redact, f.at, style, out);
     if (!f.condition.always()) {
       out << fmt::format("  condition: {}\n", one_line(redact(f.condition.text)));
     }
