@@ -15,6 +15,7 @@ TEST_CASE("redactor: secret-named and key-format env values, secret data, key fo
   w.env.push_back({"GREETING", "hello world", EnvSource::Literal, "", false, {}});
   w.env.push_back({"OPAQUE", "AKIAABCDEFGHIJKLMNOP", EnvSource::Literal, "", false, {}});
   w.env.push_back({"SHORT_TOKEN", "abc", EnvSource::Literal, "", false, {}});
+  w.env.push_back({"API_TOKEN", "$UPSTREAM_TOKEN", EnvSource::Symbolic, "", true, {}});
   m.workloads.push_back(w);
   m.cluster.data.push_back({"Secret/ns/db", "conn", "postgres://u:pw@db/x", {}});
   m.cluster.data.push_back({"ConfigMap/ns/app", "mode", "production", {}});
@@ -24,6 +25,7 @@ TEST_CASE("redactor: secret-named and key-format env values, secret data, key fo
   CHECK(r("key AKIAABCDEFGHIJKLMNOP here") == "key <redacted> here");
   CHECK(r("dsn postgres://u:pw@db/x") == "dsn <redacted>");
   CHECK(r("mode production") == "mode production");
+  CHECK(r("-e API_TOKEN=$UPSTREAM_TOKEN") == "-e API_TOKEN=$UPSTREAM_TOKEN");
   // Too short to replace as a substring without mangling ordinary words...
   CHECK(r("abc def") == "abc def");
   // ...but key formats are always redacted, known or not.

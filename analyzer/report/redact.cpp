@@ -59,7 +59,9 @@ std::string_view trim(std::string_view s) {
 Redactor::Redactor(const Model& model) {
   for (const Workload& w : model.workloads) {
     for (const EnvVar& e : w.env) {
-      if (e.value.empty()) continue;
+      // Only literal values: a symbolic one ("$TOKEN", unresolved) names where a secret comes
+      // from and is what the user needs to see.
+      if (e.value.empty() || e.source != EnvSource::Literal) continue;
       if (engine::is_secret_name(e.name) || !engine::key_format(e.value).empty()) add(e.value);
     }
   }
