@@ -143,3 +143,22 @@ TEST_CASE("the binary writes identical bytes with --jobs 1 and --jobs 2", "[repo
   CHECK(outputs[0] == outputs[1]);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("the binary's paths: text relative to the working directory, SARIF to the repository",
+          "[report]") {
+  std::string dir = make_temp_dir();
+  std::string cmd = "cd '" + test::source_dir() + "' && " + SBR_BINARY +
+                    " check ./fixtures/rules/SB0001-parse-error/ --fail-on none --format text "
+                    "--output " +
+                    dir + "/out.txt --format sarif --output " + dir + "/out.sarif";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::string text = read_file(dir + "/out.txt");
+  CHECK(text.rfind("fixtures/rules/SB0001-parse-error/bad.yaml:9:6: high [SB0001]", 0) == 0);
+  std::string sarif = read_file(dir + "/out.sarif");
+  CHECK(sarif.find("\"uri\": \"fixtures/rules/SB0001-parse-error/bad.yaml\"") != std::string::npos);
+  char* real = realpath(test::source_dir().c_str(), nullptr);
+  REQUIRE(real != nullptr);
+  CHECK(sarif.find(std::string("\"uri\": \"file://") + real + "/\"") != std::string::npos);
+  std::free(real);
+  std::filesystem::remove_all(dir);
+}

@@ -97,3 +97,13 @@ TEST_CASE("text: C1 controls and bidirectional overrides are neutralised", "[rep
   std::string out = fx.text();
   CHECK(out.find("name ?31m and ?reversed? ok é (invariant 1)") != std::string::npos);
 }
+
+TEST_CASE("text: paths carry the display prefix so editors can open them", "[report]") {
+  test::ReportFixture fx;
+  ReportContext ctx = fx.ctx();
+  ctx.display_prefix = "deploy/";
+  std::ostringstream s;
+  write_text(ctx, s, false);
+  CHECK(s.str().find("\ndeploy/k8s/agent.yaml:10:7: critical [SB1001]") != std::string::npos);
+  CHECK(s.str().find("  related: deploy/k8s/agent.yaml:5:1: the pod spec\n") != std::string::npos);
+}

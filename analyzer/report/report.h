@@ -24,6 +24,9 @@ struct ReportContext {
   // Prepended to file paths in SARIF URIs ("examples/" when `check examples` runs in a
   // repository), so GitHub finds the files: it resolves URIs against the repository root.
   std::string uri_prefix = {};
+  // Prepended to file paths in the text report ("k8s/" for `check k8s`), so its
+  // file:line:col are relative to the working directory and an editor can open them.
+  std::string display_prefix = {};
 };
 
 void write_text(const ReportContext& ctx, std::ostream& out, bool color);

@@ -79,7 +79,7 @@ std::string one_line(std::string_view s) {
 
 std::string where(const ReportContext& ctx, const Location& loc) {
   if (!loc.valid()) return "<no file>";
-  std::string path = one_line(ctx.model.files.path(loc.file));
+  std::string path = one_line(ctx.display_prefix + ctx.model.files.path(loc.file));
   if (loc.line == 0) return path;
   if (loc.column == 0) return fmt::format("{}:{}", path, loc.line);
   return fmt::format("{}:{}:{}", path, loc.line, loc.column);
