@@ -104,7 +104,7 @@ TEST_CASE("exit 0 on a clean tree, 1 on findings at the threshold, 2 on usage er
   t.write("bad/broken.yaml", kBroken);
   Run bad = sbreview(t.path, "check bad");
   CHECK(bad.code == 1);
-  CHECK(bad.out.rfind("broken.yaml:", 0) == 0);
+  CHECK(bad.out.rfind("bad/broken.yaml:", 0) == 0);  // relative to the working directory
   CHECK(bad.out.find("high [SB0001]") != std::string::npos);
 
   CHECK(sbreview(t.path, "check --fail-on critical bad").code == 0);
