@@ -144,8 +144,15 @@ TEST_CASE("several --format/--output pairs are written in one run", "[cli]") {
   CHECK(r.code == 1);
   CHECK(r.out.find("[SB0001]") != std::string::npos);  // the text view went to stdout
   std::string json = slurp(t.path + "/r.json"), sarif = slurp(t.path + "/r.sarif");
-  CHECK(nlohmann::json::accept(json));
-  CHECK(nlohmann::json::accept(sarif));
+  REQUIRE(nlohmann::json::accept(json));
+  REQUIRE(nlohmann::json::accept(sarif));
+  auto j = nlohmann::json::parse(json);
+  REQUIRE(j["findings"].size() == 1);
+  CHECK(j["findings"][0]["rule"] == "SB0001");
+  auto s = nlohmann::json::parse(sarif);
+  CHECK(s["version"] == "2.1.0");
+  REQUIRE(s["runs"][0]["results"].size() == 1);
+  CHECK(s["runs"][0]["results"][0]["ruleId"] == "SB0001");
   CHECK(sbreview(t.path, "check --output a.txt --output b.txt bad").code == 2);
   CHECK(sbreview(t.path, "check --format text --output t.txt bad").out.empty());
   CHECK(slurp(t.path + "/t.txt").find("[SB0001]") != std::string::npos);
