@@ -5,6 +5,7 @@
 namespace sbr::inv {
 
 void check_secrets(const Model& model, Findings& out) {
+  check_script_secrets(model, out);
   (void)model;
   (void)out;
 }

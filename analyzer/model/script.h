@@ -8,6 +8,7 @@
 
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/workload.h"
+#include "analyzer/render/invocation.h"
 
 namespace sbr {
 
@@ -41,6 +42,7 @@ struct ScriptFacts {
   FileId file = kNoFile;
   std::vector<ScriptFact> facts;
   std::vector<EgressGate> gates;  // gates the script builds; link_gates attaches them
+  std::vector<Invocation> invocations;  // every rendered command, in evaluated order
 };
 
 }  // namespace sbr

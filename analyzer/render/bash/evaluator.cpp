@@ -1,0 +1,848 @@
+// Statements and control flow of the bash partial evaluator.
+#include "analyzer/render/bash/evaluator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace sbr::bash {
+namespace {
+
+}  // namespace
+
+// "when A and B" + "when B and C" = "when A and B and C": a path condition is a set of parts.
+Condition join(const Condition& outer, const Condition& inner) {
+  if (outer.always()) return inner;
+  if (inner.always()) return outer;
+  auto parts = [](const std::string& t) {
+    std::vector<std::string> out;
+    std::string s = t.rfind("when ", 0) == 0 ? t.substr(5) : t;
+    size_t p = 0;
+    for (;;) {
+      size_t e = s.find(" and ", p);
+      out.push_back(s.substr(p, e == std::string::npos ? std::string::npos : e - p));
+      if (e == std::string::npos) break;
+      p = e + 5;
+    }
+    return out;
+  };
+  auto a = parts(outer.text);
+  for (const auto& x : parts(inner.text)) {
+    if (std::find(a.begin(), a.end(), x) == a.end()) a.push_back(x);
+  }
+  std::string text = "when ";
+  for (size_t i = 0; i < a.size(); ++i) text += (i ? " and " : "") + a[i];
+  return Condition{text, outer.needs_switch || inner.needs_switch};
+}
+
+namespace {
+
+bool same_word(const EWord& a, const EWord& b) {
+  return a.w.text == b.w.text && a.w.symbolic == b.w.symbolic && a.w.from.at == b.w.from.at;
+}
+
+bool same_elems(const std::vector<EWord>& a, const std::vector<EWord>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!same_word(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+void tag(std::vector<EWord>& ws, const Condition& c) {
+  for (auto& w : ws) w.w.from.condition = join(c, w.w.from.condition);
+}
+
+// Variables after two paths meet: arrays keep the elements of both paths, each tagged with
+// the condition of the path that added it; scalars keep the default path's value and the other
+// as an alternative.
+Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& cb, bool a_default) {
+  const Var* def = a_default ? a : b;
+  const Var* other = a_default ? b : a;
+  const Condition& cother = a_default ? cb : ca;
+  const Condition& cdef = a_default ? ca : cb;
+  Var out;
+  if (def == nullptr && other == nullptr) return out;
+  if (def != nullptr && other != nullptr && same_elems(def->elems, other->elems)) return *def;
+  bool array = (def && def->array) || (other && other->array);
+  if (array) {
+    out = def ? *def : *other;
+    out.elems.clear();
+    out.alts.clear();
+    std::vector<EWord> ea = def ? def->elems : std::vector<EWord>{};
+    std::vector<EWord> eb = other ? other->elems : std::vector<EWord>{};
+    size_t p = 0;
+    while (p < ea.size() && p < eb.size() && same_word(ea[p], eb[p])) ++p;
+    out.elems.assign(ea.begin(), ea.begin() + static_cast<long>(p));
+    std::vector<EWord> ra(ea.begin() + static_cast<long>(p), ea.end());
+    std::vector<EWord> rb(eb.begin() + static_cast<long>(p), eb.end());
+    tag(ra, cdef);
+    tag(rb, cother);
+    out.elems.insert(out.elems.end(), ra.begin(), ra.end());
+    out.elems.insert(out.elems.end(), rb.begin(), rb.end());
+    out.keys.clear();
+    return out;
+  }
+  if (def != nullptr) {
+    out = *def;
+  } else {
+    out.elems.push_back(EWord{});  // unset on the default path
+  }
+  if (other != nullptr) {
+    out.alts.push_back(Alt{other->elems, cother});
+    for (const Alt& alt : other->alts) out.alts.push_back(Alt{alt.elems, join(cother, alt.cond)});
+  }
+  if (out.alts.size() > 4) out.alts.resize(4);
+  return out;
+}
+
+std::map<std::string, Var> merge_map(const std::map<std::string, Var>& a,
+                                     const std::map<std::string, Var>& b, const Condition& ca,
+                                     const Condition& cb, bool a_default) {
+  std::map<std::string, Var> out;
+  std::set<std::string> names;
+  for (auto& [k, _] : a) names.insert(k);
+  for (auto& [k, _] : b) names.insert(k);
+  for (const auto& k : names) {
+    auto ia = a.find(k);
+    auto ib = b.find(k);
+    out[k] = merge_var(ia == a.end() ? nullptr : &ia->second, ib == b.end() ? nullptr : &ib->second,
+                       ca, cb, a_default);
+  }
+  return out;
+}
+
+}  // namespace
+
+State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default);
+
+State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default) {
+  if (a.dead && !b.dead) return b;
+  if (b.dead && !a.dead) return a;
+  State out = a_default ? a : b;
+  out.globals = merge_map(a.globals, b.globals, ca, cb, a_default);
+  if (a.frames.size() == b.frames.size() && !a.frames.empty()) {
+    out.frames.back() = merge_map(a.frames.back(), b.frames.back(), ca, cb, a_default);
+  }
+  const State& other = a_default ? b : a;
+  for (auto& [k, v] : other.functions) out.functions.emplace(k, v);
+  for (const Trap& t : other.traps) {
+    bool seen = std::any_of(out.traps.begin(), out.traps.end(),
+                            [&](const Trap& x) { return x.at == t.at; });
+    if (!seen) out.traps.push_back(t);
+  }
+  out.opts.errexit = a.opts.errexit && b.opts.errexit;
+  out.opts.xtrace = a.opts.xtrace || b.opts.xtrace;
+  out.opts.umask_strict = a.opts.umask_strict && b.opts.umask_strict;
+  out.dead = a.dead && b.dead;
+  out.returning = a.returning && b.returning;
+  out.breaking = std::min(a.breaking, b.breaking);
+  return out;
+}
+
+Evaluator::Evaluator(const SourceFile& file, const SourceSet* sources, const RenderLimits& limits)
+    : file_(file), sources_(sources), limits_(limits) {}
+
+Location Evaluator::loc(TSNode n, const SyntaxTree* tree) const {
+  TSPoint p = ts_node_start_point(n);
+  Location l;
+  l.file = tree ? tree->file_id : file_.id;
+  unsigned line0 = tree ? tree->line0 : 0, col0 = tree ? tree->column0 : 0;
+  l.line = line0 + p.row + 1;
+  l.column = (p.row == 0 ? col0 : 0) + p.column + 1;
+  return l;
+}
+
+Provenance Evaluator::prov(TSNode n, const Ctx& ctx) const {
+  return Provenance{loc(n, ctx.tree), Frontend::Bash, ctx.cond};
+}
+
+void Evaluator::abort_budget(const std::string& what, Location at) {
+  throw RenderAbort{Problem{ProblemKind::BudgetExceeded,
+                            fmt::format("bash evaluation budget exceeded ({}); the rest of the "
+                                        "script was not rendered",
+                                        what),
+                            at}};
+}
+
+void Evaluator::step(TSNode n, const Ctx& ctx) {
+  if (++steps_ > limits_.max_steps) {
+    abort_budget(fmt::format("more than {} evaluation steps", limits_.max_steps), loc(n, ctx.tree));
+  }
+}
+
+void Evaluator::charge_bytes(std::size_t n, Location at) {
+  bytes_ += n;
+  if (n > limits_.max_value_bytes) {
+    abort_budget(fmt::format("a word longer than {} bytes", limits_.max_value_bytes), at);
+  }
+  if (bytes_ > limits_.max_total_bytes) {
+    abort_budget(fmt::format("more than {} bytes of expansions", limits_.max_total_bytes), at);
+  }
+}
+
+std::string Evaluator::script_dir() const {
+  auto slash = file_.path.rfind('/');
+  return slash == std::string::npos ? "." : file_.path.substr(0, slash);
+}
+
+ScriptRender Evaluator::run() {
+  auto tree = parse_bash(file_.bytes);
+  tree->file_id = file_.id;
+  const SyntaxTree* t = tree.get();
+  trees_.push_back(std::move(tree));
+  TSNode err = first_error(t->root());
+  if (!ts_node_is_null(err)) {
+    Location at = loc(err, t);
+    std::string_view text = t->slice(err);
+    std::string near(text.substr(0, std::min<size_t>(text.size(), 30)));
+    std::replace(near.begin(), near.end(), '\n', ' ');
+    out_.problems.push_back(
+        {ProblemKind::ParseError,
+         ts_node_is_missing(err)
+             ? fmt::format("bash syntax error: missing `{}`; the rest of the script was still "
+                           "rendered where it parsed",
+                           ts_node_type(err))
+             : fmt::format("bash syntax error near `{}`; the rest of the script was still "
+                           "rendered where it parsed",
+                           near),
+         at});
+  }
+  // The shebang decides sh vs bash semantics (sh runs no EXIT trap on a signal) and `-x`.
+  std::string_view head = std::string_view(file_.bytes).substr(0, file_.bytes.find('\n'));
+  if (head.rfind("#!", 0) == 0) {
+    bool bash_like = head.find("bash") != std::string_view::npos || head.find("zsh") != std::string_view::npos;
+    posix_sh_ = !bash_like && (head.find("/sh") != std::string_view::npos ||
+                               head.find(" sh") != std::string_view::npos ||
+                               head.find("dash") != std::string_view::npos);
+    auto sp = head.find(" -");
+    if (sp != std::string_view::npos) {
+      std::string_view flags = head.substr(sp + 2);
+      if (flags.find('e') != std::string_view::npos) st_.opts.errexit = true;
+      if (flags.find('x') != std::string_view::npos) {
+        st_.opts.xtrace = true;
+        st_.opts.xtrace_at = Location{file_.id, 1, 1};
+      }
+    }
+  }
+  Ctx ctx;
+  ctx.tree = t;
+  try {
+    statements(t->root(), ctx);
+  } catch (const RenderAbort& a) {
+    out_.problems.push_back(a.problem);
+  }
+  finish_facts();
+  for (std::uint32_t i = 0; i < out_.invocations.size(); ++i) out_.invocations[i].sequence = i;
+  return std::move(out_);
+}
+
+// Runs the statements among `parent`'s named children, honouring a trailing `&`.
+void Evaluator::statements(TSNode parent, Ctx& ctx) {
+  uint32_t count = ts_node_child_count(parent);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (st_.dead || st_.returning || st_.breaking > 0) return;
+    TSNode n = ts_node_child(parent, i);
+    if (!ts_node_is_named(n)) continue;
+    std::string_view k = kind(n);
+    if (k == "comment" || k == "heredoc_body" || k == "variable_name" || k == "word") continue;
+    Ctx c = ctx;
+    // `cmd &` puts the `&` after the statement as an anonymous sibling.
+    if (i + 1 < count && !ts_node_is_named(ts_node_child(parent, i + 1)) &&
+        kind(ts_node_child(parent, i + 1)) == "&") {
+      c.background = true;
+      c.errexit_suppressed = true;
+    }
+    // A following statement that reads `$?` checks this one's status.
+    for (uint32_t j = i + 1; j < count; ++j) {
+      TSNode nx = ts_node_child(parent, j);
+      if (!ts_node_is_named(nx)) continue;
+      if (kind(nx) == "comment") continue;
+      std::string_view t = ctx.tree->slice(nx);
+      if (t.find("$?") != std::string_view::npos) c.status = StatusUse::Checked;
+      break;
+    }
+    statement(n, c);
+  }
+}
+
+void Evaluator::statement(TSNode n, Ctx& ctx) {
+  if (ts_node_is_null(n) || st_.dead) return;
+  step(n, ctx);
+  std::string_view k = kind(n);
+  if (k == "command") {
+    command(n, ctx, {});
+  } else if (k == "redirected_statement") {
+    TSNode body = field(n, "body");
+    std::vector<TSNode> redirects;
+    TSNode tail_op{}, tail_right{}, tail_pipe{};
+    for (TSNode c : named_children(n)) {
+      if (ts_node_eq(c, body)) continue;
+      redirects.push_back(c);
+      // tree-sitter-bash 0.23 attaches `|| cmd` / `| cmd` that follow a heredoc start to the
+      // heredoc redirect itself: recover them as the list / pipeline they are.
+      if (is(c, "heredoc_redirect")) {
+        for (TSNode h : children(c)) {
+          if (is(h, "pipeline")) tail_pipe = h;
+        }
+        TSNode r = field(c, "right");
+        if (!ts_node_is_null(r)) {
+          tail_right = r;
+          for (TSNode h : children(c)) {
+            std::string_view hk = kind(h);
+            if (!ts_node_is_named(h) && (hk == "||" || hk == "&&")) tail_op = h;
+          }
+        }
+      }
+    }
+    if (ts_node_is_null(body)) return;
+    Ctx c = ctx;
+    if (!ts_node_is_null(tail_right)) {
+      bool is_or = kind(tail_op) == "||";
+      c.errexit_suppressed = true;
+      if (is_or) {
+        bool exits = node_exits(tail_right, ctx.tree);
+        c.status = exits ? StatusUse::Checked : StatusUse::Swallowed;
+        c.swallowed_at = loc(tail_op, ctx.tree);
+      }
+    }
+    if (!ts_node_is_null(tail_pipe)) c.stdout_piped = true;
+    if (is(body, "command")) {
+      command(body, c, redirects);
+    } else {
+      // A compound statement with redirects: the redirects apply to every command inside.
+      statement(body, c);
+    }
+    if (!ts_node_is_null(tail_pipe)) {
+      Ctx pc = ctx;
+      for (TSNode s : named_children(tail_pipe)) statement(s, pc);
+    }
+    if (!ts_node_is_null(tail_right)) {
+      // The right side runs only when the left failed (||) or succeeded (&&): conditional.
+      Ctx rc = ctx;
+      State saved = st_;
+      statement(tail_right, rc);
+      if (kind(tail_op) == "||") {
+        State after = st_;
+        st_ = merge_states(saved, after, {}, {}, true);
+      }
+    }
+  } else if (k == "list") {
+    std::vector<TSNode> kids = children(n);
+    // list: left op right (left may itself be a list).
+    TSNode left{}, right{}, op{};
+    for (TSNode c : kids) {
+      if (ts_node_is_named(c)) {
+        if (ts_node_is_null(left)) left = c; else right = c;
+      } else if (kind(c) == "&&" || kind(c) == "||") {
+        op = c;
+      }
+    }
+    bool is_or = kind(op) == "||";
+    Ctx lc = ctx;
+    lc.errexit_suppressed = true;  // errexit does not apply left of && / ||
+    if (is_or) {
+      bool exits = node_exits(right, ctx.tree);
+      lc.status = exits ? StatusUse::Checked : StatusUse::Swallowed;
+      lc.swallowed_at = loc(op, ctx.tree);
+    }
+    // `[[ $x =~ re ]] || exit` validates x for the rest of the script.
+    Truth t;
+    bool is_test = is(left, "test_command") || is(left, "negated_command");
+    if (is_test) t = condition(left, lc); else statement(left, lc);
+    if (st_.dead) return;
+    if (is_test && is_or && node_exits(right, ctx.tree)) {
+      std::string_view lt = ctx.tree->slice(left);
+      if (lt.find("=~") != std::string_view::npos) {
+        // Every variable tested with a regex is validated once the failure path exits.
+        for (size_t p = lt.find('$'); p != std::string_view::npos; p = lt.find('$', p + 1)) {
+          size_t b = p + 1;
+          if (b < lt.size() && lt[b] == '{') ++b;
+          size_t e = b;
+          while (e < lt.size() && (isalnum(static_cast<unsigned char>(lt[e])) || lt[e] == '_')) ++e;
+          if (e > b) mark_validated(std::string(lt.substr(b, e - b)));
+        }
+      }
+    }
+    if (is_test && t.known) {
+      // Decided: the right side runs only when && sees true / || sees false.
+      if (*t.known == !is_or) statement(right, ctx);
+      return;
+    }
+    Ctx rc = ctx;
+    if (is_test && !t.text.empty()) {
+      bool runs_when = !is_or;  // && runs right when true
+      std::string text = runs_when ? t.text : t.negated_text;
+      bool def = t.default_value.has_value() && (*t.default_value == runs_when);
+      rc.cond = join(ctx.cond, Condition{"when " + text, t.default_value.has_value() && !def});
+    }
+    State saved = st_;
+    statement(right, rc);
+    st_ = merge_states(st_, saved, rc.cond, ctx.cond, false);
+  } else if (k == "pipeline") {
+    std::vector<TSNode> stages;
+    for (TSNode c : named_children(n)) stages.push_back(c);
+    for (size_t i = 0; i < stages.size(); ++i) {
+      Ctx c = ctx;
+      c.in_pipeline_not_last = i + 1 < stages.size();
+      c.stdout_piped = c.in_pipeline_not_last;
+      if (c.in_pipeline_not_last && !st_.opts.pipefail) c.status = StatusUse::Swallowed;
+      State saved = st_;
+      statement(stages[i], c);
+      // Every stage but the last runs in a subshell (and the last too, without lastpipe).
+      bool keep_dead = st_.dead && i + 1 == stages.size();
+      auto traps = st_.traps;
+      st_ = saved;
+      if (keep_dead) st_.dead = false;
+    }
+    // Pipelines of curl into a shell.
+    for (size_t i = 0; i + 1 < stages.size(); ++i) {
+      std::string_view a = ctx.tree->slice(stages[i]);
+      auto first_word = [](std::string_view s) {
+        size_t b = s.find_first_not_of(" \t");
+        if (b == std::string_view::npos) return std::string_view{};
+        size_t e = s.find_first_of(" \t\n", b);
+        return s.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
+      };
+      std::string_view a0 = first_word(a);
+      if (a0 != "curl" && a0 != "wget" && a0 != "fetch") continue;
+      for (size_t j = i + 1; j < stages.size(); ++j) {
+        std::string_view b = ctx.tree->slice(stages[j]);
+        std::string_view b0 = first_word(b);
+        while (b0 == "sudo" || b0 == "env" || b0 == "command") {
+          b = b.substr(b.find(b0) + b0.size());
+          b0 = first_word(b);
+        }
+        for (std::string_view sh : {"sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl", "ruby", "node"}) {
+          if (b0 == sh || (b0.size() > sh.size() && b0.substr(b0.size() - sh.size() - 1) == "/" + std::string(sh))) {
+            add_fact(ScriptFactKind::CurlPipeShell,
+                     fmt::format("output of {} is executed by {} without verification",
+                                 std::string(a0), std::string(b0)),
+                     prov(stages[j], ctx), {Related{loc(stages[i], ctx.tree), "the download"}});
+            j = stages.size();
+            break;
+          }
+        }
+      }
+    }
+  } else if (k == "negated_command") {
+    Ctx c = ctx;
+    c.errexit_suppressed = true;
+    if (c.status == StatusUse::Unchecked) c.status = StatusUse::Swallowed;
+    for (TSNode s : named_children(n)) statement(s, c);
+  } else if (k == "subshell") {
+    State saved = st_;
+    statements(n, ctx);
+    bool dead = st_.dead;
+    st_ = saved;
+    st_.dead = dead;  // `( ... exit )` ends only the subshell, but errexit makes it fatal
+    st_.dead = false;
+  } else if (k == "compound_statement" || k == "do_group") {
+    statements(n, ctx);
+  } else if (k == "if_statement") {
+    // if C; then A; elif D; then B; else E; fi
+    TSNode cond{};
+    std::vector<TSNode> then_body;
+    std::vector<TSNode> rest;  // elif_clause / else_clause
+    bool in_then = false;
+    for (TSNode c : children(n)) {
+      std::string_view ck = kind(c);
+      if (ck == "then") { in_then = true; continue; }
+      if (ck == "elif_clause" || ck == "else_clause") { rest.push_back(c); in_then = false; continue; }
+      if (!ts_node_is_named(c) || ck == "comment") continue;
+      if (!in_then) { if (ts_node_is_null(cond)) cond = c; }
+      else then_body.push_back(c);
+    }
+    // Conditions that are several statements (`if a; b; then`) are rare: the last decides.
+    std::function<void(TSNode, const std::vector<TSNode>&, size_t)> run_if;
+    run_if = [&](TSNode cnd, const std::vector<TSNode>& body, size_t rest_i) {
+      Ctx cc = ctx;
+      cc.errexit_suppressed = true;
+      cc.status = StatusUse::Condition;
+      // A security step as the whole condition: fail-open unless its failure branch exits.
+      bool negated = is(cnd, "negated_command");
+      TSNode inner = negated ? named_children(cnd).back() : cnd;
+      bool security = (is(inner, "command") || is(inner, "redirected_statement")) &&
+                      node_is_security(inner, ctx.tree);
+      Truth t = condition(cnd, cc);
+      auto run_body = [&](const std::vector<TSNode>& b, Ctx& bc) {
+        for (TSNode s : b) {
+          if (st_.dead || st_.returning || st_.breaking) break;
+          Ctx sc = bc;
+          statement(s, sc);
+        }
+      };
+      // The else part: either the next elif, the else clause, or nothing.
+      auto run_else = [&](Ctx& ec) {
+        if (rest_i < rest.size()) {
+          TSNode r = rest[rest_i];
+          if (is(r, "else_clause")) {
+            std::vector<TSNode> b;
+            for (TSNode c : named_children(r)) if (!is(c, "comment")) b.push_back(c);
+            run_body(b, ec);
+          } else {
+            TSNode ecnd{};
+            std::vector<TSNode> b;
+            bool t2 = false;
+            for (TSNode c : children(r)) {
+              if (kind(c) == "then") { t2 = true; continue; }
+              if (!ts_node_is_named(c) || is(c, "comment")) continue;
+              if (!t2) { if (ts_node_is_null(ecnd)) ecnd = c; } else b.push_back(c);
+            }
+            Ctx save = ctx;
+            ctx.cond = ec.cond;
+            run_if(ecnd, b, rest_i + 1);
+            ctx = save;
+          }
+        }
+      };
+      if (security) {
+        // Which branch runs when the step fails?
+        bool fail_branch_exits = false;
+        if (negated) {
+          for (TSNode s : body) fail_branch_exits = fail_branch_exits || node_exits(s, ctx.tree);
+        } else if (rest_i < rest.size()) {
+          fail_branch_exits = node_exits(rest[rest_i], ctx.tree);
+        }
+        if (!fail_branch_exits) {
+          add_fact(ScriptFactKind::FailOpenStep,
+                   fmt::format("`{}` can fail and the script goes on: the branch taken on "
+                               "failure does not exit",
+                               std::string(ctx.tree->slice(inner).substr(0, 60))),
+                   prov(inner, ctx));
+          fail_open_seen_.insert({loc(inner, ctx.tree).line, loc(inner, ctx.tree).column});
+        }
+      }
+      if (t.known) {
+        if (*t.known) { Ctx bc = ctx; run_body(body, bc); }
+        else { Ctx ec = ctx; run_else(ec); }
+        return;
+      }
+      bool def_then = t.default_value.value_or(true);
+      bool has_default = t.default_value.has_value();
+      Ctx tc = ctx, ec = ctx;
+      tc.cond = join(ctx.cond, Condition{"when " + t.text, has_default && !def_then});
+      ec.cond = join(ctx.cond, Condition{"when " + t.negated_text, has_default && def_then});
+      State before = st_;
+      run_body(body, tc);
+      State s_then = st_;
+      st_ = before;
+      run_else(ec);
+      State s_else = st_;
+      bool then_default = !has_default || def_then;
+      st_ = merge_states(s_then, s_else, tc.cond, ec.cond, then_default);
+    };
+    run_if(cond, then_body, 0);
+  } else if (k == "case_statement") {
+    TSNode value = field(n, "value");
+    EWord v = expand_joined(value, ctx);
+    std::string var;
+    {
+      std::string_view vt = ctx.tree->slice(value);
+      size_t b = vt.find('$');
+      if (b != std::string_view::npos) {
+        ++b;
+        if (b < vt.size() && vt[b] == '{') ++b;
+        size_t e = b;
+        while (e < vt.size() && (isalnum(static_cast<unsigned char>(vt[e])) || vt[e] == '_')) ++e;
+        var = std::string(vt.substr(b, e - b));
+      }
+    }
+    std::vector<TSNode> items;
+    for (TSNode c : named_children(n)) if (is(c, "case_item")) items.push_back(c);
+    bool any_exits = false;
+    for (TSNode it : items) any_exits = any_exits || node_exits(it, ctx.tree);
+    // Escape hatches parsed from arguments: `--insecure*) ...` that says nothing.
+    for (TSNode it : items) {
+      for (TSNode pv : named_children(it)) {
+        if (ts_node_is_null(field(it, "value"))) break;
+        std::string_view pt = ctx.tree->slice(pv);
+        if (pt.rfind("--", 0) != 0 && pt.rfind("\"--", 0) != 0) continue;
+        static const char* hatches[] = {"--insecure", "--allow-unenforced", "--no-sandbox",
+                                        "--unsafe", "--dangerously", "--disable-firewall",
+                                        "--no-firewall", "--skip-gate", "--allow-unconfined"};
+        bool hatch = false;
+        for (const char* h : hatches) hatch = hatch || pt.find(h) != std::string_view::npos;
+        if (hatch && !node_warns(it, ctx.tree)) {
+          add_fact(ScriptFactKind::EscapeHatch,
+                   fmt::format("option {} turns a control off without a warning", std::string(pt)),
+                   prov(pv, ctx));
+        }
+        break;
+      }
+    }
+    auto glob = [](std::string_view pat, std::string_view s) {
+      // Shell pattern match: * ? [...] (enough for case patterns).
+      std::function<bool(size_t, size_t)> m = [&](size_t p, size_t i) -> bool {
+        if (p == pat.size()) return i == s.size();
+        char c = pat[p];
+        if (c == '*') {
+          for (size_t k = i; k <= s.size(); ++k) if (m(p + 1, k)) return true;
+          return false;
+        }
+        if (i == s.size()) return false;
+        if (c == '?') return m(p + 1, i + 1);
+        if (c == '[') {
+          size_t e = pat.find(']', p + 1);
+          if (e == std::string_view::npos) return c == s[i] && m(p + 1, i + 1);
+          std::string_view set = pat.substr(p + 1, e - p - 1);
+          bool neg = !set.empty() && (set[0] == '!' || set[0] == '^');
+          if (neg) set.remove_prefix(1);
+          bool hit = false;
+          for (size_t k = 0; k < set.size(); ++k) {
+            if (k + 2 < set.size() && set[k + 1] == '-') {
+              hit = hit || (s[i] >= set[k] && s[i] <= set[k + 2]);
+              k += 2;
+            } else {
+              hit = hit || s[i] == set[k];
+            }
+          }
+          return hit != neg && m(e + 1, i + 1);
+        }
+        return c == s[i] && m(p + 1, i + 1);
+      };
+      return m(0, 0);
+    };
+    auto pattern_texts = [&](TSNode it) {
+      std::vector<std::string> pats;
+      for (TSNode c : children(it)) {
+        if (!ts_node_is_named(c)) {
+          if (kind(c) == ")") break;
+          continue;
+        }
+        EWord pw = expand_joined(c, ctx);
+        pats.push_back(pw.w.text);
+      }
+      return pats;
+    };
+    auto body_of = [&](TSNode it) {
+      std::vector<TSNode> b;
+      bool after = false;
+      for (TSNode c : children(it)) {
+        if (!after) { if (kind(c) == ")") after = true; continue; }
+        if (ts_node_is_named(c) && !is(c, "comment")) b.push_back(c);
+      }
+      return b;
+    };
+    if (!v.w.symbolic) {
+      for (TSNode it : items) {
+        for (const auto& p : pattern_texts(it)) {
+          if (glob(p, v.w.text)) {
+            for (TSNode s : body_of(it)) { if (st_.dead || st_.returning || st_.breaking) break; statement(s, ctx); }
+            return;
+          }
+        }
+      }
+      return;
+    }
+    // Unknown value: every item is a path; the one the default value takes is the default.
+    State before = st_;
+    std::optional<State> merged;
+    Condition merged_cond;
+    bool matched_default = false;
+    for (TSNode it : items) {
+      auto pats = pattern_texts(it);
+      bool is_def = false;
+      if (v.default_known && !matched_default) {
+        for (const auto& p : pats) is_def = is_def || glob(p, v.w.text);
+        matched_default = is_def;
+      }
+      std::string label = var.empty() ? std::string(ctx.tree->slice(value)) : var;
+      std::string pj;
+      for (const auto& p : pats) pj += (pj.empty() ? "" : "|") + p;
+      Ctx ic = ctx;
+      ic.cond = join(ctx.cond, Condition{fmt::format("when {} matches {}", label, pj),
+                                         v.default_known && !is_def});
+      st_ = before;
+      for (TSNode s : body_of(it)) { if (st_.dead || st_.returning || st_.breaking) break; statement(s, ic); }
+      if (!merged) {
+        merged = st_;
+        merged_cond = ic.cond;
+      } else {
+        merged = merge_states(*merged, st_, merged_cond, ic.cond, !is_def);
+      }
+    }
+    // The path where no pattern matched.
+    if (merged) {
+      st_ = merge_states(*merged, before, merged_cond, ctx.cond, true);
+    }
+    if (any_exits && !var.empty()) mark_validated(var);
+  } else if (k == "for_statement") {
+    TSNode var = field(n, "variable");
+    TSNode body = field(n, "body");
+    std::string name(ctx.tree->slice(var));
+    std::vector<EWord> list;
+    bool has_in = false;
+    for (TSNode c : children(n)) {
+      if (kind(c) == "in") has_in = true;
+    }
+    if (has_in) {
+      uint32_t cnt = ts_node_child_count(n);
+      for (uint32_t i = 0; i < cnt; ++i) {
+        const char* fname = ts_node_field_name_for_child(n, i);
+        if (fname != nullptr && std::string_view(fname) == "value") {
+          auto ws = expand_word(ts_node_child(n, i), ctx);
+          list.insert(list.end(), ws.begin(), ws.end());
+        }
+      }
+    } else if (!st_.positional_unknown) {
+      list = st_.positional;
+    } else {
+      EWord w;
+      w.w.symbolic = true;
+      w.w.origin = "script arguments";
+      w.w.tainted = true;
+      w.taint_var = "arguments";
+      w.taint_at = loc(n, ctx.tree);
+      w.default_known = false;
+      list.push_back(w);
+    }
+    if (list.size() > limits_.max_loop_iterations) {
+      out_.problems.push_back({ProblemKind::BudgetExceeded,
+                               fmt::format("for loop over {} values: only the first {} were "
+                                           "rendered",
+                                           list.size(), limits_.max_loop_iterations),
+                               loc(n, ctx.tree)});
+      list.resize(limits_.max_loop_iterations);
+    }
+    for (const EWord& item : list) {
+      Var& slot = assign_slot(name, false);
+      slot = Var{};
+      slot.elems.push_back(item);
+      Ctx bc = ctx;
+      if (item.w.symbolic) bc.cond = join(ctx.cond, Condition{"for each " + name + " in " + item.w.origin, false});
+      statement(body, bc);
+      if (st_.breaking > 0) { --st_.breaking; break; }
+      if (st_.dead || st_.returning) break;
+    }
+  } else if (k == "c_style_for_statement" || k == "while_statement") {
+    bool is_while = k == "while_statement";
+    bool until = is_while && ts_node_child_count(n) > 0 && kind(ts_node_child(n, 0)) == "until";
+    TSNode body = field(n, "body");
+    if (!is_while) {
+      TSNode init = field(n, "initializer");
+      if (!ts_node_is_null(init)) arith(init, ctx);
+    }
+    TSNode cnd = field(n, "condition");
+    std::uint32_t iter = 0;
+    for (;;) {
+      Truth t;
+      if (!ts_node_is_null(cnd)) {
+        Ctx cc = ctx;
+        cc.errexit_suppressed = true;
+        cc.status = StatusUse::Condition;
+        if (is_while) {
+          t = condition(cnd, cc);
+        } else {
+          auto v = arith(cnd, cc);
+          if (v) t.known = *v != 0;
+          t.text = std::string(ctx.tree->slice(cnd));
+        }
+        if (until && t.known) t.known = !*t.known;
+      } else {
+        t.known = true;
+      }
+      if (t.known && !*t.known) break;
+      if (!t.known) {
+        // Unknown bound (`while read`, a retry loop): the body once, as a conditional path.
+        Ctx bc = ctx;
+        bc.cond = join(ctx.cond, Condition{"when " + (t.text.empty() ? "the loop runs" : t.text), false});
+        State before = st_;
+        statement(body, bc);
+        st_.breaking = 0;
+        st_ = merge_states(st_, before, bc.cond, ctx.cond, false);
+        break;
+      }
+      if (++iter > limits_.max_loop_iterations) {
+        out_.problems.push_back({ProblemKind::BudgetExceeded,
+                                 fmt::format("loop still running after {} iterations: rendered "
+                                             "no further",
+                                             limits_.max_loop_iterations),
+                                 loc(n, ctx.tree)});
+        break;
+      }
+      statement(body, ctx);
+      if (st_.breaking > 0) { --st_.breaking; break; }
+      if (st_.dead || st_.returning) break;
+      if (!is_while) {
+        TSNode upd = field(n, "update");
+        if (!ts_node_is_null(upd)) arith(upd, ctx);
+      }
+    }
+  } else if (k == "function_definition") {
+    TSNode name = field(n, "name");
+    TSNode body = field(n, "body");
+    if (!ts_node_is_null(name) && !ts_node_is_null(body)) {
+      st_.functions[std::string(ctx.tree->slice(name))] = {body, ctx.tree};
+    }
+  } else if (k == "declaration_command") {
+    std::string_view head = kind(ts_node_child(n, 0));
+    bool local = head == "local";
+    bool exported = head == "export";
+    bool readonly = head == "readonly";
+    bool arr = false, assoc = false;
+    for (TSNode c : named_children(n)) {
+      if (is(c, "word")) {
+        std::string_view f = ctx.tree->slice(c);
+        if (f.rfind('-', 0) == 0) {
+          if (f.find('a') != std::string_view::npos) arr = true;
+          if (f.find('A') != std::string_view::npos) assoc = true;
+          if (f.find('x') != std::string_view::npos) exported = true;
+          if (f.find('r') != std::string_view::npos) readonly = true;
+          if (f.find('g') != std::string_view::npos) local = false;
+        }
+      }
+    }
+    if ((head == "declare" || head == "typeset") && !st_.frames.empty()) {
+      bool global = false;
+      for (TSNode c : named_children(n)) global = global || (is(c, "word") && ctx.tree->slice(c).find('g') != std::string_view::npos);
+      local = !global;
+    }
+    for (TSNode c : named_children(n)) {
+      if (is(c, "variable_assignment")) {
+        assign(c, ctx, local, exported, readonly, arr, assoc);
+      } else if (is(c, "variable_name")) {
+        std::string nm(ctx.tree->slice(c));
+        Var* existing = local ? nullptr : lookup(nm);
+        if (existing == nullptr) {
+          Var& v = assign_slot(nm, local);
+          if (arr || assoc) { v.array = true; v.assoc = assoc; v.elems.clear(); }
+          else if (v.elems.empty()) v.elems.push_back(EWord{});
+          v.exported = v.exported || exported;
+          v.readonly = v.readonly || readonly;
+        } else {
+          existing->exported = existing->exported || exported;
+          existing->readonly = existing->readonly || readonly;
+        }
+      }
+    }
+  } else if (k == "variable_assignment") {
+    assign(n, ctx, false, false, false, false, false);
+  } else if (k == "variable_assignments") {
+    for (TSNode c : named_children(n)) if (is(c, "variable_assignment")) assign(c, ctx, false, false, false, false, false);
+  } else if (k == "unset_command") {
+    for (TSNode c : named_children(n)) {
+      std::string nm(ctx.tree->slice(c));
+      if (nm.rfind('-', 0) == 0) continue;
+      for (auto it = st_.frames.rbegin(); it != st_.frames.rend(); ++it) {
+        if (it->erase(nm)) return;
+      }
+      st_.globals.erase(nm);
+      st_.functions.erase(nm);
+    }
+  } else if (k == "test_command") {
+    Ctx c = ctx;
+    condition(n, c);
+  } else {
+    // Other nodes (arithmetic commands, unsupported forms): evaluate what they contain.
+    for (TSNode c : named_children(n)) {
+      std::string_view ck = kind(c);
+      if (ck == "command" || ck == "list" || ck == "pipeline" || ck == "redirected_statement" ||
+          ck == "compound_statement" || ck == "subshell" || ck == "if_statement") {
+        statement(c, ctx);
+      }
+    }
+  }
+}
+
+}  // namespace sbr::bash
