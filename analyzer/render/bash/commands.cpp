@@ -289,7 +289,9 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     std::vector<EWord> fargs(cmd.begin() + 1, cmd.end());
     for (auto& a : fargs) a.keep_from = true;
     auto [body, tree] = fit->second;
-    validate_from_function(body, tree, fargs);
+    std::vector<std::string> arg_vars;
+    for (TSNode a : args) arg_vars.push_back(var_in(ctx.tree->slice(a)));
+    validate_from_function(body, tree, fargs, arg_vars);
     auto saved_pos = st_.positional;
     bool saved_unknown = st_.positional_unknown;
     st_.positional = fargs;

@@ -144,7 +144,8 @@ class Evaluator {
   bool node_is_security(TSNode n, const SyntaxTree* tree, int depth = 0);
   bool node_warns(TSNode n, const SyntaxTree* tree);
   void mark_validated(const std::string& var);
-  void validate_from_function(TSNode body, const SyntaxTree* tree, const std::vector<EWord>& args);
+  void validate_from_function(TSNode body, const SyntaxTree* tree, const std::vector<EWord>& args,
+                              const std::vector<std::string>& arg_vars);
   void note_splices(const Invocation& inv, const std::vector<EWord>& argv,
                     const std::vector<EWord>& stdin_words, const std::string& write_target,
                     Ctx& ctx);

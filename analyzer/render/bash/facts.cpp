@@ -146,7 +146,8 @@ void Evaluator::mark_validated(const std::string& var) {
 
 // A function that tests its arguments and exits on failure validates the variables passed in.
 void Evaluator::validate_from_function(TSNode body, const SyntaxTree* tree,
-                                       const std::vector<EWord>& args) {
+                                       const std::vector<EWord>& args,
+                                       const std::vector<std::string>& arg_vars) {
   std::string_view t = tree->slice(body);
   bool tests = t.find("=~") != std::string_view::npos || t.find("case ") != std::string_view::npos ||
                t.find("-gt") != std::string_view::npos || t.find("-lt") != std::string_view::npos;
@@ -163,10 +164,8 @@ void Evaluator::validate_from_function(TSNode body, const SyntaxTree* tree,
     std::string nm(t.substr(b, e - b));
     if (!nm.empty() && !std::isdigit(static_cast<unsigned char>(nm[0]))) mark_validated(nm);
   }
-  // Arguments whose words came from a variable: validate that variable too.
-  for (const EWord& a : args) {
-    (void)a;
-  }
+  // Arguments written as `"$proxy"`: the caller's variable is the one validated.
+  for (const auto& v : arg_vars) mark_validated(v);
 }
 
 void Evaluator::note_splices(const Invocation& inv, const std::vector<EWord>& argv,
