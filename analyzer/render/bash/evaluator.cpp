@@ -677,13 +677,17 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       if (kind(c) == "in") has_in = true;
     }
     if (has_in) {
-      uint32_t cnt = ts_node_child_count(n);
-      for (uint32_t i = 0; i < cnt; ++i) {
-        const char* fname = ts_node_field_name_for_child(n, i);
-        if (fname != nullptr && std::string_view(fname) == "value") {
-          auto ws = expand_word(ts_node_child(n, i), ctx);
-          list.insert(list.end(), ws.begin(), ws.end());
+      // The words between `in` and the body (field lookup by index is unreliable in the
+      // runtime this builds against).
+      bool after_in = false;
+      for (TSNode c : children(n)) {
+        if (!ts_node_is_named(c)) {
+          if (kind(c) == "in") after_in = true;
+          continue;
         }
+        if (!after_in || ts_node_eq(c, body) || is(c, "comment")) continue;
+        auto ws = expand_word(c, ctx);
+        list.insert(list.end(), ws.begin(), ws.end());
       }
     } else if (!st_.positional_unknown) {
       list = st_.positional;
@@ -751,6 +755,18 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
         statement(body, bc);
         st_.breaking = 0;
         st_ = merge_states(st_, before, bc.cond, ctx.cond, false);
+        break;
+      }
+      std::string_view ctext = ts_node_is_null(cnd) ? std::string_view{} : ctx.tree->slice(cnd);
+      bool constant = ctext == "true" || ctext == ":" || ctext == "(( 1 ))" || ctext == "((1))" ||
+                      ctext == "[ 1 ]" || (!is_while && ts_node_is_null(cnd));
+      if (iter == 0 && constant && !node_exits(body, ctx.tree) &&
+          ctx.tree->slice(body).find("break") == std::string_view::npos) {
+        // An endless loop (a watchdog, a restart loop): its body once, and say so.
+        out_.problems.push_back({ProblemKind::BudgetExceeded,
+                                 "loop without an exit: one iteration rendered", loc(n, ctx.tree)});
+        statement(body, ctx);
+        st_.breaking = 0;
         break;
       }
       if (++iter > limits_.max_loop_iterations) {

@@ -61,6 +61,27 @@ TSNode first_error(TSNode root) {
     if (!moved) break;
   }
   ts_tree_cursor_delete(&c);
+  // An ERROR node can wrap a long valid prefix; the innermost error inside it (or its first
+  // unexpected token) is where the text stops making sense.
+  while (!ts_node_is_null(found) && !ts_node_is_missing(found)) {
+    TSNode inner{};
+    uint32_t n = ts_node_child_count(found);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode ch = ts_node_child(found, i);
+      if (std::strcmp(ts_node_type(ch), "ERROR") == 0 || ts_node_has_error(ch)) {
+        inner = ch;
+        break;
+      }
+    }
+    if (ts_node_is_null(inner)) break;
+    if (std::strcmp(ts_node_type(inner), "ERROR") != 0 && !ts_node_is_missing(inner)) {
+      TSNode deeper = first_error(inner);
+      if (ts_node_is_null(deeper)) break;
+      inner = deeper;
+    }
+    if (ts_node_eq(inner, found)) break;
+    found = inner;
+  }
   return found;
 }
 
