@@ -10,8 +10,6 @@
 
 namespace sbr::inv {
 
-std::string_view script_fact_name(ScriptFactKind k);
-
 Finding script_finding(const Model& model, const ScriptFacts& script, const ScriptFact& fact,
                        std::string_view rule);
 

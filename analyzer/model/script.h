@@ -30,6 +30,28 @@ enum class ScriptFactKind : std::uint8_t {
   SudoGrant,
 };
 
+// Stable kebab-case name of a fact kind, for dumps and fact paths.
+inline const char* script_fact_kind_name(ScriptFactKind k) {
+  switch (k) {
+    case ScriptFactKind::ErrexitMissing: return "errexit-missing";
+    case ScriptFactKind::FailOpenStep: return "fail-open";
+    case ScriptFactKind::UnvalidatedSplice: return "unvalidated-splice";
+    case ScriptFactKind::MissingCleanup: return "missing-cleanup";
+    case ScriptFactKind::TrapDiscardedByExec: return "trap-discarded-by-exec";
+    case ScriptFactKind::TrapAfterStart: return "trap-after-start";
+    case ScriptFactKind::CurlPipeShell: return "curl-pipe-shell";
+    case ScriptFactKind::EscapeHatch: return "escape-hatch";
+    case ScriptFactKind::SecretFileUnprotected: return "secret-file-unprotected";
+    case ScriptFactKind::XtraceWithSecrets: return "xtrace-with-secrets";
+    case ScriptFactKind::SecretInUrl: return "secret-in-url";
+    case ScriptFactKind::CapabilityKeptAtExec: return "capability-kept-at-exec";
+    case ScriptFactKind::PublishWithNetworkNone: return "publish-with-network-none";
+    case ScriptFactKind::EmptyAllowlistOpen: return "empty-allowlist-open";
+    case ScriptFactKind::SudoGrant: return "sudo-grant";
+  }
+  return "script-fact";
+}
+
 struct ScriptFact {
   ScriptFactKind kind = ScriptFactKind::ErrexitMissing;
   std::string detail;  // what: the command, the variable, the resource

@@ -112,6 +112,12 @@ std::map<std::string, Var> merge_map(const std::map<std::string, Var>& a,
   return out;
 }
 
+std::string short_text(std::string_view s) {
+  std::string t(s.substr(0, std::min<size_t>(s.size(), 60)));
+  std::replace(t.begin(), t.end(), '\n', ' ');
+  return s.size() > 60 ? t + "..." : t;
+}
+
 }  // namespace
 
 State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default);
@@ -320,6 +326,9 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     if (!ts_node_is_null(tail_right)) {
       // The right side runs only when the left failed (||) or succeeded (&&): conditional.
       Ctx rc = ctx;
+      rc.cond = join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(body)),
+                                                     kind(tail_op) == "||" ? "fails" : "succeeds"),
+                                         false});
       State saved = st_;
       statement(tail_right, rc);
       if (kind(tail_op) == "||") {
@@ -370,7 +379,11 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       return;
     }
     Ctx rc = ctx;
-    if (is_test && !t.text.empty()) {
+    if (!is_test) {
+      rc.cond = join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(left)),
+                                                     is_or ? "fails" : "succeeds"),
+                                         false});
+    } else if (!t.text.empty()) {
       bool runs_when = !is_or;  // && runs right when true
       std::string text = runs_when ? t.text : t.negated_text;
       bool def = t.default_value.has_value() && (*t.default_value == runs_when);
@@ -649,7 +662,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       }
       std::string label = var.empty() ? std::string(ctx.tree->slice(value)) : var;
       std::string pj;
-      for (const auto& p : pats) pj += (pj.empty() ? "" : "|") + p;
+      for (size_t pi = 0; pi < pats.size(); ++pi) pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
       Ctx ic = ctx;
       ic.cond = join(ctx.cond, Condition{fmt::format("when {} matches {}", label, pj),
                                          v.default_known && !is_def});
