@@ -247,6 +247,10 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       }
       bypass_functions = true;
     } else if (w == "env") {
+      // `env` alone prints the environment: it is the command.
+      size_t j = i + 1;
+      while (j < argv.size() && (starts(argv[j].w.text, "-") || argv[j].w.text.find('=') != std::string::npos)) ++j;
+      if (j >= argv.size()) break;
       ++i;
       while (i < argv.size()) {
         const std::string& o = argv[i].w.text;

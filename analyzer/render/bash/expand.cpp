@@ -19,6 +19,8 @@ EWord literal(std::string text) {
 }
 
 void concat_into(EWord& a, const EWord& b) {
+  // A path that starts with a mktemp result is inside the private temporary file/directory.
+  a.temp_file = a.temp_file || (a.w.text.empty() && !a.w.symbolic && b.temp_file);
   if (!a.w.symbolic && b.w.symbolic) a.w.origin = b.w.origin;
   a.w.text += b.w.text;
   a.w.symbolic = a.w.symbolic || b.w.symbolic;
@@ -379,6 +381,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       }
     } else {
       vals = env_word(name, at);
+      // Validated by a check that exits (`[[ $PORT =~ ... ]] || exit`): no longer input.
+      if (validated_.count(name)) vals[0].w.tainted = false;
       is_set = false;
     }
     if (engine::is_secret_name(name)) {
