@@ -457,6 +457,45 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
 }
 
 void Evaluator::finish_facts() {
+  // What each handler runs, rendered in the final state: `"$ENGINE" rm -f "$NAME-proxy"`
+  // becomes `podman rm -f agent-1-proxy`, which is what a started resource is matched against.
+  const size_t trap_count = all_traps_.size();
+  for (size_t ti = 0; ti < trap_count; ++ti) {
+    Trap t = all_traps_[ti];  // a copy: the handler may itself call `trap`
+    auto ht = parse_bash(t.handler);
+    ht->file_id = t.at.file;
+    ht->line0 = t.at.line - 1;
+    ht->column0 = t.at.column - 1;
+    const SyntaxTree* tp = ht.get();
+    trees_.push_back(std::move(ht));
+    State saved = st_;
+    size_t inv_count = out_.invocations.size(), fact_count = out_.facts.size();
+    size_t res_count = resources_.size();
+    std::uint32_t saved_steps = steps_;
+    st_.dead = false;
+    st_.returning = false;
+    st_.breaking = 0;
+    steps_ = 0;  // the handler gets its own step budget
+    try {
+      Ctx hc;
+      hc.tree = tp;
+      statements(tp->root(), hc);
+    } catch (const RenderAbort&) {
+      // A handler that exceeds a budget adds nothing to what it is known to remove.
+    }
+    for (size_t i = inv_count; i < out_.invocations.size(); ++i) {
+      t.expanded += "\n";
+      for (const Word& w : out_.invocations[i].argv) t.expanded += w.text + " ";
+    }
+    out_.invocations.resize(inv_count);
+    out_.facts.resize(fact_count);
+    resources_.resize(res_count);
+    traps_at_start_.resize(res_count);
+    st_ = saved;
+    steps_ = saved_steps;
+    all_traps_.resize(trap_count);
+    all_traps_[ti].expanded = t.expanded;
+  }
   // Handlers that call functions defined after the trap.
   for (Trap& t : all_traps_) {
     auto sp = t.handler.find_first_of(" ;\n");
