@@ -8,7 +8,8 @@ namespace sbr::inv {
 void check_script_privilege(const Model& model, Findings& out) {
   for (const ScriptFacts& s : model.scripts) {
     for (const ScriptFact& f : s.facts) {
-      if (f.kind == ScriptFactKind::CapabilityKeptAtExec) out.add(script_finding(model, s, f, "SB2050"));
+      if (f.kind == ScriptFactKind::CapabilityKeptAtExec)
+        out.add(script_finding(model, s, f, "SB2050"));
     }
   }
 }

@@ -10,10 +10,17 @@ void check_script_secrets(const Model& model, Findings& out) {
     for (const ScriptFact& f : s.facts) {
       std::string_view rule;
       switch (f.kind) {
-        case ScriptFactKind::SecretFileUnprotected: rule = "SB4050"; break;
-        case ScriptFactKind::XtraceWithSecrets: rule = "SB4051"; break;
-        case ScriptFactKind::SecretInUrl: rule = "SB4052"; break;
-        default: continue;
+        case ScriptFactKind::SecretFileUnprotected:
+          rule = "SB4050";
+          break;
+        case ScriptFactKind::XtraceWithSecrets:
+          rule = "SB4051";
+          break;
+        case ScriptFactKind::SecretInUrl:
+          rule = "SB4052";
+          break;
+        default:
+          continue;
       }
       out.add(script_finding(model, s, f, rule));
     }

@@ -23,8 +23,8 @@ std::string dump_dir(const std::string& dir) {
   std::ostringstream os;
   for (const ScriptFacts& s : a.model.scripts) bash::dump_script(a.model, s, os);
   for (const Problem& p : a.model.problems) {
-    os << "problem " << a.model.files.path(p.at.file) << ":" << p.at.line << ":" << p.at.column << " "
-       << p.message << "\n";
+    os << "problem " << a.model.files.path(p.at.file) << ":" << p.at.line << ":" << p.at.column
+       << " " << p.message << "\n";
   }
   return os.str();
 }

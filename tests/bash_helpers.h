@@ -9,7 +9,8 @@
 
 namespace sbr::test {
 
-inline bash::ScriptRender render_text(const std::string& text, const std::string& path = "launch.sh",
+inline bash::ScriptRender render_text(const std::string& text,
+                                      const std::string& path = "launch.sh",
                                       const SourceSet* sources = nullptr,
                                       const bash::RenderLimits& limits = {}) {
   SourceFile f;
@@ -53,14 +54,20 @@ inline std::string dump(const bash::ScriptRender& r) {
     for (const Word& w : inv.argv) {
       s += fmt::format("    {} @{}:{}{}{}{}\n", w.text, w.from.at.line, w.from.at.column,
                        w.symbolic ? " sym(" + w.origin + ")" : "", w.tainted ? " tainted" : "",
-                       w.from.condition.always() ? "" : fmt::format(" [{}{}]", w.from.condition.text, w.from.condition.needs_switch ? " switch" : ""));
+                       w.from.condition.always()
+                           ? ""
+                           : fmt::format(" [{}{}]", w.from.condition.text,
+                                         w.from.condition.needs_switch ? " switch" : ""));
     }
   }
   for (const auto& f : r.facts) {
-    s += fmt::format("FACT {} {}:{} {}{}\n", static_cast<int>(f.kind), f.from.at.line, f.from.at.column, f.detail,
+    s += fmt::format("FACT {} {}:{} {}{}\n", static_cast<int>(f.kind), f.from.at.line,
+                     f.from.at.column, f.detail,
                      f.from.condition.always() ? "" : " [" + f.from.condition.text + "]");
   }
-  for (const auto& p : r.problems) s += fmt::format("PROBLEM {} {}:{} {}\n", static_cast<int>(p.kind), p.at.line, p.at.column, p.message);
+  for (const auto& p : r.problems)
+    s += fmt::format("PROBLEM {} {}:{} {}\n", static_cast<int>(p.kind), p.at.line, p.at.column,
+                     p.message);
   return s;
 }
 

@@ -40,7 +40,9 @@ echo "$C" "${UNSET2-dash}"
 }
 
 TEST_CASE("environment values stay symbolic with their origin and taint", "[bash]") {
-  auto r = render_text("#!/bin/bash\nPUBLISH=\"${AGENTBOX_PUBLISH:-5173:5173}\"\npodman run -p \"$PUBLISH\" \"$IMAGE\"\n");
+  auto r = render_text(
+      "#!/bin/bash\nPUBLISH=\"${AGENTBOX_PUBLISH:-5173:5173}\"\npodman run -p \"$PUBLISH\" "
+      "\"$IMAGE\"\n");
   const Invocation& p = only(r, "podman");
   REQUIRE(p.argv.size() == 5);
   const Word& pub = p.argv[3];
@@ -67,7 +69,8 @@ declare -A m=([net]=host [user]="1000")
 podman run "${args[@]}" "${args[*]}" ${m[net]} "${m[user]}" "${args[3]}"
 )SH");
   const Invocation& p = only(r, "podman");
-  CHECK(argv_text(p) == "podman run --rm replaced --network none --rm replaced --network none host 1000 none");
+  CHECK(argv_text(p) ==
+        "podman run --rm replaced --network none --rm replaced --network none host 1000 none");
   // Each element of "${args[@]}" keeps its own assignment site.
   const Word* net = find_word(p, "--network");
   REQUIRE(net != nullptr);
@@ -141,7 +144,8 @@ TEST_CASE("\"$ENGINE\" run: resolved, and unresolved kept symbolic", "[bash]") {
   CHECK(bash::is_container_launch(r.invocations[1]));
 }
 
-TEST_CASE("branches on the environment are conditional; the non-default one needs a switch", "[bash]") {
+TEST_CASE("branches on the environment are conditional; the non-default one needs a switch",
+          "[bash]") {
   auto r = render_text(R"SH(
 args=(--rm)
 if [[ "${AGENTBOX_NET:-gated}" == full ]]; then
@@ -213,7 +217,9 @@ while (( i < 3 )); do echo "n$i"; i=$((i+1)); done
 }
 
 TEST_CASE("heredocs: unquoted expand, quoted do not, <<- strips tabs", "[bash]") {
-  auto r = render_text("PORT=443\nnft -f - <<EOF\ntcp dport $PORT accept\nEOF\ncat <<'RAW'\n$PORT\nRAW\ncat <<-T\n\t\tindented $PORT\n\tT\n");
+  auto r = render_text(
+      "PORT=443\nnft -f - <<EOF\ntcp dport $PORT accept\nEOF\ncat <<'RAW'\n$PORT\nRAW\ncat "
+      "<<-T\n\t\tindented $PORT\n\tT\n");
   REQUIRE(r.invocations.size() == 3);
   CHECK(r.invocations[0].stdin_text == "tcp dport 443 accept\n");
   CHECK(r.invocations[0].stdin_from.at.line == 3);
@@ -222,7 +228,8 @@ TEST_CASE("heredocs: unquoted expand, quoted do not, <<- strips tabs", "[bash]")
 }
 
 TEST_CASE("bash -c strings and eval are rendered again", "[bash]") {
-  auto r = render_text("NET=none\nbash -c \"podman run --network $NET img\"\neval 'docker run img2'\n");
+  auto r =
+      render_text("NET=none\nbash -c \"podman run --network $NET img\"\neval 'docker run img2'\n");
   const Invocation* p = find_invocation(r, "podman");
   REQUIRE(p != nullptr);
   CHECK(argv_text(*p) == "podman run --network none img");
@@ -270,7 +277,8 @@ TEST_CASE("source follows files inside the root only", "[bash]") {
     if (bash::is_container_launch(inv)) p = &inv;
   }
   REQUIRE(p != nullptr);
-  CHECK(argv_text(*p).rfind("podman run --rm --cap-drop=ALL --security-opt=no-new-privileges", 0) == 0);
+  CHECK(argv_text(*p).rfind("podman run --rm --cap-drop=ALL --security-opt=no-new-privileges", 0) ==
+        0);
   // Flags come from functions in the sourced library, at their own lines there.
   const Word* host = find_word(*p, "host");
   REQUIRE(host != nullptr);
@@ -312,7 +320,9 @@ TEST_CASE("budgets: endless loops, fork bombs and huge expansions end quickly", 
   CHECK(bomb.problems[0].kind == ProblemKind::BudgetExceeded);
   CHECK(bomb.problems[0].at.line == 1);
 
-  std::string big = "x=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\nfor i in $(seq 1 40) 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do x=\"$x$x\"; done\npodman run \"$x\"\n";
+  std::string big =
+      "x=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\nfor i in $(seq 1 40) 1 2 3 4 5 6 7 8 9 10 11 12 13 14 "
+      "15 16 17 18 19 20 21 22 23 24 25; do x=\"$x$x\"; done\npodman run \"$x\"\n";
   auto huge = render_text(big);
   REQUIRE(huge.problems.size() == 1);
   CHECK(huge.problems[0].kind == ProblemKind::BudgetExceeded);
@@ -325,6 +335,8 @@ TEST_CASE("budgets: endless loops, fork bombs and huge expansions end quickly", 
   REQUIRE_FALSE(wide.problems.empty());
   CHECK(wide.problems.back().kind == ProblemKind::BudgetExceeded);
 
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
   CHECK(ms < 5000);
 }

@@ -17,14 +17,16 @@ std::string base_name(const std::string& s) {
   return p == std::string::npos ? s : s.substr(p + 1);
 }
 
-bool starts(std::string_view s, std::string_view p) { return s.rfind(p, 0) == 0; }
+bool starts(std::string_view s, std::string_view p) {
+  return s.rfind(p, 0) == 0;
+}
 
 bool pure_builtin(const std::string& n) {
-  static const char* names[] = {"set", "shopt", "trap", "source", ".", "read", "mapfile",
-                                "readarray", "shift", "exit", "return", "break", "continue",
-                                "cd", "pushd", "popd", "umask", "true", "false", ":", "wait",
-                                "unset", "alias", "hash", "type", "getopts", "let", "test",
-                                "[", "local", "declare", "typeset", "export", "readonly"};
+  static const char* names[] = {
+      "set",   "shopt",  "trap",  "source",   ".",       "read",   "mapfile", "readarray", "shift",
+      "exit",  "return", "break", "continue", "cd",      "pushd",  "popd",    "umask",     "true",
+      "false", ":",      "wait",  "unset",    "alias",   "hash",   "type",    "getopts",   "let",
+      "test",  "[",      "local", "declare",  "typeset", "export", "readonly"};
   return std::any_of(std::begin(names), std::end(names), [&](const char* x) { return n == x; });
 }
 
@@ -99,7 +101,8 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
     for (auto& s : parts) out += (out.empty() ? "" : "/") + s;
     return out;
   };
-  if (path_in.empty() || path_in[0] == '/' || path_in[0] == '$' || path_in[0] == '~') return nullptr;
+  if (path_in.empty() || path_in[0] == '/' || path_in[0] == '$' || path_in[0] == '~')
+    return nullptr;
   std::vector<std::string> candidates;
   std::string dir = script_dir();
   if (starts(path_in, dir + "/") || dir == ".") candidates.push_back(path_in);
@@ -113,8 +116,9 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
       auto t = parse_bash(f.bytes);
       t->file_id = f.id;
       std::string lower = f.path;
-      bool script = lower.size() > 3 && (lower.substr(lower.size() - 3) == ".sh" ||
-                                         (lower.size() > 5 && lower.substr(lower.size() - 5) == ".bash"));
+      bool script =
+          lower.size() > 3 && (lower.substr(lower.size() - 3) == ".sh" ||
+                               (lower.size() > 5 && lower.substr(lower.size() - 5) == ".bash"));
       t->config_file = !script;
       TSNode err = first_error(t->root());
       if (!ts_node_is_null(err)) {
@@ -136,11 +140,16 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   TSNode name_node = field(n, "name");
   for (TSNode c : named_children(n)) {
     std::string_view k = kind(c);
-    if (k == "variable_assignment") assigns.push_back(c);
-    else if (k == "command_name") continue;
-    else if (k == "file_redirect" || k == "heredoc_redirect" || k == "herestring_redirect") redirects.push_back(c);
-    else if (k == "comment") continue;
-    else args.push_back(c);
+    if (k == "variable_assignment")
+      assigns.push_back(c);
+    else if (k == "command_name")
+      continue;
+    else if (k == "file_redirect" || k == "heredoc_redirect" || k == "herestring_redirect")
+      redirects.push_back(c);
+    else if (k == "comment")
+      continue;
+    else
+      args.push_back(c);
   }
   if (ts_node_is_null(name_node)) {
     for (TSNode a : assigns) assign(a, ctx, false, false, false, false, false);
@@ -178,10 +187,14 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       TSNode start{}, body{};
       bool dash = false;
       for (TSNode c : children(r)) {
-        if (is(c, "heredoc_start")) start = c;
-        else if (is(c, "heredoc_body")) body = c;
-        else if (kind(c) == "<<-") dash = true;
-        else if (is(c, "file_redirect")) redirects.push_back(c);
+        if (is(c, "heredoc_start"))
+          start = c;
+        else if (is(c, "heredoc_body"))
+          body = c;
+        else if (kind(c) == "<<-")
+          dash = true;
+        else if (is(c, "file_redirect"))
+          redirects.push_back(c);
       }
       std::string_view st = ctx.tree->slice(start);
       bool quoted = st.find_first_of("'\"\\") != std::string_view::npos;
@@ -213,15 +226,23 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     TSNode r = redirects[ri];
     if (!is(r, "file_redirect")) continue;
     std::string op;
-    for (TSNode c : children(r)) if (!ts_node_is_named(c)) { op = std::string(kind(c)); break; }
+    for (TSNode c : children(r))
+      if (!ts_node_is_named(c)) {
+        op = std::string(kind(c));
+        break;
+      }
     TSNode dest = field(r, "destination");
     if (ts_node_is_null(dest)) continue;
     EWord d = expand_joined(dest, ctx);
-    if (op == "<") { stdin_file = d.w.text; continue; }
+    if (op == "<") {
+      stdin_file = d.w.text;
+      continue;
+    }
     if (op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|") {
       TSNode fd = field(r, "descriptor");
       if (!ts_node_is_null(fd) && ctx.tree->slice(fd) != "1") continue;
-      if (d.w.text == "/dev/null" || starts(d.w.text, "/dev/std") || starts(d.w.text, "/dev/fd")) continue;
+      if (d.w.text == "/dev/null" || starts(d.w.text, "/dev/std") || starts(d.w.text, "/dev/fd"))
+        continue;
       writes.push_back({d.w.text, loc(dest, ctx.tree)});
       write_vars.push_back(var_in(ctx.tree->slice(dest)));
       write_temp.push_back(d.temp_file);
@@ -249,14 +270,27 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     } else if (w == "env") {
       // `env` alone prints the environment: it is the command.
       size_t j = i + 1;
-      while (j < argv.size() && (starts(argv[j].w.text, "-") || argv[j].w.text.find('=') != std::string::npos)) ++j;
+      while (j < argv.size() &&
+             (starts(argv[j].w.text, "-") || argv[j].w.text.find('=') != std::string::npos))
+        ++j;
       if (j >= argv.size()) break;
       ++i;
       while (i < argv.size()) {
         const std::string& o = argv[i].w.text;
-        if (o == "-u" || o == "-C" || o == "--unset" || o == "--chdir") { i += 2; continue; }
-        if (starts(o, "-")) { ++i; if (o == "--") break; continue; }
-        if (o.find('=') != std::string::npos && !starts(o, "=")) { env_prefix.push_back(argv[i]); ++i; continue; }
+        if (o == "-u" || o == "-C" || o == "--unset" || o == "--chdir") {
+          i += 2;
+          continue;
+        }
+        if (starts(o, "-")) {
+          ++i;
+          if (o == "--") break;
+          continue;
+        }
+        if (o.find('=') != std::string::npos && !starts(o, "=")) {
+          env_prefix.push_back(argv[i]);
+          ++i;
+          continue;
+        }
         break;
       }
       bypass_functions = true;
@@ -288,7 +322,8 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   auto fit = st_.functions.find(name);
   if (!bypass_functions && !via_exec && fit != st_.functions.end()) {
     if (++depth_ > static_cast<int>(limits_.max_call_depth)) {
-      abort_budget(fmt::format("function calls nested deeper than {}", limits_.max_call_depth), loc(n, ctx.tree));
+      abort_budget(fmt::format("function calls nested deeper than {}", limits_.max_call_depth),
+                   loc(n, ctx.tree));
     }
     std::vector<EWord> fargs(cmd.begin() + 1, cmd.end());
     for (auto& a : fargs) a.keep_from = true;
@@ -307,7 +342,8 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     if (ctx.background) fc.errexit_suppressed = true;
     std::vector<TSNode> stmts;
     if (is(body, "compound_statement") || is(body, "subshell")) {
-      for (TSNode s : named_children(body)) if (!is(s, "comment")) stmts.push_back(s);
+      for (TSNode s : named_children(body))
+        if (!is(s, "comment")) stmts.push_back(s);
     } else {
       stmts.push_back(body);
     }
@@ -344,15 +380,24 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       std::vector<EWord> pos;
       for (size_t k = 1; k < cmd.size(); ++k) {
         const std::string& o = cmd[k].w.text;
-        if (positional) { pos.push_back(cmd[k]); continue; }
-        if (o == "--") { positional = true; continue; }
+        if (positional) {
+          pos.push_back(cmd[k]);
+          continue;
+        }
+        if (o == "--") {
+          positional = true;
+          continue;
+        }
         if (o == "-o" || o == "+o") {
           bool on = o[0] == '-';
           std::string opt = k + 1 < cmd.size() ? cmd[++k].w.text : "";
           if (opt == "errexit") st_.opts.errexit = on;
           if (opt == "nounset") st_.opts.nounset = on;
           if (opt == "pipefail") st_.opts.pipefail = on;
-          if (opt == "xtrace") { st_.opts.xtrace = on; st_.opts.xtrace_at = cmd[k].w.from.at; }
+          if (opt == "xtrace") {
+            st_.opts.xtrace = on;
+            st_.opts.xtrace_at = cmd[k].w.from.at;
+          }
           continue;
         }
         if ((o[0] == '-' || o[0] == '+') && o.size() > 1) {
@@ -360,18 +405,27 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
           for (char ch : o.substr(1)) {
             if (ch == 'e') st_.opts.errexit = on;
             if (ch == 'u') st_.opts.nounset = on;
-            if (ch == 'x') { st_.opts.xtrace = on; st_.opts.xtrace_at = cmd[k].w.from.at; }
+            if (ch == 'x') {
+              st_.opts.xtrace = on;
+              st_.opts.xtrace_at = cmd[k].w.from.at;
+            }
             if (ch == 'o' && k + 1 < cmd.size()) {
               std::string opt = cmd[++k].w.text;
               if (opt == "pipefail") st_.opts.pipefail = on;
               if (opt == "errexit") st_.opts.errexit = on;
               if (opt == "nounset") st_.opts.nounset = on;
-              if (opt == "xtrace") { st_.opts.xtrace = on; st_.opts.xtrace_at = cmd[k].w.from.at; }
+              if (opt == "xtrace") {
+                st_.opts.xtrace = on;
+                st_.opts.xtrace_at = cmd[k].w.from.at;
+              }
             }
           }
         }
       }
-      if (positional) { st_.positional = pos; st_.positional_unknown = false; }
+      if (positional) {
+        st_.positional = pos;
+        st_.positional_unknown = false;
+      }
       return;
     }
     if (bname == "umask") {
@@ -401,10 +455,14 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       // Remove these signals from earlier traps.
       for (Trap& old : st_.traps) {
         old.signals.erase(std::remove_if(old.signals.begin(), old.signals.end(),
-                                         [&](const std::string& s) { return std::find(t.signals.begin(), t.signals.end(), s) != t.signals.end(); }),
+                                         [&](const std::string& s) {
+                                           return std::find(t.signals.begin(), t.signals.end(),
+                                                            s) != t.signals.end();
+                                         }),
                           old.signals.end());
       }
-      st_.traps.erase(std::remove_if(st_.traps.begin(), st_.traps.end(), [](const Trap& x) { return x.signals.empty(); }),
+      st_.traps.erase(std::remove_if(st_.traps.begin(), st_.traps.end(),
+                                     [](const Trap& x) { return x.signals.empty(); }),
                       st_.traps.end());
       if (handler == "-" || handler.empty()) return;
       // The handler is code: parse it again so the functions it calls count as what it does.
@@ -415,7 +473,8 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
         if (is(x, "command")) {
           std::string cn(ht->slice(field(x, "name")));
           auto f = st_.functions.find(cn);
-          if (f != st_.functions.end()) t.expanded += "\n" + std::string(f->second.second->slice(f->second.first));
+          if (f != st_.functions.end())
+            t.expanded += "\n" + std::string(f->second.second->slice(f->second.first));
         }
         for (TSNode c : named_children(x)) walk(c, d + 1);
       };
@@ -446,12 +505,22 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       bool is_map = bname != "read";
       for (size_t k = 1; k < cmd.size(); ++k) {
         const std::string& o = cmd[k].w.text;
-        if (o == "-a") { if (k + 1 < cmd.size()) array_name = cmd[++k].w.text; continue; }
-        if (o == "-p" || o == "-t" && !is_map || o == "-d" || o == "-n" || o == "-N" || o == "-u" || o == "-i" || o == "-C" || o == "-c" || o == "-s" && is_map) { ++k; continue; }
+        if (o == "-a") {
+          if (k + 1 < cmd.size()) array_name = cmd[++k].w.text;
+          continue;
+        }
+        if (o == "-p" || o == "-t" && !is_map || o == "-d" || o == "-n" || o == "-N" || o == "-u" ||
+            o == "-i" || o == "-C" || o == "-c" || o == "-s" && is_map) {
+          ++k;
+          continue;
+        }
         if (starts(o, "-")) continue;
         names.push_back(o);
       }
-      if (is_map && !names.empty()) { array_name = names.back(); names.clear(); }
+      if (is_map && !names.empty()) {
+        array_name = names.back();
+        names.clear();
+      }
       EWord src;
       if (!stdin_words.empty()) {
         src = EWord{};
@@ -459,9 +528,15 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
           if (!src.w.symbolic && w.w.symbolic) src.w.origin = w.w.origin;
           src.w.text += w.w.text;
           src.w.symbolic = src.w.symbolic || w.w.symbolic;
-          if (w.w.tainted && !src.w.tainted) { src.w.tainted = true; src.taint_var = w.taint_var; src.taint_at = w.taint_at; }
+          if (w.w.tainted && !src.w.tainted) {
+            src.w.tainted = true;
+            src.taint_var = w.taint_var;
+            src.taint_at = w.taint_at;
+          }
         }
-        if (!src.w.symbolic) { src.w.tainted = src.w.tainted; }
+        if (!src.w.symbolic) {
+          src.w.tainted = src.w.tainted;
+        }
       } else {
         src.w.symbolic = true;
         src.w.origin = stdin_file.empty() ? "read from stdin" : "read from " + stdin_file;
@@ -511,18 +586,34 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     }
     if (bname == "shift") {
       size_t k = 1;
-      if (cmd.size() > 1) { try { k = std::stoul(cmd[1].w.text); } catch (...) {} }
-      if (!st_.positional_unknown) st_.positional.erase(st_.positional.begin(), st_.positional.begin() + static_cast<long>(std::min(k, st_.positional.size())));
+      if (cmd.size() > 1) {
+        try {
+          k = std::stoul(cmd[1].w.text);
+        } catch (...) {
+        }
+      }
+      if (!st_.positional_unknown)
+        st_.positional.erase(
+            st_.positional.begin(),
+            st_.positional.begin() + static_cast<long>(std::min(k, st_.positional.size())));
       return;
     }
     if (bname == "exit") {
       if (!ctx.background && !ctx.in_pipeline_not_last) st_.dead = true;
       return;
     }
-    if (bname == "return") { st_.returning = true; return; }
+    if (bname == "return") {
+      st_.returning = true;
+      return;
+    }
     if (bname == "break") {
       int k = 1;
-      if (cmd.size() > 1) { try { k = std::stoi(cmd[1].w.text); } catch (...) {} }
+      if (cmd.size() > 1) {
+        try {
+          k = std::stoi(cmd[1].w.text);
+        } catch (...) {
+        }
+      }
       st_.breaking = std::max(1, k);
       return;
     }
@@ -576,25 +667,33 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   for (size_t k = 0; k < writes.size(); ++k) {
     for (const auto* src : {&stdin_words, &cmd}) {
       for (size_t j = (src == &cmd ? 1 : 0); j < src->size(); ++j) {
-        if ((*src)[j].w.tainted) { tainted_files_[writes[k].first] = (*src)[j]; break; }
+        if ((*src)[j].w.tainted) {
+          tainted_files_[writes[k].first] = (*src)[j];
+          break;
+        }
       }
     }
     // Secret content written to a file.
     std::string secret;
-    for (auto& w : stdin_words) if (secret.empty()) secret = w.secret_var;
+    for (auto& w : stdin_words)
+      if (secret.empty()) secret = w.secret_var;
     if (bname == "echo" || bname == "printf" || bname == "cat" || bname == "tee") {
-      for (size_t j = 1; j < cmd.size(); ++j) if (secret.empty()) secret = cmd[j].secret_var;
+      for (size_t j = 1; j < cmd.size(); ++j)
+        if (secret.empty()) secret = cmd[j].secret_var;
     }
-    if (bname == "env" || bname == "printenv" || bname == "export") secret = secret.empty() && cmd.size() == 1 ? "the environment" : secret;
+    if (bname == "env" || bname == "printenv" || bname == "export")
+      secret = secret.empty() && cmd.size() == 1 ? "the environment" : secret;
     if (!secret.empty()) {
       Write wr;
       wr.path = writes[k].first;
       wr.secret_var = secret;
       wr.from = Provenance{writes[k].second, Frontend::Bash, ctx.cond};
       wr.protected_ = st_.opts.umask_strict || write_temp[k];
-      if (Var* v = write_vars[k].empty() ? nullptr : lookup(write_vars[k])) wr.protected_ = wr.protected_ || v->from_mktemp;
+      if (Var* v = write_vars[k].empty() ? nullptr : lookup(write_vars[k]))
+        wr.protected_ = wr.protected_ || v->from_mktemp;
       wr.temp = write_temp[k] || starts(wr.path, "/tmp/") || starts(wr.path, "/dev/shm/");
-      if (Var* v = write_vars[k].empty() ? nullptr : lookup(write_vars[k])) wr.temp = wr.temp || v->from_mktemp;
+      if (Var* v = write_vars[k].empty() ? nullptr : lookup(write_vars[k]))
+        wr.temp = wr.temp || v->from_mktemp;
       secret_writes_.push_back(wr);
       if (wr.temp) {
         Resource r;
@@ -626,12 +725,14 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       const SyntaxTree* tp = t.get();
       trees_.push_back(std::move(t));
       State saved = st_;
-      st_.positional.assign(cmd.begin() + static_cast<long>(std::min(cmd.size(), k + 3)), cmd.end());
+      st_.positional.assign(cmd.begin() + static_cast<long>(std::min(cmd.size(), k + 3)),
+                            cmd.end());
       st_.positional_unknown = false;
       Ctx sc = ctx;
       sc.tree = tp;
       ++depth_;
-      if (depth_ > static_cast<int>(limits_.max_call_depth)) abort_budget("`sh -c` nested too deeply", at);
+      if (depth_ > static_cast<int>(limits_.max_call_depth))
+        abort_budget("`sh -c` nested too deeply", at);
       statements(tp->root(), sc);
       --depth_;
       st_ = saved;

@@ -38,18 +38,28 @@ Truth negate(Truth t) {
 
 Truth combine(const Truth& a, const Truth& b, bool is_and) {
   Truth o;
-  if (a.known && b.known) o.known = is_and ? (*a.known && *b.known) : (*a.known || *b.known);
-  else if (a.known && *a.known == !is_and) o.known = *a.known;
-  else if (b.known && *b.known == !is_and) o.known = *b.known;
+  if (a.known && b.known)
+    o.known = is_and ? (*a.known && *b.known) : (*a.known || *b.known);
+  else if (a.known && *a.known == !is_and)
+    o.known = *a.known;
+  else if (b.known && *b.known == !is_and)
+    o.known = *b.known;
   auto dv = [](const Truth& t) { return t.known ? t.known : t.default_value; };
   auto da = dv(a), db = dv(b);
-  if (da && db) o.default_value = is_and ? (*da && *db) : (*da || *db);
-  else if (da && *da == !is_and) o.default_value = *da;
-  else if (db && *db == !is_and) o.default_value = *db;
+  if (da && db)
+    o.default_value = is_and ? (*da && *db) : (*da || *db);
+  else if (da && *da == !is_and)
+    o.default_value = *da;
+  else if (db && *db == !is_and)
+    o.default_value = *db;
   // Only the undecided parts belong in the condition text.
-  if (a.known) { o.text = b.text; o.negated_text = b.negated_text; }
-  else if (b.known) { o.text = a.text; o.negated_text = a.negated_text; }
-  else {
+  if (a.known) {
+    o.text = b.text;
+    o.negated_text = b.negated_text;
+  } else if (b.known) {
+    o.text = a.text;
+    o.negated_text = a.negated_text;
+  } else {
     o.text = a.text + (is_and ? " and " : " or ") + b.text;
     o.negated_text = "not (" + o.text + ")";
   }
@@ -60,8 +70,13 @@ bool numeric(const std::string& s, long long& v) {
   if (s.empty()) return false;
   size_t i = s[0] == '-' ? 1 : 0;
   if (i == s.size()) return false;
-  for (size_t j = i; j < s.size(); ++j) if (!std::isdigit(static_cast<unsigned char>(s[j]))) return false;
-  try { v = std::stoll(s); } catch (...) { return false; }
+  for (size_t j = i; j < s.size(); ++j)
+    if (!std::isdigit(static_cast<unsigned char>(s[j]))) return false;
+  try {
+    v = std::stoll(s);
+  } catch (...) {
+    return false;
+  }
   return true;
 }
 
@@ -81,7 +96,9 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
       // `(( expr ))` parsed as a test command.
       if (ts_node_child_count(n) > 0 && kind(ts_node_child(n, 0)) == "((") {
         auto v = arith(c, ctx);
-        if (v) { unknown.known = *v != 0; }
+        if (v) {
+          unknown.known = *v != 0;
+        }
         return unknown;
       }
       return condition(c, ctx);
@@ -102,7 +119,10 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
     for (TSNode c : children(n)) {
       if (!ts_node_is_named(c) || is(c, "test_operator")) {
         std::string_view ck = ctx.tree->slice(c);
-        if (!ts_node_eq(c, l) && !ts_node_eq(c, r)) { op = std::string(ck); break; }
+        if (!ts_node_eq(c, l) && !ts_node_eq(c, r)) {
+          op = std::string(ck);
+          break;
+        }
       }
     }
     if (op == "&&" || op == "-a" || op == "||" || op == "-o") {
@@ -121,18 +141,30 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
           std::regex re;
           std::string rx;
           for (char ch : y) {
-            if (ch == '*') rx += ".*";
-            else if (ch == '?') rx += '.';
-            else if (std::string_view("\\^$.|+(){}[]").find(ch) != std::string_view::npos) rx += std::string("\\") + ch;
-            else rx += ch;
+            if (ch == '*')
+              rx += ".*";
+            else if (ch == '?')
+              rx += '.';
+            else if (std::string_view("\\^$.|+(){}[]").find(ch) != std::string_view::npos)
+              rx += std::string("\\") + ch;
+            else
+              rx += ch;
           }
-          try { return std::regex_match(x, std::regex(rx)); } catch (...) { return std::nullopt; }
+          try {
+            return std::regex_match(x, std::regex(rx));
+          } catch (...) {
+            return std::nullopt;
+          }
         }
         return x == y;
       }
       if (op == "!=") return x != y;
       if (op == "=~") {
-        try { return std::regex_search(x, std::regex(y, std::regex::extended)); } catch (...) { return std::nullopt; }
+        try {
+          return std::regex_search(x, std::regex(y, std::regex::extended));
+        } catch (...) {
+          return std::nullopt;
+        }
       }
       if (op == "<") return x < y;
       if (op == ">") return x > y;
@@ -148,13 +180,25 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
     };
     Truth t;
     std::string shown_b = b.w.symbolic ? lb : b.w.text;
-    if (op == "==" || op == "=") { t.text = la + "=" + shown_b; t.negated_text = la + "!=" + shown_b; }
-    else if (op == "!=") { t.text = la + "!=" + shown_b; t.negated_text = la + "=" + shown_b; }
-    else if (op == "=~") { t.text = la + " matches /" + b.w.text + "/"; t.negated_text = la + " does not match /" + b.w.text + "/"; }
-    else { t.text = la + " " + op + " " + shown_b; t.negated_text = "not " + t.text; }
+    if (op == "==" || op == "=") {
+      t.text = la + "=" + shown_b;
+      t.negated_text = la + "!=" + shown_b;
+    } else if (op == "!=") {
+      t.text = la + "!=" + shown_b;
+      t.negated_text = la + "=" + shown_b;
+    } else if (op == "=~") {
+      t.text = la + " matches /" + b.w.text + "/";
+      t.negated_text = la + " does not match /" + b.w.text + "/";
+    } else {
+      t.text = la + " " + op + " " + shown_b;
+      t.negated_text = "not " + t.text;
+    }
     if (!a.w.symbolic && !b.w.symbolic) {
       t.known = eval(a.w.text, b.w.text);
-      if (!t.known) { t.text = unknown.text; t.negated_text = unknown.negated_text; }
+      if (!t.known) {
+        t.text = unknown.text;
+        t.negated_text = unknown.negated_text;
+      }
     } else if (a.default_known && b.default_known) {
       t.default_value = eval(a.w.text, b.w.text);
     }
@@ -164,8 +208,10 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
     std::string op;
     TSNode operand{};
     for (TSNode c : children(n)) {
-      if (is(c, "test_operator") || (!ts_node_is_named(c) && op.empty())) op = std::string(ctx.tree->slice(c));
-      else if (ts_node_is_named(c)) operand = c;
+      if (is(c, "test_operator") || (!ts_node_is_named(c) && op.empty()))
+        op = std::string(ctx.tree->slice(c));
+      else if (ts_node_is_named(c))
+        operand = c;
     }
     if (op == "!") return negate(condition(operand, ctx));
     EWord a = expand_joined(operand, ctx);
@@ -175,15 +221,20 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
       bool want_set = op == "-n";
       t.text = la + (want_set ? " is set" : " is empty");
       t.negated_text = la + (want_set ? " is empty" : " is set");
-      if (!a.w.symbolic) t.known = a.w.text.empty() != want_set;
-      else if (a.default_known) t.default_value = a.w.text.empty() != want_set;
+      if (!a.w.symbolic)
+        t.known = a.w.text.empty() != want_set;
+      else if (a.default_known)
+        t.default_value = a.w.text.empty() != want_set;
       return t;
     }
     if (op == "-v") {
       std::string nm = a.w.text;
       t.text = nm + " is defined";
       t.negated_text = nm + " is not defined";
-      if (lookup(nm)) t.known = true; else t.default_value = false;
+      if (lookup(nm))
+        t.known = true;
+      else
+        t.default_value = false;
       return t;
     }
     // File tests and the rest depend on the host: undecided, no default.
@@ -191,22 +242,30 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
     t.negated_text = "not " + t.text;
     return t;
   }
-  if (k == "word" || k == "string" || k == "simple_expansion" || k == "expansion" || k == "concatenation") {
+  if (k == "word" || k == "string" || k == "simple_expansion" || k == "expansion" ||
+      k == "concatenation") {
     // [ "$x" ]: true when non-empty.
     EWord a = expand_joined(n, ctx);
     Truth t;
     std::string la = label_of(ctx.tree->slice(n));
     t.text = la + " is set";
     t.negated_text = la + " is empty";
-    if (!a.w.symbolic) t.known = !a.w.text.empty();
-    else if (a.default_known) t.default_value = !a.w.text.empty();
+    if (!a.w.symbolic)
+      t.known = !a.w.text.empty();
+    else if (a.default_known)
+      t.default_value = !a.w.text.empty();
     return t;
   }
   if (k == "list") {
     TSNode l{}, r{}, op{};
     for (TSNode c : children(n)) {
-      if (ts_node_is_named(c)) { if (ts_node_is_null(l)) l = c; else r = c; }
-      else if (kind(c) == "&&" || kind(c) == "||") op = c;
+      if (ts_node_is_named(c)) {
+        if (ts_node_is_null(l))
+          l = c;
+        else
+          r = c;
+      } else if (kind(c) == "&&" || kind(c) == "||")
+        op = c;
     }
     Truth a = condition(l, ctx);
     Truth b = condition(r, ctx);
@@ -224,8 +283,14 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
         }
       }
       std::string nm(ctx.tree->slice(name));
-      if (nm == "true" || nm == ":") { unknown.known = true; return unknown; }
-      if (nm == "false") { unknown.known = false; return unknown; }
+      if (nm == "true" || nm == ":") {
+        unknown.known = true;
+        return unknown;
+      }
+      if (nm == "false") {
+        unknown.known = false;
+        return unknown;
+      }
       if (nm == "test" || nm == "[") {
         // `test a = b` as a plain command: decided only for the simplest forms.
         statement(n, ctx);
@@ -271,7 +336,8 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
     if (numeric(t, x)) return x;
     auto is_name = [](std::string_view s) {
       if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-      for (char c : s) if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+      for (char c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
       return true;
     };
     for (std::string_view suf : {"++", "--"}) {
@@ -308,8 +374,10 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
     std::string op;
     TSNode operand{};
     for (TSNode c : children(n)) {
-      if (!ts_node_is_named(c)) op = std::string(ctx.tree->slice(c));
-      else operand = c;
+      if (!ts_node_is_named(c))
+        op = std::string(ctx.tree->slice(c));
+      else
+        operand = c;
     }
     if (op == "++" || op == "--") {
       std::string nm(ctx.tree->slice(operand));
@@ -330,15 +398,29 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
     TSNode l = field(n, "left"), r = field(n, "right");
     std::string op;
     for (TSNode c : children(n)) {
-      if (!ts_node_is_named(c)) { op = std::string(ctx.tree->slice(c)); break; }
+      if (!ts_node_is_named(c)) {
+        op = std::string(ctx.tree->slice(c));
+        break;
+      }
     }
     if (op == "=" || op == "+=" || op == "-=" || op == "*=") {
       std::string nm(ctx.tree->slice(l));
       auto rv = arith(r, ctx);
-      if (!rv) { Var& s = assign_slot(nm, false); s.elems = {EWord{Word{"", true, "arithmetic", false, prov(n, ctx)}, "", {}, "", false}}; return std::nullopt; }
+      if (!rv) {
+        Var& s = assign_slot(nm, false);
+        s.elems = {EWord{Word{"", true, "arithmetic", false, prov(n, ctx)}, "", {}, "", false}};
+        return std::nullopt;
+      }
       long long base = 0;
-      if (op != "=") { auto cur = var_value(nm); if (!cur) return std::nullopt; base = *cur; }
-      long long nv = op == "=" ? *rv : op == "+=" ? base + *rv : op == "-=" ? base - *rv : base * *rv;
+      if (op != "=") {
+        auto cur = var_value(nm);
+        if (!cur) return std::nullopt;
+        base = *cur;
+      }
+      long long nv = op == "="    ? *rv
+                     : op == "+=" ? base + *rv
+                     : op == "-=" ? base - *rv
+                                  : base * *rv;
       set_var(nm, nv);
       return nv;
     }

@@ -40,14 +40,17 @@ void dump_script(const Model& model, const ScriptFacts& s, std::ostream& out) {
     std::string flags;
     if (inv.via_exec) flags += " exec";
     if (inv.via_sudo) flags += " sudo";
-    if (inv.shell.errexit) flags += inv.shell.errexit_suppressed ? " errexit(suppressed)" : " errexit";
+    if (inv.shell.errexit)
+      flags += inv.shell.errexit_suppressed ? " errexit(suppressed)" : " errexit";
     if (inv.shell.nounset) flags += " nounset";
     if (inv.shell.pipefail) flags += " pipefail";
-    if (!inv.shell.exit_traps.empty()) flags += fmt::format(" traps={}", inv.shell.exit_traps.size());
-    out << fmt::format("  invocation {} at {}{}{}\n", inv.sequence, where(model, inv.from.at), flags,
-                       cond(inv.from.condition));
+    if (!inv.shell.exit_traps.empty())
+      flags += fmt::format(" traps={}", inv.shell.exit_traps.size());
+    out << fmt::format("  invocation {} at {}{}{}\n", inv.sequence, where(model, inv.from.at),
+                       flags, cond(inv.from.condition));
     for (const Word& w : inv.env_prefix) {
-      out << fmt::format("    env {}  {}{}\n", shown(w), where(model, w.from.at), cond(w.from.condition));
+      out << fmt::format("    env {}  {}{}\n", shown(w), where(model, w.from.at),
+                         cond(w.from.condition));
     }
     for (size_t i = 0; i < inv.argv.size(); ++i) {
       const Word& w = inv.argv[i];

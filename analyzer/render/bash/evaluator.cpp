@@ -6,9 +6,7 @@
 #include <algorithm>
 
 namespace sbr::bash {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 // "when A and B" + "when B and C" = "when A and B and C": a path condition is a set of parts.
 Condition join(const Condition& outer, const Condition& inner) {
@@ -56,7 +54,8 @@ void tag(std::vector<EWord>& ws, const Condition& c) {
 // Variables after two paths meet: arrays keep the elements of both paths, each tagged with
 // the condition of the path that added it; scalars keep the default path's value and the other
 // as an alternative.
-Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& cb, bool a_default) {
+Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& cb,
+              bool a_default) {
   const Var* def = a_default ? a : b;
   const Var* other = a_default ? b : a;
   const Condition& cother = a_default ? cb : ca;
@@ -217,7 +216,8 @@ ScriptRender Evaluator::run() {
   // The shebang decides sh vs bash semantics (sh runs no EXIT trap on a signal) and `-x`.
   std::string_view head = std::string_view(file_.bytes).substr(0, file_.bytes.find('\n'));
   if (head.rfind("#!", 0) == 0) {
-    bool bash_like = head.find("bash") != std::string_view::npos || head.find("zsh") != std::string_view::npos;
+    bool bash_like =
+        head.find("bash") != std::string_view::npos || head.find("zsh") != std::string_view::npos;
     posix_sh_ = !bash_like && (head.find("/sh") != std::string_view::npos ||
                                head.find(" sh") != std::string_view::npos ||
                                head.find("dash") != std::string_view::npos);
@@ -326,9 +326,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     if (!ts_node_is_null(tail_right)) {
       // The right side runs only when the left failed (||) or succeeded (&&): conditional.
       Ctx rc = ctx;
-      rc.cond = join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(body)),
-                                                     kind(tail_op) == "||" ? "fails" : "succeeds"),
-                                         false});
+      rc.cond =
+          join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(body)),
+                                               kind(tail_op) == "||" ? "fails" : "succeeds"),
+                                   false});
       State saved = st_;
       statement(tail_right, rc);
       if (kind(tail_op) == "||") {
@@ -342,7 +343,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     TSNode left{}, right{}, op{};
     for (TSNode c : kids) {
       if (ts_node_is_named(c)) {
-        if (ts_node_is_null(left)) left = c; else right = c;
+        if (ts_node_is_null(left))
+          left = c;
+        else
+          right = c;
       } else if (kind(c) == "&&" || kind(c) == "||") {
         op = c;
       }
@@ -358,7 +362,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     // `[[ $x =~ re ]] || exit` validates x for the rest of the script.
     Truth t;
     bool is_test = is(left, "test_command") || is(left, "negated_command");
-    if (is_test) t = condition(left, lc); else statement(left, lc);
+    if (is_test)
+      t = condition(left, lc);
+    else
+      statement(left, lc);
     if (st_.dead) return;
     if (is_test && is_or && node_exits(right, ctx.tree)) {
       std::string_view lt = ctx.tree->slice(left);
@@ -380,9 +387,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     }
     Ctx rc = ctx;
     if (!is_test) {
-      rc.cond = join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(left)),
-                                                     is_or ? "fails" : "succeeds"),
-                                         false});
+      rc.cond =
+          join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(left)),
+                                               is_or ? "fails" : "succeeds"),
+                                   false});
     } else if (!t.text.empty()) {
       bool runs_when = !is_or;  // && runs right when true
       std::string text = runs_when ? t.text : t.negated_text;
@@ -426,8 +434,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
           b = b.substr(b.find(b0) + b0.size());
           b0 = first_word(b);
         }
-        for (std::string_view sh : {"sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl", "ruby", "node"}) {
-          if (b0 == sh || (b0.size() > sh.size() && b0.substr(b0.size() - sh.size() - 1) == "/" + std::string(sh))) {
+        for (std::string_view sh :
+             {"sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl", "ruby", "node"}) {
+          if (b0 == sh || (b0.size() > sh.size() &&
+                           b0.substr(b0.size() - sh.size() - 1) == "/" + std::string(sh))) {
             add_fact(ScriptFactKind::CurlPipeShell,
                      fmt::format("output of {} is executed by {} without verification",
                                  std::string(a0), std::string(b0)),
@@ -460,11 +470,20 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     bool in_then = false;
     for (TSNode c : children(n)) {
       std::string_view ck = kind(c);
-      if (ck == "then") { in_then = true; continue; }
-      if (ck == "elif_clause" || ck == "else_clause") { rest.push_back(c); in_then = false; continue; }
+      if (ck == "then") {
+        in_then = true;
+        continue;
+      }
+      if (ck == "elif_clause" || ck == "else_clause") {
+        rest.push_back(c);
+        in_then = false;
+        continue;
+      }
       if (!ts_node_is_named(c) || ck == "comment") continue;
-      if (!in_then) { if (ts_node_is_null(cond)) cond = c; }
-      else then_body.push_back(c);
+      if (!in_then) {
+        if (ts_node_is_null(cond)) cond = c;
+      } else
+        then_body.push_back(c);
     }
     // Conditions that are several statements (`if a; b; then`) are rare: the last decides.
     std::function<void(TSNode, const std::vector<TSNode>&, size_t)> run_if;
@@ -491,16 +510,23 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
           TSNode r = rest[rest_i];
           if (is(r, "else_clause")) {
             std::vector<TSNode> b;
-            for (TSNode c : named_children(r)) if (!is(c, "comment")) b.push_back(c);
+            for (TSNode c : named_children(r))
+              if (!is(c, "comment")) b.push_back(c);
             run_body(b, ec);
           } else {
             TSNode ecnd{};
             std::vector<TSNode> b;
             bool t2 = false;
             for (TSNode c : children(r)) {
-              if (kind(c) == "then") { t2 = true; continue; }
+              if (kind(c) == "then") {
+                t2 = true;
+                continue;
+              }
               if (!ts_node_is_named(c) || is(c, "comment")) continue;
-              if (!t2) { if (ts_node_is_null(ecnd)) ecnd = c; } else b.push_back(c);
+              if (!t2) {
+                if (ts_node_is_null(ecnd)) ecnd = c;
+              } else
+                b.push_back(c);
             }
             Ctx save = ctx;
             ctx.cond = ec.cond;
@@ -527,8 +553,13 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
         }
       }
       if (t.known) {
-        if (*t.known) { Ctx bc = ctx; run_body(body, bc); }
-        else { Ctx ec = ctx; run_else(ec); }
+        if (*t.known) {
+          Ctx bc = ctx;
+          run_body(body, bc);
+        } else {
+          Ctx ec = ctx;
+          run_else(ec);
+        }
         return;
       }
       bool def_then = t.default_value.value_or(true);
@@ -562,7 +593,8 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       }
     }
     std::vector<TSNode> items;
-    for (TSNode c : named_children(n)) if (is(c, "case_item")) items.push_back(c);
+    for (TSNode c : named_children(n))
+      if (is(c, "case_item")) items.push_back(c);
     bool any_exits = false;
     for (TSNode it : items) any_exits = any_exits || node_exits(it, ctx.tree);
     // Escape hatches parsed from arguments: `--insecure*) ...` that says nothing.
@@ -571,9 +603,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
         if (ts_node_is_null(field(it, "value"))) break;
         std::string_view pt = ctx.tree->slice(pv);
         if (pt.rfind("--", 0) != 0 && pt.rfind("\"--", 0) != 0) continue;
-        static const char* hatches[] = {"--insecure", "--allow-unenforced", "--no-sandbox",
-                                        "--unsafe", "--dangerously", "--disable-firewall",
-                                        "--no-firewall", "--skip-gate", "--allow-unconfined"};
+        static const char* hatches[] = {
+            "--insecure",    "--allow-unenforced", "--no-sandbox",
+            "--unsafe",      "--dangerously",      "--disable-firewall",
+            "--no-firewall", "--skip-gate",        "--allow-unconfined"};
         bool hatch = false;
         for (const char* h : hatches) hatch = hatch || pt.find(h) != std::string_view::npos;
         if (hatch && !node_warns(it, ctx.tree)) {
@@ -590,7 +623,8 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
         if (p == pat.size()) return i == s.size();
         char c = pat[p];
         if (c == '*') {
-          for (size_t k = i; k <= s.size(); ++k) if (m(p + 1, k)) return true;
+          for (size_t k = i; k <= s.size(); ++k)
+            if (m(p + 1, k)) return true;
           return false;
         }
         if (i == s.size()) return false;
@@ -632,7 +666,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       std::vector<TSNode> b;
       bool after = false;
       for (TSNode c : children(it)) {
-        if (!after) { if (kind(c) == ")") after = true; continue; }
+        if (!after) {
+          if (kind(c) == ")") after = true;
+          continue;
+        }
         if (ts_node_is_named(c) && !is(c, "comment")) b.push_back(c);
       }
       return b;
@@ -641,7 +678,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       for (TSNode it : items) {
         for (const auto& p : pattern_texts(it)) {
           if (glob(p, v.w.text)) {
-            for (TSNode s : body_of(it)) { if (st_.dead || st_.returning || st_.breaking) break; statement(s, ctx); }
+            for (TSNode s : body_of(it)) {
+              if (st_.dead || st_.returning || st_.breaking) break;
+              statement(s, ctx);
+            }
             return;
           }
         }
@@ -662,12 +702,16 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       }
       std::string label = var.empty() ? std::string(ctx.tree->slice(value)) : var;
       std::string pj;
-      for (size_t pi = 0; pi < pats.size(); ++pi) pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
+      for (size_t pi = 0; pi < pats.size(); ++pi)
+        pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
       Ctx ic = ctx;
       ic.cond = join(ctx.cond, Condition{fmt::format("when {} matches {}", label, pj),
                                          v.default_known && !is_def});
       st_ = before;
-      for (TSNode s : body_of(it)) { if (st_.dead || st_.returning || st_.breaking) break; statement(s, ic); }
+      for (TSNode s : body_of(it)) {
+        if (st_.dead || st_.returning || st_.breaking) break;
+        statement(s, ic);
+      }
       if (!merged) {
         merged = st_;
         merged_cond = ic.cond;
@@ -727,9 +771,13 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       slot = Var{};
       slot.elems.push_back(item);
       Ctx bc = ctx;
-      if (item.w.symbolic) bc.cond = join(ctx.cond, Condition{"for each " + name + " in " + item.w.origin, false});
+      if (item.w.symbolic)
+        bc.cond = join(ctx.cond, Condition{"for each " + name + " in " + item.w.origin, false});
       statement(body, bc);
-      if (st_.breaking > 0) { --st_.breaking; break; }
+      if (st_.breaking > 0) {
+        --st_.breaking;
+        break;
+      }
       if (st_.dead || st_.returning) break;
     }
   } else if (k == "c_style_for_statement" || k == "while_statement") {
@@ -763,7 +811,8 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       if (!t.known) {
         // Unknown bound (`while read`, a retry loop): the body once, as a conditional path.
         Ctx bc = ctx;
-        bc.cond = join(ctx.cond, Condition{"when " + (t.text.empty() ? "the loop runs" : t.text), false});
+        bc.cond =
+            join(ctx.cond, Condition{"when " + (t.text.empty() ? "the loop runs" : t.text), false});
         State before = st_;
         statement(body, bc);
         st_.breaking = 0;
@@ -791,7 +840,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
         break;
       }
       statement(body, ctx);
-      if (st_.breaking > 0) { --st_.breaking; break; }
+      if (st_.breaking > 0) {
+        --st_.breaking;
+        break;
+      }
       if (st_.dead || st_.returning) break;
       if (!is_while) {
         TSNode upd = field(n, "update");
@@ -824,7 +876,9 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     }
     if ((head == "declare" || head == "typeset") && !st_.frames.empty()) {
       bool global = false;
-      for (TSNode c : named_children(n)) global = global || (is(c, "word") && ctx.tree->slice(c).find('g') != std::string_view::npos);
+      for (TSNode c : named_children(n))
+        global =
+            global || (is(c, "word") && ctx.tree->slice(c).find('g') != std::string_view::npos);
       local = !global;
     }
     for (TSNode c : named_children(n)) {
@@ -835,8 +889,12 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
         Var* existing = local ? nullptr : lookup(nm);
         if (existing == nullptr) {
           Var& v = assign_slot(nm, local);
-          if (arr || assoc) { v.array = true; v.assoc = assoc; v.elems.clear(); }
-          else if (v.elems.empty()) v.elems.push_back(EWord{});
+          if (arr || assoc) {
+            v.array = true;
+            v.assoc = assoc;
+            v.elems.clear();
+          } else if (v.elems.empty())
+            v.elems.push_back(EWord{});
           v.exported = v.exported || exported;
           v.readonly = v.readonly || readonly;
         } else {
@@ -848,7 +906,8 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
   } else if (k == "variable_assignment") {
     assign(n, ctx, false, false, false, false, false);
   } else if (k == "variable_assignments") {
-    for (TSNode c : named_children(n)) if (is(c, "variable_assignment")) assign(c, ctx, false, false, false, false, false);
+    for (TSNode c : named_children(n))
+      if (is(c, "variable_assignment")) assign(c, ctx, false, false, false, false, false);
   } else if (k == "unset_command") {
     for (TSNode c : named_children(n)) {
       std::string nm(ctx.tree->slice(c));

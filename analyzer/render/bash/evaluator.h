@@ -21,9 +21,9 @@ namespace sbr::bash {
 // A word during evaluation: the public Word plus what the fact finders need.
 struct EWord {
   Word w;
-  std::string taint_var;   // the variable / argument / substitution the taint comes from
-  Location taint_at;       // where the tainted value enters the script
-  std::string secret_var;  // holds the value of a secret-named variable
+  std::string taint_var;      // the variable / argument / substitution the taint comes from
+  Location taint_at;          // where the tainted value enters the script
+  std::string secret_var;     // holds the value of a secret-named variable
   bool default_known = true;  // symbolic with a known default (env var, possibly unset)
   bool temp_file = false;     // a mktemp path (created 0600)
   bool keep_from = false;     // an array element: keeps its own assignment site
@@ -53,9 +53,9 @@ struct Trap {
 };
 
 struct Resource {
-  std::string what;   // "container agentbox-proxy", "port forwarder socat"
+  std::string what;                 // "container agentbox-proxy", "port forwarder socat"
   std::vector<std::string> idents;  // names a cleanup would mention: var names, container names
-  bool high_stakes = false;  // published port or secret file
+  bool high_stakes = false;         // published port or secret file
   Provenance from;
   bool trap_before = false;  // a covering trap was already installed when it started
 };
@@ -129,10 +129,10 @@ class Evaluator {
 
   // Conditions (conditions.cpp).
   struct Truth {
-    std::optional<bool> known;    // decided by concrete values
+    std::optional<bool> known;          // decided by concrete values
     std::optional<bool> default_value;  // with every symbolic value at its default
-    std::string text;             // "AGENTBOX_NET=full"
-    std::string negated_text;     // "AGENTBOX_NET!=full"
+    std::string text;                   // "AGENTBOX_NET=full"
+    std::string negated_text;           // "AGENTBOX_NET!=full"
   };
   Truth condition(TSNode n, Ctx& ctx);
   std::optional<long long> arith(TSNode n, Ctx& ctx);

@@ -47,7 +47,8 @@ void join_fields(std::vector<EWord>& acc, std::vector<EWord> next, bool& started
     return;
   }
   concat_into(acc.back(), next.front());
-  acc.insert(acc.end(), std::make_move_iterator(next.begin() + 1), std::make_move_iterator(next.end()));
+  acc.insert(acc.end(), std::make_move_iterator(next.begin() + 1),
+             std::make_move_iterator(next.end()));
 }
 
 std::vector<EWord> split_fields(const EWord& w, const std::string& ifs = " \t\n") {
@@ -73,7 +74,10 @@ std::string unescape_word(std::string_view s) {
   out.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '\\' && i + 1 < s.size()) {
-      if (s[i + 1] == '\n') { ++i; continue; }
+      if (s[i + 1] == '\n') {
+        ++i;
+        continue;
+      }
       out += s[++i];
     } else {
       out += s[i];
@@ -87,14 +91,27 @@ std::string ansi_c(std::string_view s) {
   if (s.size() >= 3) s = s.substr(2, s.size() - 3);
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '\\' || i + 1 >= s.size()) { out += s[i]; continue; }
+    if (s[i] != '\\' || i + 1 >= s.size()) {
+      out += s[i];
+      continue;
+    }
     char c = s[++i];
     switch (c) {
-      case 'n': out += '\n'; break;
-      case 't': out += '\t'; break;
-      case '\\': out += '\\'; break;
-      case '\'': out += '\''; break;
-      default: out += '\\'; out += c;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\'':
+        out += '\'';
+        break;
+      default:
+        out += '\\';
+        out += c;
     }
   }
   return out;
@@ -103,10 +120,17 @@ std::string ansi_c(std::string_view s) {
 bool glob_match(std::string_view pat, std::string_view s) {
   size_t p = 0, i = 0, star = std::string_view::npos, mark = 0;
   while (i < s.size()) {
-    if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i])) { ++p; ++i; }
-    else if (p < pat.size() && pat[p] == '*') { star = p++; mark = i; }
-    else if (star != std::string_view::npos) { p = star + 1; i = ++mark; }
-    else return false;
+    if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i])) {
+      ++p;
+      ++i;
+    } else if (p < pat.size() && pat[p] == '*') {
+      star = p++;
+      mark = i;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      i = ++mark;
+    } else
+      return false;
   }
   while (p < pat.size() && pat[p] == '*') ++p;
   return p == pat.size();
@@ -201,7 +225,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         std::string t(ctx.tree->slice(c));
         std::string u;
         for (size_t i = 0; i < t.size(); ++i) {
-          if (t[i] == '\\' && i + 1 < t.size() && std::string_view("$`\"\\\n").find(t[i + 1]) != std::string_view::npos) {
+          if (t[i] == '\\' && i + 1 < t.size() &&
+              std::string_view("$`\"\\\n").find(t[i + 1]) != std::string_view::npos) {
             if (t[i + 1] != '\n') u += t[i + 1];
             ++i;
           } else {
@@ -230,9 +255,11 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       join_fields(acc, std::move(part), started);
       pos = ts_node_end_byte(c);
     }
-    if (pos < end) join_fields(acc, {literal(std::string(ctx.tree->text.substr(pos, end - pos)))}, started);
+    if (pos < end)
+      join_fields(acc, {literal(std::string(ctx.tree->text.substr(pos, end - pos)))}, started);
     if (!started) acc = {literal("")};
-    for (auto& w : acc) if (w.w.text.empty() && !w.w.symbolic) w.keep_from = false;
+    for (auto& w : acc)
+      if (w.w.text.empty() && !w.w.symbolic) w.keep_from = false;
     return finish(std::move(acc));
   }
   if (k == "concatenation") {
@@ -283,7 +310,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     bool all = index == "@" || index == "*";
     if (indirect) {
       Var* v = lookup(name);
-      if (v && !v->elems.empty() && !v->elems[0].w.symbolic) name = v->elems[0].w.text;
+      if (v && !v->elems.empty() && !v->elems[0].w.symbolic)
+        name = v->elems[0].w.text;
       else {
         EWord w;
         w.w.symbolic = true;
@@ -308,15 +336,20 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         for (auto& w : vals) w.keep_from = true;
       }
     } else if (name == "#") {
-      vals = {st_.positional_unknown ? EWord{Word{"", true, "argument count", true, {}}, "arguments", at}
-                                     : literal(std::to_string(st_.positional.size()))};
+      vals = {st_.positional_unknown
+                  ? EWord{Word{"", true, "argument count", true, {}}, "arguments", at}
+                  : literal(std::to_string(st_.positional.size()))};
     } else if (name == "0") {
       vals = {literal(file_.path)};
     } else if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
       size_t i = std::stoul(name);
       if (!st_.positional_unknown) {
-        if (i >= 1 && i <= st_.positional.size()) vals = {st_.positional[i - 1]};
-        else { vals = {literal("")}; is_set = false; }
+        if (i >= 1 && i <= st_.positional.size())
+          vals = {st_.positional[i - 1]};
+        else {
+          vals = {literal("")};
+          is_set = false;
+        }
       } else {
         EWord w;
         w.w.symbolic = true;
@@ -343,8 +376,12 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         if (v->assoc) {
           EWord key = expand_joined(index_node, ctx);
           auto it = std::find(v->keys.begin(), v->keys.end(), key.w.text);
-          if (it != v->keys.end()) vals = {v->elems[static_cast<size_t>(it - v->keys.begin())]};
-          else { vals = {literal("")}; is_set = false; }
+          if (it != v->keys.end())
+            vals = {v->elems[static_cast<size_t>(it - v->keys.begin())]};
+          else {
+            vals = {literal("")};
+            is_set = false;
+          }
         } else {
           auto iv = arith(index_node, ctx);
           if (iv && *iv >= 0 && static_cast<size_t>(*iv) < v->elems.size()) {
@@ -356,8 +393,11 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
           }
         }
       } else {
-        if (v->elems.empty()) { vals = {literal("")}; is_set = v->array; }
-        else vals = {v->elems[0]};
+        if (v->elems.empty()) {
+          vals = {literal("")};
+          is_set = v->array;
+        } else
+          vals = {v->elems[0]};
         // A scalar set only on a non-default path: unquoted and empty by default, the
         // alternative's words appear with that path's condition.
         if (!v->alts.empty() && !assignment && vals.size() == 1 && !vals[0].w.symbolic &&
@@ -390,7 +430,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     }
     if (length) {
       if (all) return finish({literal(std::to_string(vals.size()))});
-      if (vals.size() == 1 && !vals[0].w.symbolic) return finish({literal(std::to_string(vals[0].w.text.size()))});
+      if (vals.size() == 1 && !vals[0].w.symbolic)
+        return finish({literal(std::to_string(vals[0].w.text.size()))});
       EWord w;
       w.w.symbolic = true;
       w.w.origin = "length of " + name;
@@ -402,7 +443,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       for (TSNode o : operands) concat_into(acc, expand_joined(o, ctx));
       return acc;
     };
-    bool empty = vals.empty() || (vals.size() == 1 && !vals[0].w.symbolic && vals[0].w.text.empty());
+    bool empty =
+        vals.empty() || (vals.size() == 1 && !vals[0].w.symbolic && vals[0].w.text.empty());
     bool unknown = vals.size() == 1 && vals[0].w.symbolic && !is_set;
     if (op == ":-" || op == "-" || op == ":=" || op == "=") {
       bool use_default = op[0] == ':' ? empty : !is_set;
@@ -441,7 +483,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       for (EWord& w : vals) {
         if (w.w.symbolic || p.w.symbolic) {
           w.w.symbolic = true;
-          w.w.origin = fmt::format("{} with `{}{}` removed", w.w.origin.empty() ? name : w.w.origin, op, p.w.text);
+          w.w.origin = fmt::format("{} with `{}{}` removed", w.w.origin.empty() ? name : w.w.origin,
+                                   op, p.w.text);
           continue;
         }
         const std::string& s = w.w.text;
@@ -451,12 +494,18 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         if (front) {
           for (size_t l = 0; l <= s.size(); ++l) {
             size_t len = longest ? s.size() - l : l;
-            if (glob_match(p.w.text, std::string_view(s).substr(0, len))) { result = s.substr(len); break; }
+            if (glob_match(p.w.text, std::string_view(s).substr(0, len))) {
+              result = s.substr(len);
+              break;
+            }
           }
         } else {
           for (size_t l = 0; l <= s.size(); ++l) {
             size_t start = longest ? l : s.size() - l;
-            if (glob_match(p.w.text, std::string_view(s).substr(start))) { result = s.substr(0, start); break; }
+            if (glob_match(p.w.text, std::string_view(s).substr(start))) {
+              result = s.substr(0, start);
+              break;
+            }
           }
         }
         w.w.text = result;
@@ -480,7 +529,9 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       }
     } else if (op == "^^" || op == ",," || op == "^" || op == ",") {
       for (EWord& w : vals) {
-        for (char& ch : w.w.text) ch = op[0] == '^' ? static_cast<char>(std::toupper(ch)) : static_cast<char>(std::tolower(ch));
+        for (char& ch : w.w.text)
+          ch = op[0] == '^' ? static_cast<char>(std::toupper(ch))
+                            : static_cast<char>(std::tolower(ch));
       }
     } else if (!op.empty()) {
       for (EWord& w : vals) {
@@ -504,8 +555,9 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     std::vector<TSNode> stmts;
     for (TSNode c : named_children(n)) stmts.push_back(c);
     if (!stmts.empty()) {
-      inner = std::string(ctx.tree->text.substr(ts_node_start_byte(stmts.front()),
-                                                ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
+      inner = std::string(ctx.tree->text.substr(
+          ts_node_start_byte(stmts.front()),
+          ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
     }
     // Run what is inside (it may launch a container) without keeping its state changes.
     State saved = st_;
@@ -525,7 +577,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       w.w.text = "$PWD";
       w.w.origin = "working directory";
     } else if (inner.find("dirname") != std::string::npos &&
-               (inner.find("$0") != std::string::npos || inner.find("BASH_SOURCE") != std::string::npos)) {
+               (inner.find("$0") != std::string::npos ||
+                inner.find("BASH_SOURCE") != std::string::npos)) {
       w.w.text = script_dir();
       w.w.origin = "script directory";
     } else if (starts("mktemp")) {
@@ -533,12 +586,13 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       w.w.origin = "temporary file from mktemp";
       w.temp_file = true;
     } else if (starts("command -v ") || starts("which ") || starts("type -P ")) {
-      std::string arg = inner.substr(inner.find(' ', inner.find(' ') + (starts("command") || starts("type") ? 1 : 0)) + 1);
+      std::string arg = inner.substr(
+          inner.find(' ', inner.find(' ') + (starts("command") || starts("type") ? 1 : 0)) + 1);
       arg = arg.substr(0, arg.find_first_of(" |&;)"));
       w.w.text = arg;
-    } else if (starts("id ") || inner == "id" || starts("whoami") || starts("date") || starts("uname") ||
-               starts("nproc") || starts("hostname") || starts("getconf") || starts("basename") ||
-               starts("realpath") || starts("readlink")) {
+    } else if (starts("id ") || inner == "id" || starts("whoami") || starts("date") ||
+               starts("uname") || starts("nproc") || starts("hostname") || starts("getconf") ||
+               starts("basename") || starts("realpath") || starts("readlink")) {
       // Facts about the host, not input an outsider controls.
     } else {
       w.w.tainted = true;
@@ -596,7 +650,8 @@ std::vector<EWord> Evaluator::expand_heredoc(TSNode body, Ctx& ctx, bool quoted)
     if (!quoted) {
       std::string u;
       for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '\\' && i + 1 < s.size() && std::string_view("$`\\").find(s[i + 1]) != std::string_view::npos) {
+        if (s[i] == '\\' && i + 1 < s.size() &&
+            std::string_view("$`\\").find(s[i + 1]) != std::string_view::npos) {
           u += s[++i];
         } else {
           u += s[i];
@@ -733,8 +788,12 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
     if (slot.assoc || force_assoc) {
       EWord key = expand_joined(index, ctx);
       auto it = std::find(slot.keys.begin(), slot.keys.end(), key.w.text);
-      if (it != slot.keys.end()) slot.elems[static_cast<size_t>(it - slot.keys.begin())] = v;
-      else { slot.keys.push_back(key.w.text); slot.elems.push_back(v); }
+      if (it != slot.keys.end())
+        slot.elems[static_cast<size_t>(it - slot.keys.begin())] = v;
+      else {
+        slot.keys.push_back(key.w.text);
+        slot.elems.push_back(v);
+      }
     } else {
       auto iv = arith(index, ctx);
       size_t i = iv && *iv >= 0 ? static_cast<size_t>(*iv) : slot.elems.size();
@@ -750,7 +809,10 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
   } else if (append && slot.array) {
     slot.elems.push_back(v);
   } else if (slot.array) {
-    if (slot.elems.empty()) slot.elems.push_back(v); else slot.elems[0] = v;
+    if (slot.elems.empty())
+      slot.elems.push_back(v);
+    else
+      slot.elems[0] = v;
   } else {
     slot.elems = {v};
     slot.array = force_array || force_assoc;

@@ -17,7 +17,9 @@ std::string base_name(const std::string& s) {
   return p == std::string::npos ? s : s.substr(p + 1);
 }
 
-bool starts(std::string_view s, std::string_view p) { return s.rfind(p, 0) == 0; }
+bool starts(std::string_view s, std::string_view p) {
+  return s.rfind(p, 0) == 0;
+}
 
 bool in(std::string_view x, std::initializer_list<std::string_view> xs) {
   return std::find(xs.begin(), xs.end(), x) != xs.end();
@@ -72,7 +74,9 @@ bool mentions_var(std::string_view text, const std::string& var) {
     size_t p = text.find(pat);
     while (p != std::string_view::npos) {
       size_t e = p + pat.size();
-      if (e >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) return true;
+      if (e >= text.size() ||
+          !(std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
+        return true;
       p = text.find(pat, p + 1);
     }
   }
@@ -100,7 +104,9 @@ bool Evaluator::node_exits(TSNode n, const SyntaxTree* tree, int depth) {
   if (ts_node_is_null(n) || depth > 8) return false;
   if (is(n, "command")) {
     std::string name(tree->slice(field(n, "name")));
-    if (name == "exit" || in(name, {"die", "fatal", "abort", "bail", "error_exit", "panic", "fail"})) return true;
+    if (name == "exit" ||
+        in(name, {"die", "fatal", "abort", "bail", "error_exit", "panic", "fail"}))
+      return true;
     if (name == "return") {
       for (TSNode a : named_children(n)) {
         if (is(a, "command_name")) continue;
@@ -125,7 +131,8 @@ bool Evaluator::node_is_security(TSNode n, const SyntaxTree* tree, int depth) {
   if (is(n, "redirected_statement")) return node_is_security(field(n, "body"), tree, depth + 1);
   if (!is(n, "command")) return false;
   auto words = slice_words(tree->slice(n));
-  while (!words.empty() && (words[0] == "sudo" || words[0] == "command" || words[0] == "env")) words.erase(words.begin());
+  while (!words.empty() && (words[0] == "sudo" || words[0] == "command" || words[0] == "env"))
+    words.erase(words.begin());
   return security_step(words);
 }
 
@@ -140,7 +147,8 @@ void Evaluator::mark_validated(const std::string& var) {
   validated_.insert(var);
   if (Var* v = lookup(var)) {
     for (EWord& w : v->elems) w.w.tainted = false;
-    for (Alt& a : v->alts) for (EWord& w : a.elems) w.w.tainted = false;
+    for (Alt& a : v->alts)
+      for (EWord& w : a.elems) w.w.tainted = false;
   }
 }
 
@@ -149,7 +157,8 @@ void Evaluator::validate_from_function(TSNode body, const SyntaxTree* tree,
                                        const std::vector<EWord>& args,
                                        const std::vector<std::string>& arg_vars) {
   std::string_view t = tree->slice(body);
-  bool tests = t.find("=~") != std::string_view::npos || t.find("case ") != std::string_view::npos ||
+  bool tests = t.find("=~") != std::string_view::npos ||
+               t.find("case ") != std::string_view::npos ||
                t.find("-gt") != std::string_view::npos || t.find("-lt") != std::string_view::npos;
   if (!tests || !node_exits(body, tree)) return;
   // Which variables? Those passed as arguments (by the caller's spelling) and globals tested.
@@ -176,10 +185,12 @@ void Evaluator::note_splices(const Invocation& inv, const std::vector<EWord>& ar
   std::string sink;
   std::vector<const EWord*> spliced;
   auto from_args = [&](size_t first) {
-    for (size_t i = first; i < argv.size(); ++i) if (argv[i].w.tainted) spliced.push_back(&argv[i]);
+    for (size_t i = first; i < argv.size(); ++i)
+      if (argv[i].w.tainted) spliced.push_back(&argv[i]);
   };
   auto from_stdin = [&] {
-    for (const EWord& w : stdin_words) if (w.w.tainted) spliced.push_back(&w);
+    for (const EWord& w : stdin_words)
+      if (w.w.tainted) spliced.push_back(&w);
   };
   if (b == "eval") {
     sink = "eval";
@@ -241,11 +252,14 @@ void Evaluator::note_splices(const Invocation& inv, const std::vector<EWord>& ar
   for (const EWord* w : spliced) {
     if (!seen.insert(w->taint_var).second) continue;
     std::vector<Related> rel;
-    if (w->taint_at.valid()) rel.push_back(Related{w->taint_at, "the unvalidated value enters here"});
+    if (w->taint_at.valid())
+      rel.push_back(Related{w->taint_at, "the unvalidated value enters here"});
     std::string what = w->w.origin.empty() ? w->taint_var : w->w.origin;
-    add_fact(ScriptFactKind::UnvalidatedSplice,
-             fmt::format("{} reaches {} without a validating check", what, sink),
-             Provenance{w->w.from.at.valid() ? w->w.from.at : inv.from.at, Frontend::Bash, ctx.cond}, rel);
+    add_fact(
+        ScriptFactKind::UnvalidatedSplice,
+        fmt::format("{} reaches {} without a validating check", what, sink),
+        Provenance{w->w.from.at.valid() ? w->w.from.at : inv.from.at, Frontend::Bash, ctx.cond},
+        rel);
   }
 }
 
@@ -258,14 +272,17 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
   Provenance at = Provenance{argv[0].w.from.at, Frontend::Bash, ctx.cond};
 
   // Fail-open security steps.
-  if (security_step(texts) && ctx.status != StatusUse::Condition && ctx.status != StatusUse::Checked) {
+  if (security_step(texts) && ctx.status != StatusUse::Condition &&
+      ctx.status != StatusUse::Checked) {
     bool swallowed = ctx.status == StatusUse::Swallowed;
     bool errexit_stops = st_.opts.errexit && !ctx.errexit_suppressed;
-    if ((swallowed || !errexit_stops) && fail_open_seen_.insert({at.at.line, at.at.column}).second) {
+    if ((swallowed || !errexit_stops) &&
+        fail_open_seen_.insert({at.at.line, at.at.column}).second) {
       std::string cmdline;
       for (size_t i = 0; i < texts.size() && i < 4; ++i) cmdline += (i ? " " : "") + texts[i];
       std::vector<Related> rel;
-      if (swallowed && ctx.swallowed_at.valid()) rel.push_back(Related{ctx.swallowed_at, "the failure is swallowed here"});
+      if (swallowed && ctx.swallowed_at.valid())
+        rel.push_back(Related{ctx.swallowed_at, "the failure is swallowed here"});
       add_fact(ScriptFactKind::FailOpenStep,
                swallowed ? fmt::format("`{}` can fail and the script goes on: its failure is "
                                        "swallowed",
@@ -276,7 +293,8 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
                at, rel);
     }
   }
-  if (is_firewall_tool(b) || (b == "ip" && argv.size() > 2 && !in(texts[2], {"show", "list", "ls"})) ||
+  if (is_firewall_tool(b) ||
+      (b == "ip" && argv.size() > 2 && !in(texts[2], {"show", "list", "ls"})) ||
       (b == "sysctl" && std::find(texts.begin(), texts.end(), "-w") != texts.end()) || b == "tc") {
     if (security_step(texts) || b == "ip" || b == "sysctl" || b == "tc") {
       if (!uses_net_admin_) net_admin_at_ = at;
@@ -293,7 +311,8 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
         xtrace_seen_.insert(w.secret_var);
         add_fact(ScriptFactKind::XtraceWithSecrets,
                  fmt::format("set -x prints the value of {} in this command", w.secret_var),
-                 Provenance{w.w.from.at, Frontend::Bash, ctx.cond}, {Related{st_.opts.xtrace_at, "set -x"}});
+                 Provenance{w.w.from.at, Frontend::Bash, ctx.cond},
+                 {Related{st_.opts.xtrace_at, "set -x"}});
       }
     }
   }
@@ -316,7 +335,8 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
   if ((b == "echo" || b == "printf") && writes.empty() && !ctx.stdout_piped) {
     for (size_t i = 1; i < argv.size(); ++i) {
       if (argv[i].secret_var.empty()) continue;
-      add_fact(ScriptFactKind::SecretInUrl, fmt::format("{} echoes {} to the terminal", b, argv[i].secret_var),
+      add_fact(ScriptFactKind::SecretInUrl,
+               fmt::format("{} echoes {} to the terminal", b, argv[i].secret_var),
                Provenance{argv[i].w.from.at, Frontend::Bash, ctx.cond});
       break;
     }
@@ -325,8 +345,8 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
     bool strict = false;
     for (size_t i = 1; i < texts.size(); ++i) {
       const std::string& m = texts[i];
-      if (in(m, {"600", "0600", "400", "0400", "700", "0700", "go-rwx", "og-rwx", "u=rw,go=",
-                 "u=rw,g=,o=", "g-rwx,o-rwx", "go=", "og=", "u=r,go="})) {
+      if (in(m, {"600", "0600", "400", "0400", "700", "0700", "go-rwx", "og-rwx",
+                 "u=rw,go=", "u=rw,g=,o=", "g-rwx,o-rwx", "go=", "og=", "u=r,go="})) {
         strict = true;
       }
       if (b == "install" && (m == "-m" || m == "--mode") && i + 1 < texts.size() &&
@@ -335,7 +355,8 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
       }
     }
     if (strict) {
-      for (size_t i = 1; i < texts.size(); ++i) if (!starts(texts[i], "-")) chmodded_.insert(texts[i]);
+      for (size_t i = 1; i < texts.size(); ++i)
+        if (!starts(texts[i], "-")) chmodded_.insert(texts[i]);
     }
   }
 
@@ -355,19 +376,28 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
     size_t image_at = argv.size();
     for (size_t i = 1; i < argv.size(); ++i) {
       const std::string& o = argv[i].w.text;
-      if (o == "-d" || o == "--detach" || o == "--detach=true") detached = true;
-      else if (o.size() > 2 && o[0] == '-' && o[1] != '-' && o.find_first_not_of("ditP", 1) == std::string::npos && o.find('d') != std::string::npos) detached = true;
-      if (o == "-p" || o == "--publish" || o == "-P" || o == "--publish-all" || starts(o, "--publish=") || (starts(o, "-p") && o.size() > 2 && std::isdigit(static_cast<unsigned char>(o[2])))) published = true;
+      if (o == "-d" || o == "--detach" || o == "--detach=true")
+        detached = true;
+      else if (o.size() > 2 && o[0] == '-' && o[1] != '-' &&
+               o.find_first_not_of("ditP", 1) == std::string::npos &&
+               o.find('d') != std::string::npos)
+        detached = true;
+      if (o == "-p" || o == "--publish" || o == "-P" || o == "--publish-all" ||
+          starts(o, "--publish=") ||
+          (starts(o, "-p") && o.size() > 2 && std::isdigit(static_cast<unsigned char>(o[2]))))
+        published = true;
       if (o == "--name" && i + 1 < argv.size()) idents.push_back(argv[i + 1].w.text);
       if (starts(o, "--name=")) idents.push_back(o.substr(7));
       // Extra-arguments variables from the environment reaching the engine's options.
       if (argv[i].w.symbolic && argv[i].w.tainted && i < image_at) {
         std::string v = argv[i].taint_var;
         std::string up = v;
-        std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return std::toupper(c); });
-        bool hatch = up.find("EXTRA") != std::string::npos || up.find("_ARGS") != std::string::npos ||
-                     up.find("_OPTS") != std::string::npos || up.find("_FLAGS") != std::string::npos ||
-                     up.find("OPTIONS") != std::string::npos;
+        std::transform(up.begin(), up.end(), up.begin(),
+                       [](unsigned char c) { return std::toupper(c); });
+        bool hatch =
+            up.find("EXTRA") != std::string::npos || up.find("_ARGS") != std::string::npos ||
+            up.find("_OPTS") != std::string::npos || up.find("_FLAGS") != std::string::npos ||
+            up.find("OPTIONS") != std::string::npos;
         if (hatch && argv[i].w.origin.rfind("env ", 0) == 0) {
           add_fact(ScriptFactKind::EscapeHatch,
                    fmt::format("{} passes arbitrary engine options from the environment", v),
@@ -389,8 +419,11 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
     bool forwarder = in(b, {"socat", "kubectl", "ssh", "nc", "ncat", "gost", "autossh"});
     bool proxy = in(b, {"squid", "tinyproxy", "mitmdump", "mitmproxy", "privoxy", "envoy", "3proxy",
                         "caddy", "nginx", "slirp4netns", "python", "python3"});
-    if (b == "kubectl" && std::find(texts.begin(), texts.end(), "port-forward") == texts.end()) forwarder = false;
-    if ((b == "python" || b == "python3") && std::find(texts.begin(), texts.end(), "http.server") == texts.end()) proxy = false;
+    if (b == "kubectl" && std::find(texts.begin(), texts.end(), "port-forward") == texts.end())
+      forwarder = false;
+    if ((b == "python" || b == "python3") &&
+        std::find(texts.begin(), texts.end(), "http.server") == texts.end())
+      proxy = false;
     if (forwarder || proxy) {
       Resource r;
       r.what = fmt::format("{} {}", forwarder ? "port forwarder" : "proxy", b);
@@ -405,7 +438,8 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
              (texts[1] == "network" || texts[1] == "pod") && texts[2] == "create") {
     Resource r;
     r.what = fmt::format("{} {}", texts[1], texts.size() > 3 ? texts.back() : "");
-    for (size_t i = 3; i < texts.size(); ++i) if (!starts(texts[i], "-")) r.idents.push_back(texts[i]);
+    for (size_t i = 3; i < texts.size(); ++i)
+      if (!starts(texts[i], "-")) r.idents.push_back(texts[i]);
     if (!ctx.assign_target.empty()) r.idents.push_back(ctx.assign_target);
     r.from = inv.from;
     resources_.push_back(r);
@@ -415,7 +449,9 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
   // exec replaces the shell.
   if (inv.via_exec) {
     for (const Trap& t : st_.traps) {
-      if (std::find(t.signals.begin(), t.signals.end(), "EXIT") == t.signals.end() && t.signals.size() < 2) continue;
+      if (std::find(t.signals.begin(), t.signals.end(), "EXIT") == t.signals.end() &&
+          t.signals.size() < 2)
+        continue;
       add_fact(ScriptFactKind::TrapDiscardedByExec,
                fmt::format("exec replaces the shell, so the trap `{}` never runs",
                            t.handler.size() > 40 ? t.handler.substr(0, 37) + "..." : t.handler),
@@ -429,28 +465,32 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
         std::string w = base_name(texts[i]);
         if (w == "setpriv") {
           for (size_t j = i + 1; j < texts.size(); ++j) {
-            if ((texts[j] == "--bounding-set" && j + 1 < texts.size() && texts[j + 1].find("-all") != std::string::npos) ||
-                (starts(texts[j], "--bounding-set=") && texts[j].find("-all") != std::string::npos)) {
+            if ((texts[j] == "--bounding-set" && j + 1 < texts.size() &&
+                 texts[j + 1].find("-all") != std::string::npos) ||
+                (starts(texts[j], "--bounding-set=") &&
+                 texts[j].find("-all") != std::string::npos)) {
               dropped = true;
             }
           }
           if (!dropped) switcher = "setpriv without --bounding-set -all";
         } else if (w == "capsh") {
-          for (size_t j = i + 1; j < texts.size(); ++j) if (starts(texts[j], "--drop=")) dropped = true;
+          for (size_t j = i + 1; j < texts.size(); ++j)
+            if (starts(texts[j], "--drop=")) dropped = true;
         } else if (in(w, {"gosu", "su-exec", "runuser", "su", "chpst", "s6-setuidgid"})) {
           switcher = w;
         }
       }
       if (!dropped) {
-        add_fact(ScriptFactKind::CapabilityKeptAtExec,
-                 switcher.empty() || switcher.find("setpriv") != std::string::npos
-                     ? fmt::format("the final exec keeps the capabilities the setup used (NET_ADMIN "
-                                   "for {}): the bounding set is not dropped",
-                                   "the firewall")
-                     : fmt::format("{} switches user but keeps the bounding set: NET_ADMIN used for "
-                                   "the firewall can be regained",
-                                   switcher),
-                 at, {Related{net_admin_at_.at, "NET_ADMIN is used here"}});
+        add_fact(
+            ScriptFactKind::CapabilityKeptAtExec,
+            switcher.empty() || switcher.find("setpriv") != std::string::npos
+                ? fmt::format("the final exec keeps the capabilities the setup used (NET_ADMIN "
+                              "for {}): the bounding set is not dropped",
+                              "the firewall")
+                : fmt::format("{} switches user but keeps the bounding set: NET_ADMIN used for "
+                              "the firewall can be regained",
+                              switcher),
+            at, {Related{net_admin_at_.at, "NET_ADMIN is used here"}});
       }
     }
   }
@@ -501,14 +541,17 @@ void Evaluator::finish_facts() {
     auto sp = t.handler.find_first_of(" ;\n");
     std::string first = t.handler.substr(0, sp);
     auto f = st_.functions.find(first);
-    if (f != st_.functions.end() && t.expanded.find(std::string(f->second.second->slice(f->second.first))) == std::string::npos) {
+    if (f != st_.functions.end() &&
+        t.expanded.find(std::string(f->second.second->slice(f->second.first))) ==
+            std::string::npos) {
       t.expanded += "\n" + std::string(f->second.second->slice(f->second.first));
     }
   }
   auto covers = [&](const Trap& t, const Resource& r) {
     const std::string& h = t.expanded;
     bool exit_like = false;
-    for (const auto& s : t.signals) exit_like = exit_like || in(s, {"EXIT", "INT", "TERM", "HUP", "ERR"});
+    for (const auto& s : t.signals)
+      exit_like = exit_like || in(s, {"EXIT", "INT", "TERM", "HUP", "ERR"});
     if (!exit_like) return false;
     for (const auto& id : r.idents) {
       if (id.empty()) continue;
@@ -517,11 +560,14 @@ void Evaluator::finish_facts() {
         if (h.find(id) != std::string::npos) return true;
       }
     }
-    bool generic_kill = h.find("kill 0") != std::string::npos || h.find("jobs -p") != std::string::npos ||
-                        h.find("kill %") != std::string::npos || h.find("pkill -P") != std::string::npos;
-    if (r.what.rfind("port forwarder", 0) == 0 || r.what.rfind("proxy", 0) == 0) return generic_kill;
+    bool generic_kill =
+        h.find("kill 0") != std::string::npos || h.find("jobs -p") != std::string::npos ||
+        h.find("kill %") != std::string::npos || h.find("pkill -P") != std::string::npos;
+    if (r.what.rfind("port forwarder", 0) == 0 || r.what.rfind("proxy", 0) == 0)
+      return generic_kill;
     if (r.idents.empty()) {
-      bool engine = h.find("podman") != std::string::npos || h.find("docker") != std::string::npos ||
+      bool engine = h.find("podman") != std::string::npos ||
+                    h.find("docker") != std::string::npos ||
                     h.find("ENGINE") != std::string::npos || h.find("nerdctl") != std::string::npos;
       return engine && (h.find(" rm") != std::string::npos || h.find("stop") != std::string::npos ||
                         h.find("kill") != std::string::npos);
@@ -532,11 +578,15 @@ void Evaluator::finish_facts() {
     const Resource& r = resources_[i];
     const Trap* cover = nullptr;
     for (const Trap& t : all_traps_) {
-      if (covers(t, r)) { cover = &t; break; }
+      if (covers(t, r)) {
+        cover = &t;
+        break;
+      }
     }
     if (cover == nullptr) {
       add_fact(ScriptFactKind::MissingCleanup,
-               fmt::format("{} is started but no trap removes it when the script exits or fails", r.what),
+               fmt::format("{} is started but no trap removes it when the script exits or fails",
+                           r.what),
                r.from, {}, r.high_stakes);
       continue;
     }
@@ -556,8 +606,8 @@ void Evaluator::finish_facts() {
                  fmt::format("{} is removed only by an EXIT trap, which sh does not run on INT or "
                              "TERM",
                              r.what),
-                 Provenance{cover->at, Frontend::Bash, {}}, {Related{r.from.at, "the resource starts here"}},
-                 r.high_stakes);
+                 Provenance{cover->at, Frontend::Bash, {}},
+                 {Related{r.from.at, "the resource starts here"}}, r.high_stakes);
       }
     }
   }

@@ -13,7 +13,8 @@ std::unique_ptr<SyntaxTree> parse_bash(std::string text) {
   t->text = std::move(text);
   TSParser* p = ts_parser_new();
   ts_parser_set_language(p, tree_sitter_bash());
-  t->tree = ts_parser_parse_string(p, nullptr, t->text.data(), static_cast<uint32_t>(t->text.size()));
+  t->tree =
+      ts_parser_parse_string(p, nullptr, t->text.data(), static_cast<uint32_t>(t->text.size()));
   ts_parser_delete(p);
   return t;
 }

@@ -21,8 +21,8 @@ struct SyntaxTree {
   // Where the text starts in its file: re-parsed strings (a trap handler, `sh -c "..."`)
   // report locations at the string's own position.
   unsigned file_id = 0xffffffffu;
-  unsigned line0 = 0;    // 0-based line of the text's first byte in the file
-  unsigned column0 = 0;  // 0-based column of the text's first byte on that line
+  unsigned line0 = 0;        // 0-based line of the text's first byte in the file
+  unsigned column0 = 0;      // 0-based column of the text's first byte on that line
   bool config_file = false;  // values assigned here come from a configuration file
 
   SyntaxTree() = default;
@@ -40,8 +40,12 @@ struct SyntaxTree {
 
 std::unique_ptr<SyntaxTree> parse_bash(std::string text);
 
-inline std::string_view kind(TSNode n) { return ts_node_type(n); }
-inline bool is(TSNode n, std::string_view k) { return !ts_node_is_null(n) && kind(n) == k; }
+inline std::string_view kind(TSNode n) {
+  return ts_node_type(n);
+}
+inline bool is(TSNode n, std::string_view k) {
+  return !ts_node_is_null(n) && kind(n) == k;
+}
 TSNode field(TSNode n, const char* name);
 std::vector<TSNode> named_children(TSNode n);
 std::vector<TSNode> children(TSNode n);  // named and anonymous
