@@ -187,3 +187,11 @@ TEST_CASE("capabilities kept across the final exec", "[bash]") {
   CHECK(count("exec gosu agent \"$@\"\n", k) == 0);  // no capability used by the setup
   CHECK(count("sudo nft -f gate.nft\nexec podman run --rm img\n", k) == 0);  // the engine sets caps
 }
+
+TEST_CASE("sudo grants", "[bash]") {
+  const auto k = ScriptFactKind::SudoGrant;
+  CHECK(count("echo 'agent ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/agent\n", k) == 1);
+  CHECK(count("usermod -aG sudo agent\n", k) == 1);
+  CHECK(count("echo 'Defaults env_reset' > /etc/sudoers.d/defaults\n", k) == 0);
+  CHECK(count("usermod -aG docker agent\n", k) == 0);
+}

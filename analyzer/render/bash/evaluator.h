@@ -103,6 +103,8 @@ struct Ctx {
 };
 
 Condition join(const Condition& outer, const Condition& inner);
+State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default);
+std::string short_text(std::string_view s);
 
 struct RenderAbort {
   Problem problem;
@@ -117,6 +119,10 @@ class Evaluator {
   void statements(TSNode parent, Ctx& ctx);
   void statement(TSNode n, Ctx& ctx);
   void command(TSNode n, Ctx& ctx, const std::vector<TSNode>& redirects);
+  void if_statement(TSNode n, Ctx& ctx);    // control_flow.cpp
+  void case_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
+  void for_statement(TSNode n, Ctx& ctx);   // control_flow.cpp
+  void loop_statement(TSNode n, Ctx& ctx);  // control_flow.cpp: while, until, C-style for
 
   // Expansion (expand.cpp).
   std::vector<EWord> expand_word(TSNode n, Ctx& ctx, bool assignment = false);

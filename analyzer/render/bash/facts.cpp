@@ -360,6 +360,29 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
     }
   }
 
+  // Sudo grants: a sudoers rule or a sudo/wheel group membership written by the script
+  // (a general grant lets the workload undo the gate).
+  for (const auto& [path, at_w] : writes) {
+    if (path.rfind("/etc/sudoers", 0) != 0) continue;
+    std::string body;
+    for (const EWord& w : stdin_words) body += w.w.text;
+    for (size_t i = 1; i < argv.size(); ++i) body += " " + argv[i].w.text;
+    if (body.find("ALL") != std::string::npos) {
+      add_fact(ScriptFactKind::SudoGrant,
+               fmt::format("a sudoers rule is written to {}{}", path,
+                           body.find("NOPASSWD") != std::string::npos ? " (NOPASSWD)" : ""),
+               Provenance{at_w, Frontend::Bash, ctx.cond});
+    }
+  }
+  if ((b == "usermod" || b == "adduser" || b == "gpasswd") &&
+      (std::find(texts.begin(), texts.end(), "sudo") != texts.end() ||
+       std::find(texts.begin(), texts.end(), "wheel") != texts.end() ||
+       std::any_of(texts.begin(), texts.end(), [](const std::string& t) {
+         return t.find("sudo") != std::string::npos && t.find(',') != std::string::npos;
+       }))) {
+    add_fact(ScriptFactKind::SudoGrant, fmt::format("`{}` adds a user to the sudo group", b), at);
+  }
+
   // Container launches.
   if (is_container_launch(inv)) {
     if (!st_.opts.errexit && !errexit_reported_) {
