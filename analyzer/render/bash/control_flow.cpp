@@ -152,10 +152,9 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
       if (ts_node_is_null(field(it, "value"))) break;
       std::string_view pt = ctx.tree->slice(pv);
       if (pt.rfind("--", 0) != 0 && pt.rfind("\"--", 0) != 0) continue;
-      static const char* hatches[] = {
-          "--insecure",    "--allow-unenforced", "--no-sandbox",
-          "--unsafe",      "--dangerously",      "--disable-firewall",
-          "--no-firewall", "--skip-gate",        "--allow-unconfined"};
+      static const char* hatches[] = {"--insecure",    "--allow-unenforced", "--no-sandbox",
+                                      "--unsafe",      "--dangerously",      "--disable-firewall",
+                                      "--no-firewall", "--skip-gate",        "--allow-unconfined"};
       bool hatch = false;
       for (const char* h : hatches) hatch = hatch || pt.find(h) != std::string_view::npos;
       if (hatch && !node_warns(it, ctx.tree)) {

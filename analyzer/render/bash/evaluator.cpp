@@ -119,7 +119,6 @@ std::string short_text(std::string_view s) {
   return s.size() > 60 ? t + "..." : t;
 }
 
-
 State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default) {
   if (a.dead && !b.dead) return b;
   if (b.dead && !a.dead) return a;

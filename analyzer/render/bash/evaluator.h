@@ -106,6 +106,10 @@ Condition join(const Condition& outer, const Condition& inner);
 State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default);
 std::string short_text(std::string_view s);
 
+// Word helpers shared by expansion and assignment (expand.cpp).
+EWord literal(std::string text);
+void concat_into(EWord& a, const EWord& b);
+
 struct RenderAbort {
   Problem problem;
 };
@@ -119,6 +123,9 @@ class Evaluator {
   void statements(TSNode parent, Ctx& ctx);
   void statement(TSNode n, Ctx& ctx);
   void command(TSNode n, Ctx& ctx, const std::vector<TSNode>& redirects);
+  bool builtin(const std::string& bname, const std::vector<EWord>& cmd, TSNode n, Ctx& ctx,
+               const std::vector<EWord>& stdin_words, const std::string& stdin_file,
+               const std::string& ifs);     // builtins.cpp
   void if_statement(TSNode n, Ctx& ctx);    // control_flow.cpp
   void case_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
   void for_statement(TSNode n, Ctx& ctx);   // control_flow.cpp
