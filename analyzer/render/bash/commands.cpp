@@ -291,10 +291,20 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   // Function calls.
   auto fit = st_.functions.find(name);
   if (!bypass_functions && !via_exec && fit != st_.functions.end()) {
-    if (++depth_ > static_cast<int>(limits_.max_call_depth)) {
-      abort_budget(fmt::format("function calls nested deeper than {}", limits_.max_call_depth),
-                   loc(n, ctx.tree));
+    if (depth_ + 1 > static_cast<int>(limits_.max_call_depth)) {
+      // Deep recursion (a directory walk, a fork bomb): calls below the limit are not
+      // followed; the step budget stops a recursion that fans out.
+      if (!recursion_reported_) {
+        recursion_reported_ = true;
+        out_.problems.push_back(
+            {ProblemKind::BudgetExceeded,
+             fmt::format("function calls nested deeper than {}: deeper calls were not rendered",
+                         limits_.max_call_depth),
+             loc(n, ctx.tree)});
+      }
+      return;
     }
+    ++depth_;
     std::vector<EWord> fargs(cmd.begin() + 1, cmd.end());
     for (auto& a : fargs) a.keep_from = true;
     auto [body, tree] = fit->second;

@@ -275,6 +275,7 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
 }
 
 void Evaluator::for_statement(TSNode n, Ctx& ctx) {
+  st_.may_break = false;
   TSNode var = field(n, "variable");
   TSNode body = field(n, "body");
   std::string name(ctx.tree->slice(var));
@@ -324,6 +325,12 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
     if (item.w.symbolic)
       bc.cond = join(ctx.cond, Condition{"for each " + name + " in " + item.w.origin, false});
     statement(body, bc);
+    if (st_.may_break) {
+      // Whether the loop goes on depends on values the script does not fix: one more
+      // iteration would only repeat the same symbolic commands.
+      st_.may_break = false;
+      break;
+    }
     if (st_.breaking > 0) {
       --st_.breaking;
       break;
@@ -333,6 +340,7 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
 }
 
 void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
+  st_.may_break = false;
   bool is_while = kind(n) == "while_statement";
   bool until = is_while && ts_node_child_count(n) > 0 && kind(ts_node_child(n, 0)) == "until";
   TSNode body = field(n, "body");
@@ -392,6 +400,12 @@ void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
       break;
     }
     statement(body, ctx);
+    if (st_.may_break) {
+      // Whether the loop goes on depends on values the script does not fix: one more
+      // iteration would only repeat the same symbolic commands.
+      st_.may_break = false;
+      break;
+    }
     if (st_.breaking > 0) {
       --st_.breaking;
       break;

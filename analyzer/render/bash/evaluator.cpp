@@ -140,6 +140,7 @@ State merge_states(State a, State b, const Condition& ca, const Condition& cb, b
   out.dead = a.dead && b.dead;
   out.returning = a.returning && b.returning;
   out.breaking = std::min(a.breaking, b.breaking);
+  out.may_break = a.may_break || b.may_break || a.breaking != b.breaking;
   return out;
 }
 

@@ -80,6 +80,7 @@ struct State {
   bool dead = false;       // after exit / exec: nothing further runs on this path
   bool returning = false;  // after `return` in a function
   int breaking = 0;        // pending `break`
+  bool may_break = false;  // a `break` on an undecided path: the loop's bound is unknown
 };
 
 // How the exit status of the command being evaluated is used.
@@ -207,6 +208,7 @@ class Evaluator {
   std::set<std::pair<std::uint32_t, std::uint32_t>> fail_open_seen_;
   std::set<std::string> xtrace_seen_;
   bool errexit_reported_ = false;
+  bool recursion_reported_ = false;
 };
 
 }  // namespace sbr::bash

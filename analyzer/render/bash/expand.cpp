@@ -173,6 +173,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         w.w.from = use;
         if (!c.always()) w.w.from.condition = join(use.condition, c);
       }
+      // Origins describe; they must not grow with every operator applied in a loop.
+      if (w.w.origin.size() > 160) w.w.origin = w.w.origin.substr(0, 157) + "...";
       charge_bytes(w.w.text.size(), use.at);
     }
     return v;
