@@ -174,6 +174,20 @@ podman run "${args[@]}" img
   CHECK(dbg->from.condition.needs_switch);
 }
 
+TEST_CASE("a scalar with a value per path renders one variant per value", "[bash]") {
+  auto r = render_text(R"SH(
+if [[ "${AGENTBOX_NET:-gated}" == full ]]; then NET=host; else NET=none; fi
+podman run --rm --network "$NET" img
+)SH");
+  REQUIRE(r.invocations.size() == 2);
+  CHECK(argv_text(r.invocations[0]) == "podman run --rm --network none img");
+  CHECK_FALSE(r.invocations[0].from.condition.needs_switch);
+  CHECK(argv_text(r.invocations[1]) == "podman run --rm --network host img");
+  CHECK(r.invocations[1].from.condition.text == "when AGENTBOX_NET=full");
+  CHECK(r.invocations[1].from.condition.needs_switch);
+  CHECK(find_word(r.invocations[1], "host")->from.at.column == 27);
+}
+
 TEST_CASE("decided conditions take one branch only", "[bash]") {
   auto r = render_text(R"SH(
 MODE=strict

@@ -105,6 +105,8 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
 }
 
 void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_redirects) {
+  bool variant = !alt_override_.first.empty();
+  if (!variant) alt_probe_.clear();
   // Words, inline assignments and redirects, in order.
   std::vector<TSNode> assigns, args, redirects = outer_redirects;
   TSNode name_node = field(n, "name");
@@ -423,6 +425,26 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   }
   out_.invocations.push_back(std::move(inv));
   const Invocation& recorded = out_.invocations.back();
+  if (!variant && !alt_probe_.empty()) {
+    // The same command with each other value of the path-dependent scalars it expands.
+    auto probes = alt_probe_;
+    std::size_t variants = 0;
+    for (const std::string& var : probes) {
+      Var* v = lookup(var);
+      if (v == nullptr) continue;
+      for (std::size_t ai = 0; ai < v->alts.size() && variants < 4; ++ai, ++variants) {
+        Ctx vc = ctx;
+        vc.cond = join(ctx.cond, v->alts[ai].cond);
+        alt_override_ = {var, ai};
+        State saved = st_;
+        command(n, vc, outer_redirects);
+        st_ = saved;
+        alt_override_ = {"", 0};
+      }
+    }
+    alt_probe_.clear();
+    return;
+  }
 
   // Commands run again from strings.
   if ((bname == "bash" || bname == "sh" || bname == "dash" || bname == "zsh") && cmd.size() > 2) {

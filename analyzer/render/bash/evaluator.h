@@ -209,6 +209,10 @@ class Evaluator {
   std::set<std::string> xtrace_seen_;
   bool errexit_reported_ = false;
   bool recursion_reported_ = false;
+  // Scalars whose value differs by path (`NET=host` on one branch, `NET=none` on the other):
+  // the command is rendered once more per other value, as a conditional variant.
+  std::vector<std::string> alt_probe_;
+  std::pair<std::string, std::size_t> alt_override_{"", 0};
 };
 
 }  // namespace sbr::bash

@@ -389,10 +389,19 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
           is_set = v->array;
         } else
           vals = {v->elems[0]};
+        // Rendering a variant of the command with this variable's value on another path.
+        if (alt_override_.first == name && alt_override_.second < v->alts.size()) {
+          const Alt& a = v->alts[alt_override_.second];
+          vals = a.elems.empty() ? std::vector<EWord>{literal("")} : a.elems;
+          for (EWord& w : vals) w.w.from.condition = join(a.cond, w.w.from.condition);
+        } else if (!v->alts.empty() &&
+                   std::find(alt_probe_.begin(), alt_probe_.end(), name) == alt_probe_.end()) {
+          alt_probe_.push_back(name);
+        }
         // A scalar set only on a non-default path: unquoted and empty by default, the
         // alternative's words appear with that path's condition.
-        if (!v->alts.empty() && !assignment && vals.size() == 1 && !vals[0].w.symbolic &&
-            vals[0].w.text.empty() && op.empty()) {
+        if (alt_override_.first != name && !v->alts.empty() && !assignment && vals.size() == 1 &&
+            !vals[0].w.symbolic && vals[0].w.text.empty() && op.empty()) {
           std::vector<EWord> alt_words;
           for (const Alt& a : v->alts) {
             for (EWord w : a.elems) {
@@ -406,6 +415,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
           }
           if (!alt_words.empty()) {
             for (auto& w : alt_words) charge_bytes(w.w.text.size(), at);
+            alt_probe_.erase(std::remove(alt_probe_.begin(), alt_probe_.end(), name),
+                             alt_probe_.end());
             return alt_words;
           }
         }
