@@ -12,7 +12,7 @@ Finding script_finding(const Model& model, const ScriptFacts& script, const Scri
   f.rule_id = std::string(rule);
   const std::string& path = model.files.path(script.file);
   // Details name variables and commands, never values; key formats are redacted regardless.
-  f.message = engine::redact_key_formats(fmt::format("{}: {}", path, fact.detail));
+  f.message = engine::redact_key_formats(fact.detail);
   f.at = fact.from.at;
   f.related = fact.related;
   f.subject = path;
