@@ -83,6 +83,7 @@ bool numeric(const std::string& s, long long& v) {
 }  // namespace
 
 Truth Evaluator::condition(TSNode n, Ctx& ctx) {
+  if (ts_node_is_null(n)) return Truth{};
   step(n, ctx);
   std::string_view k = kind(n);
   std::string src(ctx.tree->slice(n));

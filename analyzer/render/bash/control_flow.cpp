@@ -40,7 +40,8 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
     cc.status = StatusUse::Condition;
     // A security step as the whole condition: fail-open unless its failure branch exits.
     bool negated = is(cnd, "negated_command");
-    TSNode inner = negated ? named_children(cnd).back() : cnd;
+    auto negated_kids = negated ? named_children(cnd) : std::vector<TSNode>{};
+    TSNode inner = negated_kids.empty() ? cnd : negated_kids.back();
     bool security = (is(inner, "command") || is(inner, "redirected_statement")) &&
                     node_is_security(inner, ctx.tree);
     Truth t = condition(cnd, cc);

@@ -160,6 +160,7 @@ static std::vector<EWord> env_word(const std::string& name, Location at) {
 }
 
 std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
+  if (ts_node_is_null(n)) return {};
   step(n, ctx);
   std::string_view k = kind(n);
   std::vector<EWord> out;
