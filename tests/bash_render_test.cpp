@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <fstream>
+#include <sstream>
 
 #include "analyzer/pipeline/analysis.h"
 #include "tests/bash_helpers.h"
@@ -360,4 +362,22 @@ TEST_CASE("budgets: endless loops, fork bombs and huge expansions end quickly", 
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
           .count();
   CHECK(ms < 5000);
+}
+
+TEST_CASE("truncated and mangled launchers never crash the renderer", "[bash]") {
+  std::string dir = test::source_dir() + "/fixtures/launchers/";
+  for (const char* f : {"agentbox/run-agent.sh", "agentbox/lib/agentbox-common.sh",
+                        "agentbox-validated/run-agent.sh", "iptables-allowlist/gate.sh"}) {
+    std::ifstream in(dir + f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    REQUIRE_FALSE(text.empty());
+    for (size_t cut = 0; cut < text.size(); cut += 23) {
+      CHECK_NOTHROW(render_text(text.substr(0, cut)));
+      std::string mangled = text;
+      mangled.insert(cut, cut % 2 ? "$(" : "<<EOF\n");
+      CHECK_NOTHROW(render_text(mangled));
+    }
+  }
 }
