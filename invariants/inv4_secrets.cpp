@@ -5,6 +5,7 @@
 namespace sbr::inv {
 
 void check_secrets(const Model& model, Findings& out) {
+  check_env_on_argv(model, out);
   (void)model;
   (void)out;
 }

@@ -5,6 +5,7 @@
 namespace sbr::inv {
 
 void check_network(const Model& model, Findings& out) {
+  check_publish(model, out);
   (void)model;
   (void)out;
 }

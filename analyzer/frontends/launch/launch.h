@@ -2,17 +2,26 @@
 // bash renderer), compose services, devcontainer.json, Dockerfiles and seccomp profiles.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
 
 #include "analyzer/frontends/frontend.h"
 #include "analyzer/render/invocation.h"
 
 namespace sbr {
 
+// What one script has set up so far that later launches inherit: `podman pod create` options
+// are applied to every container that joins the pod with `--pod NAME`.
+struct LaunchState {
+  std::map<std::string, Workload> pods;  // pod name -> the options the pod was created with
+};
+
 struct LaunchContext {
   FileId script = kNoFile;
   std::optional<Engine> configured_engine;  // .sbreview.yaml `engine`, for "$ENGINE" run
   const SourceSet* sources = nullptr;
+  LaunchState* state = nullptr;  // per script; nullptr: pods are not remembered
 };
 
 // When `inv` runs a container engine (run/create/kube play/pod create), appends the workloads
@@ -22,5 +31,7 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
 void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 void read_dockerfile(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
+// A seccomp JSON profile (root object with "defaultAction").
+void read_seccomp_profile(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 
 }  // namespace sbr
