@@ -11,10 +11,14 @@ namespace {
 std::string engine_note(const Workload& w) {
   if (w.engine_unresolved) return " (the engine could not be resolved: judged as docker)";
   switch (w.engine) {
-    case Engine::Docker: return " (docker sets no default pids limit)";
-    case Engine::Compose: return " (compose on docker sets no default pids limit)";
-    case Engine::Devcontainer: return " (the devcontainer's docker engine sets no default pids limit)";
-    default: return "";
+    case Engine::Docker:
+      return " (docker sets no default pids limit)";
+    case Engine::Compose:
+      return " (compose on docker sets no default pids limit)";
+    case Engine::Devcontainer:
+      return " (the devcontainer's docker engine sets no default pids limit)";
+    default:
+      return "";
   }
 }
 
@@ -39,11 +43,13 @@ void check_launch_limits(const Model& model, Findings& out) {
       continue;
     }
     if (!pids && !engine::default_pids_limit(w.engine, model.cluster_facts)) {
-      out.add(make(w, "SB6003",
-                   fmt::format("{}: no pids limit{}; a fork bomb exhausts the host's process "
-                               "table; set `--pids-limit` (e.g. 512)",
-                               describe(w), engine_note(w)),
-                   container_anchor(w), "resources/pids-limit"));
+      out.add(make(
+          w, "SB6003",
+          fmt::format("{}: no pids limit{}; a fork bomb exhausts the host's process "
+                      "table; set {}",
+                      describe(w), engine_note(w),
+                      w.engine == Engine::Compose ? "`pids_limit: 512`" : "`--pids-limit 512`"),
+          container_anchor(w), "resources/pids-limit"));
     }
   }
 }

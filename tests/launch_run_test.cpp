@@ -25,7 +25,9 @@ Invocation inv_of(std::vector<std::string> args, std::string condition = "") {
   return inv;
 }
 
-std::uint32_t col(std::size_t index) { return static_cast<std::uint32_t>(10 * index + 1); }
+std::uint32_t col(std::size_t index) {
+  return static_cast<std::uint32_t>(10 * index + 1);
+}
 
 Workload run_one(std::vector<std::string> args, LaunchContext ctx = {}) {
   FilePart out;
@@ -44,7 +46,8 @@ TEST_CASE("engines and subcommands are recognised; other commands are not", "[la
   CHECK(workloads_from_invocation(inv_of({"podman", "container", "run", "img"}), ctx, out));
   CHECK(workloads_from_invocation(inv_of({"docker", "container", "create", "img"}), ctx, out));
   CHECK(workloads_from_invocation(inv_of({"nerdctl", "run", "img"}), ctx, out));
-  CHECK(workloads_from_invocation(inv_of({"podman", "--log-level", "debug", "run", "img"}), ctx, out));
+  CHECK(workloads_from_invocation(inv_of({"podman", "--log-level", "debug", "run", "img"}), ctx,
+                                  out));
   REQUIRE(out.workloads.size() == 6);
   CHECK(out.workloads[0].engine == Engine::Podman);
   CHECK(out.workloads[1].engine == Engine::Docker);
@@ -77,9 +80,9 @@ TEST_CASE("an unresolved \"$ENGINE\" run is judged as docker unless configured",
 }
 
 TEST_CASE("options in --opt=v, --opt v and short forms; combined short flags", "[launch]") {
-  Workload w = run_one({"podman", "run", "-it", "--rm", "-dit", "-p8080:80", "-e", "A=1",
-                        "--memory=512m", "--cap-drop", "ALL", "-itp", "9000:9000", "img", "sh", "-c",
-                        "echo hi"});
+  Workload w =
+      run_one({"podman", "run", "-it", "--rm", "-dit", "-p8080:80", "-e", "A=1", "--memory=512m",
+               "--cap-drop", "ALL", "-itp", "9000:9000", "img", "sh", "-c", "echo hi"});
   CHECK(w.image == "img");
   REQUIRE(w.command.size() == 3);
   CHECK(w.command[0].value == "sh");
@@ -140,8 +143,8 @@ TEST_CASE("every publish form", "[launch]") {
 }
 
 TEST_CASE("environment: values on argv, copies, files, the host's environment", "[launch]") {
-  Invocation inv = inv_of({"docker", "run", "-e", "API_TOKEN=abc", "--env", "X", "--env=B=2",
-                           "-e", "KEY=", "--env-file", "/tmp/e", "--env-host", "img"});
+  Invocation inv = inv_of({"docker", "run", "-e", "API_TOKEN=abc", "--env", "X", "--env=B=2", "-e",
+                           "KEY=", "--env-file", "/tmp/e", "--env-host", "img"});
   inv.argv[8].symbolic = true;  // KEY=$KEY with $KEY unresolved
   FilePart out;
   REQUIRE(workloads_from_invocation(inv, {}, out));
@@ -164,11 +167,27 @@ TEST_CASE("environment: values on argv, copies, files, the host's environment", 
 }
 
 TEST_CASE("security options", "[launch]") {
-  Workload w = run_one({"podman", "run", "--security-opt", "no-new-privileges", "--security-opt=seccomp=./prof.json",
-                        "--security-opt", "apparmor=unconfined", "--security-opt", "label=type:spc_t",
-                        "--security-opt", "unmask=/proc/kcore:/proc/keys", "--security-opt",
-                        "systempaths=unconfined", "--privileged", "--user", "1000:1001", "--read-only",
-                        "--userns", "keep-id", "--cap-add=NET_ADMIN,SYS_PTRACE", "img"});
+  Workload w = run_one({"podman",
+                        "run",
+                        "--security-opt",
+                        "no-new-privileges",
+                        "--security-opt=seccomp=./prof.json",
+                        "--security-opt",
+                        "apparmor=unconfined",
+                        "--security-opt",
+                        "label=type:spc_t",
+                        "--security-opt",
+                        "unmask=/proc/kcore:/proc/keys",
+                        "--security-opt",
+                        "systempaths=unconfined",
+                        "--privileged",
+                        "--user",
+                        "1000:1001",
+                        "--read-only",
+                        "--userns",
+                        "keep-id",
+                        "--cap-add=NET_ADMIN,SYS_PTRACE",
+                        "img"});
   REQUIRE(w.identity.allow_privilege_escalation);
   CHECK_FALSE(w.identity.allow_privilege_escalation->value);
   REQUIRE(w.identity.seccomp);
@@ -186,8 +205,9 @@ TEST_CASE("security options", "[launch]") {
   REQUIRE(w.identity.cap_add.size() == 2);
   CHECK(w.identity.cap_add[1].value == Capability::SysPtrace);
 
-  Workload v = run_one({"docker", "run", "--security-opt", "no-new-privileges:true", "--security-opt",
-                        "seccomp=unconfined", "--security-opt", "label=disable", "-u", "agent", "img"});
+  Workload v =
+      run_one({"docker", "run", "--security-opt", "no-new-privileges:true", "--security-opt",
+               "seccomp=unconfined", "--security-opt", "label=disable", "-u", "agent", "img"});
   CHECK_FALSE(v.identity.allow_privilege_escalation->value);
   CHECK(v.identity.seccomp->value.kind == SeccompKind::Unconfined);
   CHECK(v.identity.selinux_disabled->value);
@@ -199,11 +219,11 @@ TEST_CASE("security options", "[launch]") {
 }
 
 TEST_CASE("volumes, mounts and tmpfs with every option", "[launch]") {
-  Workload w = run_one({"podman", "run", "-v", "/srv/work:/work:rw,Z,U", "-v", "cache:/cache",
-                        "-v", "$HOME/.ssh:/root/.ssh:ro,rshared", "--volume=/anon", "--mount",
+  Workload w = run_one({"podman", "run", "-v", "/srv/work:/work:rw,Z,U", "-v", "cache:/cache", "-v",
+                        "$HOME/.ssh:/root/.ssh:ro,rshared", "--volume=/anon", "--mount",
                         "type=bind,src=/etc,dst=/host-etc,readonly,bind-propagation=rslave",
-                        "--mount=type=tmpfs,dst=/scratch,tmpfs-size=64m", "--tmpfs", "/tmp:rw,size=128m",
-                        "-v", "./skills:/skills:O,z", "img"});
+                        "--mount=type=tmpfs,dst=/scratch,tmpfs-size=64m", "--tmpfs",
+                        "/tmp:rw,size=128m", "-v", "./skills:/skills:O,z", "img"});
   REQUIRE(w.mounts.size() == 8);
   const Mount& a = w.mounts[0];
   CHECK(a.kind == MountKind::HostPath);
@@ -233,7 +253,8 @@ TEST_CASE("volumes, mounts and tmpfs with every option", "[launch]") {
 }
 
 TEST_CASE("network modes and host-loopback facts", "[launch]") {
-  CHECK(run_one({"podman", "run", "--network", "none", "img"}).network.mode->value == NetMode::None);
+  CHECK(run_one({"podman", "run", "--network", "none", "img"}).network.mode->value ==
+        NetMode::None);
   Workload h = run_one({"docker", "run", "--net=host", "img"});
   CHECK(h.network.mode->value == NetMode::Host);
   CHECK(h.network.host_network->value);
@@ -245,28 +266,33 @@ TEST_CASE("network modes and host-loopback facts", "[launch]") {
   CHECK(n.network.mode_arg == "agentnet");
   CHECK(run_one({"podman", "run", "--network", "ns:/run/netns/x", "img"}).network.mode->value ==
         NetMode::Namespace);
-  Workload s = run_one({"podman", "run", "--network", "slirp4netns:allow_host_loopback=true", "img"});
+  Workload s =
+      run_one({"podman", "run", "--network", "slirp4netns:allow_host_loopback=true", "img"});
   CHECK(s.network.mode->value == NetMode::Slirp4netns);
   REQUIRE(s.network.host_loopback.size() == 1);
   CHECK(s.network.host_loopback[0].from.at.column == col(3));
-  CHECK(run_one({"podman", "run", "--network", "slirp4netns", "img"}).network.host_loopback.empty());
+  CHECK(
+      run_one({"podman", "run", "--network", "slirp4netns", "img"}).network.host_loopback.empty());
   CHECK(run_one({"podman", "run", "--network", "pasta", "img"}).network.host_loopback.empty());
-  CHECK(run_one({"podman", "run", "--network", "pasta:--map-gw", "img"}).network.host_loopback.size() == 1);
+  CHECK(run_one({"podman", "run", "--network", "pasta:--map-gw", "img"})
+            .network.host_loopback.size() == 1);
   Workload g = run_one({"docker", "run", "--add-host", "host.docker.internal:host-gateway",
                         "--add-host=db:10.0.0.5", "img"});
   CHECK(g.network.host_loopback.size() == 1);
-  Workload ns = run_one({"podman", "run", "--pid=host", "--ipc", "host", "--uts", "private", "img"});
+  Workload ns =
+      run_one({"podman", "run", "--pid=host", "--ipc", "host", "--uts", "private", "img"});
   CHECK(ns.network.host_pid->value);
   CHECK(ns.network.host_ipc->value);
   CHECK_FALSE(ns.network.host_uts->value);
 }
 
 TEST_CASE("resources, lifecycle, runtime, identity of the launch", "[launch]") {
-  Invocation inv = inv_of({"podman", "run", "--memory-swap", "-1", "--cpus=2", "--pids-limit", "256",
-                           "--timeout", "3600", "--restart", "no", "--runtime", "runsc", "--device",
-                           "/dev/fuse", "--gpus", "all", "--storage-opt", "size=10G", "--init", "--name",
-                           "agent", "img"},
-                          "when MODE=full");
+  Invocation inv =
+      inv_of({"podman",   "run",       "--memory-swap", "-1",        "--cpus=2", "--pids-limit",
+              "256",      "--timeout", "3600",          "--restart", "no",       "--runtime",
+              "runsc",    "--device",  "/dev/fuse",     "--gpus",    "all",      "--storage-opt",
+              "size=10G", "--init",    "--name",        "agent",     "img"},
+             "when MODE=full");
   inv.via_sudo = true;
   inv.sequence = 3;
   FilePart out;
@@ -317,12 +343,14 @@ TEST_CASE("pod create options are inherited by containers joining the pod", "[la
   LaunchContext ctx;
   ctx.state = &state;
   FilePart out;
-  CHECK(workloads_from_invocation(
-      inv_of({"podman", "pod", "create", "--name", "sbx", "-p", "8080:80", "--network", "slirp4netns:allow_host_loopback=true"}),
-      ctx, out));
+  CHECK(
+      workloads_from_invocation(inv_of({"podman", "pod", "create", "--name", "sbx", "-p", "8080:80",
+                                        "--network", "slirp4netns:allow_host_loopback=true"}),
+                                ctx, out));
   CHECK(out.workloads.empty());
   REQUIRE(state.pods.count("sbx") == 1);
-  REQUIRE(workloads_from_invocation(inv_of({"podman", "run", "--pod", "sbx", "--read-only", "img"}), ctx, out));
+  REQUIRE(workloads_from_invocation(inv_of({"podman", "run", "--pod", "sbx", "--read-only", "img"}),
+                                    ctx, out));
   REQUIRE(out.workloads.size() == 1);
   const Workload& w = out.workloads[0];
   REQUIRE(w.network.ports.size() == 1);
@@ -348,16 +376,20 @@ TEST_CASE("kube play hands the file to the Kubernetes frontend, or says it could
   pod.path = "deploy/pod.yaml";
   pod.type = FileType::Yaml;
   pod.readable = true;
-  pod.bytes = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: x\n";
+  pod.bytes =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    "
+      "image: x\n";
   sources.files = {launcher, pod};
   LaunchContext ctx;
   ctx.sources = &sources;
   ctx.script = 0;
   FilePart out;
-  REQUIRE(workloads_from_invocation(inv_of({"podman", "kube", "play", "../deploy/pod.yaml"}), ctx, out));
+  REQUIRE(workloads_from_invocation(inv_of({"podman", "kube", "play", "../deploy/pod.yaml"}), ctx,
+                                    out));
   CHECK(out.problems.empty());
   for (const auto& w : out.workloads) CHECK(w.engine == Engine::PodmanKubePlay);
-  REQUIRE(workloads_from_invocation(inv_of({"podman", "kube", "play", "--replace", "missing.yaml"}), ctx, out));
+  REQUIRE(workloads_from_invocation(inv_of({"podman", "kube", "play", "--replace", "missing.yaml"}),
+                                    ctx, out));
   REQUIRE(out.problems.size() == 1);
   CHECK(out.problems[0].kind == ProblemKind::RenderFailed);
   CHECK(out.problems[0].at.column == col(4));

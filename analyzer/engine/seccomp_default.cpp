@@ -26,7 +26,9 @@ constexpr std::array<GatedSyscall, 17> kGated = {{
 }};
 }  // namespace
 
-std::span<const GatedSyscall> capability_gated_syscalls() { return kGated; }
+std::span<const GatedSyscall> capability_gated_syscalls() {
+  return kGated;
+}
 
 std::optional<Capability> gated_by(std::string_view syscall) {
   for (const auto& g : kGated) {

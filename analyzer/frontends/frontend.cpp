@@ -49,9 +49,9 @@ void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& 
     }
   } catch (const std::exception& e) {
     // A frontend defect must not lose the file silently: report it where it happened.
-    out.problems.push_back(
-        {ProblemKind::ParseError, std::string("internal error while reading: ") + e.what(),
-         Location{file.id, 1, 1}});
+    out.problems.push_back({ProblemKind::ParseError,
+                            std::string("internal error while reading: ") + e.what(),
+                            Location{file.id, 1, 1}});
   }
 }
 

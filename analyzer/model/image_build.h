@@ -23,8 +23,8 @@ struct BaseImage {
 struct ImageBuild {
   FileId file = kNoFile;
   std::vector<BaseImage> bases;
-  Maybe<std::string> final_user;          // USER of the last stage, as written
-  std::vector<EnvVar> env;                // ENV / ARG defaults of the last stage
+  Maybe<std::string> final_user;              // USER of the last stage, as written
+  std::vector<EnvVar> env;                    // ENV / ARG defaults of the last stage
   std::vector<Fact<std::string>> added_urls;  // ADD https://...
   std::vector<Fact<std::string>> run_lines;   // RUN bodies (TODO: hand to the bash frontend)
 };
@@ -39,7 +39,7 @@ struct SeccompAllow {
 
 struct SeccompProfile {
   FileId file = kNoFile;
-  std::string path;            // as found in the source set
+  std::string path;                   // as found in the source set
   Maybe<std::string> default_action;  // SCMP_ACT_ERRNO, SCMP_ACT_ALLOW...
   std::vector<SeccompAllow> allows;   // syscalls the profile allows (action ALLOW/LOG)
 };

@@ -21,7 +21,9 @@ bool flag_value(const ParsedOption& o) {
 }
 
 // Where a value-carrying fact came from: the value's word (for `--opt v` a word of its own).
-const Provenance& at_value(const ParsedOption& o) { return o.has_value ? o.value.from : o.flag.from; }
+const Provenance& at_value(const ParsedOption& o) {
+  return o.has_value ? o.value.from : o.flag.from;
+}
 
 }  // namespace
 
@@ -145,8 +147,8 @@ void apply_add_host(std::string_view v, const Provenance& at, Workload& w) {
   }
 }
 
-void apply_env_assignment(std::string_view text, bool symbolic, bool on_argv,
-                          const Provenance& at, Workload& w) {
+void apply_env_assignment(std::string_view text, bool symbolic, bool on_argv, const Provenance& at,
+                          Workload& w) {
   EnvVar e;
   e.from = at;
   std::size_t eq = text.find('=');

@@ -130,7 +130,8 @@ struct ServiceReader {
     if (const Node* p = w_get("pids_limit")) {
       if (auto v = p->as_int()) w.resources.pids_limit = fact(*v, at(p));
     }
-    for (const Node* d : items(w_get("devices"))) w.resources.devices.push_back(fact(str(d), at(d)));
+    for (const Node* d : items(w_get("devices")))
+      w.resources.devices.push_back(fact(str(d), at(d)));
     if (const Node* so = w_get("storage_opt")) {
       if (const Node* sz = so->get("size")) w.resources.ephemeral_limit = fact(str(sz), at(sz));
     }
@@ -154,7 +155,8 @@ struct ServiceReader {
     }
     for (const Node* h : items(w_get("extra_hosts"))) launch::apply_add_host(str(h), at(h), w);
     if (const Node* eh = w_get("extra_hosts"); eh && eh->is_map()) {
-      for (const auto& [k, v] : eh->entries) launch::apply_add_host(str(k) + ":" + str(v), at(k), w);
+      for (const auto& [k, v] : eh->entries)
+        launch::apply_add_host(str(k) + ":" + str(v), at(k), w);
     }
     if (const Node* p = w_get("pid")) w.network.host_pid = fact(str(p) == "host", at(p));
     if (const Node* p = w_get("ipc")) w.network.host_ipc = fact(str(p) == "host", at(p));
@@ -181,12 +183,14 @@ struct ServiceReader {
     bool_fact("read_only", w.identity.read_only_root);
     bool_fact("init", w.init);
     for (const Node* c : items(w_get("cap_add"))) launch::apply_capability(str(c), at(c), true, w);
-    for (const Node* c : items(w_get("cap_drop"))) launch::apply_capability(str(c), at(c), false, w);
+    for (const Node* c : items(w_get("cap_drop")))
+      launch::apply_capability(str(c), at(c), false, w);
     for (const Node* s : items(w_get("security_opt"))) launch::apply_security_opt(str(s), at(s), w);
     if (const Node* u = w_get("user")) launch::apply_user(str(u), at(u), w);
     if (const Node* u = w_get("userns_mode")) w.identity.userns = fact(str(u), at(u));
     volumes(w_get("volumes"));
-    for (const Node* t : items(w_get("tmpfs"))) launch::add_mount(launch::parse_tmpfs(str(t)), at(t), w);
+    for (const Node* t : items(w_get("tmpfs")))
+      launch::add_mount(launch::parse_tmpfs(str(t)), at(t), w);
     environment(w_get("environment"));
     for (const Node* e : items(w_get("env_file"))) {
       if (e->is_scalar()) w.env_bulk.push_back({EnvBulkKind::EnvFile, str(e), at(e)});
@@ -217,7 +221,8 @@ void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FileP
     auto st = reader.next(doc, err);
     if (st == yaml::DocumentReader::Status::End) break;
     if (st == yaml::DocumentReader::Status::Error) {
-      out.problems.push_back({ProblemKind::ParseError, "compose file does not parse: " + err.message,
+      out.problems.push_back({ProblemKind::ParseError,
+                              "compose file does not parse: " + err.message,
                               Location{file.id, std::max(err.line, 1u), std::max(err.column, 1u)}});
       continue;
     }

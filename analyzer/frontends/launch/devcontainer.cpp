@@ -40,7 +40,8 @@ void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, 
   yaml::ParseFailure err;
   auto st = reader.next(doc, err);
   if (st == yaml::DocumentReader::Status::Error) {
-    out.problems.push_back({ProblemKind::ParseError, "devcontainer.json does not parse: " + err.message,
+    out.problems.push_back({ProblemKind::ParseError,
+                            "devcontainer.json does not parse: " + err.message,
                             Location{file.id, std::max(err.line, 1u), std::max(err.column, 1u)}});
     return;
   }

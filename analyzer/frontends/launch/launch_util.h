@@ -9,7 +9,7 @@
 
 namespace sbr::launch {
 
-std::string dir_of(const std::string& path);  // "a/b/c" -> "a/b/" ("" at the top)
+std::string dir_of(const std::string& path);          // "a/b/c" -> "a/b/" ("" at the top)
 std::string normalize_path(const std::string& path);  // collapses "." and ".."
 const SourceFile* find_source(const SourceSet* sources, const std::string& path);
 

@@ -75,8 +75,8 @@ void inherit_pod(const Workload& pod, Workload& w) {
   w.resources = pod.resources;
 }
 
-bool kube_play(const Invocation& inv, std::size_t i, const EngineGuess& g,
-               const LaunchContext& ctx, FilePart& out) {
+bool kube_play(const Invocation& inv, std::size_t i, const EngineGuess& g, const LaunchContext& ctx,
+               FilePart& out) {
   launch::ParsedRun args = launch::parse_run_args(inv.argv, i, false);
   if (!args.has_image) return true;  // `kube play` with nothing to play: nothing starts
   const Word& file_word = args.image;
@@ -88,7 +88,8 @@ bool kube_play(const Invocation& inv, std::size_t i, const EngineGuess& g,
   }
   if (found == nullptr || !found->readable) {
     out.problems.push_back({ProblemKind::RenderFailed,
-                            "podman kube play: `" + (file_word.text.empty() ? file_word.origin : file_word.text) +
+                            "podman kube play: `" +
+                                (file_word.text.empty() ? file_word.origin : file_word.text) +
                                 "` is not a file in the analysed tree; its pods were not reviewed",
                             file_word.from.at});
     return true;
@@ -174,7 +175,8 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
     }
   }
   for (const auto& o : args.options) {
-    if (o.name == "entrypoint" && o.has_value) w.command.push_back(fact(o.value.text, o.value.from));
+    if (o.name == "entrypoint" && o.has_value)
+      w.command.push_back(fact(o.value.text, o.value.from));
   }
   for (const auto& c : args.command) w.command.push_back(fact(c.text, c.from));
   out.workloads.push_back(std::move(w));

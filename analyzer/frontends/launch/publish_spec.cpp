@@ -18,8 +18,7 @@ std::vector<std::string> split(std::string_view s, char sep) {
 
 bool is_loopback_address(std::string_view ip) {
   if (!ip.empty() && ip.front() == '[' && ip.back() == ']') ip = ip.substr(1, ip.size() - 2);
-  return ip.rfind("127.", 0) == 0 || ip == "::1" || ip == "localhost" ||
-         ip == "0:0:0:0:0:0:0:1";
+  return ip.rfind("127.", 0) == 0 || ip == "::1" || ip == "localhost" || ip == "0:0:0:0:0:0:0:1";
 }
 
 static bool is_port_part(std::string_view s) {

@@ -13,11 +13,11 @@
 namespace sbr::launch {
 
 struct ParsedOption {
-  std::string name;       // canonical long name without dashes ("publish", "volume")
-  Word flag;              // the word that names the option
-  Word value;             // the value (its own word, or the part after `=`)
+  std::string name;  // canonical long name without dashes ("publish", "volume")
+  Word flag;         // the word that names the option
+  Word value;        // the value (its own word, or the part after `=`)
   bool has_value = false;
-  bool known = true;      // false: not in the table; kept, never dropped
+  bool known = true;  // false: not in the table; kept, never dropped
 };
 
 struct ParsedRun {

@@ -30,7 +30,8 @@ void read_seccomp_profile(const SourceFile& file, const FrontendContext&, FilePa
   yaml::ParseFailure err;
   auto st = reader.next(doc, err);
   if (st == yaml::DocumentReader::Status::Error) {
-    out.problems.push_back({ProblemKind::ParseError, "seccomp profile does not parse: " + err.message,
+    out.problems.push_back({ProblemKind::ParseError,
+                            "seccomp profile does not parse: " + err.message,
                             Location{file.id, std::max(err.line, 1u), std::max(err.column, 1u)}});
     return;
   }
@@ -49,7 +50,8 @@ void read_seccomp_profile(const SourceFile& file, const FrontendContext&, FilePa
       if (!engine::default_action_allows(str(e->get("action")))) continue;
       bool conditional = non_empty(e->get("args"));
       if (const Node* inc = e->get("includes")) {
-        conditional = conditional || non_empty(inc->get("caps")) || non_empty(inc->get("minKernel"));
+        conditional =
+            conditional || non_empty(inc->get("caps")) || non_empty(inc->get("minKernel"));
       }
       // `excludes.caps` removes the allowance from containers holding a capability: it narrows,
       // it does not make the remaining allowance conditional.
