@@ -387,10 +387,29 @@ TEST_CASE("kube play hands the file to the Kubernetes frontend, or says it could
   REQUIRE(workloads_from_invocation(inv_of({"podman", "kube", "play", "../deploy/pod.yaml"}), ctx,
                                     out));
   CHECK(out.problems.empty());
-  for (const auto& w : out.workloads) CHECK(w.engine == Engine::PodmanKubePlay);
+  REQUIRE(out.workloads.size() == 1);
+  CHECK(out.workloads[0].engine == Engine::PodmanKubePlay);
+  CHECK(out.workloads[0].id.container == "a");
   REQUIRE(workloads_from_invocation(inv_of({"podman", "kube", "play", "--replace", "missing.yaml"}),
                                     ctx, out));
   REQUIRE(out.problems.size() == 1);
   CHECK(out.problems[0].kind == ProblemKind::RenderFailed);
   CHECK(out.problems[0].at.column == col(4));
+}
+
+TEST_CASE("a kube-played manifest is judged as podman runs it, not twice", "[launch]") {
+  Model m;
+  Workload k;
+  k.engine = Engine::Kubelet;
+  k.id = {"Pod", "", "", "p", "a", "deploy/pod.yaml"};
+  k.object_from.at = Location{1, 2, 1};
+  Workload played = k;
+  played.engine = Engine::PodmanKubePlay;
+  Workload other = k;
+  other.id.name = "q";
+  m.workloads = {k, played, other};
+  link_launches(m);
+  REQUIRE(m.workloads.size() == 2);
+  CHECK(m.workloads[0].engine == Engine::PodmanKubePlay);
+  CHECK(m.workloads[1].id.name == "q");
 }

@@ -69,6 +69,41 @@ std::vector<std::string> words(const std::string& s) {
   return out;
 }
 
+// Words with Dockerfile quoting: "a b" and 'a b' are one word (quotes removed), \x escapes.
+std::vector<std::string> quoted_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool in_word = false;
+  char quote = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (quote != 0) {
+      if (c == quote) {
+        quote = 0;
+      } else if (c == '\\' && quote == '"' && i + 1 < s.size()) {
+        cur.push_back(s[++i]);
+      } else {
+        cur.push_back(c);
+      }
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+      in_word = true;
+    } else if (c == '\\' && i + 1 < s.size()) {
+      cur.push_back(s[++i]);
+      in_word = true;
+    } else if (c == ' ' || c == '\t') {
+      if (in_word) out.push_back(cur);
+      cur.clear();
+      in_word = false;
+    } else {
+      cur.push_back(c);
+      in_word = true;
+    }
+  }
+  if (in_word) out.push_back(cur);
+  return out;
+}
+
 std::string expand(const std::string& s, const std::map<std::string, std::string>& args) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -99,14 +134,10 @@ std::vector<std::pair<std::string, std::string>> env_pairs(const std::string& ar
     out.emplace_back(ws[0], v);
     return out;
   }
-  for (const auto& w : ws) {
+  for (const auto& w : quoted_words(args)) {
     std::size_t eq = w.find('=');
     if (eq == std::string::npos) continue;
-    std::string v = w.substr(eq + 1);
-    if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
-      v = v.substr(1, v.size() - 2);
-    }
-    out.emplace_back(w.substr(0, eq), v);
+    out.emplace_back(w.substr(0, eq), w.substr(eq + 1));
   }
   return out;
 }

@@ -35,3 +35,10 @@ void read_dockerfile(const SourceFile& file, const FrontendContext& ctx, FilePar
 void read_seccomp_profile(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 
 }  // namespace sbr
+
+namespace sbr {
+// Runs once after every file is read: a manifest that a launcher plays with `podman kube play`
+// is judged as podman runs it, so the kubelet reading of the same objects is dropped (the
+// file's Kubernetes semantics would otherwise be reported twice, once wrongly).
+void link_launches(Model& model);
+}  // namespace sbr
