@@ -363,6 +363,11 @@ TEST_CASE("pod create options are inherited by containers joining the pod", "[la
   // Positional pod names (podman 4+).
   CHECK(workloads_from_invocation(inv_of({"podman", "pod", "create", "other"}), ctx, out));
   CHECK(state.pods.count("other") == 1);
+  // Without an explicit state, one context carries the script's pods.
+  LaunchContext plain;
+  CHECK(workloads_from_invocation(inv_of({"podman", "pod", "create", "--network", "host", "p2"}), plain, out));
+  REQUIRE(workloads_from_invocation(inv_of({"podman", "run", "--pod=p2", "img"}), plain, out));
+  CHECK(out.workloads.back().network.host_network->value);
 }
 
 TEST_CASE("kube play hands the file to the Kubernetes frontend, or says it could not", "[launch]") {

@@ -21,7 +21,11 @@ struct LaunchContext {
   FileId script = kNoFile;
   std::optional<Engine> configured_engine;  // .sbreview.yaml `engine`, for "$ENGINE" run
   const SourceSet* sources = nullptr;
-  LaunchState* state = nullptr;  // per script; nullptr: pods are not remembered
+  LaunchState* state = nullptr;  // per script; nullptr: `own_state` below is used
+  // A context lives for one script, so it can carry the script's state itself: callers that
+  // reuse one context across the script's invocations get pod inheritance without wiring.
+  mutable LaunchState own_state;
+  LaunchState& launch_state() const { return state ? *state : own_state; }
 };
 
 // When `inv` runs a container engine (run/create/kube play/pod create), appends the workloads

@@ -144,7 +144,7 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
     for (const auto& o : args.options) {
       if (!o.known && !o.flag.text.empty() && o.flag.text[0] != '-') name = o.flag.text;
     }
-    if (ctx.state && !name.empty()) ctx.state->pods[name] = std::move(w);
+    if (!name.empty()) ctx.launch_state().pods[name] = std::move(w);
     return true;
   }
 
@@ -152,11 +152,12 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
   // Apply once to learn --pod, then start again from the pod's options so that the
   // container's own flags override what it inherits.
   launch::apply_options(args, w, outcome);
-  if (outcome.pod && ctx.state) {
+  if (outcome.pod) {
     std::string pod = outcome.pod->value;
     if (pod.rfind("new:", 0) == 0) pod = pod.substr(4);
-    auto it = ctx.state->pods.find(pod);
-    if (it != ctx.state->pods.end()) {
+    auto& pods = ctx.launch_state().pods;
+    auto it = pods.find(pod);
+    if (it != pods.end()) {
       Workload fresh = base_workload(inv, g, ctx);
       inherit_pod(it->second, fresh);
       launch::ApplyOutcome again;
