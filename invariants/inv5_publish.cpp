@@ -14,11 +14,14 @@ bool loopback(std::string_view ip) {
 }
 
 // Ports are not bound at all under these modes (--network none: discarded or refused; host:
-// the container already shares every host port, reported as a host namespace).
-bool ports_bound(const Workload& w) {
+// the container already shares every host port, reported as a host namespace) -- when the mode
+// applies on the port's path (a script may set them on different branches).
+bool port_bound(const Workload& w, const PublishedPort& p) {
   if (!w.network.mode) return true;
   NetMode m = w.network.mode->value;
-  return m != NetMode::None && m != NetMode::Host && m != NetMode::Container;
+  const Condition& mc = w.network.mode->from.condition;
+  bool same_path = mc.always() || mc == p.from.condition;
+  return !same_path || (m != NetMode::None && m != NetMode::Host && m != NetMode::Container);
 }
 
 }  // namespace
@@ -26,9 +29,9 @@ bool ports_bound(const Workload& w) {
 void check_publish(const Model& model, Findings& out) {
   for (const Workload& w : model.workloads) {
     if (is_kubernetes(w)) continue;  // hostPort and Services are judged by their own rules
-    if (ports_bound(w)) {
+    {
       for (const PublishedPort& p : w.network.ports) {
-        if (p.is_host_port) continue;
+        if (p.is_host_port || !port_bound(w, p)) continue;
         if (p.publish_all) {
           out.add(make(w, "SB5050",
                        fmt::format("{}: `{}` publishes every exposed port of the image on every "

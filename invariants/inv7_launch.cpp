@@ -28,8 +28,12 @@ void check_launch_lifecycle(const Model& model, Findings& out) {
     // docker refuses to start such a container (fail closed); podman drops the mapping and
     // starts anyway. An unresolved engine may be podman.
     if (w.engine == Engine::Docker && !w.engine_unresolved) continue;
+    const Condition& mc = w.network.mode->from.condition;
     for (const PublishedPort& p : w.network.ports) {
-      if (p.is_host_port) continue;
+      // Only when both are reached on one path: `none` on one branch and `-p` on another is
+      // a script that picks one of them.
+      bool same_path = mc.always() || p.from.condition.always() || mc == p.from.condition;
+      if (p.is_host_port || !same_path) continue;
       std::vector<Related> related = {{w.network.mode->from.at, "--network none"}};
       Finding f = make(w, "SB7080",
                        fmt::format("{}: `{}` is published while the network is `none`: podman "

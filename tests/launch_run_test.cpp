@@ -365,7 +365,8 @@ TEST_CASE("pod create options are inherited by containers joining the pod", "[la
   CHECK(state.pods.count("other") == 1);
   // Without an explicit state, one context carries the script's pods.
   LaunchContext plain;
-  CHECK(workloads_from_invocation(inv_of({"podman", "pod", "create", "--network", "host", "p2"}), plain, out));
+  CHECK(workloads_from_invocation(inv_of({"podman", "pod", "create", "--network", "host", "p2"}),
+                                  plain, out));
   REQUIRE(workloads_from_invocation(inv_of({"podman", "run", "--pod=p2", "img"}), plain, out));
   CHECK(out.workloads.back().network.host_network->value);
 }
@@ -417,4 +418,20 @@ TEST_CASE("a kube-played manifest is judged as podman runs it, not twice", "[lau
   REQUIRE(m.workloads.size() == 2);
   CHECK(m.workloads[0].engine == Engine::PodmanKubePlay);
   CHECK(m.workloads[1].id.name == "q");
+}
+
+TEST_CASE("--network host on one branch is not hidden by another branch's mode", "[launch]") {
+  Invocation inv =
+      inv_of({"podman", "run", "--network", "host", "--network", "slirp4netns", "img"});
+  inv.argv[3].from.condition = {"when NET=full", true};
+  inv.argv[5].from.condition = {"when NET!=full", false};
+  FilePart out;
+  REQUIRE(workloads_from_invocation(inv, {}, out));
+  const Workload& w = out.workloads[0];
+  CHECK(w.network.mode->value == NetMode::Host);
+  CHECK(w.network.host_network->value);
+  CHECK(w.network.host_network->from.condition.text == "when NET=full");
+  // On one path, the last flag wins as it does for the engine.
+  Workload same = run_one({"podman", "run", "--network", "host", "--network", "none", "img"});
+  CHECK(same.network.mode->value == NetMode::None);
 }

@@ -103,7 +103,7 @@ void apply_network(std::string_view v, const Provenance& at, Workload& w) {
   std::string_view mode = v.substr(0, colon);
   std::string_view opts = colon == std::string_view::npos ? "" : v.substr(colon + 1);
   NetMode m = NetMode::Named;
-  w.network.mode_arg.clear();
+  std::string mode_arg;
   if (mode == "none") {
     m = NetMode::None;
   } else if (mode == "host") {
@@ -112,10 +112,10 @@ void apply_network(std::string_view v, const Provenance& at, Workload& w) {
     m = NetMode::Bridge;
   } else if (mode == "container" || mode == "service") {
     m = NetMode::Container;
-    w.network.mode_arg = std::string(opts);
+    mode_arg = std::string(opts);
   } else if (mode == "ns") {
     m = NetMode::Namespace;
-    w.network.mode_arg = std::string(opts);
+    mode_arg = std::string(opts);
   } else if (mode == "pasta") {
     m = NetMode::Pasta;
     // podman passes --no-map-gw to pasta by default (podman 5: the gateway no longer leads to
@@ -133,9 +133,16 @@ void apply_network(std::string_view v, const Provenance& at, Workload& w) {
       }
     }
   } else {
-    w.network.mode_arg = std::string(mode);
+    mode_arg = std::string(mode);
   }
+  // Flags from different branches of a script land in one argument list, each with its
+  // condition. A later `--network` on another path must not hide `--network host` reached on
+  // some path: the host mode is what the isolation checks need to see.
+  const auto& cur = w.network.mode;
+  bool other_path = cur && !(cur->from.condition == at.condition);
+  if (other_path && cur->value == NetMode::Host && m != NetMode::Host) return;
   w.network.mode = fact(m, at);
+  w.network.mode_arg = mode_arg;
   w.network.host_network = fact(m == NetMode::Host, at);
 }
 
