@@ -53,6 +53,9 @@ TEST_CASE("compose services become workloads with every security field", "[launc
     deploy:
       resources:
         limits: {memory: 1g, cpus: "2", pids: 100}
+        reservations:
+          devices:
+            - {driver: nvidia, count: all, capabilities: [gpu]}
     memswap_limit: -1
     runtime: runsc
     restart: unless-stopped
@@ -103,6 +106,8 @@ TEST_CASE("compose services become workloads with every security field", "[launc
   CHECK(a.resources.memory_limit->value == "1g");
   CHECK(a.resources.cpu_limit->value == "2");
   CHECK(a.resources.pids_limit->value == 100);
+  REQUIRE(a.resources.gpus.size() == 1);
+  CHECK(a.resources.gpus[0].value == "all");
   CHECK(a.resources.memory_swap->value == "-1");
   CHECK(a.runtime_class->value == "runsc");
   CHECK(a.lifecycle.restart->value == "unless-stopped");

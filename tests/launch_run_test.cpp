@@ -435,3 +435,34 @@ TEST_CASE("--network host on one branch is not hidden by another branch's mode",
   Workload same = run_one({"podman", "run", "--network", "host", "--network", "none", "img"});
   CHECK(same.network.mode->value == NetMode::None);
 }
+
+TEST_CASE("an image built earlier in the script brings its Dockerfile's USER", "[launch]") {
+  SourceSet sources;
+  SourceFile launcher;
+  launcher.id = 0;
+  launcher.path = "bin/run.sh";
+  launcher.readable = true;
+  SourceFile df;
+  df.id = 1;
+  df.path = "image/Containerfile";
+  df.type = FileType::Dockerfile;
+  df.readable = true;
+  df.bytes = "FROM debian:12\nUSER 1000:1000\n";
+  sources.files = {launcher, df};
+  LaunchContext ctx;
+  ctx.sources = &sources;
+  ctx.script = 0;
+  FilePart out;
+  CHECK_FALSE(workloads_from_invocation(
+      inv_of({"podman", "build", "--build-arg", "X=1", "-t", "agent:dev", "../image"}), ctx, out));
+  REQUIRE(workloads_from_invocation(inv_of({"podman", "run", "agent:dev"}), ctx, out));
+  const Workload& w = out.workloads.back();
+  CHECK(w.dockerfile == "image/Containerfile");
+  REQUIRE(w.identity.run_as_user);
+  CHECK(w.identity.run_as_user->value == 1000);
+  CHECK(w.identity.run_as_user->from.at.file == 1);
+  // --user on the command line wins over the image's USER.
+  REQUIRE(workloads_from_invocation(inv_of({"podman", "run", "--user", "2000", "agent:dev"}), ctx,
+                                    out));
+  CHECK(out.workloads.back().identity.run_as_user->value == 2000);
+}

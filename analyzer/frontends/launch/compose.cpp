@@ -124,6 +124,23 @@ struct ServiceReader {
         }
       }
     }
+    // GPUs: `gpus: all` or reservations.devices with a gpu capability (count or device_ids).
+    if (const Node* g = w_get("gpus")) {
+      if (g->is_scalar()) w.resources.gpus.push_back(fact(str(g), at(g)));
+    }
+    if (const Node* d = w_get("deploy")) {
+      const Node* r = d->get("resources");
+      const Node* res = r ? r->get("reservations") : nullptr;
+      for (const Node* dev : items(res ? res->get("devices") : nullptr)) {
+        if (!dev->is_map()) continue;
+        bool gpu = false;
+        for (const Node* c : items(dev->get("capabilities"))) gpu = gpu || str(c) == "gpu";
+        if (!gpu) continue;
+        std::string count = str(dev->get("count"));
+        w.resources.gpus.push_back(
+            fact(count.empty() ? std::string("device_ids") : count, at(dev)));
+      }
+    }
     take(w_get("mem_limit"), w.resources.memory_limit);
     take(w_get("memswap_limit"), w.resources.memory_swap);
     take(w_get("cpus"), w.resources.cpu_limit);

@@ -15,6 +15,9 @@ namespace sbr {
 // are applied to every container that joins the pod with `--pod NAME`.
 struct LaunchState {
   std::map<std::string, Workload> pods;  // pod name -> the options the pod was created with
+  // `podman build -t TAG [-f FILE] CONTEXT`: image tag -> Dockerfile path in the source set, so a
+  // later `podman run TAG` gets the image's USER and ENV.
+  std::map<std::string, std::string> built_images;
 };
 
 struct LaunchContext {

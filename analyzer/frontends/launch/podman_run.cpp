@@ -106,6 +106,55 @@ bool kube_play(const Invocation& inv, std::size_t i, const EngineGuess& g, const
   return true;
 }
 
+// Records which Dockerfile a tag is built from. Only literal tags and files are remembered.
+void remember_build(const Invocation& inv, std::size_t i, const LaunchContext& ctx) {
+  std::vector<std::string> tags;
+  std::string file, context;
+  for (; i < inv.argv.size(); ++i) {
+    const Word& w = inv.argv[i];
+    const std::string& t = w.text;
+    auto value = [&](std::string_view lng, std::string_view shrt) -> std::optional<std::string> {
+      if (t == lng || t == shrt) {
+        if (i + 1 < inv.argv.size()) return inv.argv[++i].text;
+        return std::string();
+      }
+      std::string eq = std::string(lng) + "=";
+      if (t.rfind(eq, 0) == 0) return t.substr(eq.size());
+      return std::nullopt;
+    };
+    if (auto v = value("--tag", "-t")) {
+      tags.push_back(*v);
+    } else if (auto f = value("--file", "-f")) {
+      file = *f;
+    } else if (!t.empty() && t[0] == '-') {
+      // Build options with a value: skip it so it is not taken for the context.
+      static const char* const kValued[] = {
+          "--build-arg",  "--target",   "--platform", "--label",   "--network",
+          "--secret",     "--layers",   "--format",   "--iidfile", "--build-context",
+          "--cache-from", "--cache-to", "--volume",   "-v",        "--authfile"};
+      for (const char* k : kValued) {
+        if (t == k) {
+          ++i;
+          break;
+        }
+      }
+    } else {
+      context = t;
+    }
+  }
+  if (tags.empty()) return;
+  std::string base = launch::dir_of(script_path(ctx));
+  std::string dir = context.empty() ? base : base + context + "/";
+  std::string path;
+  if (!file.empty()) {
+    path = file.front() == '/' ? file : base + file;
+  } else {
+    path = launch::find_source(ctx.sources, dir + "Containerfile") ? dir + "Containerfile"
+                                                                   : dir + "Dockerfile";
+  }
+  for (const auto& t : tags) ctx.launch_state().built_images[t] = launch::normalize_path(path);
+}
+
 }  // namespace
 
 bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, FilePart& out) {
@@ -117,6 +166,11 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
   std::string sub = inv.argv[i].text;
   std::string sub2 = i + 1 < inv.argv.size() ? inv.argv[i + 1].text : "";
   bool run = false, pod_create = false, play = false;
+  if (sub == "build" || (sub == "image" && sub2 == "build") ||
+      (sub == "buildx" && sub2 == "build")) {
+    remember_build(inv, i + (sub == "build" ? 1 : 2), ctx);
+    return false;  // builds an image, starts nothing
+  }
   if (sub == "run" || sub == "create") {
     run = true;
     i += 1;
@@ -169,6 +223,10 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
   if (outcome.name && !outcome.name->value.empty()) w.id.container = outcome.name->value;
   if (args.has_image) {
     w.image = args.image.text.empty() ? args.image.origin : args.image.text;
+    auto& built = ctx.launch_state().built_images;
+    if (auto it = built.find(args.image.text); it != built.end()) {
+      launch::attach_dockerfile(ctx.sources, it->second, w);
+    }
     if (args.image_uncertain) {
       w.unknown_options.push_back(
           fact("image `" + w.image + "` follows an unknown option that may take it as a value",
