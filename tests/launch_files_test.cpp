@@ -1,7 +1,14 @@
 // Compose, devcontainer.json, Dockerfile and seccomp profiles into the model.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
 #include "analyzer/frontends/launch/launch.h"
+#include "analyzer/pipeline/analysis.h"
+#include "analyzer/report/report.h"
+#include "tests/fixture_harness.h"
 
 using namespace sbr;
 
@@ -263,4 +270,35 @@ TEST_CASE("seccomp profiles: default action and unconditional allowances", "[lau
   CHECK_FALSE(p.allows[3].unconditional);
   CHECK(p.allows[4].syscall == "perf_event_open");
   CHECK(p.allows[4].unconditional);
+}
+
+namespace {
+
+std::string dump_dir(const std::string& rel) {
+  Config config;
+  AnalyzeOptions ao;
+  ao.jobs = 2;
+  Analysis a = analyze({test::source_dir() + "/" + rel}, config, ao);
+  std::ostringstream os;
+  write_model_dump(a.model, os);
+  return os.str();
+}
+
+void check_golden(const std::string& rel, const std::string& golden) {
+  std::string actual = dump_dir(rel);
+  std::string path = test::source_dir() + "/fixtures/launch/golden/" + golden;
+  if (std::getenv("SBR_UPDATE_GOLDEN")) std::ofstream(path, std::ios::binary) << actual;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream expected;
+  expected << in.rdbuf();
+  INFO("golden " << path << " (regenerate with SBR_UPDATE_GOLDEN=1 and review the diff)");
+  CHECK(actual == expected.str());
+}
+
+}  // namespace
+
+TEST_CASE("golden model dumps: compose with a proxy sidecar, a firewalled devcontainer",
+          "[launch]") {
+  check_golden("fixtures/launch/compose-proxy", "compose-proxy.dump");
+  check_golden("fixtures/launch/devcontainer-firewall", "devcontainer-firewall.dump");
 }

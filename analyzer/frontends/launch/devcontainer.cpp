@@ -74,6 +74,11 @@ void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, 
     launch::ApplyOutcome outcome;
     launch::apply_options(run, w, outcome);
   }
+  // containerUser is who the container's processes run as; remoteUser only picks the user of
+  // the tool's own sessions inside it, so it is not the container's identity.
+  if (const Node* u = root->get("containerUser"); u && u->is_scalar()) {
+    launch::apply_user(str(u), at(u), w);
+  }
   if (const Node* p = root->get("privileged")) {
     if (auto b = p->as_bool()) w.identity.privileged = fact(*b, at(p));
   }
