@@ -261,6 +261,9 @@ TEST_CASE("network modes and host-loopback facts", "[launch]") {
   Workload c = run_one({"podman", "run", "--network", "container:proxy", "img"});
   CHECK(c.network.mode->value == NetMode::Container);
   CHECK(c.network.mode_arg == "proxy");
+  REQUIRE(c.siblings.size() == 1);
+  CHECK(c.siblings[0].name == "proxy");
+  CHECK(c.siblings[0].shares_network);
   Workload n = run_one({"podman", "run", "--network", "agentnet", "img"});
   CHECK(n.network.mode->value == NetMode::Named);
   CHECK(n.network.mode_arg == "agentnet");

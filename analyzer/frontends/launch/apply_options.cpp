@@ -141,6 +141,10 @@ void apply_network(std::string_view v, const Provenance& at, Workload& w) {
   const auto& cur = w.network.mode;
   bool other_path = cur && !(cur->from.condition == at.condition);
   if (other_path && cur->value == NetMode::Host && m != NetMode::Host) return;
+  if (m == NetMode::Container && !mode_arg.empty()) {
+    // container:X / compose service:X: X's network namespace, its egress and its localhost.
+    w.siblings.push_back({mode_arg, "", true, false, at});
+  }
   w.network.mode = fact(m, at);
   w.network.mode_arg = mode_arg;
   w.network.host_network = fact(m == NetMode::Host, at);

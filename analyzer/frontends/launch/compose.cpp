@@ -158,9 +158,6 @@ struct ServiceReader {
     if (const Node* nm = w_get("network_mode")) {
       std::string v = str(nm);
       launch::apply_network(v, at(nm), w);
-      if (v.rfind("service:", 0) == 0 || v.rfind("container:", 0) == 0) {
-        w.siblings.push_back({v.substr(v.find(':') + 1), "", true, false, at(nm)});
-      }
     } else if (const Node* nets = w_get("networks")) {
       std::string first;
       if (nets->is_seq() && !nets->items.empty()) first = str(nets->items.front());
