@@ -11,7 +11,8 @@ namespace sbr::inv {
 void check_env_on_argv(const Model& model, Findings& out) {
   for (const Workload& w : model.workloads) {
     for (const EnvVar& e : w.env) {
-      if (!e.on_argv) continue;
+      // An empty literal (`-e NAME=`) exposes nothing.
+      if (!e.on_argv || (e.source == EnvSource::Literal && e.value.empty())) continue;
       bool secret = engine::is_secret_name(e.name);
       out.add(make(w, secret ? "SB4071" : "SB4070",
                    fmt::format("{}: the value of `{}` is on the engine's command line, where "

@@ -102,6 +102,7 @@ TEST_CASE("compose services become workloads with every security field", "[launc
   CHECK(a.mounts[3].size_limit->value == "64m");
   REQUIRE(a.env.size() == 3);  // MODE, API_TOKEN, and the Dockerfile's PATH
   CHECK(a.env[1].source == EnvSource::HostCopy);
+  CHECK(a.env[2].source == EnvSource::Symbolic);  // the Dockerfile's PATH=/opt/bin:$PATH
   CHECK_FALSE(a.env[0].on_argv);
   CHECK(a.env_bulk[0].name == ".env");
   CHECK(a.network.mode->value == NetMode::Container);
@@ -128,6 +129,7 @@ TEST_CASE("compose services become workloads with every security field", "[launc
   const Workload& p = out.workloads[1];
   CHECK(p.env.size() == 2);
   CHECK(p.env[1].source == EnvSource::HostCopy);
+  REQUIRE(p.env.size() == 2);
   CHECK(p.env_bulk[0].name == "./proxy.env");
   CHECK(p.network.mode->value == NetMode::Named);
   CHECK(p.network.mode_arg == "egress");
@@ -181,6 +183,7 @@ TEST_CASE("devcontainer.json: runArgs through the run parser, JSONC positions ke
   CHECK(w.network.mode->value == NetMode::None);
   REQUIRE(w.env.size() == 2);
   CHECK(w.env[0].on_argv);  // runArgs reach docker run's command line
+  CHECK(w.env[0].source == EnvSource::Literal);
   CHECK_FALSE(w.env[1].on_argv);
   CHECK(w.resources.pids_limit->value == 256);
   CHECK_FALSE(w.identity.privileged->value);
@@ -301,4 +304,18 @@ TEST_CASE("golden model dumps: compose with a proxy sidecar, a firewalled devcon
           "[launch]") {
   check_golden("fixtures/launch/compose-proxy", "compose-proxy.dump");
   check_golden("fixtures/launch/devcontainer-firewall", "devcontainer-firewall.dump");
+}
+
+TEST_CASE("interpolated values are not literals", "[launch]") {
+  SourceFile f = file_of(0, "compose.yaml", FileType::Compose,
+                         "services:\n  a:\n    environment:\n      API_KEY: ${API_KEY}\n      B: "
+                         "\"$B\"\n      C: plain\n");
+  FilePart out;
+  read_compose_file(f, {}, out);
+  REQUIRE(out.workloads.size() == 1);
+  const auto& env = out.workloads[0].env;
+  REQUIRE(env.size() == 3);
+  CHECK(env[0].source == EnvSource::Symbolic);
+  CHECK(env[1].source == EnvSource::Symbolic);
+  CHECK(env[2].source == EnvSource::Literal);
 }

@@ -169,7 +169,11 @@ void apply_env_assignment(std::string_view text, bool symbolic, bool on_argv, co
   } else {
     e.name = std::string(text.substr(0, eq));
     e.value = std::string(text.substr(eq + 1));
-    e.source = symbolic ? EnvSource::Symbolic : EnvSource::Literal;
+    // compose `${VAR}` and devcontainer `${localEnv:VAR}` are filled in from the host when the
+    // container starts: not a value written in the file.
+    bool interpolated =
+        e.value.find("${") != std::string::npos || (!e.value.empty() && e.value.front() == '$');
+    e.source = symbolic || interpolated ? EnvSource::Symbolic : EnvSource::Literal;
     e.on_argv = on_argv;
   }
   if (!e.name.empty()) w.env.push_back(std::move(e));

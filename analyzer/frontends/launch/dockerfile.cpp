@@ -186,8 +186,11 @@ ImageBuild parse_dockerfile(const SourceFile& file) {
       auto ws = words(ins.args);
       if (!ws.empty()) b.final_user = fact(ws[0], at);
     } else if (ins.keyword == "ENV") {
-      for (auto& [k, v] : env_pairs(ins.args))
-        b.env.push_back({k, v, EnvSource::Literal, "", false, at});
+      for (auto& [k, v] : env_pairs(ins.args)) {
+        // ENV X=$ARG takes a build argument: not a value written in the file.
+        EnvSource src = v.find('$') != std::string::npos ? EnvSource::Symbolic : EnvSource::Literal;
+        b.env.push_back({k, v, src, "", false, at});
+      }
     } else if (ins.keyword == "ADD") {
       // ADD --checksum=sha256:... verifies what it downloads.
       if (ins.args.find("--checksum=") != std::string::npos) continue;
