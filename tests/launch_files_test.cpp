@@ -319,3 +319,34 @@ TEST_CASE("interpolated values are not literals", "[launch]") {
   CHECK(env[1].source == EnvSource::Symbolic);
   CHECK(env[2].source == EnvSource::Literal);
 }
+
+TEST_CASE("garbage never crashes a launch reader and is never silent", "[launch]") {
+  FilePart out;
+  read_devcontainer_file(file_of(0, "devcontainer.json", FileType::Devcontainer, "[1, 2]"), {},
+                         out);
+  REQUIRE(out.problems.size() == 1);
+  CHECK(out.problems[0].kind == ProblemKind::InvalidObject);
+  read_devcontainer_file(file_of(0, "devcontainer.json", FileType::Devcontainer, "{\"a\": "), {},
+                         out);
+  CHECK(out.problems.size() == 2);
+  const char* nasty[] = {
+      "",       "\n\n",     "FROM",   "USER",     "ENV",     "ENV =", "ADD", "FROM --platform=x",
+      "RUN \\", "ARG X=${", "FROM $", "FROM ${X", "\\\n\\\n"};
+  for (const char* t : nasty) {
+    read_dockerfile(file_of(0, "Dockerfile", FileType::Dockerfile, t), {}, out);
+  }
+  CHECK(out.images.size() == std::size(nasty));
+  read_compose_file(
+      file_of(0, "compose.yaml", FileType::Compose,
+              "services:\n  a:\n    ports: [{}, [], \"::\", \"[\"]\n    volumes: [\":\", {}, "
+              "\"a:b:c:d\"]\n"
+              "    user: \"\"\n    network_mode: \"\"\n    cap_add: {x: 1}\n  b: 3\n"),
+      {}, out);
+  CHECK(out.workloads.size() == 1);
+  read_seccomp_profile(
+      file_of(0, "s.json", FileType::Json, "{\"defaultAction\": [], \"syscalls\": {\"names\": 1}}"),
+      {}, out);
+  read_seccomp_profile(file_of(0, "s.json", FileType::Json, "{\"defaultAction\": \"x\""), {}, out);
+  CHECK(out.seccomp_profiles.size() == 1);
+  CHECK(out.problems.back().kind == ProblemKind::ParseError);
+}

@@ -469,3 +469,18 @@ TEST_CASE("an image built earlier in the script brings its Dockerfile's USER", "
                                     out));
   CHECK(out.workloads.back().identity.run_as_user->value == 2000);
 }
+
+TEST_CASE("truncated and odd argument lists are kept, not lost", "[launch]") {
+  Workload a = run_one({"podman", "run", "--rm", "-p"});
+  CHECK_FALSE(a.image.size());
+  REQUIRE(a.unknown_options.size() == 1);  // -p without its value
+  CHECK(a.unknown_options[0].value == "-p");
+  Workload b = run_one({"docker", "run", "--", "--not-an-option", "x"});
+  CHECK(b.image == "--not-an-option");
+  Workload c = run_one({"podman", "run", "--=x", "-Z", "img"});
+  CHECK(c.image == "img");
+  CHECK(c.unknown_options.size() == 2);
+  FilePart out;
+  CHECK_FALSE(workloads_from_invocation(inv_of({"podman"}), {}, out));
+  CHECK_FALSE(workloads_from_invocation(Invocation{}, {}, out));
+}

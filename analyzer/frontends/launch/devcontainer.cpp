@@ -46,6 +46,10 @@ void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, 
     return;
   }
   if (st != yaml::DocumentReader::Status::Document || doc.root == nullptr || !doc.root->is_map()) {
+    // An empty or non-object devcontainer.json configures nothing the CLI could start.
+    out.problems.push_back({ProblemKind::InvalidObject,
+                            "devcontainer.json is not a JSON object; nothing in it was reviewed",
+                            Location{file.id, 1, 1}});
     return;
   }
   const Node* root = doc.root;
