@@ -273,7 +273,13 @@ ParsedRun parse_run_args(const std::vector<Word>& argv, std::size_t i, bool opti
     const Word& w = argv[i];
     const std::string& t = w.text;
     if (t == "--") {
+      // End of options: the next word is the image even when it starts with a dash.
       ++i;
+      if (!options_only && i < argv.size()) {
+        out.has_image = true;
+        out.image = argv[i++];
+        out.image_uncertain = after_unknown_flag;
+      }
       break;
     }
     if (t.size() >= 3 && t[0] == '-' && t[1] == '-') {
