@@ -72,6 +72,17 @@ TEST_CASE("publish with --network none: podman and unresolved engines, not docke
   CHECK(run(inv::check_launch_lifecycle, {u}).size() == 1);
 }
 
+TEST_CASE("none on the default path, host behind a switch: the publish is discarded", "[launch]") {
+  Condition full{"when NET=full", true}, dflt{"when NET!=full", false};
+  Workload w = launched(
+      {"podman", "run", "--network", "host", "--network", "none", "-p", "5173:5173", "img"},
+      {{}, {}, full, full, dflt, dflt, dflt, dflt});
+  CHECK(run(inv::check_publish, {w}).empty());
+  auto f = run(inv::check_launch_lifecycle, {w});
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].rule_id == "SB7080");
+}
+
 TEST_CASE("pids limit judged with the engine's default", "[launch]") {
   CHECK(run(inv::check_launch_limits, {launched({"podman", "run", "img"})}).empty());
   auto d = run(inv::check_launch_limits, {launched({"docker", "run", "--memory-swap=-1", "img"})});

@@ -431,9 +431,27 @@ TEST_CASE("--network host on one branch is not hidden by another branch's mode",
   FilePart out;
   REQUIRE(workloads_from_invocation(inv, {}, out));
   const Workload& w = out.workloads[0];
-  CHECK(w.network.mode->value == NetMode::Host);
+  // The default path's mode is the mode; the switched path's host mode stays visible.
+  CHECK(w.network.mode->value == NetMode::Slirp4netns);
+  REQUIRE(w.network.mode_alternatives.size() == 1);
+  CHECK(w.network.mode_alternatives[0].value == NetMode::Host);
   CHECK(w.network.host_network->value);
   CHECK(w.network.host_network->from.condition.text == "when NET=full");
+  // Reversed order: same outcome.
+  Invocation rev = inv_of({"podman", "run", "--network", "none", "--network", "host", "img"});
+  rev.argv[3].from.condition = {"when NET!=full", false};
+  rev.argv[5].from.condition = {"when NET=full", true};
+  FilePart out2;
+  REQUIRE(workloads_from_invocation(rev, {}, out2));
+  CHECK(out2.workloads[0].network.mode->value == NetMode::None);
+  CHECK(out2.workloads[0].network.host_network->value);
+  // An unconditional flag after a conditional one wins on every path.
+  Invocation later = inv_of({"podman", "run", "--network", "host", "--network", "none", "img"});
+  later.argv[3].from.condition = {"when NET=full", false};
+  FilePart out3;
+  REQUIRE(workloads_from_invocation(later, {}, out3));
+  CHECK(out3.workloads[0].network.mode->value == NetMode::None);
+  CHECK_FALSE(out3.workloads[0].network.host_network->value);
   // On one path, the last flag wins as it does for the engine.
   Workload same = run_one({"podman", "run", "--network", "host", "--network", "none", "img"});
   CHECK(same.network.mode->value == NetMode::None);

@@ -249,6 +249,8 @@ struct Exposure {
 struct Network {
   Maybe<NetMode> mode;
   std::string mode_arg;  // network name, container name...
+  // Modes a launcher sets on other paths of its script (`mode` holds the default path's).
+  std::vector<Fact<NetMode>> mode_alternatives;
   Maybe<bool> host_network;
   Maybe<bool> host_pid;
   Maybe<bool> host_ipc;

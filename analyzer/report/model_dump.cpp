@@ -188,6 +188,13 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
             "    network: {}{} @ {}\n", modes[static_cast<int>(w.network.mode->value)],
             w.network.mode_arg.empty() ? "" : " " + w.network.mode_arg, d.at(w.network.mode->from));
       }
+      for (const auto& alt : w.network.mode_alternatives) {
+        static const char* const alts[] = {"pod",    "engine-default", "host",      "none",
+                                           "bridge", "named",          "container", "ns",
+                                           "pasta",  "slirp4netns"};
+        out << fmt::format("    network on another path: {} @ {}\n",
+                           alts[static_cast<int>(alt.value)], d.at(alt.from));
+      }
       d.field("hostUTS", w.network.host_uts);
       d.list("host loopback", w.network.host_loopback);
       d.field("selinux disabled", w.identity.selinux_disabled);

@@ -136,18 +136,28 @@ void apply_network(std::string_view v, const Provenance& at, Workload& w) {
     mode_arg = std::string(mode);
   }
   // Flags from different branches of a script land in one argument list, each with its
-  // condition. A later `--network` on another path must not hide `--network host` reached on
-  // some path: the host mode is what the isolation checks need to see.
-  const auto& cur = w.network.mode;
-  bool other_path = cur && !(cur->from.condition == at.condition);
-  if (other_path && cur->value == NetMode::Host && m != NetMode::Host) return;
+  // condition. `mode` keeps the default path's mode (what runs unless someone flips a switch);
+  // modes of other paths are kept as alternatives. `host_network` is true when any path sets
+  // host, with that path's condition: the isolation checks judge it as a conditional finding.
   if (m == NetMode::Container && !mode_arg.empty()) {
     // container:X / compose service:X: X's network namespace, its egress and its localhost.
     w.siblings.push_back({mode_arg, "", true, false, at});
   }
-  w.network.mode = fact(m, at);
-  w.network.mode_arg = mode_arg;
-  w.network.host_network = fact(m == NetMode::Host, at);
+  Network& n = w.network;
+  const bool same_path = n.mode && n.mode->from.condition == at.condition;
+  // A later flag on every path overrides whatever came before, as it does for the engine.
+  const bool replaces = !n.mode || same_path || at.condition.always() ||
+                        (n.mode->from.condition.needs_switch && !at.condition.needs_switch);
+  if (replaces) {
+    if (n.mode && !same_path) n.mode_alternatives.push_back(*n.mode);
+    n.mode = fact(m, at);
+    n.mode_arg = mode_arg;
+  } else {
+    n.mode_alternatives.push_back(fact(m, at));
+  }
+  const bool host_elsewhere = n.host_network && n.host_network->value && !at.condition.always() &&
+                              !(n.host_network->from.condition == at.condition);
+  if (m == NetMode::Host || !host_elsewhere) n.host_network = fact(m == NetMode::Host, at);
 }
 
 void apply_add_host(std::string_view v, const Provenance& at, Workload& w) {
