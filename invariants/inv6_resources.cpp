@@ -209,6 +209,7 @@ void check_burstable(const Pod& pod, const Workload& first, Findings& out) {
 }  // namespace
 
 void check_resources(const Model& model, Findings& out) {
+  check_launch_limits(model, out);  // launcher-only rules (swap, docker pids): the launch checks
   for (const Workload& w : model.workloads) {
     if (!counts(w)) continue;
     check_memory(w, out);

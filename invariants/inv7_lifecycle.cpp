@@ -159,6 +159,7 @@ void check_home_volume(const Workload& w, Findings& out) {
 }  // namespace
 
 void check_lifecycle(const Model& model, Findings& out) {
+  check_launch_lifecycle(model, out);  // launcher options (the launch checks)
   check_script_lifecycle(model, out);  // launcher scripts: invariants/inv7_script.cpp
   OncePerObject once;
   std::vector<const Workload*> order;
