@@ -5,8 +5,7 @@
 namespace sbr::inv {
 
 void check_network(const Model& model, Findings& out) {
-  (void)model;
-  (void)out;
+  check_gates(model, out);
 }
 
 }  // namespace sbr::inv

@@ -1,0 +1,150 @@
+// Invariant 5, checks specific to egress gates: a squid config that lets everything through or
+// tunnels any port, a ruleset that denies in one address family only, a gate the workload can
+// remove, and a proxy variable with nothing blocking direct egress. The generic verdicts (no
+// default deny, allows to anywhere, metadata, DNS) are judged over the same gate facts in
+// inv5_egress.cpp.
+#include <fmt/format.h>
+
+#include <set>
+#include <tuple>
+
+#include "invariants/common.h"
+#include "invariants/modules.h"
+
+namespace sbr::inv {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Finding file_finding(const Model& m, std::string_view rule, std::string msg, const Provenance& at,
+                     std::string fact_path) {
+  Finding f;
+  f.rule_id = std::string(rule);
+  f.message = std::move(msg);
+  f.at = at.at;
+  f.subject = m.files.path(at.at.file);
+  f.fact_path = std::move(fact_path);
+  f.condition = at.condition;
+  return f;
+}
+
+void check_squid(const Model& m, const EgressGate& g, Findings& out) {
+  for (const auto& a : g.allows) {
+    if (a.dest != DestKind::Fqdn || a.value != "*") continue;
+    std::string why =
+        "every destination is allowed: an `http_access allow` line without a destination ACL "
+        "(`allow all`, `allow localnet`), or a last line that denies something narrow, which "
+        "makes squid allow whatever no line matched";
+    out.add(file_finding(m, "SB5070",
+                         fmt::format("squid proxy {}: {}; allow only dstdomain ACLs and end "
+                                     "with `http_access deny all`",
+                                     g.name, why),
+                         a.from, "squid:allows-every-destination"));
+    break;  // one finding per config: the first line that opens it
+  }
+  bool has_allow = !g.allows.empty();
+  if (has_allow && g.connect_restricted && !g.connect_restricted->value) {
+    out.add(file_finding(
+        m, "SB5071",
+        fmt::format("squid proxy {}: no `http_access deny CONNECT !SSL_ports` before the allows, "
+                    "so CONNECT can tunnel to any port of an allowed domain",
+                    g.name),
+        g.allows.front().from, "squid:connect-not-restricted"));
+  }
+}
+
+void check_family(const Model& m, const EgressGate& g, Findings& out) {
+  if (g.denies_v4 == g.denies_v6) return;
+  const char* closed = g.denies_v4 ? "IPv4" : "IPv6";
+  const char* open = g.denies_v4 ? "IPv6" : "IPv4";
+  std::string tool = g.kind == GateKind::Nft ? "nft ruleset" : "iptables ruleset";
+  std::string hint = g.kind == GateKind::Nft
+                         ? "use a table of family inet (or add the same chain in an ip6 table)"
+                         : "apply the same policy and rules with ip6tables";
+  out.add(file_finding(
+      m, "SB5072",
+      fmt::format("{} {} denies {} egress by default but not {}: {} traffic passes whenever the "
+                  "network has {} (pasta copies the host's addresses); {}",
+                  tool, g.name, closed, open, open, open, hint),
+      g.from, fmt::format("egress-family:{}", g.name)));
+}
+
+void check_gate_files(const Model& m, Findings& out) {
+  std::set<std::tuple<std::string, FileId, std::uint32_t>> seen;
+  for (const auto& s : m.scripts) {
+    for (const auto& g : s.gates) {
+      std::string kind = std::to_string(static_cast<int>(g.kind));
+      if (!seen.insert({kind, g.from.at.file, g.from.at.line}).second) continue;
+      if (g.kind == GateKind::Squid) check_squid(m, g, out);
+      if (g.kind == GateKind::Nft || g.kind == GateKind::Iptables) check_family(m, g, out);
+    }
+  }
+}
+
+std::string gate_label(const EgressGate& g) {
+  switch (g.kind) {
+    case GateKind::Nft:
+      return "nft ruleset " + g.name;
+    case GateKind::Iptables:
+      return "iptables ruleset " + g.name;
+    default:
+      return g.name;
+  }
+}
+
+void check_removable(const Workload& w, Findings& out) {
+  for (const auto& g : w.network.egress) {
+    if (!g.removable_by_workload) continue;
+    bool own_netns = g.hook == GateHook::NetnsOutput;
+    Finding f = make(
+        w, "SB5074",
+        fmt::format("{}: its egress gate ({}) lives in {} while the workload keeps NET_ADMIN, so "
+                    "the code inside can flush it; drop the bounding set before the untrusted "
+                    "command runs (setpriv --bounding-set -all) or load the gate from outside",
+                    describe(w), gate_label(g),
+                    own_netns ? "its own network namespace" : "the host's network namespace"),
+        g.from, "egress-gate-removable:" + gate_label(g));
+    for (const auto& c : w.identity.cap_add) {
+      if (c.value == Capability::NetAdmin || c.value == Capability::All) {
+        f.related.push_back({c.from.at, "capability added here"});
+      }
+    }
+    if (w.identity.privileged && w.identity.privileged->value) {
+      f.related.push_back({w.identity.privileged->from.at, "privileged"});
+    }
+    out.add(std::move(f));
+  }
+}
+
+void check_proxy(const Workload& w, Findings& out) {
+  if (w.network.mode && w.network.mode->value == NetMode::None) return;
+  for (const auto& g : w.network.egress) {
+    if (g.kind != GateKind::Squid && (g.denies_v4 || g.denies_v6)) return;
+  }
+  for (const auto& e : w.env) {
+    std::string n = lower(e.name);
+    if (n != "http_proxy" && n != "https_proxy" && n != "all_proxy") continue;
+    out.add(make(w, "SB5075",
+                 fmt::format("{}: {} points the workload at a proxy, but nothing blocks direct "
+                             "egress, so any program that ignores the variable goes straight "
+                             "out; add a default-deny gate that only lets the proxy through",
+                             describe(w), e.name),
+                 e.from, "env:" + e.name));
+    return;  // one per workload: the first proxy variable
+  }
+}
+
+}  // namespace
+
+void check_gates(const Model& model, Findings& out) {
+  check_gate_files(model, out);
+  for (const auto& w : model.workloads) {
+    check_removable(w, out);
+    check_proxy(w, out);
+  }
+}
+
+}  // namespace sbr::inv
