@@ -275,8 +275,8 @@ void evaluate_hook(const Ruleset& rs, const std::string& hook, HookResult& hr) {
         }
         if (e == End::Accepted) {
           fr.denies = false;
-        } else if (e != End::Dropped && !fr.denies && c.policy && *c.policy == Verdict::Drop &&
-                   counts(c.policy_from)) {
+        } else if (drop_policy) {
+          // The policy is the chain's default: point there even when a final rule also drops.
           fr.denies = true;
           fr.deny_from = c.policy_from;
         }
