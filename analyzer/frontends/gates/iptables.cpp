@@ -22,6 +22,7 @@ Table& filter_table(Ruleset& rs, bool v6, const Provenance& at) {
     ch.hook = hook;
     ch.policy = Verdict::Accept;
     ch.from = at;
+    ch.implicit = true;
     t.chains.push_back(std::move(ch));
   }
   rs.tables.push_back(std::move(t));
@@ -38,6 +39,7 @@ Chain& chain(Table& t, const std::string& name, const Provenance& at) {
   if (name == "DOCKER-USER") {
     c.type = "filter";
     c.hook = "forward";
+    c.implicit = true;
   }
   t.chains.push_back(std::move(c));
   return t.chains.back();
@@ -97,9 +99,9 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
   bool neg = false;
   std::string proto;
   std::vector<std::string> pending_ports;
-  auto val = [&](size_t& i) -> const Arg* {
+  auto val = [&](size_t& i, const std::string& opt) -> const Arg* {
     if (i + 1 >= a.size()) {
-      err = "option " + a[i].text + " needs a value";
+      err = "option " + opt + " needs a value";
       err_at = i;
       return nullptr;
     }
@@ -112,14 +114,14 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
     if (w == "!") {
       neg = true;
     } else if (w == "-t" || w == "--table") {
-      if (auto* v = val(i)) c.table = v->text;
+      if (auto* v = val(i, w)) c.table = v->text;
     } else if (w == "-w" || w == "--wait" || w == "-W" || w == "--wait-interval") {
       if (i + 1 < a.size() && std::all_of(a[i + 1].text.begin(), a[i + 1].text.end(), ::isdigit))
         ++i;
     } else if (w == "-P" || w == "--policy") {
       c.op = 'P';
-      if (auto* v = val(i)) c.chain = v->text;
-      if (auto* v = val(i)) c.policy = v->text;
+      if (auto* v = val(i, w)) c.chain = v->text;
+      if (auto* v = val(i, w)) c.policy = v->text;
     } else if (w == "-A" || w == "--append" || w == "-D" || w == "--delete" || w == "-N" ||
                w == "--new-chain" || w == "-X" || w == "--delete-chain" || w == "-F" ||
                w == "--flush") {
@@ -131,12 +133,12 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
       bool optional = c.op == 'X' || c.op == 'F';
       if (optional) {
         if (i + 1 < a.size() && a[i + 1].text[0] != '-') c.chain = a[++i].text;
-      } else if (auto* v = val(i)) {
+      } else if (auto* v = val(i, w)) {
         c.chain = v->text;
       }
     } else if (w == "-I" || w == "--insert") {
       c.op = 'I';
-      if (auto* v = val(i)) c.chain = v->text;
+      if (auto* v = val(i, w)) c.chain = v->text;
       if (i + 1 < a.size() && !a[i + 1].text.empty() &&
           std::all_of(a[i + 1].text.begin(), a[i + 1].text.end(), ::isdigit)) {
         c.insert_at = std::stoul(a[++i].text) - 1;
@@ -145,7 +147,7 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
                w == "-Z" || w == "-n" || w == "-v" || w == "--line-numbers") {
       if (w == "-C" || w == "--check" || w == "-L" || w == "-S" || w == "--list") c.op = 0;
     } else if (w == "-d" || w == "--destination" || w == "--dst") {
-      if (auto* v = val(i)) {
+      if (auto* v = val(i, w)) {
         AddrMatch m{v6, n, {}, ""};
         if (v->symbolic) {
           m.values.push_back({v->text, true});
@@ -155,29 +157,29 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
         c.rule.daddr.push_back(std::move(m));
       }
     } else if (w == "-p" || w == "--protocol") {
-      if (auto* v = val(i)) {
+      if (auto* v = val(i, w)) {
         proto = v->text;
         if (proto != "all") c.rule.protocols.push_back(proto);
       }
     } else if (w == "--dport" || w == "--destination-port" || w == "--dports" ||
                w == "--destination-ports") {
-      if (auto* v = val(i)) {
+      if (auto* v = val(i, w)) {
         pending_ports.push_back(v->text);
         c.rule.ports_negated = n;
       }
     } else if (w == "--match-set") {
-      const Arg* name = val(i);
-      const Arg* dir = name ? val(i) : nullptr;
+      const Arg* name = val(i, w);
+      const Arg* dir = name ? val(i, w) : nullptr;
       if (dir != nullptr && dir->text.rfind("dst", 0) == 0) {
         c.rule.daddr.push_back({v6, n, {}, name->text});
       } else {
         c.rule.other_match = true;
       }
     } else if (w == "--uid-owner" || w == "--gid-owner") {
-      val(i);
+      val(i, w);
       c.rule.owner = true;
     } else if (w == "-o" || w == "--out-interface") {
-      if (auto* v = val(i)) {
+      if (auto* v = val(i, w)) {
         if (v->text == "lo" && !n) {
           c.rule.loopback = true;
         } else {
@@ -185,7 +187,7 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
         }
       }
     } else if (w == "--ctstate" || w == "--state") {
-      if (auto* v = val(i)) {
+      if (auto* v = val(i, w)) {
         bool returning = !n;
         for (const auto& s : split(v->text, ',')) {
           returning = returning && (s == "ESTABLISHED" || s == "RELATED");
@@ -197,7 +199,7 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
         }
       }
     } else if (w == "-j" || w == "--jump" || w == "-g" || w == "--goto") {
-      if (auto* v = val(i)) {
+      if (auto* v = val(i, w)) {
         Verdict verdict = target_verdict(v->text);
         if (verdict != Verdict::None) {
           c.rule.verdict = verdict;
@@ -209,11 +211,11 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
     } else if (w == "-m" || w == "--match" || w == "--comment" || w == "--log-prefix" ||
                w == "--log-level" || w == "--reject-with" || w == "--limit" ||
                w == "--limit-burst" || w == "--icmp-type" || w == "--icmpv6-type") {
-      val(i);  // modules and options that do not narrow destinations
+      val(i, w);  // modules and options that do not narrow destinations
     } else if (w == "-s" || w == "--source" || w == "-i" || w == "--in-interface" ||
                w == "--sport" || w == "--source-port" || w == "--mark" || w == "--uid" ||
                w == "--src-range" || w == "--dst-range") {
-      val(i);
+      val(i, w);
       c.rule.other_match = true;
     } else if (!w.empty() && w[0] == '-') {
       // An option we do not model: keep the rule conservative (it matches something).
@@ -286,6 +288,7 @@ bool apply_iptables(const std::vector<Arg>& args, bool v6, const Provenance& at,
       Chain& ch = chain(t, c.chain, at);
       ch.policy = v;
       ch.policy_from = at;
+      ch.implicit = false;
       break;
     }
     case 'A':
@@ -359,6 +362,7 @@ bool apply_iptables_restore(const std::string& text, const Provenance& first_lin
       if (v == Verdict::Accept || v == Verdict::Drop) {
         ch.policy = v;
         ch.policy_from = at;
+        ch.implicit = v == Verdict::Accept;
       }
     } else {
       auto args = split_line(line, at);

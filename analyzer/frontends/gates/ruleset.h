@@ -68,6 +68,9 @@ struct Chain {
   Provenance policy_from;
   Provenance from;
   std::vector<Rule> rules;
+  // An iptables built-in chain whose policy nobody set: with no rules it decides nothing, so
+  // it does not make a gate of its own.
+  bool implicit = false;
 };
 
 struct Table {

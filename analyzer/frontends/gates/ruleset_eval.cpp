@@ -265,7 +265,7 @@ void evaluate_hook(const Ruleset& rs, const std::string& hook, HookResult& hr) {
     for (const Table& t : rs.tables) {
       if (!covers(t.family, v6 != 0)) continue;
       for (const Chain& c : t.chains) {
-        if (c.hook != hook || !filters(c)) continue;
+        if (c.hook != hook || !filters(c) || (c.implicit && c.rules.empty())) continue;
         FamilyResult fr;
         Walker w(rs, t, v6 != 0, fr);
         End e = w.walk(c, Rule{}, 0);
@@ -306,6 +306,7 @@ void evaluate_hook(const Ruleset& rs, const std::string& hook, HookResult& hr) {
   for (const Table& t : rs.tables) {
     for (const Chain& c : t.chains) {
       if (c.hook != hook || !filters(c)) continue;
+      if (c.implicit && c.rules.empty()) continue;
       if (!hr.first_from.at.valid()) hr.first_from = t.from.at.valid() ? t.from : c.from;
       std::string n = fmt::format("{} {}", family_name(t.family), t.name);
       if (std::find(hr.tables.begin(), hr.tables.end(), n) == hr.tables.end()) {
