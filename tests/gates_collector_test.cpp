@@ -45,8 +45,8 @@ TEST_CASE("iptables without ip6tables leaves IPv6 open; -I goes to the top", "[g
   CHECK(g->allows[1].ports.at(0).from == 53);
 
   // An ACCEPT inserted at the top runs before the DROP appended later.
-  auto open = test::collect_gates(
-      "iptables -A OUTPUT -j DROP\niptables -I OUTPUT -j ACCEPT\n", 1, problems);
+  auto open = test::collect_gates("iptables -A OUTPUT -j DROP\niptables -I OUTPUT -j ACCEPT\n", 1,
+                                  problems);
   REQUIRE(open.size() == 1);
   CHECK_FALSE(open[0].denies_v4);
 }
@@ -197,7 +197,8 @@ EOF
 
 TEST_CASE("the collector consumes gate commands only", "[gates]") {
   GateCollector c;
-  auto inv = test::fake_render("iptables -P OUTPUT DROP\npodman run img\nsudo nft list ruleset\n", 1);
+  auto inv =
+      test::fake_render("iptables -P OUTPUT DROP\npodman run img\nsudo nft list ruleset\n", 1);
   CHECK(c.add(inv[0]));
   CHECK_FALSE(c.add(inv[1]));
   CHECK(c.add(inv[2]));

@@ -64,8 +64,7 @@ TEST_CASE("a table of family ip leaves IPv6 open", "[gates]") {
   CHECK(g.allows[1].ports[1].from == 443);
 }
 
-TEST_CASE("an nft file that does not parse loads nothing and is a located ParseError",
-          "[gates]") {
+TEST_CASE("an nft file that does not parse loads nothing and is a located ParseError", "[gates]") {
   FilePart p = read_nft(test::read_gate_fixture("egress-broken.nft"));
   CHECK(p.scripts.empty());
   REQUIRE(p.problems.size() == 1);
@@ -77,8 +76,9 @@ TEST_CASE("an nft file that does not parse loads nothing and is a located ParseE
 
 TEST_CASE("nft parse errors name the cause", "[gates]") {
   CHECK(read_nft("tabel inet x {}\n").problems.at(0).message == "nft: unknown command `tabel`");
-  auto p = read_nft("table inet x {\n chain c {\n type filter hook output priority 0; policy "
-                    "maybe;\n }\n}\n");
+  auto p = read_nft(
+      "table inet x {\n chain c {\n type filter hook output priority 0; policy "
+      "maybe;\n }\n}\n");
   CHECK(p.problems.at(0).message == "nft: policy must be accept or drop");
   CHECK(p.problems.at(0).at.line == 3);
   CHECK(read_nft("add rule inet t c accept\n").problems.at(0).message == "nft: no such table: t");
@@ -134,9 +134,9 @@ TEST_CASE("a final unconditional drop rule is a default deny; accepts after it a
 }
 
 TEST_CASE("policy accept without a final drop does not deny", "[gates]") {
-  FilePart part = read_nft((
-      "table inet t {\n chain out {\n  type filter hook output priority 0; policy accept;\n  ip "
-      "daddr 169.254.169.254 drop\n }\n}\n"));
+  FilePart part = read_nft(
+      ("table inet t {\n chain out {\n  type filter hook output priority 0; policy accept;\n  ip "
+       "daddr 169.254.169.254 drop\n }\n}\n"));
   const EgressGate& g = only_gate(part);
   CHECK_FALSE(g.denies_v4);
   CHECK_FALSE(g.denies_v6);

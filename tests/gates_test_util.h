@@ -56,10 +56,11 @@ inline std::vector<Invocation> fake_render(const std::string& text, FileId file)
       if (a.rfind("<<", 0) == 0) {
         std::string term = a.substr(2);
         if (!term.empty() && term[0] == '-') term = term.substr(1);
-        if (term.size() > 1 && (term[0] == '\'' || term[0] == '"')) term = term.substr(1, term.size() - 2);
+        if (term.size() > 1 && (term[0] == '\'' || term[0] == '"'))
+          term = term.substr(1, term.size() - 2);
         if (term.empty() && i + 1 < args.size()) term = args[++i].text;
-        inv.stdin_from = Provenance{Location{file, static_cast<std::uint32_t>(n + 2), 1},
-                                    Frontend::Bash, {}};
+        inv.stdin_from =
+            Provenance{Location{file, static_cast<std::uint32_t>(n + 2), 1}, Frontend::Bash, {}};
         while (++n < lines.size()) {
           std::string body = lines[n];
           size_t x = body.find_first_not_of('\t');
@@ -93,8 +94,7 @@ inline std::vector<EgressGate> collect_gates(const std::string& script, FileId f
   return c.finish(problems);
 }
 
-inline const EgressGate* gate_with_hook(const std::vector<EgressGate>& gs, GateHook h,
-                                        GateKind k) {
+inline const EgressGate* gate_with_hook(const std::vector<EgressGate>& gs, GateHook h, GateKind k) {
   for (const auto& g : gs) {
     if (g.hook == h && g.kind == k) return &g;
   }

@@ -2,7 +2,8 @@
 // - a launcher's host ruleset filters its bridged containers at FORWARD (DOCKER-USER), and at
 //   OUTPUT only the traffic that leaves from a host process: --network host, and rootless
 //   podman's pasta/slirp4netns, which relay the container's connections as the user's own;
-// - a ruleset the container's own entrypoint loads filters that container at its OUTPUT;
+// - a ruleset the container's own entrypoint loads (a repository script it runs, or an nft file
+//   its command names) filters that container at its OUTPUT;
 // - `--network none`, and an `--internal` network created by the same script, deny everything;
 // - a squid proxy counts only for a workload pointed at a proxy whose direct egress is blocked.
 #include <algorithm>
@@ -76,6 +77,26 @@ std::vector<std::string> entry_names(const Workload& w) {
   return out;
 }
 
+std::string joined_command(const Workload& w) {
+  std::string out;
+  for (const auto& c : w.command) out += c.value + " ";
+  return out;
+}
+
+// `nft -f /etc/sandbox/egress.nft && exec ...` in the container's own command.
+bool command_loads(const std::string& cmd, const std::string& path) {
+  std::string b = base_name(path);
+  return !b.empty() && cmd.find("nft") != std::string::npos && cmd.find(b) != std::string::npos;
+}
+
+bool command_drops_bounding_set(const std::string& cmd) {
+  bool setpriv =
+      cmd.find("--bounding-set") != std::string::npos &&
+      (cmd.find("-all") != std::string::npos || cmd.find("-net_admin") != std::string::npos);
+  bool capsh = cmd.find("capsh") != std::string::npos && cmd.find("--drop") != std::string::npos;
+  return setpriv || capsh;
+}
+
 void attach(Workload& w, EgressGate g) {
   for (const auto& e : w.network.egress) {
     if (e.kind == g.kind && e.name == g.name && e.from.at == g.from.at) return;
@@ -115,6 +136,7 @@ void link_gates(Model& model) {
     const FileId launcher = w.object_from.at.file;
     const std::string launcher_dir = dir_name(model.files.path(launcher));
     auto entries = entry_names(w);
+    const std::string cmd = joined_command(w);
     for (const ScriptFacts* s : scripts) {
       const std::string& path = model.files.path(s->file);
       bool same_script = s->file == launcher;
@@ -124,6 +146,7 @@ void link_gates(Model& model) {
            // A devcontainer's post-start firewall script sits next to devcontainer.json.
            (w.engine == Engine::Devcontainer && dir_name(path) == launcher_dir &&
             base_name(path) != "devcontainer.json"));
+      bool loaded_by_command = !same_script && command_loads(cmd, path);
       for (const EgressGate& g : s->gates) {
         if (g.kind == GateKind::Squid) continue;
         EgressGate copy = g;
@@ -149,6 +172,10 @@ void link_gates(Model& model) {
               copy.removable_by_workload = holds_net_admin(w) && !g.setup_caps_dropped;
               break;
           }
+        } else if (loaded_by_command && g.hook == GateHook::Output) {
+          on_path = true;
+          copy.hook = GateHook::NetnsOutput;
+          copy.removable_by_workload = holds_net_admin(w) && !command_drops_bounding_set(cmd);
         } else if (entrypoint && g.hook == GateHook::Output) {
           // Loaded inside the container: it filters the container's own namespace, and the
           // workload can flush it unless NET_ADMIN is gone from the bounding set.
