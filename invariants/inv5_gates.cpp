@@ -57,18 +57,15 @@ void check_squid(const Model& m, const EgressGate& g, Findings& out) {
 }
 
 void check_family(const Model& m, const EgressGate& g, Findings& out) {
-  if (g.denies_v4 == g.denies_v6) return;
-  const char* closed = g.denies_v4 ? "IPv4" : "IPv6";
-  const char* open = g.denies_v4 ? "IPv6" : "IPv4";
-  std::string tool = g.kind == GateKind::Nft ? "nft ruleset" : "iptables ruleset";
-  std::string hint = g.kind == GateKind::Nft
-                         ? "use a table of family inet (or add the same chain in an ip6 table)"
-                         : "apply the same policy and rules with ip6tables";
+  if (!g.denies_v4 || g.denies_v6) return;
+  bool nft = g.kind == GateKind::Nft;
   out.add(file_finding(
       m, "SB5072",
-      fmt::format("{} {} denies {} egress by default but not {}: {} traffic passes whenever the "
-                  "network has {} (pasta copies the host's addresses); {}",
-                  tool, g.name, closed, open, open, open, hint),
+      fmt::format("{} {} denies IPv4 egress by default but not IPv6: IPv6 traffic passes "
+                  "whenever the network has IPv6 (pasta copies the host's addresses); {}",
+                  nft ? "nft ruleset" : "iptables ruleset", g.name,
+                  nft ? "use a table of family inet, which sees both families"
+                      : "apply the same policy and rules with ip6tables"),
       g.from, fmt::format("egress-family:{}", g.name)));
 }
 
@@ -99,6 +96,17 @@ void check_removable(const Workload& w, Findings& out) {
   for (const auto& g : w.network.egress) {
     if (!g.removable_by_workload) continue;
     bool own_netns = g.hook == GateHook::NetnsOutput;
+    // The cause is the capability the workload keeps: point there, the gate is related.
+    const Provenance* cause = &g.from;
+    for (const auto& c : w.identity.cap_add) {
+      if ((c.value == Capability::NetAdmin || c.value == Capability::All) && c.from.at.valid()) {
+        cause = &c.from;
+        break;
+      }
+    }
+    if (cause == &g.from && w.identity.privileged && w.identity.privileged->value) {
+      cause = &w.identity.privileged->from;
+    }
     Finding f = make(
         w, "SB5074",
         fmt::format("{}: its egress gate ({}) lives in {} while the workload keeps NET_ADMIN, so "
@@ -106,15 +114,8 @@ void check_removable(const Workload& w, Findings& out) {
                     "command runs (setpriv --bounding-set -all) or load the gate from outside",
                     describe(w), gate_label(g),
                     own_netns ? "its own network namespace" : "the host's network namespace"),
-        g.from, "egress-gate-removable:" + gate_label(g));
-    for (const auto& c : w.identity.cap_add) {
-      if (c.value == Capability::NetAdmin || c.value == Capability::All) {
-        f.related.push_back({c.from.at, "capability added here"});
-      }
-    }
-    if (w.identity.privileged && w.identity.privileged->value) {
-      f.related.push_back({w.identity.privileged->from.at, "privileged"});
-    }
+        *cause, "egress-gate-removable:" + gate_label(g));
+    f.related.push_back({g.from.at, "the gate: " + gate_label(g)});
     out.add(std::move(f));
   }
 }
