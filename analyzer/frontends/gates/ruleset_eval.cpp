@@ -97,6 +97,9 @@ class Walker {
 
   End walk(const Chain& c, const Rule& ctx, int depth) {
     for (const Rule& raw : c.rules) {
+      // Jumps fan out: a chain that jumps to itself from many rules must not explode.
+      if (budget_ == 0) return End::Continue;
+      --budget_;
       Rule r = combine(ctx, raw);
       if (!applies(r)) continue;
       switch (r.verdict) {
@@ -250,6 +253,7 @@ class Walker {
   const Table& t_;
   bool v6_;
   FamilyResult& out_;
+  std::size_t budget_ = 100000;
 };
 
 struct HookResult {
