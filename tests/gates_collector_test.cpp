@@ -203,3 +203,24 @@ TEST_CASE("the collector consumes gate commands only", "[gates]") {
   CHECK_FALSE(c.add(inv[1]));
   CHECK(c.add(inv[2]));
 }
+
+TEST_CASE("an allowlist chain scoped to the sandbox bridge denies its traffic", "[gates]") {
+  const char* script = R"(iptables -N AGENTBOX
+iptables -F AGENTBOX
+iptables -A AGENTBOX -d github.com -p tcp --dport 443 -j ACCEPT
+iptables -A AGENTBOX -j DROP
+iptables -I DOCKER-USER -i $BRIDGE -j AGENTBOX
+ip6tables -P FORWARD DROP
+)";
+  std::vector<Problem> problems;
+  auto gs = test::collect_gates(script, 12, problems);
+  REQUIRE(problems.empty());
+  REQUIRE(gs.size() == 1);
+  CHECK(gs[0].hook == GateHook::Forward);
+  CHECK(gs[0].denies_v4);
+  CHECK(gs[0].denies_v6);
+  CHECK(gs[0].from.at.line == 4);
+  REQUIRE(gs[0].allows.size() == 1);
+  CHECK(gs[0].allows[0].dest == DestKind::Fqdn);
+  CHECK(gs[0].allows[0].value == "github.com");
+}

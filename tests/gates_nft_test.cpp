@@ -205,8 +205,10 @@ TEST_CASE("forward and output hooks give one gate each; jumps are followed", "[g
   CHECK(gs[0].hook == GateHook::Output);
   CHECK_FALSE(gs[0].denies_v4);
   CHECK(gs[1].hook == GateHook::Forward);
-  // The jump is conditional on the interface: its drop is not a default deny for all traffic.
-  CHECK_FALSE(gs[1].denies_v4);
+  // The input interface says which sandbox the jump is for: the sandbox's traffic is dropped
+  // unless the chain allows it.
+  CHECK(gs[1].denies_v4);
+  CHECK(gs[1].from.at.line == 4);
 
   FilePart part2 = read_nft((R"(table ip t {
   chain allowlist {

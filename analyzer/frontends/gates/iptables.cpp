@@ -212,8 +212,10 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
                w == "--log-level" || w == "--reject-with" || w == "--limit" ||
                w == "--limit-burst" || w == "--icmp-type" || w == "--icmpv6-type") {
       val(i, w);  // modules and options that do not narrow destinations
-    } else if (w == "-s" || w == "--source" || w == "-i" || w == "--in-interface" ||
-               w == "--sport" || w == "--source-port" || w == "--mark" || w == "--uid" ||
+    } else if (w == "-s" || w == "--source" || w == "-i" || w == "--in-interface") {
+      val(i, w);
+      c.rule.selector = true;
+    } else if (w == "--sport" || w == "--source-port" || w == "--mark" || w == "--uid" ||
                w == "--src-range" || w == "--dst-range") {
       val(i, w);
       c.rule.other_match = true;

@@ -146,6 +146,10 @@ bool parse_nft_rule(const std::vector<Token>& t, size_t begin, size_t end, const
         auto [vals, set] = operand(neg);
         for (const auto& v : vals) r.protocols.push_back(v.text);
         r.only_v6 = w == "ip6";
+      } else if (field == "saddr") {
+        operand(neg);
+        r.only_v6 = w == "ip6";
+        r.selector = true;
       } else {
         operand(neg);
         r.only_v6 = w == "ip6";
@@ -190,6 +194,8 @@ bool parse_nft_rule(const std::vector<Token>& t, size_t begin, size_t end, const
         } else {
           r.other_match = true;
         }
+      } else if (key == "meta iifname" || key == "iifname" || key == "meta iif" || key == "iif") {
+        r.selector = true;
       } else if (key == "meta skuid" || key == "skuid" || key == "meta skgid" || key == "skgid") {
         r.owner = true;
       } else if (key == "ct state") {

@@ -49,7 +49,11 @@ struct Rule {
   bool established = false;  // ct state established/related: return traffic, not an egress allow
   bool loopback = false;     // oif lo: the namespace's own loopback
   bool owner = false;        // skuid / -m owner: applies to one local user, not the workload
-  bool other_match = false;  // a match we keep but do not model (saddr, iifname, mark...)
+  bool other_match = false;  // a match we keep but do not model (mark, oifname eth0...)
+  // A source address or input interface: it says which sandbox the rule is for. Launchers
+  // scope their allowlist to the sandbox's bridge or subnet (`-i cni-agent -j ALLOW`), so the
+  // rule is taken to apply to the sandbox being judged.
+  bool selector = false;
   Verdict verdict = Verdict::None;
   std::string target;  // jump/goto chain
   Provenance from;

@@ -80,6 +80,7 @@ Rule combine(const Rule& ctx, const Rule& r) {
   m.loopback = m.loopback || ctx.loopback;
   m.owner = m.owner || ctx.owner;
   m.other_match = m.other_match || ctx.other_match;
+  m.selector = m.selector || ctx.selector;
   return m;
 }
 
