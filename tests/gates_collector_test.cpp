@@ -224,3 +224,22 @@ ip6tables -P FORWARD DROP
   CHECK(gs[0].allows[0].dest == DestKind::Fqdn);
   CHECK(gs[0].allows[0].value == "github.com");
 }
+
+TEST_CASE("a heredoc value that expanded to nothing keeps the rule's verdict", "[gates]") {
+  const char* script = R"(nft -f - <<EOF
+table inet agentbox {
+  chain forward {
+    type filter hook forward priority 0; policy drop;
+    tcp dport  accept
+  }
+}
+EOF
+)";
+  std::vector<Problem> problems;
+  auto gs = test::collect_gates(script, 13, problems);
+  REQUIRE(problems.empty());
+  REQUIRE(gs.size() == 1);
+  REQUIRE(gs[0].allows.size() == 1);
+  CHECK(gs[0].allows[0].dest == DestKind::Any);
+  CHECK(gs[0].allows[0].ports.at(0).from == 0);  // unknown port: every port
+}

@@ -60,7 +60,13 @@ TEST_CASE("host FORWARD gates filter bridged containers of the same script only"
   m.workloads.push_back(launched(0, Engine::Docker, NetMode::Host));  // host
   m.workloads.push_back(launched(1, Engine::Docker, std::nullopt));   // other script
   m.workloads.push_back(launched(0, Engine::Podman, std::nullopt));   // rootless: pasta
+  m.workloads.push_back(launched(0, Engine::Podman, NetMode::Named, "agent-net"));  // rootless
+  Workload rootful = launched(0, Engine::Podman, NetMode::Named, "agent-net");
+  rootful.rootful = fact(true, Provenance{});
+  m.workloads.push_back(rootful);
   link_gates(m);
+  CHECK(m.workloads[4].network.egress.empty());
+  CHECK(m.workloads[5].network.egress.size() == 1);
   CHECK(kinds(m.workloads[0]) == std::vector<GateKind>{GateKind::Iptables});
   CHECK(m.workloads[1].network.egress.empty());
   CHECK(m.workloads[2].network.egress.empty());

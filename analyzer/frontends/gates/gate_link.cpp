@@ -33,18 +33,21 @@ NetMode mode_of(const Workload& w) {
 }
 
 // Rootless podman relays the container's connections through pasta/slirp4netns, processes of
-// the user on the host: their packets cross the host's OUTPUT, not FORWARD.
+// the user on the host (named networks too: they live in the rootless network namespace), so
+// their packets cross the host's OUTPUT, not FORWARD. Podman without a known rootful launch is
+// taken as rootless, its default.
 bool leaves_as_host_process(const Workload& w) {
   NetMode m = mode_of(w);
   if (m == NetMode::Host || m == NetMode::Pasta || m == NetMode::Slirp4netns) return true;
   bool rootless_podman = w.engine == Engine::Podman && !(w.rootful && w.rootful->value);
-  return rootless_podman && m == NetMode::EngineDefault;
+  return rootless_podman &&
+         (m == NetMode::EngineDefault || m == NetMode::Bridge || m == NetMode::Named);
 }
 
 bool bridged(const Workload& w) {
   NetMode m = mode_of(w);
-  if (m == NetMode::Bridge || m == NetMode::Named) return true;
-  return m == NetMode::EngineDefault && !leaves_as_host_process(w);
+  bool on_bridge = m == NetMode::Bridge || m == NetMode::Named || m == NetMode::EngineDefault;
+  return on_bridge && !leaves_as_host_process(w);
 }
 
 bool holds_net_admin(const Workload& w) {

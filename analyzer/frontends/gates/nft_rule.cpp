@@ -120,6 +120,13 @@ bool parse_nft_rule(const std::vector<Token>& t, size_t begin, size_t end, const
       return std::pair<std::vector<Value>, std::string>{{}, set};
     }
     size_t at = i;
+    const std::string next = word(i);
+    if (next == "accept" || next == "drop" || next == "reject" || next == "jump" ||
+        next == "goto" || next == "counter" || next == "log") {
+      // A value that expanded to nothing (`tcp dport $port accept` with $port unset): keep the
+      // verdict, and the value as unknown.
+      return std::pair<std::vector<Value>, std::string>{{Value{"(empty value)", true}}, ""};
+    }
     std::string err;
     auto vals = parse_nft_values(t, i, end, defs, err);
     if (!err.empty() && error.empty()) {
