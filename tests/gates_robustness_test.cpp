@@ -7,8 +7,8 @@
 using namespace sbr;
 
 TEST_CASE("every prefix of the gate fixtures is handled", "[gates]") {
-  for (const char* name : {"egress.nft", "egress-ipv4-only.nft", "squid-closed.conf",
-                           "squid-open.conf", "allowlist-iptables.sh"}) {
+  for (const char* name : {"egress.nft", "egress-ipv4-only.nft", "closed.squid.conf",
+                           "open.squid.conf", "allowlist-iptables.sh"}) {
     std::string text = test::read_gate_fixture(name);
     REQUIRE_FALSE(text.empty());
     for (size_t n = 0; n <= text.size(); n += 7) {

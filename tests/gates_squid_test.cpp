@@ -16,7 +16,7 @@ FilePart read_squid(const std::string& text) {
 }  // namespace
 
 TEST_CASE("closed squid config: dstdomain allowlist, CONNECT restricted, deny all", "[gates]") {
-  FilePart p = read_squid(test::read_gate_fixture("squid-closed.conf"));
+  FilePart p = read_squid(test::read_gate_fixture("closed.squid.conf"));
   REQUIRE(p.problems.empty());
   REQUIRE(p.scripts.size() == 1);
   REQUIRE(p.scripts[0].gates.size() == 1);
@@ -36,7 +36,7 @@ TEST_CASE("closed squid config: dstdomain allowlist, CONNECT restricted, deny al
 }
 
 TEST_CASE("open squid config: allow by client only, and the opposite of a last deny", "[gates]") {
-  FilePart p = read_squid(test::read_gate_fixture("squid-open.conf"));
+  FilePart p = read_squid(test::read_gate_fixture("open.squid.conf"));
   REQUIRE(p.problems.empty());
   const EgressGate& g = p.scripts.at(0).gates.at(0);
   CHECK_FALSE(g.denies_v4);
