@@ -81,3 +81,13 @@ TEST_CASE("squid refuses undefined ACLs and bad http_access lines", "[gates]") {
   REQUIRE(p.problems.size() == 1);
   CHECK(p.problems[0].message == "squid: `http_access` must be followed by allow or deny");
 }
+
+TEST_CASE("squid: a dstdomain list read from a file stays a named list", "[gates]") {
+  FilePart p = read_squid(
+      "acl allowed dstdomain \"/etc/squid/allowed.txt\"\nhttp_access allow allowed\nhttp_access "
+      "deny all\n");
+  const EgressGate& g = p.scripts.at(0).gates.at(0);
+  REQUIRE(g.allows.size() == 1);
+  CHECK(g.allows[0].value == "/etc/squid/allowed.txt (list read from a file)");
+  CHECK(g.denies_v4);
+}

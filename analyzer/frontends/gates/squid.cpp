@@ -152,7 +152,8 @@ class SquidReader {
         e.dest = it->second.type == "dst" ? DestKind::Cidr : DestKind::Fqdn;
         e.value = v;
         if (regex && (v == "." || v == ".*" || v == "^.*$")) e.value = "*";
-        if (v.front() == '"') e.value = v + " (list read from a file)";
+        // `acl x dstdomain "/etc/squid/allow.txt"`: the list lives in a file read at start.
+        if (v.front() == '/') e.value = v + " (list read from a file)";
         e.ports = ports;
         e.from = at;
         out.push_back(std::move(e));
