@@ -243,3 +243,11 @@ EOF
   CHECK(gs[0].allows[0].dest == DestKind::Any);
   CHECK(gs[0].allows[0].ports.at(0).from == 0);  // unknown port: every port
 }
+
+TEST_CASE("timeout and similar wrappers run the tool in the script's namespace", "[gates]") {
+  std::vector<Problem> problems;
+  auto gs = test::collect_gates("timeout 10 iptables -P OUTPUT DROP\n", 14, problems);
+  REQUIRE(gs.size() == 1);
+  CHECK(gs[0].hook == GateHook::Output);
+  CHECK(gs[0].denies_v4);
+}

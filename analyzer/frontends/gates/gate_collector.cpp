@@ -51,6 +51,18 @@ Located locate(const std::vector<Word>& argv) {
   l.tool = tool_of(argv[0].text);
   if (l.tool != Tool::None) return l;
   std::string b = base_name(argv[0].text);
+  // Wrappers that run the tool in the same namespace.
+  if (b == "timeout" || b == "nice" || b == "ionice" || b == "stdbuf" || b == "flock" ||
+      b == "chronic" || b == "xargs") {
+    for (size_t i = 1; i < argv.size(); ++i) {
+      Tool t = tool_of(argv[i].text);
+      if (t == Tool::None) continue;
+      l.tool = t;
+      l.start = i;
+      return l;
+    }
+    return l;
+  }
   bool wrapper =
       b == "nsenter" ||
       (b == "ip" && argv.size() > 2 && argv[1].text == "netns" && argv[2].text == "exec") ||
