@@ -251,6 +251,9 @@ struct EgressGate {
   // (setpriv --bounding-set, capsh --drop): NET_ADMIN given for setup cannot be regained.
   bool setup_caps_dropped = false;
   Maybe<bool> connect_restricted;  // squid: `http_access deny CONNECT !SSL_ports` before allows
+  // A default deny written only on a non-default path of the script (`if [[ -n $ALLOW ]]`):
+  // where it is. The gate then does not deny by default.
+  std::optional<Provenance> switched_deny;
 };
 
 enum class ExposureKind : std::uint8_t { NodePort, LoadBalancer, ExternalIPs, Ingress };

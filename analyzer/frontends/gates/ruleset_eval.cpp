@@ -63,6 +63,7 @@ struct FamilyResult {
   // falls through to an accept policy passes S on every port.
   std::optional<std::vector<Value>> restricted;
   std::vector<EgressAllow> on_fallthrough;
+  std::optional<Provenance> switched;  // a deny skipped because it needs a non-default switch
 };
 
 enum class End : std::uint8_t { Continue, Policy, Accepted, Dropped };
@@ -218,7 +219,10 @@ class Walker {
 
   bool drop(const Rule& r) {
     if (!r.has_matches()) {
-      if (!counts(r.from)) return false;
+      if (!counts(r.from)) {
+        if (!out_.switched) out_.switched = r.from;
+        return false;
+      }
       deny(r.from);
       return true;
     }
@@ -259,6 +263,7 @@ class Walker {
 
 struct HookResult {
   FamilyResult fam[2];
+  std::optional<Provenance> switched;
   Provenance first_from;
   std::vector<std::string> tables;
 };
@@ -275,6 +280,9 @@ void evaluate_hook(const Ruleset& rs, const std::string& hook, HookResult& hr) {
         Walker w(rs, t, v6 != 0, fr);
         End e = w.walk(c, Rule{}, 0);
         bool drop_policy = c.policy && *c.policy == Verdict::Drop && counts(c.policy_from);
+        if (c.policy && *c.policy == Verdict::Drop && !drop_policy && !fr.switched) {
+          fr.switched = c.policy_from;
+        }
         if (e != End::Dropped && !drop_policy) {
           fr.allows.insert(fr.allows.end(), fr.on_fallthrough.begin(), fr.on_fallthrough.end());
         }
@@ -285,6 +293,7 @@ void evaluate_hook(const Ruleset& rs, const std::string& hook, HookResult& hr) {
           fr.denies = true;
           fr.deny_from = c.policy_from;
         }
+        if (fr.switched && !hr.switched) hr.switched = fr.switched;
         all_drops.insert(all_drops.end(), fr.drops.begin(), fr.drops.end());
         if (fr.denies) denying.push_back(std::move(fr));
       }
@@ -346,6 +355,11 @@ std::vector<EgressGate> evaluate(const Ruleset& rs, GateKind kind, const std::st
     g.denies_v4 = hr.fam[0].denies;
     g.denies_v6 = hr.fam[1].denies;
     g.from = g.denies_v4 ? hr.fam[0].deny_from : g.denies_v6 ? hr.fam[1].deny_from : hr.first_from;
+    if (!g.denies_v4 && !g.denies_v6) {
+      // Denying nothing is what happens on the default path, whatever path wrote the table.
+      g.from.condition = {};
+      g.switched_deny = hr.switched;
+    }
     std::set<std::string> seen;
     for (auto& fr : hr.fam) {
       for (auto& a : fr.allows) {
