@@ -69,6 +69,25 @@ void check_family(const Model& m, const EgressGate& g, Findings& out) {
       g.from, fmt::format("egress-family:{}", g.name)));
 }
 
+std::string gate_label(const EgressGate& g);
+
+// The default deny sits on a path the script takes only when a list is set: by default the
+// gate is skipped and the sandbox starts open (INVARIANTS.md 5: an empty allowlist must be an
+// error, not a wide-open start).
+void check_switched(const Model& m, const EgressGate& g, Findings& out) {
+  if (!g.switched_deny || g.denies_v4 || g.denies_v6) return;
+  const Provenance& at = *g.switched_deny;
+  Finding f = file_finding(
+      m, "SB5073",
+      fmt::format("{}: the default deny is only applied {}; on the default path (the list empty "
+                  "or unset) the script skips it and egress starts wide open; exit with an "
+                  "error when the allowlist is empty instead",
+                  gate_label(g), at.condition.text.empty() ? "on some paths" : at.condition.text),
+      at, "egress-switched-deny:" + g.name);
+  f.condition = {};  // the open start is the default path
+  out.add(std::move(f));
+}
+
 void check_gate_files(const Model& m, Findings& out) {
   std::set<std::tuple<std::string, FileId, std::uint32_t>> seen;
   for (const auto& s : m.scripts) {
@@ -76,7 +95,10 @@ void check_gate_files(const Model& m, Findings& out) {
       std::string kind = std::to_string(static_cast<int>(g.kind));
       if (!seen.insert({kind, g.from.at.file, g.from.at.line}).second) continue;
       if (g.kind == GateKind::Squid) check_squid(m, g, out);
-      if (g.kind == GateKind::Nft || g.kind == GateKind::Iptables) check_family(m, g, out);
+      if (g.kind == GateKind::Nft || g.kind == GateKind::Iptables) {
+        check_family(m, g, out);
+        check_switched(m, g, out);
+      }
     }
   }
 }

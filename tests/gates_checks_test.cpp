@@ -112,3 +112,28 @@ TEST_CASE("SB5075 once per workload, only without a direct block", "[gates]") {
   m.workloads[0].network.egress.push_back(nft);
   CHECK(run(m).empty());
 }
+
+TEST_CASE("SB5073 at the deny a switch guards, reported unconditionally", "[gates]") {
+  Model m;
+  m.files.add("gate.sh");
+  ScriptFacts sf;
+  sf.file = 0;
+  EgressGate g;
+  g.kind = GateKind::Nft;
+  g.name = "inet egress (hook output)";
+  g.hook = GateHook::Output;
+  g.from.at = Location{0, 8, 1};
+  g.switched_deny =
+      Provenance{Location{0, 11, 41}, Frontend::Nft, {"when ALLOWED_IPS is set", true}};
+  sf.gates.push_back(g);
+  m.scripts.push_back(sf);
+  auto fs = run(m);
+  REQUIRE(rules(fs) == std::vector<std::string>{"SB5073"});
+  CHECK(fs[0].at.line == 11);
+  CHECK(fs[0].condition.always());
+  CHECK(fs[0].message.find("only applied when ALLOWED_IPS is set") != std::string::npos);
+
+  m.scripts[0].gates[0].denies_v4 = true;  // denied on the default path anyway: nothing
+  m.scripts[0].gates[0].denies_v6 = true;
+  CHECK(run(m).empty());
+}
