@@ -4,6 +4,7 @@
 
 #include "analyzer/config/config.h"
 #include "analyzer/engine/secrets.h"
+#include "analyzer/render/bash/dump.h"
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 
@@ -183,6 +184,7 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
                          w.pod_security->audit, w.pod_security->warn);
     }
   }
+  for (const ScriptFacts& script : model.scripts) bash::dump_script(model, script, out);
   for (const Problem& p : model.problems) {
     out << fmt::format("problem {} @ {}:{}:{}: {}\n", static_cast<int>(p.kind),
                        model.files.path(p.at.file), p.at.line, p.at.column, p.message);
