@@ -137,3 +137,18 @@ TEST_CASE("SB5073 at the deny a switch guards, reported unconditionally", "[gate
   m.scripts[0].gates[0].denies_v6 = true;
   CHECK(run(m).empty());
 }
+
+TEST_CASE("SB5072 once per ruleset even with output and forward gates", "[gates]") {
+  Model m;
+  m.files.add("init-firewall.sh");
+  std::vector<Problem> problems;
+  ScriptFacts sf;
+  sf.file = 0;
+  sf.gates =
+      test::collect_gates("iptables -P OUTPUT DROP\niptables -P FORWARD DROP\n", 0, problems);
+  REQUIRE(sf.gates.size() == 2);
+  m.scripts.push_back(sf);
+  auto fs = run(m);
+  REQUIRE(rules(fs) == std::vector<std::string>{"SB5072"});
+  CHECK(fs[0].at.line == 1);
+}
