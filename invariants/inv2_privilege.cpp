@@ -5,6 +5,7 @@
 namespace sbr::inv {
 
 void check_privilege(const Model& model, Findings& out) {
+  check_seccomp_profiles(model, out);
   check_script_privilege(model, out);
   (void)model;
   (void)out;

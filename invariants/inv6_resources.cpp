@@ -5,6 +5,7 @@
 namespace sbr::inv {
 
 void check_resources(const Model& model, Findings& out) {
+  check_launch_limits(model, out);
   (void)model;
   (void)out;
 }

@@ -14,8 +14,15 @@ void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& 
   try {
     switch (file.type) {
       case FileType::Yaml:
-      case FileType::Json:
         read_kubernetes_file(file, out);
+        break;
+      case FileType::Json:
+        // A seccomp profile is JSON too; its root names a default action.
+        if (file.bytes.find("\"defaultAction\"") != std::string::npos) {
+          read_seccomp_profile(file, ctx, out);
+        } else {
+          read_kubernetes_file(file, out);
+        }
         break;
       case FileType::Shell:
         read_bash_file(file, ctx, out);
@@ -42,9 +49,9 @@ void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& 
     }
   } catch (const std::exception& e) {
     // A frontend defect must not lose the file silently: report it where it happened.
-    out.problems.push_back(
-        {ProblemKind::ParseError, std::string("internal error while reading: ") + e.what(),
-         Location{file.id, 1, 1}});
+    out.problems.push_back({ProblemKind::ParseError,
+                            std::string("internal error while reading: ") + e.what(),
+                            Location{file.id, 1, 1}});
   }
 }
 
@@ -57,6 +64,8 @@ void merge_part(FilePart&& part, Model& model) {
   append(model.workloads, part.workloads);
   append(model.scripts, part.scripts);
   append(model.problems, part.problems);
+  append(model.images, part.images);
+  append(model.seccomp_profiles, part.seccomp_profiles);
   ClusterObjects& c = model.cluster;
   append(c.runtime_classes, part.cluster.runtime_classes);
   append(c.service_accounts, part.cluster.service_accounts);

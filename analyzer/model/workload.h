@@ -267,6 +267,8 @@ struct Exposure {
 struct Network {
   Maybe<NetMode> mode;
   std::string mode_arg;  // network name, container name...
+  // Modes a launcher sets on other paths of its script (`mode` holds the default path's).
+  std::vector<Fact<NetMode>> mode_alternatives;
   Maybe<bool> host_network;
   Maybe<bool> host_pid;
   Maybe<bool> host_ipc;
@@ -353,6 +355,13 @@ struct Workload {
   Lifecycle lifecycle;
   std::vector<Sibling> siblings;
   Maybe<bool> share_process_namespace;
+  // Launcher options sbreview does not know: kept (never dropped) for --dump-model and review.
+  std::vector<Fact<std::string>> unknown_options;
+  Maybe<bool> init;  // --init / devcontainer init: a reaper process as PID 1
+  // Commands run inside the container around its start (devcontainer postCreateCommand...).
+  // TODO: hand each to the bash frontend once it can evaluate a string.
+  std::vector<Fact<std::string>> setup_commands;
+  std::string dockerfile;  // path (in the source set) of the Dockerfile the image is built from
   std::optional<PodSecurityLabels> pod_security;
 };
 
