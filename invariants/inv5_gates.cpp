@@ -165,6 +165,61 @@ void check_proxy(const Workload& w, Findings& out) {
   }
 }
 
+bool attached(const Workload& w, const EgressGate& g) {
+  for (const auto& e : w.network.egress) {
+    if (e.kind == g.kind && e.name == g.name && e.from.at == g.from.at) return true;
+  }
+  return false;
+}
+
+// Why a launcher's host ruleset is not on the path of the workload's traffic.
+std::string missed_path(const Workload& w, const EgressGate& g) {
+  NetMode m = w.network.mode ? w.network.mode->value : NetMode::EngineDefault;
+  if (m == NetMode::None || m == NetMode::Container || m == NetMode::Namespace) return "";
+  bool forward = g.hook == GateHook::Forward;
+  if (m == NetMode::Host) {
+    return forward ? "with --network host the container's traffic is the host's own: it crosses "
+                     "OUTPUT, never FORWARD"
+                   : "";
+  }
+  bool rootless = w.engine == Engine::Podman && !(w.rootful && w.rootful->value);
+  if (forward) {
+    return rootless ? "rootless podman relays the container's connections through pasta or "
+                      "slirp4netns, processes of the user on the host: they cross the host's "
+                      "OUTPUT, never FORWARD"
+                    : "";
+  }
+  if (m == NetMode::Pasta || m == NetMode::Slirp4netns || rootless) return "";
+  return "a bridged container's packets are forwarded by the host: they cross FORWARD (and "
+         "DOCKER-USER for docker), never the host's OUTPUT";
+}
+
+// A launcher loads a default-deny ruleset on a hook its containers' traffic never crosses.
+void check_gate_path(const Model& m, const Workload& w, Findings& out) {
+  for (const auto& s : m.scripts) {
+    if (s.file != w.object_from.at.file) continue;
+    for (const auto& g : s.gates) {
+      if (g.kind != GateKind::Nft && g.kind != GateKind::Iptables) continue;
+      if (g.hook != GateHook::Output && g.hook != GateHook::Forward) continue;
+      if ((!g.denies_v4 && !g.denies_v6) || attached(w, g)) continue;
+      std::string why = missed_path(w, g);
+      if (why.empty()) continue;
+      Finding f = make(w, "SB5076",
+                       fmt::format("{}: the launcher's {} is not on this workload's path: {}; "
+                                   "the sandbox's egress does not meet it",
+                                   describe(w), gate_label(g), why),
+                       g.from, "egress-gate-path:" + gate_label(g));
+      if (w.network.mode) {
+        // The path is only missed where the network mode is in force (e.g. a switch).
+        if (!w.network.mode->from.condition.always()) f.condition = w.network.mode->from.condition;
+        f.related.push_back({w.network.mode->from.at, "the workload's network"});
+      }
+      f.related.push_back({w.object_from.at, "the launch"});
+      out.add(std::move(f));
+    }
+  }
+}
+
 }  // namespace
 
 void check_gates(const Model& model, Findings& out) {
@@ -172,6 +227,7 @@ void check_gates(const Model& model, Findings& out) {
   for (const auto& w : model.workloads) {
     check_removable(w, out);
     check_proxy(w, out);
+    check_gate_path(model, w, out);
   }
 }
 

@@ -145,13 +145,23 @@ TEST_CASE("a container command naming an nft file of the repository loads it", "
   CHECK_FALSE(m.workloads[1].network.egress[0].removable_by_workload);
 }
 
-TEST_CASE("devcontainer: the firewall script next to devcontainer.json", "[gates]") {
+TEST_CASE("devcontainer: the firewall script its lifecycle commands run", "[gates]") {
   Model m = model_with_files();
   add_script(m, 6, {gate(GateKind::Iptables, GateHook::Output, 6, 30)});
+  Workload dev = launched(5, Engine::Devcontainer, std::nullopt);
+  dev.setup_commands.push_back(
+      fact(std::string("postStartCommand: sudo /usr/local/bin/firewall.sh"), Provenance{}));
+  m.workloads.push_back(dev);
+  Workload host_side = launched(5, Engine::Devcontainer, std::nullopt);
+  host_side.setup_commands.push_back(
+      fact(std::string("initializeCommand: .devcontainer/firewall.sh"), Provenance{}));
+  m.workloads.push_back(host_side);
   m.workloads.push_back(launched(5, Engine::Devcontainer, std::nullopt));
   link_gates(m);
   REQUIRE(m.workloads[0].network.egress.size() == 1);
   CHECK(m.workloads[0].network.egress[0].hook == GateHook::NetnsOutput);
+  CHECK(m.workloads[1].network.egress.empty());  // initializeCommand runs on the host
+  CHECK(m.workloads[2].network.egress.empty());  // nothing runs the script
 }
 
 TEST_CASE("network none and internal networks are gates", "[gates]") {

@@ -2,8 +2,9 @@
 // - a launcher's host ruleset filters its bridged containers at FORWARD (DOCKER-USER), and at
 //   OUTPUT only the traffic that leaves from a host process: --network host, and rootless
 //   podman's pasta/slirp4netns, which relay the container's connections as the user's own;
-// - a ruleset the container's own entrypoint loads (a repository script it runs, or an nft file
-//   its command names) filters that container at its OUTPUT;
+// - a ruleset the container's own entrypoint loads (a repository script it runs, a script its
+//   devcontainer lifecycle commands run, or an nft file its command names) filters that
+//   container at its OUTPUT;
 // - `--network none`, and an `--internal` network created by the same script, deny everything;
 // - a squid proxy counts only for a workload pointed at a proxy whose direct egress is blocked.
 #include <algorithm>
@@ -18,10 +19,6 @@ namespace {
 std::string base_name(const std::string& p) {
   size_t s = p.rfind('/');
   return s == std::string::npos ? p : p.substr(s + 1);
-}
-std::string dir_name(const std::string& p) {
-  size_t s = p.rfind('/');
-  return s == std::string::npos ? "" : p.substr(0, s);
 }
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -100,6 +97,17 @@ bool command_drops_bounding_set(const std::string& cmd) {
   return setpriv || capsh;
 }
 
+// A script the container runs around its start (devcontainer postCreateCommand...). The
+// initializeCommand runs on the host before the container exists: not inside.
+bool setup_runs(const Workload& w, const std::string& path) {
+  const std::string b = base_name(path);
+  for (const auto& c : w.setup_commands) {
+    if (c.value.rfind("initializeCommand", 0) == 0) continue;
+    if (!b.empty() && c.value.find(b) != std::string::npos) return true;
+  }
+  return false;
+}
+
 void attach(Workload& w, EgressGate g) {
   for (const auto& e : w.network.egress) {
     if (e.kind == g.kind && e.name == g.name && e.from.at == g.from.at) return;
@@ -137,7 +145,6 @@ void link_gates(Model& model) {
       attach(w, std::move(g));
     }
     const FileId launcher = w.object_from.at.file;
-    const std::string launcher_dir = dir_name(model.files.path(launcher));
     auto entries = entry_names(w);
     const std::string cmd = joined_command(w);
     for (const ScriptFacts* s : scripts) {
@@ -146,9 +153,7 @@ void link_gates(Model& model) {
       bool entrypoint =
           !same_script && model.files.path(s->file).size() > 0 &&
           (std::find(entries.begin(), entries.end(), base_name(path)) != entries.end() ||
-           // A devcontainer's post-start firewall script sits next to devcontainer.json.
-           (w.engine == Engine::Devcontainer && dir_name(path) == launcher_dir &&
-            base_name(path) != "devcontainer.json"));
+           setup_runs(w, path));
       bool loaded_by_command = !same_script && command_loads(cmd, path);
       for (const EgressGate& g : s->gates) {
         if (g.kind == GateKind::Squid) continue;
