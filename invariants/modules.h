@@ -12,6 +12,7 @@ void check_privilege(const Model& model, Findings& out);   // 2
 void check_filesystem(const Model& model, Findings& out);  // 3
 void check_secrets(const Model& model, Findings& out);     // 4
 void check_network(const Model& model, Findings& out);     // 5
+void check_gates(const Model& model, Findings& out);       // 5: egress gates (inv5_gates.cpp)
 void check_resources(const Model& model, Findings& out);   // 6
 void check_lifecycle(const Model& model, Findings& out);   // 7
 
