@@ -120,7 +120,7 @@ TEST_CASE("exit 0 on a clean tree, 1 on findings at the threshold, 2 on usage er
   CHECK(sbreview(t.path, "check --jobs 0 bad").code == 2);
 }
 
-TEST_CASE("--parse-only reads everything and prints nothing", "[cli]") {
+TEST_CASE("the --parse-only flag reads everything and prints nothing", "[cli]") {
   TempDir t;
   t.write("bad/broken.yaml", kBroken);
   Run r = sbreview(t.path, "check --parse-only bad");
@@ -274,7 +274,7 @@ TEST_CASE("the sbreview.dev/threat-class annotation classifies a workload", "[cl
   CHECK(r.code == 1);
 }
 
-TEST_CASE("--jobs 1 and --jobs 2 give byte-identical output on the fixtures", "[cli]") {
+TEST_CASE("options --jobs 1 and --jobs 2 give byte-identical output on the fixtures", "[cli]") {
   std::string root = sbr::test::source_dir();
   Run one = sbreview(root, "check --fail-on none --jobs 1 --today 2026-06-15 fixtures");
   Run two = sbreview(root, "check --fail-on none --jobs 2 --today 2026-06-15 fixtures");

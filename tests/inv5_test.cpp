@@ -217,7 +217,7 @@ TEST_CASE("a gate that leaves IPv6 open is not default deny", "[inv5]") {
   CHECK_FALSE(fired(m, "SB5001"));
 }
 
-TEST_CASE("--network none denies everything whatever else is allowed", "[inv5]") {
+TEST_CASE("a --network none workload denies everything whatever else is allowed", "[inv5]") {
   Model m = pod_model();
   m.workloads[0].engine = Engine::Podman;
   m.workloads[0].network.mode = fact(NetMode::None, at(3));

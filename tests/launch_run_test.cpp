@@ -423,7 +423,7 @@ TEST_CASE("a kube-played manifest is judged as podman runs it, not twice", "[lau
   CHECK(m.workloads[1].id.name == "q");
 }
 
-TEST_CASE("--network host on one branch is not hidden by another branch's mode", "[launch]") {
+TEST_CASE("a --network host on one branch is not hidden by another branch's mode", "[launch]") {
   Invocation inv =
       inv_of({"podman", "run", "--network", "host", "--network", "slirp4netns", "img"});
   inv.argv[3].from.condition = {"when NET=full", true};
