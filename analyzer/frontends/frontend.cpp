@@ -2,7 +2,10 @@
 
 #include <exception>
 
+#include "analyzer/frontends/bash/bash_frontend.h"
+#include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
+#include "analyzer/frontends/launch/launch.h"
 
 namespace sbr {
 
@@ -14,7 +17,27 @@ void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& 
       case FileType::Json:
         read_kubernetes_file(file, out);
         break;
-      default:
+      case FileType::Shell:
+        read_bash_file(file, ctx, out);
+        break;
+      case FileType::Compose:
+        read_compose_file(file, ctx, out);
+        break;
+      case FileType::Devcontainer:
+        read_devcontainer_file(file, ctx, out);
+        break;
+      case FileType::Dockerfile:
+        read_dockerfile(file, ctx, out);
+        break;
+      case FileType::Nft:
+        read_nft_file(file, out);
+        break;
+      case FileType::Squid:
+        read_squid_file(file, out);
+        break;
+      case FileType::Markdown:
+      case FileType::Config:
+      case FileType::Other:
         break;
     }
   } catch (const std::exception& e) {
@@ -23,7 +46,6 @@ void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& 
         {ProblemKind::ParseError, std::string("internal error while reading: ") + e.what(),
          Location{file.id, 1, 1}});
   }
-  (void)ctx;
 }
 
 template <class T>

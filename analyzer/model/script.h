@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/model/provenance.h"
+#include "analyzer/model/workload.h"
 
 namespace sbr {
 
@@ -39,6 +40,7 @@ struct ScriptFact {
 struct ScriptFacts {
   FileId file = kNoFile;
   std::vector<ScriptFact> facts;
+  std::vector<EgressGate> gates;  // gates the script builds; link_gates attaches them
 };
 
 }  // namespace sbr

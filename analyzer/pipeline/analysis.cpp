@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "analyzer/frontends/frontend.h"
+#include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 
 namespace sbr {
@@ -68,8 +69,9 @@ Analysis analyze(const std::vector<std::string>& roots, const Config& config,
   for (auto& t : pool) t.join();
   for (auto& p : parts) merge_part(std::move(p), a.model);
 
-  link_kubernetes(a.model);
   a.model.cluster_facts = config.cluster;
+  link_kubernetes(a.model);
+  link_gates(a.model);
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
   apply_threat_classes(a.model, config);
