@@ -7,8 +7,12 @@ using namespace sbr;
 using namespace sbr::test;
 
 namespace {
-std::vector<Finding> iso(const Model& m) { return run(m, inv::check_isolation); }
-std::vector<Finding> iso(const Workload& w) { return iso(model_of({w})); }
+std::vector<Finding> iso(const Model& m) {
+  return run(m, inv::check_isolation);
+}
+std::vector<Finding> iso(const Workload& w) {
+  return iso(model_of({w}));
+}
 }  // namespace
 
 TEST_CASE("a hardened pod and a hardened launch pass invariant 1", "[inv1]") {
@@ -58,8 +62,8 @@ TEST_CASE("pod-level facts are reported once for all containers", "[inv1]") {
 
 TEST_CASE("SB1005 runtime sockets, read-only or not, and directories holding them", "[inv1]") {
   for (const char* src : {"/var/run/docker.sock", "/run/containerd/containerd.sock", "/var/run",
-                          "/run", "/run/user/1000/podman/podman.sock", "$XDG_RUNTIME_DIR",
-                          "/", "/home/dev/.colima/default/docker.sock", "/run/crio/crio.sock",
+                          "/run", "/run/user/1000/podman/podman.sock", "$XDG_RUNTIME_DIR", "/",
+                          "/home/dev/.colima/default/docker.sock", "/run/crio/crio.sock",
                           "//var//run/./docker.sock/"}) {
     Workload w = hardened_pod();
     w.mounts.push_back(host_mount(src, "/sock", true));
@@ -190,8 +194,8 @@ TEST_CASE("SB1009 uid 0 without a user namespace", "[inv1]") {
 
 TEST_CASE("SB1010 sidecars sharing namespaces", "[inv1]") {
   Workload w = hardened_pod();
-  w.siblings.push_back(Sibling{"egress", "docker.io/envoyproxy/envoy:v1.29", true, false,
-                               at_line(60)});
+  w.siblings.push_back(
+      Sibling{"egress", "docker.io/envoyproxy/envoy:v1.29", true, false, at_line(60)});
   auto fs = iso(w);
   REQUIRE(rules_of(fs) == std::vector<std::string>{"SB1010"});
   CHECK(fs[0].at.line == 20);
@@ -210,7 +214,7 @@ TEST_CASE("SB1010 sidecars sharing namespaces", "[inv1]") {
   CHECK(iso(ok).empty());
   // The proxy container itself is not the agent.
   Workload proxy = hardened_pod("istio-proxy");
-  proxy.siblings.push_back(Sibling{"cloud-sql-proxy", "gcr.io/x/cloud-sql-proxy", true, false,
-                                   at_line(60)});
+  proxy.siblings.push_back(
+      Sibling{"cloud-sql-proxy", "gcr.io/x/cloud-sql-proxy", true, false, at_line(60)});
   CHECK(iso(proxy).empty());
 }
