@@ -71,22 +71,27 @@ bool parse_annotation(const std::string& line, std::string& kind, std::vector<st
 
 }  // namespace
 
-std::string source_dir() { return SBR_SOURCE_DIR; }
+std::string source_dir() {
+  return SBR_SOURCE_DIR;
+}
 
 std::string FixtureResult::describe() const {
   std::ostringstream os;
   for (const auto& k : expected) {
     if (!reported.count(k)) {
-      os << "  missing:    " << std::get<0>(k) << ":" << std::get<1>(k) << " " << std::get<2>(k) << "\n";
+      os << "  missing:    " << std::get<0>(k) << ":" << std::get<1>(k) << " " << std::get<2>(k)
+         << "\n";
     }
   }
   for (const auto& k : reported) {
     if (!expected.count(k)) {
-      os << "  unexpected: " << std::get<0>(k) << ":" << std::get<1>(k) << " " << std::get<2>(k) << "\n";
+      os << "  unexpected: " << std::get<0>(k) << ":" << std::get<1>(k) << " " << std::get<2>(k)
+         << "\n";
     }
   }
   for (const auto& k : forbidden_hit) {
-    os << "  ok-but-hit: " << std::get<0>(k) << ":" << std::get<1>(k) << " " << std::get<2>(k) << "\n";
+    os << "  ok-but-hit: " << std::get<0>(k) << ":" << std::get<1>(k) << " " << std::get<2>(k)
+       << "\n";
   }
   for (const auto& f : findings) {
     os << "    (reported " << f.rule_id << " line " << f.at.line << ": " << f.message << ")\n";

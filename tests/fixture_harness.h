@@ -15,11 +15,11 @@ namespace sbr::test {
 using Key = std::tuple<std::string, unsigned, std::string>;  // file, line, rule
 
 struct FixtureResult {
-  std::set<Key> reported;  // within scope
-  std::set<Key> expected;  // `ruleid:` annotations
-  std::set<Key> forbidden_hit;  // `ok:` annotations that were reported anyway
+  std::set<Key> reported;         // within scope
+  std::set<Key> expected;         // `ruleid:` annotations
+  std::set<Key> forbidden_hit;    // `ok:` annotations that were reported anyway
   std::vector<Finding> findings;  // everything reported in the directory
-  std::string describe() const;  // a readable diff for failures
+  std::string describe() const;   // a readable diff for failures
   bool matches() const { return reported == expected && forbidden_hit.empty(); }
 };
 

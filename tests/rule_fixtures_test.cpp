@@ -1,7 +1,7 @@
 // Every catalog rule has a bad and a good fixture and a docs page; the bad fixture reports
 // exactly its annotated lines and the good fixture reports nothing of the rule.
-#include <catch2/catch.hpp>
 #include <dirent.h>
+#include <catch2/catch.hpp>
 
 #include <fstream>
 #include <set>

@@ -57,9 +57,12 @@ TEST_CASE("merge keys, duplicates and alias budgets", "[yaml]") {
   CHECK(d.duplicates[0].key == "y");
   CHECK(d.duplicates[0].line == 5);
 
-  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
-                     "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
-                     "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n";
+  std::string bomb =
+      "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, "
+      "*c]\n"
+      "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, "
+      "*e]\n";
   DocumentReader r2(bomb, 100000);
   REQUIRE(r2.next(d, f) == DocumentReader::Status::Document);
   CHECK(d.over_budget);

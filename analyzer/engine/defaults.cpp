@@ -74,6 +74,9 @@ bool mounts_service_account_token(const Workload& w) {
   if (w.engine != Engine::Kubelet) return false;
   if (w.service.pod_automount) return w.service.pod_automount->value;
   if (w.service.account_automount) return w.service.account_automount->value;
+  // agent-sandbox: pods provisioned through a SandboxTemplate get no token unless the
+  // template sets one; a directly created Sandbox gets the plain Kubernetes default.
+  if (w.lifecycle.controller == Controller::SandboxTemplate) return false;
   return true;
 }
 

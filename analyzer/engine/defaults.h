@@ -16,10 +16,10 @@ enum class RuntimeKind { Runc, GVisor, MicroVm };
 // podman/docker --runtime by name.
 struct EffectiveRuntime {
   RuntimeKind kind = RuntimeKind::Runc;
-  std::string name;       // class name or runtime as written ("" when unset)
-  std::string handler;    // resolved handler when known
+  std::string name;     // class name or runtime as written ("" when unset)
+  std::string handler;  // resolved handler when known
   bool from_cluster_default = false;
-  Provenance from;        // the runtimeClassName / --runtime argument, or the pod spec
+  Provenance from;  // the runtimeClassName / --runtime argument, or the pod spec
 };
 EffectiveRuntime effective_runtime(const Workload& w, const ClusterFacts& cluster);
 RuntimeKind runtime_kind_of_handler(std::string_view handler);

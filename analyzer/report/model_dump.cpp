@@ -1,9 +1,191 @@
+// A stable, line-oriented dump of the model for debugging and golden tests. Every fact prints
+// with its location; secret values are redacted like in every other output.
+#include <fmt/format.h>
+
+#include "analyzer/config/config.h"
+#include "analyzer/engine/secrets.h"
 #include "analyzer/report/report.h"
 
 namespace sbr {
+namespace {
+
+struct Dump {
+  const Model& m;
+  std::ostream& out;
+
+  std::string at(const Provenance& p) const {
+    if (!p.at.valid()) return "-";
+    std::string s = fmt::format("{}:{}:{}", m.files.path(p.at.file), p.at.line, p.at.column);
+    if (!p.condition.always()) {
+      s += fmt::format(" [if {}{}]", p.condition.text, p.condition.needs_switch ? ", switch" : "");
+    }
+    return s;
+  }
+  template <class T>
+  void field(const char* name, const Maybe<T>& v) const {
+    if (!v) return;
+    if constexpr (std::is_same_v<T, bool>) {
+      out << fmt::format("    {}: {} @ {}\n", name, v->value ? "true" : "false", at(v->from));
+    } else {
+      out << fmt::format("    {}: {} @ {}\n", name, v->value, at(v->from));
+    }
+  }
+  void list(const char* name, const std::vector<Fact<std::string>>& v) const {
+    for (const auto& f : v) out << fmt::format("    {}: {} @ {}\n", name, f.value, at(f.from));
+  }
+};
+
+const char* kind_name(MountKind k) {
+  static const char* const names[] = {"hostPath", "volume",    "emptyDir",  "tmpfs",
+                                      "secret",   "configMap", "projected", "downwardAPI",
+                                      "pvc",      "ephemeral", "image",     "other"};
+  return names[static_cast<int>(k)];
+}
+
+const char* dest_name(DestKind d) {
+  static const char* const names[] = {"any", "cidr", "fqdn", "pods", "namespaces", "entity"};
+  return names[static_cast<int>(d)];
+}
+
+std::string env_value(const EnvVar& e) {
+  if (e.source != EnvSource::Literal) {
+    static const char* const src[] = {"literal",  "secretKeyRef", "configMapKeyRef",
+                                      "fieldRef", "host",         "symbolic"};
+    return fmt::format("<{}{}>", src[static_cast<int>(e.source)], e.ref.empty() ? "" : " " + e.ref);
+  }
+  if (engine::is_secret_name(e.name) || !engine::key_format(e.value).empty()) {
+    return std::string(engine::kRedacted);
+  }
+  return fmt::format("\"{}\"", e.value);
+}
+
+}  // namespace
 
 void write_model_dump(const Model& model, std::ostream& out) {
-  out << "workloads " << model.workloads.size() << "\n";
+  Dump d{model, out};
+  for (const Workload& w : model.workloads) {
+    out << fmt::format("workload {}/{}/{}/{} engine={} role={} threat={}\n", w.id.kind, w.id.ns,
+                       w.id.name, w.id.container, engine_name(w.engine),
+                       w.role == ContainerRole::Main   ? "main"
+                       : w.role == ContainerRole::Init ? "init"
+                                                       : "ephemeral",
+                       threat_class_name(w.threat));
+    out << fmt::format("    object @ {}  pod-spec @ {}  container @ {}\n", d.at(w.object_from),
+                       d.at(w.pod_spec_from), d.at(w.container_from));
+    if (!w.image.empty()) out << fmt::format("    image: {}\n", w.image);
+    d.list("command", w.command);
+    d.field("runtimeClassName", w.runtime_class);
+    if (w.runtime_handler) {
+      out << fmt::format("    runtime handler: {} @ {}\n", w.runtime_handler->value,
+                         d.at(w.runtime_handler->from));
+    }
+    const Identity& id = w.identity;
+    d.field("privileged", id.privileged);
+    d.field("allowPrivilegeEscalation", id.allow_privilege_escalation);
+    d.field("runAsUser", id.run_as_user);
+    d.field("runAsGroup", id.run_as_group);
+    d.field("runAsNonRoot", id.run_as_non_root);
+    d.field("user", id.user_name);
+    d.field("readOnlyRootFilesystem", id.read_only_root);
+    for (const auto& c : id.cap_add)
+      out << fmt::format("    cap add: {} @ {}\n", capability_name(c.value), d.at(c.from));
+    for (const auto& c : id.cap_drop)
+      out << fmt::format("    cap drop: {} @ {}\n", capability_name(c.value), d.at(c.from));
+    if (id.seccomp) {
+      static const char* const k[] = {"RuntimeDefault", "Unconfined", "Localhost", "file"};
+      out << fmt::format("    seccomp: {} {} @ {}\n", k[static_cast<int>(id.seccomp->value.kind)],
+                         id.seccomp->value.profile, d.at(id.seccomp->from));
+    }
+    d.field("apparmor", id.apparmor);
+    d.field("selinux type", id.selinux_type);
+    d.field("procMount", id.proc_mount);
+    d.field("hostUsers", id.host_users);
+    d.field("userns", id.userns);
+    d.field("hostNetwork", w.network.host_network);
+    d.field("hostPID", w.network.host_pid);
+    d.field("hostIPC", w.network.host_ipc);
+    d.field("dnsPolicy", w.network.dns_policy);
+    d.field("shareProcessNamespace", w.share_process_namespace);
+    for (const auto& m : w.mounts) {
+      out << fmt::format(
+          "    mount {} {} -> {}{}{} @ {} (mounted @ {})\n", kind_name(m.kind), m.source, m.target,
+          m.read_only ? (m.read_only->value ? " ro" : " rw") : "",
+          m.projects_sa_token ? " sa-token" : "", d.at(m.source_from), d.at(m.mount_from));
+    }
+    for (const auto& e : w.env) {
+      out << fmt::format("    env {}={}{} @ {}\n", e.name, env_value(e), e.on_argv ? " argv" : "",
+                         d.at(e.from));
+    }
+    for (const auto& b : w.env_bulk) {
+      static const char* const kinds[] = {"secret", "configMap", "host-environment", "env-file"};
+      out << fmt::format("    envFrom {} {} @ {}\n", kinds[static_cast<int>(b.kind)], b.name,
+                         d.at(b.from));
+    }
+    out << fmt::format("    serviceAccount: {}{}{} grants={}\n", w.service.account,
+                       w.service.pod_automount
+                           ? fmt::format(" pod-automount={}", w.service.pod_automount->value)
+                           : "",
+                       w.service.account_automount
+                           ? fmt::format(" sa-automount={}", w.service.account_automount->value)
+                           : "",
+                       w.service.grants.size());
+    for (const auto& p : w.network.ports) {
+      out << fmt::format("    port {} ip={} host={} ctr={} @ {}\n", p.spec, p.host_ip, p.host_port,
+                         p.container_port, d.at(p.from));
+    }
+    for (const auto& g : w.network.egress) {
+      out << fmt::format("    egress gate {} deny4={} deny6={} @ {}\n", g.name, g.denies_v4,
+                         g.denies_v6, d.at(g.from));
+      for (const auto& a : g.allows) {
+        std::string ports;
+        for (const auto& p : a.ports)
+          ports += fmt::format(" {}{}", p.protocol.empty() ? "" : p.protocol + "/", p.from);
+        out << fmt::format(
+            "      allow {} {}{}{} @ {}\n", dest_name(a.dest), a.value,
+            a.except.empty() ? "" : " except " + fmt::format("{}", fmt::join(a.except, ",")), ports,
+            d.at(a.from));
+      }
+    }
+    if (w.network.ingress_default_deny) out << "    ingress default-deny\n";
+    for (const auto& x : w.network.exposures) {
+      static const char* const kinds[] = {"NodePort", "LoadBalancer", "externalIPs", "Ingress"};
+      out << fmt::format("    exposed via {} {} @ {}\n", kinds[static_cast<int>(x.kind)], x.name,
+                         d.at(x.from));
+    }
+    const Resources& r = w.resources;
+    d.field("limits.memory", r.memory_limit);
+    d.field("limits.cpu", r.cpu_limit);
+    d.field("limits.ephemeral-storage", r.ephemeral_limit);
+    d.field("requests.memory", r.memory_request);
+    d.field("requests.cpu", r.cpu_request);
+    d.field("pids", r.pids_limit);
+    if (r.qos) {
+      static const char* const q[] = {"BestEffort", "Burstable", "Guaranteed"};
+      out << fmt::format("    qos: {}{}\n", q[static_cast<int>(*r.qos)],
+                         r.defaults_from_limit_range ? " (LimitRange defaults)" : "");
+    }
+    const Lifecycle& l = w.lifecycle;
+    d.field("ttlSecondsAfterFinished", l.ttl_after_finished);
+    d.field("activeDeadlineSeconds", l.active_deadline);
+    d.field("timeout", l.timeout);
+    d.field("shutdownTime", l.shutdown_time);
+    d.field("rm", l.remove_on_exit);
+    d.field("restart", l.restart);
+    for (const auto& s : w.siblings) out << fmt::format("    sibling {} ({})\n", s.name, s.image);
+    if (w.pod_security) {
+      out << fmt::format("    pod-security enforce={} audit={} warn={}\n", w.pod_security->enforce,
+                         w.pod_security->audit, w.pod_security->warn);
+    }
+  }
+  for (const Problem& p : model.problems) {
+    out << fmt::format("problem {} @ {}:{}:{}: {}\n", static_cast<int>(p.kind),
+                       model.files.path(p.at.file), p.at.line, p.at.column,
+                       engine::redact_key_formats(p.message));
+  }
+  out << fmt::format(
+      "summary files={} kubernetes-documents={} other-yaml-documents={} scripts={}\n",
+      model.summary.files_seen, model.summary.kubernetes_documents,
+      model.summary.other_yaml_documents, model.summary.scripts);
 }
 
 }  // namespace sbr

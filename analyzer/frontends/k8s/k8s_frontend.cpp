@@ -1,16 +1,225 @@
-// Placeholder reader: parses every document and reports parse errors; the object readers
-// land with the Kubernetes frontend work.
+// Reads manifests document by document: each document is parsed, turned into model facts and
+// freed before the next one, so a long stream never sits in memory as one tree.
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 
-#include "analyzer/frontends/yaml/yaml_tree.h"
+#include <fmt/format.h>
+
+#include "analyzer/frontends/k8s/reader.h"
 
 namespace sbr {
+namespace k8s {
+
+Maybe<bool> Reader::boolean(const Node* map, std::string_view key) const {
+  const Node* n = map ? map->get(key) : nullptr;
+  if (n == nullptr || !n->as_bool()) return std::nullopt;
+  return fact(*n->as_bool(), prov(n));
+}
+
+Maybe<std::int64_t> Reader::integer(const Node* map, std::string_view key) const {
+  const Node* n = map ? map->get(key) : nullptr;
+  if (n == nullptr || !n->as_int()) return std::nullopt;
+  return fact(*n->as_int(), prov(n));
+}
+
+Maybe<std::string> Reader::string(const Node* map, std::string_view key) const {
+  const Node* n = map ? map->get(key) : nullptr;
+  if (n == nullptr || !n->is_scalar()) return std::nullopt;
+  return fact(n->scalar, prov(n));
+}
+
+std::map<std::string, std::string> Reader::string_map(const Node* map) const {
+  std::map<std::string, std::string> out;
+  if (map == nullptr || !map->is_map()) return out;
+  for (const auto& [k, v] : map->entries) {
+    if (k->is_scalar() && v->is_scalar()) out[k->scalar] = v->scalar;
+  }
+  return out;
+}
+
+LabelSelector read_selector(const Node* n) {
+  LabelSelector s;
+  if (n == nullptr || !n->is_map()) return s;
+  s.present = true;
+  if (const Node* ml = n->get("matchLabels"); ml && ml->is_map()) {
+    for (const auto& [k, v] : ml->entries) {
+      if (k->is_scalar() && v->is_scalar()) s.match_labels[k->scalar] = v->scalar;
+    }
+  }
+  if (const Node* me = n->get("matchExpressions"); me && me->is_seq()) {
+    for (const Node* e : me->items) {
+      LabelRequirement req;
+      if (const Node* k = e->get("key")) req.key = k->scalar;
+      if (const Node* o = e->get("operator")) req.op = o->scalar;
+      if (const Node* vs = e->get("values"); vs && vs->is_seq()) {
+        for (const Node* v : vs->items) req.values.push_back(v->scalar);
+      }
+      s.match_expressions.push_back(std::move(req));
+    }
+  }
+  return s;
+}
+
+namespace {
+
+bool has_containers(const Node* spec) {
+  const Node* c = spec ? spec->get("containers") : nullptr;
+  return c != nullptr && c->is_seq();
+}
+
+Controller controller_of(std::string_view kind) {
+  if (kind == "Pod") return Controller::Pod;
+  if (kind == "Deployment") return Controller::Deployment;
+  if (kind == "StatefulSet") return Controller::StatefulSet;
+  if (kind == "DaemonSet") return Controller::DaemonSet;
+  if (kind == "ReplicaSet") return Controller::ReplicaSet;
+  if (kind == "ReplicationController") return Controller::ReplicationController;
+  if (kind == "Job") return Controller::Job;
+  if (kind == "CronJob") return Controller::CronJob;
+  return Controller::OtherPodTemplate;
+}
+
+bool is_agent_sandbox_group(std::string_view g) {
+  return g == "agents.x-k8s.io" || g == "extensions.agents.x-k8s.io";
+}
+
+}  // namespace
+
+bool find_pod_template(const ObjectInfo& obj, const Node*& pod_meta, const Node*& pod_spec,
+                       const Node*& spec_key, Controller& controller) {
+  const Node* root = obj.root;
+  const Node* spec = root->get("spec");
+  controller = controller_of(obj.kind);
+  if (obj.kind == "Pod" && obj.api_group.empty()) {
+    pod_meta = root->get("metadata");
+    pod_spec = spec;
+    spec_key = root->key_node("spec");
+    return spec != nullptr;
+  }
+  if (obj.kind == "PodTemplate" && obj.api_group.empty()) {
+    const Node* t = root->get("template");
+    if (t == nullptr) return false;
+    pod_meta = t->get("metadata");
+    pod_spec = t->get("spec");
+    spec_key = t->key_node("spec");
+    return pod_spec != nullptr;
+  }
+  if (is_agent_sandbox_group(obj.api_group)) {
+    if (obj.kind == "Sandbox") controller = Controller::Sandbox;
+    if (obj.kind == "SandboxTemplate") controller = Controller::SandboxTemplate;
+  }
+  if (spec == nullptr || !spec->is_map()) return false;
+  // Every template shape in use: spec.template (apps, batch, Argo Rollouts), spec.podTemplate
+  // (agent-sandbox), spec.jobTemplate.spec.template (CronJob and look-alikes).
+  const Node* candidates[] = {
+      spec->get("template"), spec->get("podTemplate"),
+      spec->get("jobTemplate") ? spec->get("jobTemplate")->get("spec") : nullptr};
+  for (size_t i = 0; i < 3; ++i) {
+    const Node* t = candidates[i];
+    if (i == 2 && t != nullptr) t = t->get("template");
+    if (t == nullptr || !t->is_map()) continue;
+    const Node* s = t->get("spec");
+    if (!has_containers(s) && !(controller != Controller::OtherPodTemplate && s != nullptr)) {
+      continue;
+    }
+    pod_meta = t->get("metadata");
+    pod_spec = s;
+    spec_key = t->key_node("spec");
+    return true;
+  }
+  return false;
+}
+
+}  // namespace k8s
+
+namespace {
+
+using k8s::Node;
+using k8s::ObjectInfo;
+using k8s::Reader;
+
+void read_object(const Reader& r, const Node* root, int depth);
+
+void read_list(const Reader& r, const Node* root, int depth) {
+  const Node* items = root->get("items");
+  if (items == nullptr || !items->is_seq()) return;
+  for (const Node* item : items->items) read_object(r, item, depth + 1);
+}
+
+void read_object(const Reader& r, const Node* root, int depth) {
+  if (root == nullptr || !root->is_map() || depth > 8) return;
+  const Node* kind = root->get("kind");
+  const Node* api = root->get("apiVersion");
+  if (kind == nullptr || api == nullptr || !kind->is_scalar() || !api->is_scalar()) {
+    ++r.out.summary.other_yaml_documents;
+    return;
+  }
+  ++r.out.summary.kubernetes_documents;
+  ObjectInfo obj;
+  obj.kind = kind->scalar;
+  obj.root = root;
+  obj.kind_node = root->key_node("kind");
+  size_t slash = api->scalar.find('/');
+  obj.api_group = slash == std::string::npos ? "" : api->scalar.substr(0, slash);
+  if (obj.kind == "List" ||
+      (obj.kind.size() > 4 && obj.kind.substr(obj.kind.size() - 4) == "List" &&
+       root->get("items"))) {
+    read_list(r, root, depth);
+    return;
+  }
+  const Node* meta = root->get("metadata");
+  if (const Node* n = meta ? meta->get("name") : nullptr; n && n->is_scalar()) {
+    obj.name = n->scalar;
+  } else if (meta == nullptr || meta->get("generateName") == nullptr) {
+    r.problem(ProblemKind::InvalidObject,
+              fmt::format("{} has no metadata.name: the object is invalid and cannot be applied",
+                          obj.kind),
+              obj.kind_node);
+  }
+  if (const Node* ns = meta ? meta->get("namespace") : nullptr; ns && ns->is_scalar()) {
+    obj.ns = ns->scalar;
+  }
+  obj.annotations = r.string_map(meta ? meta->get("annotations") : nullptr);
+
+  if (k8s::read_cluster_object(r, obj)) return;
+
+  const Node* pod_meta = nullptr;
+  const Node* pod_spec = nullptr;
+  const Node* spec_key = nullptr;
+  Controller controller = Controller::Pod;
+  if (!k8s::find_pod_template(obj, pod_meta, pod_spec, spec_key, controller)) {
+    // Built-in workload kinds must carry a pod template; anything else is simply another kind.
+    static const char* const kWorkloadKinds[] = {"Pod",       "Deployment", "StatefulSet",
+                                                 "DaemonSet", "ReplicaSet", "ReplicationController",
+                                                 "Job",       "CronJob"};
+    for (const char* k : kWorkloadKinds) {
+      if (obj.kind == k) {
+        r.problem(ProblemKind::InvalidObject,
+                  fmt::format("{} {} has no pod template with containers: nothing to review",
+                              obj.kind, obj.name),
+                  obj.kind_node);
+      }
+    }
+    if ((obj.kind == "Sandbox" || obj.kind == "SandboxTemplate") &&
+        (obj.api_group == "agents.x-k8s.io" || obj.api_group == "extensions.agents.x-k8s.io")) {
+      r.problem(ProblemKind::InvalidObject,
+                fmt::format("{} {} has no spec.podTemplate.spec", obj.kind, obj.name),
+                obj.kind_node);
+    }
+    return;
+  }
+  size_t first = r.out.workloads.size();
+  k8s::read_pod_spec(r, obj, controller, pod_meta, pod_spec, spec_key);
+  k8s::apply_controller_fields(r, obj, first);
+}
+
+}  // namespace
 
 void read_kubernetes_file(const SourceFile& file, FilePart& out) {
   std::string text = file.type == FileType::Json ? yaml::strip_jsonc(file.bytes) : file.bytes;
   yaml::DocumentReader reader(text);
   yaml::Document doc;
   yaml::ParseFailure fail;
+  Reader r{file.id, file.path, out};
   for (;;) {
     auto st = reader.next(doc, fail);
     if (st == yaml::DocumentReader::Status::End) break;
@@ -19,14 +228,23 @@ void read_kubernetes_file(const SourceFile& file, FilePart& out) {
                               Location{file.id, fail.line, fail.column}});
       continue;
     }
-    if (doc.root && doc.root->get("kind") && doc.root->get("apiVersion")) {
-      ++out.summary.kubernetes_documents;
-    } else if (doc.root) {
-      ++out.summary.other_yaml_documents;
+    if (doc.over_budget) {
+      out.problems.push_back(
+          {ProblemKind::BudgetExceeded,
+           "document expands past the node budget (aliases or recursive anchors); not analysed",
+           Location{file.id, doc.start_line, 1}});
+      continue;
     }
+    for (const auto& d : doc.duplicates) {
+      out.problems.push_back(
+          {ProblemKind::DuplicateKey,
+           fmt::format("duplicate key `{}`: parsers disagree on which value wins; the last "
+                       "one is analysed",
+                       d.key),
+           Location{file.id, d.line, d.column}});
+    }
+    read_object(r, doc.root, 0);
   }
 }
-
-void link_kubernetes(Model& model) { (void)model; }
 
 }  // namespace sbr

@@ -14,8 +14,8 @@ namespace sbr::yaml {
 
 const Node* Node::get(std::string_view key) const {
   if (kind != Kind::Map) return nullptr;
-  for (const auto& [k, v] : entries) {
-    if (k->kind == Kind::Scalar && k->scalar == key) return v;
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+    if (it->first->kind == Kind::Scalar && it->first->scalar == key) return it->second;
   }
   // Merge keys (`<<: *base`): yaml-cpp does not apply them; compose files rely on them.
   for (const auto& [k, v] : entries) {
@@ -33,8 +33,8 @@ const Node* Node::get(std::string_view key) const {
 
 const Node* Node::key_node(std::string_view key) const {
   if (kind != Kind::Map) return nullptr;
-  for (const auto& [k, v] : entries) {
-    if (k->kind == Kind::Scalar && k->scalar == key) return k;
+  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+    if (it->first->kind == Kind::Scalar && it->first->scalar == key) return it->first;
   }
   return nullptr;
 }

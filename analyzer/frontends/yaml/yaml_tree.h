@@ -29,7 +29,8 @@ struct Node {
   bool is_scalar() const { return kind == Kind::Scalar; }
   bool is_null() const { return kind == Kind::Null; }
 
-  // Map lookup by scalar key; follows `<<` merge keys. nullptr when absent or not a map.
+  // Map lookup by scalar key (the last of duplicates, as the API server's decoder keeps);
+  // follows `<<` merge keys. nullptr when absent or not a map.
   const Node* get(std::string_view key) const;
   // The key node of an entry (for locations of "the key line").
   const Node* key_node(std::string_view key) const;

@@ -1,0 +1,21 @@
+// The pod's QoS class, computed the way the kubelet computes it, and Kubernetes quantities.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/model/workload.h"
+
+namespace sbr::engine {
+
+// "500m" -> 0.5, "1Gi" -> 1073741824, "1e3" -> 1000; nullopt when not a quantity.
+std::optional<long double> parse_quantity(std::string_view q);
+
+// Guaranteed: every container has cpu and memory limits and requests equal to them (a missing
+// request defaults to its limit). BestEffort: no container sets any cpu or memory request or
+// limit. Burstable otherwise. Ephemeral storage does not count. Pass every container of the pod,
+// init containers included.
+QosClass qos_class(const std::vector<const Resources*>& containers);
+
+}  // namespace sbr::engine

@@ -1,0 +1,246 @@
+// Resolves Kubernetes objects across files onto the workloads they shape. Objects without
+// metadata.namespace share the namespace they are deployed to, so "" matches "" only.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "analyzer/engine/qos.h"
+#include "analyzer/frontends/k8s/k8s_frontend.h"
+#include "analyzer/frontends/k8s/reader.h"
+
+namespace sbr {
+namespace k8s {
+
+bool selector_matches(const LabelSelector& s, const std::map<std::string, std::string>& labels) {
+  if (!s.present) return false;
+  for (const auto& [k, v] : s.match_labels) {
+    auto it = labels.find(k);
+    if (it == labels.end() || it->second != v) return false;
+  }
+  for (const auto& e : s.match_expressions) {
+    auto it = labels.find(e.key);
+    bool has = it != labels.end();
+    bool in = has && std::find(e.values.begin(), e.values.end(), it->second) != e.values.end();
+    if (e.op == "In" && !in) return false;
+    if (e.op == "NotIn" && in) return false;
+    if (e.op == "Exists" && !has) return false;
+    if (e.op == "DoesNotExist" && has) return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::string selector_text(const LabelSelector& s) {
+  if (s.match_labels.empty() && s.match_expressions.empty()) return "{}";
+  std::string out;
+  for (const auto& [k, v] : s.match_labels) out += (out.empty() ? "" : ",") + k + "=" + v;
+  for (const auto& e : s.match_expressions) out += (out.empty() ? "" : ",") + e.key + " " + e.op;
+  return out;
+}
+
+EgressAllow allow_of(const PolicyPeer& p, const std::vector<PortRange>& ports) {
+  EgressAllow a;
+  a.ports = ports;
+  a.from = p.from;
+  if (p.any) {
+    a.dest = DestKind::Any;
+    a.value = p.entity.empty() ? "*" : p.entity;
+  } else if (!p.cidr.empty()) {
+    a.dest = DestKind::Cidr;
+    a.value = p.cidr;
+    a.except = p.except;
+  } else if (!p.fqdn.empty()) {
+    a.dest = DestKind::Fqdn;
+    a.value = p.fqdn;
+  } else if (!p.entity.empty()) {
+    a.dest = DestKind::Entity;
+    a.value = p.entity;
+  } else if (p.namespace_selector.present) {
+    a.dest = DestKind::NamespaceSelector;
+    a.value = selector_text(p.namespace_selector) +
+              (p.pod_selector.present ? " pods " + selector_text(p.pod_selector) : "");
+  } else {
+    a.dest = DestKind::PodSelector;
+    a.value = selector_text(p.pod_selector);
+  }
+  return a;
+}
+
+bool same_ns(const std::string& a, const std::string& b) {
+  return a == b;
+}
+
+void link_policies(Model& m, Workload& w) {
+  for (const auto& p : m.cluster.network_policies) {
+    bool cluster_wide = p.ref.kind == "CiliumClusterwideNetworkPolicy";
+    if (!cluster_wide && !same_ns(p.ref.ns, w.id.ns)) continue;
+    if (!selector_matches(p.pod_selector, w.pod_labels)) continue;
+    if (p.has_egress_type) w.network.egress.push_back(egress_gate_of(p));
+    if (p.has_ingress_type) {
+      w.network.ingress_default_deny = true;
+      w.network.ingress_policies.push_back(
+          {p.ref.from.at,
+           fmt::format("{} {} selects this pod for ingress", p.ref.kind, p.ref.name)});
+    }
+  }
+}
+
+void link_exposures(const Model& m, Workload& w) {
+  if (w.pod_labels.empty()) return;
+  auto selects = [&](const ServiceObject& s) {
+    if (s.selector.empty() || !same_ns(s.ref.ns, w.id.ns)) return false;
+    for (const auto& [k, v] : s.selector) {
+      auto it = w.pod_labels.find(k);
+      if (it == w.pod_labels.end() || it->second != v) return false;
+    }
+    return true;
+  };
+  for (const auto& s : m.cluster.services) {
+    if (!selects(s)) continue;
+    Related via{s.selector_from.at, fmt::format("Service {} selects this pod", s.ref.name)};
+    if (s.type == "NodePort" || s.type == "LoadBalancer") {
+      w.network.exposures.push_back(
+          {s.type == "NodePort" ? ExposureKind::NodePort : ExposureKind::LoadBalancer,
+           s.ref.name,
+           s.type_from,
+           {via}});
+    }
+    if (!s.external_ips.empty()) {
+      w.network.exposures.push_back(
+          {ExposureKind::ExternalIPs, s.ref.name, s.external_ips_from, {via}});
+    }
+    for (const auto& ing : m.cluster.ingresses) {
+      if (!same_ns(ing.ref.ns, s.ref.ns)) continue;
+      for (const auto& b : ing.backends) {
+        if (b.service != s.ref.name) continue;
+        w.network.exposures.push_back(
+            {ExposureKind::Ingress,
+             ing.ref.name,
+             b.from,
+             {via, {s.ref.from.at, fmt::format("Service {} routes to this pod", s.ref.name)}}});
+      }
+    }
+  }
+}
+
+void link_rbac(const Model& m, Workload& w) {
+  ServiceAccess& sa = w.service;
+  for (const auto& obj : m.cluster.service_accounts) {
+    if (obj.ref.name == sa.account && same_ns(obj.ref.ns, w.id.ns)) {
+      sa.account_in_input = true;
+      sa.account_from = obj.ref.from;
+      sa.account_automount = obj.automount;
+    }
+  }
+  for (const auto& b : m.cluster.bindings) {
+    bool bound = false;
+    Provenance subject_from;
+    for (const auto& s : b.subjects) {
+      std::string ns = s.ns.empty() ? b.ref.ns : s.ns;
+      bool match = (s.kind == "ServiceAccount" && s.name == sa.account && same_ns(ns, w.id.ns)) ||
+                   (s.kind == "Group" &&
+                    (s.name == "system:serviceaccounts" || s.name == "system:authenticated" ||
+                     s.name == "system:serviceaccounts:" + w.id.ns));
+      if (match && !bound) {
+        bound = true;
+        subject_from = s.from;
+      }
+    }
+    if (!bound) continue;
+    for (const auto& role : m.cluster.roles) {
+      bool kind_ok = role.ref.kind == b.role_kind && role.ref.name == b.role_name;
+      if (!kind_ok) continue;
+      if (role.ref.kind == "Role" && !same_ns(role.ref.ns, b.ref.ns)) continue;
+      for (const auto& rule : role.rules) {
+        RbacGrant g;
+        g.role = role.ref.kind == "Role" ? fmt::format("Role/{}/{}", role.ref.ns, role.ref.name)
+                                         : "ClusterRole/" + role.ref.name;
+        g.verbs = rule.verbs;
+        g.resources = rule.resources;
+        g.api_groups = rule.api_groups;
+        g.rule_from = rule.from;
+        g.binding_from = subject_from;
+        sa.grants.push_back(std::move(g));
+      }
+    }
+  }
+}
+
+void apply_limit_range(const Model& m, Workload& w) {
+  for (const auto& lr : m.cluster.limit_ranges) {
+    if (!same_ns(lr.ref.ns, w.id.ns)) continue;
+    Resources& r = w.resources;
+    auto fill = [&](Maybe<std::string>& field, const std::map<std::string, Fact<std::string>>& src,
+                    const char* key) {
+      if (field) return;
+      auto it = src.find(key);
+      if (it == src.end()) return;
+      field = it->second;
+      r.defaults_from_limit_range = true;
+    };
+    fill(r.memory_limit, lr.default_limits, "memory");
+    fill(r.cpu_limit, lr.default_limits, "cpu");
+    fill(r.ephemeral_limit, lr.default_limits, "ephemeral-storage");
+    fill(r.memory_request, lr.default_requests, "memory");
+    fill(r.cpu_request, lr.default_requests, "cpu");
+  }
+}
+
+}  // namespace
+
+EgressGate egress_gate_of(const NetworkPolicyObject& p) {
+  EgressGate g;
+  g.kind = p.kind;
+  g.name = fmt::format("{} {}{}", p.ref.kind, p.ref.ns.empty() ? "" : p.ref.ns + "/", p.ref.name);
+  g.denies_v4 = g.denies_v6 = true;
+  g.from = p.ref.from;
+  for (const auto& rule : p.egress) {
+    if (rule.peers.empty()) {
+      PolicyPeer any;
+      any.any = true;
+      any.from = rule.from;
+      g.allows.push_back(allow_of(any, rule.ports));
+      continue;
+    }
+    for (const auto& peer : rule.peers) g.allows.push_back(allow_of(peer, rule.ports));
+  }
+  return g;
+}
+
+}  // namespace k8s
+
+void link_kubernetes(Model& model) {
+  std::map<std::string, const RuntimeClassObject*> classes;
+  for (const auto& rc : model.cluster.runtime_classes) classes[rc.ref.name] = &rc;
+  for (Workload& w : model.workloads) {
+    if (w.engine != Engine::Kubelet && w.engine != Engine::PodmanKubePlay) continue;
+    if (w.runtime_class) {
+      if (auto it = classes.find(w.runtime_class->value); it != classes.end()) {
+        w.runtime_handler = fact(it->second->handler, it->second->handler_from);
+      }
+    }
+    k8s::link_policies(model, w);
+    k8s::link_exposures(model, w);
+    k8s::link_rbac(model, w);
+    k8s::apply_limit_range(model, w);
+    for (const auto& ns : model.cluster.namespaces) {
+      if (!w.id.ns.empty() && ns.ref.name == w.id.ns) w.pod_security = ns.labels;
+    }
+  }
+  // QoS is a property of the pod: group the containers of each pod (same object, same file).
+  std::map<std::tuple<FileId, std::uint32_t, std::uint32_t>, std::vector<Workload*>> pods;
+  for (Workload& w : model.workloads) {
+    if (w.engine != Engine::Kubelet || w.role == ContainerRole::Ephemeral) continue;
+    pods[{w.object_from.at.file, w.object_from.at.line, w.object_from.at.column}].push_back(&w);
+  }
+  for (auto& [key, members] : pods) {
+    std::vector<const Resources*> res;
+    for (Workload* w : members) res.push_back(&w->resources);
+    QosClass q = engine::qos_class(res);
+    for (Workload* w : members) w->resources.qos = q;
+  }
+}
+
+}  // namespace sbr

@@ -1,0 +1,66 @@
+// Internal helpers of the Kubernetes frontend: positioned access to YAML nodes and the readers
+// for each object family. Nothing outside analyzer/frontends/k8s includes this header.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "analyzer/frontends/frontend.h"
+#include "analyzer/frontends/yaml/yaml_tree.h"
+
+namespace sbr::k8s {
+
+using yaml::Node;
+
+struct Reader {
+  FileId file = kNoFile;
+  std::string path;
+  FilePart& out;
+
+  Location loc(const Node* n) const {
+    return n ? Location{file, n->line, n->column} : Location{file, 1, 1};
+  }
+  Provenance prov(const Node* n) const { return Provenance{loc(n), Frontend::Kubernetes, {}}; }
+  void problem(ProblemKind k, std::string message, const Node* at) const {
+    out.problems.push_back({k, std::move(message), loc(at)});
+  }
+
+  // Typed reads with provenance; nullopt when absent or of another type.
+  Maybe<bool> boolean(const Node* map, std::string_view key) const;
+  Maybe<std::int64_t> integer(const Node* map, std::string_view key) const;
+  Maybe<std::string> string(const Node* map, std::string_view key) const;
+  std::map<std::string, std::string> string_map(const Node* map) const;
+};
+
+// Identity of the object a pod template belongs to.
+struct ObjectInfo {
+  std::string kind, api_group, ns, name;
+  const Node* root = nullptr;
+  const Node* kind_node = nullptr;
+  std::map<std::string, std::string> annotations;
+};
+
+// Unwraps any workload kind into its pod template (metadata + spec), or returns false.
+bool find_pod_template(const ObjectInfo& obj, const Node*& pod_meta, const Node*& pod_spec,
+                       const Node*& spec_key, Controller& controller);
+
+// Builds one Workload per container of the pod spec (pod_spec.cpp).
+void read_pod_spec(const Reader& r, const ObjectInfo& obj, Controller controller,
+                   const Node* pod_meta, const Node* pod_spec, const Node* spec_key);
+
+// Job / CronJob / Sandbox lifecycle fields and agent-sandbox managed policies (workload_meta.cpp).
+void apply_controller_fields(const Reader& r, const ObjectInfo& obj, size_t first_workload);
+
+// Non-workload objects (objects.cpp). Returns false when the kind is not one of them.
+bool read_cluster_object(const Reader& r, const ObjectInfo& obj);
+
+// NetworkPolicy ingress/egress rule lists (objects.cpp); `egress` picks `to` over `from`.
+std::vector<PolicyRuleSet> read_policy_rules(const Reader& r, const Node* list, bool egress);
+// The egress half of a policy as a gate on the workloads it selects (link.cpp).
+EgressGate egress_gate_of(const NetworkPolicyObject& p);
+
+// A label selector as Kubernetes writes it (matchLabels + matchExpressions).
+LabelSelector read_selector(const Node* n);
+
+}  // namespace sbr::k8s
