@@ -131,7 +131,8 @@ struct MountJudge {
                           "inside the container appear on the host",
                           m.source.empty() ? m.volume_name : m.source, m.target,
                           is_kubernetes(w) ? "mountPropagation: Bidirectional" : "rshared"),
-              m.propagation->from, fact_of(c, m) + "#propagation", mount_related(m));
+              m.propagation->from.at.valid() ? m.propagation->from : mount_anchor(w, m),
+              fact_of(c, m) + "#propagation", mount_related(m));
     }
     if (m.kind != MountKind::HostPath || is_kubernetes(w)) return;
     bool inside = engine::in_workspace(m.source, model.workspace_paths);
