@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <map>
+#include <tuple>
 
 #include "analyzer/engine/defaults.h"
 #include "analyzer/engine/paths.h"
@@ -275,36 +277,84 @@ std::string sidecar_word(std::string_view name, std::string_view image) {
   return "";
 }
 
-void check_sidecars(const Workload& w, FactFindings& out) {
-  // The sidecar's own workload is not the agent; its siblings are judged from their side.
+// Containers that share a namespace, seen from either side: a pod lists every container on
+// each one, but compose `network_mode: service:x` is written on one service only.
+struct Partner {
+  std::string name, image;
+  bool network = false, processes = false;
+  Provenance from;
+};
+
+using GroupKey = std::tuple<std::string, std::string, std::string, std::string>;
+GroupKey group_of(const Workload& w) {
+  return {w.id.render_root, w.id.kind, w.id.ns, w.id.name};
+}
+
+std::vector<Partner> partners_of(const Workload& w,
+                                 const std::map<GroupKey, std::vector<const Workload*>>& groups) {
+  std::vector<Partner> out;
+  auto it = groups.find(group_of(w));
+  auto find_partner = [&](const std::string& name) -> Partner* {
+    for (auto& p : out) {
+      if (p.name == name) return &p;
+    }
+    return nullptr;
+  };
+  for (const Sibling& s : w.siblings) {
+    if (find_partner(s.name)) continue;
+    Partner p{s.name, s.image, s.shares_network, s.shares_processes, s.from};
+    if (p.image.empty() && it != groups.end()) {
+      for (const Workload* o : it->second) {
+        if (o->id.container == s.name) p.image = o->image;
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  if (it == groups.end()) return out;
+  for (const Workload* o : it->second) {
+    if (o == &w) continue;
+    for (const Sibling& s : o->siblings) {
+      if (s.name != w.id.container || find_partner(o->id.container)) continue;
+      out.push_back(
+          Partner{o->id.container, o->image, s.shares_network, s.shares_processes, s.from});
+    }
+  }
+  return out;
+}
+
+void check_sidecars(const Workload& w,
+                    const std::map<GroupKey, std::vector<const Workload*>>& groups,
+                    FactFindings& out) {
+  // The sidecar's own workload is not the agent; its partners are judged from their side.
   if (!sidecar_word(w.id.container, w.image).empty()) return;
   bool pid_shared = w.share_process_namespace && w.share_process_namespace->value;
-  for (const Sibling& s : w.siblings) {
-    bool procs = s.shares_processes || pid_shared;
-    if (!s.shares_network && !procs) continue;
-    std::string word = sidecar_word(s.name, s.image);
-    if (word.empty()) continue;
-    std::string shared = s.shares_network && procs ? "network and process namespaces"
-                         : s.shares_network        ? "network namespace"
-                                                   : "process namespace";
+  for (const Partner& s : partners_of(w, groups)) {
+    bool procs = s.processes || pid_shared;
+    if (!s.network && !procs) continue;
+    if (sidecar_word(s.name, s.image).empty()) continue;
+    std::string shared = s.network && procs ? "network and process namespaces"
+                         : s.network        ? "network namespace"
+                                            : "process namespace";
     std::string what = fmt::format(
         "shares its {} with {} (image {}), which looks like a proxy, credential or control "
         "container: the agent inherits its egress and reaches its localhost services",
         shared, s.name, s.image.empty() ? "unknown" : s.image);
     if (procs) what += ", and reads its environment and memory through /proc";
-    Provenance at = container_anchor(w);
     std::vector<Related> related;
     if (s.from.at.valid()) related.push_back({s.from.at, "container " + s.name});
     if (pid_shared) {
       related.push_back({w.share_process_namespace->from.at, "shareProcessNamespace: true"});
     }
-    out.add(w, "SB1010", std::move(what), at, "sibling/" + s.name, std::move(related));
+    out.add(w, "SB1010", std::move(what), container_anchor(w), "sibling/" + s.name,
+            std::move(related));
   }
 }
 
 }  // namespace
 
 void check_isolation(const Model& model, Findings& out) {
+  std::map<GroupKey, std::vector<const Workload*>> groups;
+  for (const Workload& w : model.workloads) groups[group_of(w)].push_back(&w);
   FactFindings facts(out);
   for (const Workload& w : model.workloads) {
     check_privileged(w, facts);
@@ -314,7 +364,7 @@ void check_isolation(const Model& model, Findings& out) {
     check_proc(w, facts);
     check_runtime(model, w, facts);
     check_host_root(w, facts);
-    check_sidecars(w, facts);
+    check_sidecars(w, groups, facts);
   }
 }
 

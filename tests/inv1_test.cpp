@@ -218,3 +218,18 @@ TEST_CASE("SB1010 sidecars sharing namespaces", "[inv1]") {
       Sibling{"cloud-sql-proxy", "gcr.io/x/cloud-sql-proxy", true, false, at_line(60)});
   CHECK(iso(proxy).empty());
 }
+
+TEST_CASE("SB1010 a share written on one side only (compose service:x) counts both ways",
+          "[inv1]") {
+  Workload agent = hardened_launch(), proxy = hardened_launch();
+  agent.engine = proxy.engine = Engine::Compose;
+  agent.id = {"compose", "", "", "compose.yaml", "agent", "compose.yaml"};
+  proxy.id = {"compose", "", "", "compose.yaml", "egress", "compose.yaml"};
+  proxy.image = "docker.io/ubuntu/squid:6.6";
+  proxy.siblings.push_back(Sibling{"agent", "", true, false, at_line(30)});
+  auto fs = with_rule(iso(model_of({agent, proxy})), "SB1010");
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].subject == "compose//compose.yaml/agent");
+  CHECK(fs[0].message.find("with egress (image docker.io/ubuntu/squid:6.6)") != std::string::npos);
+  CHECK(fs[0].related.at(0).at.line == 30);
+}
