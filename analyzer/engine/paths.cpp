@@ -87,7 +87,8 @@ constexpr std::array<std::string_view, 8> kSocketDirs = {
 
 // Host system paths (INVARIANTS 3) plus the places whose write access is host code execution or
 // whose read access discloses cluster secrets: binaries and libraries, CNI plugins, the kubelet's
-// and runtimes' state, etcd, and /var/log (kubelet follows symlinks placed there).
+// and runtimes' state, etcd, and /var/log (kubelet follows symlinks placed there). /root is
+// judged as a home directory.
 constexpr std::array<std::string_view, 19> kSystemPaths = {"/etc",
                                                            "/boot",
                                                            "/proc",
@@ -106,7 +107,7 @@ constexpr std::array<std::string_view, 19> kSystemPaths = {"/etc",
                                                            "/lib",
                                                            "/lib32",
                                                            "/lib64",
-                                                           "/opt/cni"};  // /root: a home, see below
+                                                           "/opt/cni"};
 
 // Children of system paths that hold nothing secret; mounting them read-only is routine.
 constexpr std::array<std::string_view, 10> kPublicSystemFiles = {"/etc/localtime",
