@@ -284,3 +284,33 @@ TEST_CASE("bad manifests become problems and do not stop the rest", "[k8s]") {
   CHECK(m.problems[1].kind == ProblemKind::InvalidObject);
   CHECK(m.problems[1].at.line == 2);
 }
+
+TEST_CASE("Cilium FQDN rules with quoted ports are an FQDN allowlist on that port", "[k8s]") {
+  Model m = model_of({R"(apiVersion: v1
+kind: Pod
+metadata: {name: p, labels: {app: agent}}
+spec:
+  containers: [{name: c, image: x}]
+---
+apiVersion: cilium.io/v2
+kind: CiliumNetworkPolicy
+metadata: {name: fqdn}
+spec:
+  endpointSelector: {matchLabels: {app: agent}}
+  egress:
+  - toFQDNs:
+    - matchName: api.anthropic.com
+    toPorts:
+    - ports:
+      - {port: "443", protocol: TCP}
+)"});
+  const Workload& w = only(m, "c");
+  REQUIRE(w.network.egress.size() == 1);
+  const EgressGate& g = w.network.egress[0];
+  CHECK(g.kind == GateKind::CiliumNetworkPolicy);
+  REQUIRE(g.allows.size() == 1);
+  CHECK(g.allows[0].dest == DestKind::Fqdn);
+  CHECK(g.allows[0].value == "api.anthropic.com");
+  REQUIRE(g.allows[0].ports.size() == 1);
+  CHECK(g.allows[0].ports[0].from == 443);
+}

@@ -73,10 +73,11 @@ std::optional<std::int64_t> default_pids_limit(Engine e, const ClusterFacts& clu
 bool mounts_service_account_token(const Workload& w) {
   if (w.engine != Engine::Kubelet) return false;
   if (w.service.pod_automount) return w.service.pod_automount->value;
-  if (w.service.account_automount) return w.service.account_automount->value;
-  // agent-sandbox: pods provisioned through a SandboxTemplate get no token unless the
-  // template sets one; a directly created Sandbox gets the plain Kubernetes default.
+  // agent-sandbox: for pods provisioned through a SandboxTemplate the controller sets the pod's
+  // automountServiceAccountToken to false when the template leaves it unset, and the pod's
+  // value overrides the ServiceAccount's. A directly created Sandbox gets the plain default.
   if (w.lifecycle.controller == Controller::SandboxTemplate) return false;
+  if (w.service.account_automount) return w.service.account_automount->value;
   return true;
 }
 

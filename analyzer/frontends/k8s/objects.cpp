@@ -22,17 +22,27 @@ std::vector<std::string> strings_of(const Node* n) {
   return out;
 }
 
+// Ports are integers in NetworkPolicy but quoted strings in Cilium's CRD ("443"); a named port
+// ("dns") stays 0, which the checks read as "any port": the conservative reading.
+std::int32_t port_number(const Node* n) {
+  if (n == nullptr || !n->is_scalar()) return 0;
+  std::int32_t v = 0;
+  for (char c : n->scalar) {
+    if (c < '0' || c > '9' || v > 65535) return 0;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
 std::vector<PortRange> read_ports(const Node* ports) {
   std::vector<PortRange> out;
   if (ports == nullptr || !ports->is_seq()) return out;
   for (const Node* p : ports->items) {
     PortRange pr;
     if (const Node* proto = p->get("protocol")) pr.protocol = proto->scalar;
-    if (const Node* port = p->get("port"))
-      pr.from = static_cast<std::int32_t>(port->as_int().value_or(0));
+    pr.from = port_number(p->get("port"));
     pr.to = pr.from;
-    if (const Node* end = p->get("endPort"))
-      pr.to = static_cast<std::int32_t>(end->as_int().value_or(pr.from));
+    if (const Node* end = p->get("endPort")) pr.to = port_number(end);
     out.push_back(pr);
   }
   return out;
@@ -126,8 +136,7 @@ void read_cilium_rule(const Reader& r, const Node* spec, NetworkPolicyObject& p)
             if (const Node* proto = port->get("protocol"); proto && proto->scalar != "ANY") {
               pr.protocol = proto->scalar;
             }
-            if (const Node* n = port->get("port"))
-              pr.from = static_cast<std::int32_t>(n->as_int().value_or(0));
+            pr.from = port_number(port->get("port"));
             pr.to = pr.from;
             rs.ports.push_back(pr);
           }
