@@ -40,7 +40,13 @@ void FactFindings::add(const Workload& w, std::string_view rule, std::string wha
   }
   Entry& e = entries_[it->second];
   e.containers.push_back(w.id.container);
-  if (threat_rank(w.threat) > threat_rank(e.w->threat)) e.w = &w;
+  // The strongest threat class names the finding; among equals a main container does, so a
+  // pod-level finding is not attributed to an init container.
+  int now = threat_rank(e.w->threat), cand = threat_rank(w.threat);
+  if (cand > now ||
+      (cand == now && e.w->role != ContainerRole::Main && w.role == ContainerRole::Main)) {
+    e.w = &w;
+  }
 }
 
 void FactFindings::flush() {

@@ -233,3 +233,15 @@ TEST_CASE("SB1010 a share written on one side only (compose service:x) counts bo
   CHECK(fs[0].message.find("with egress (image docker.io/ubuntu/squid:6.6)") != std::string::npos);
   CHECK(fs[0].related.at(0).at.line == 30);
 }
+
+TEST_CASE("a pod-level finding is named after a main container, not an init container",
+          "[inv1]") {
+  Workload init = hardened_pod("fetch-repo"), agent = hardened_pod("agent");
+  init.role = ContainerRole::Init;
+  init.network.host_pid = fact(true, at_line(15));
+  agent.network.host_pid = fact(true, at_line(15));
+  auto fs = with_rule(iso(model_of({init, agent})), "SB1002");
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].subject == "Deployment/agents/runner/agent");
+  CHECK(fs[0].message.find("(containers fetch-repo, agent)") != std::string::npos);
+}
