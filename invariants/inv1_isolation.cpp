@@ -16,16 +16,12 @@
 namespace sbr::inv {
 namespace {
 
-std::string spell(const Workload& w, std::string_view k8s, std::string_view cli) {
-  return std::string(is_kubernetes(w) ? k8s : cli);
-}
-
 void check_privileged(const Workload& w, FactFindings& out) {
   if (!is_privileged(w)) return;
   out.add(w, "SB1001",
           fmt::format("runs privileged ({}): it holds every capability and host device, with no "
                       "seccomp or LSM confinement, so the container is no boundary{}",
-                      spell(w, "privileged: true", "--privileged"),
+                      spell(w, "privileged: true", "--privileged", "privileged: true"),
                       admission_note(w, PsaLevel::Baseline)),
           w.identity.privileged->from, "privileged");
 }
@@ -33,12 +29,12 @@ void check_privileged(const Workload& w, FactFindings& out) {
 void check_host_namespaces(const Workload& w, FactFindings& out) {
   const Network& n = w.network;
   if (n.host_pid && n.host_pid->value) {
-    out.add(
-        w, "SB1002",
-        fmt::format("shares the host PID namespace ({}): it sees and signals every host "
-                    "process and reads their environment and memory through /proc{}",
-                    spell(w, "hostPID: true", "--pid=host"), admission_note(w, PsaLevel::Baseline)),
-        n.host_pid->from, "namespaces.pid");
+    out.add(w, "SB1002",
+            fmt::format("shares the host PID namespace ({}): it sees and signals every host "
+                        "process and reads their environment and memory through /proc{}",
+                        spell(w, "hostPID: true", "--pid=host", "pid: host"),
+                        admission_note(w, PsaLevel::Baseline)),
+            n.host_pid->from, "namespaces.pid");
   }
   std::optional<Provenance> net;
   if (n.host_network && n.host_network->value) {
@@ -50,17 +46,17 @@ void check_host_namespaces(const Workload& w, FactFindings& out) {
     out.add(w, "SB1003",
             fmt::format("shares the host network namespace ({}): every service on the host's "
                         "loopback is reachable and network policies do not apply{}",
-                        spell(w, "hostNetwork: true", "--network=host"),
+                        spell(w, "hostNetwork: true", "--network=host", "network_mode: host"),
                         admission_note(w, PsaLevel::Baseline)),
             *net, "namespaces.network");
   }
   if (n.host_ipc && n.host_ipc->value) {
-    out.add(
-        w, "SB1004",
-        fmt::format("shares the host IPC namespace ({}): host shared memory and message "
-                    "queues are readable and writable{}",
-                    spell(w, "hostIPC: true", "--ipc=host"), admission_note(w, PsaLevel::Baseline)),
-        n.host_ipc->from, "namespaces.ipc");
+    out.add(w, "SB1004",
+            fmt::format("shares the host IPC namespace ({}): host shared memory and message "
+                        "queues are readable and writable{}",
+                        spell(w, "hostIPC: true", "--ipc=host", "ipc: host"),
+                        admission_note(w, PsaLevel::Baseline)),
+            n.host_ipc->from, "namespaces.ipc");
   }
   if (n.host_uts && n.host_uts->value) {
     out.add(w, "SB1004",

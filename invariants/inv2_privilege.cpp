@@ -12,10 +12,6 @@
 namespace sbr::inv {
 namespace {
 
-std::string spell(const Workload& w, std::string_view k8s, std::string_view cli) {
-  return std::string(is_kubernetes(w) ? k8s : cli);
-}
-
 std::string lower(std::string_view s) {
   std::string out(s);
   std::transform(out.begin(), out.end(), out.begin(),
@@ -80,8 +76,9 @@ void check_capabilities(const Model& model, const Workload& w, FactFindings& out
   if (!drops_all && !is_privileged(w)) {
     UserState u = user_state(w);
     bool rootish = u == UserState::Root || u == UserState::Unknown;
-    std::string what = fmt::format("does not drop all capabilities (no {})",
-                                   spell(w, "capabilities.drop: [ALL]", "--cap-drop=ALL"));
+    std::string what =
+        fmt::format("does not drop all capabilities (no {})",
+                    spell(w, "capabilities.drop: [ALL]", "--cap-drop=ALL", "cap_drop: [ALL]"));
     if (engine::keeps_net_raw_by_default(w.engine)) {
       what += "; the engine's default set keeps NET_RAW among others";
     } else {
@@ -141,7 +138,8 @@ void check_escalation(const Workload& w, FactFindings& out) {
       w, "SB2005",
       fmt::format("does not set {} (unset allows escalation): setuid binaries and file "
                   "capabilities can raise the process's privileges{}",
-                  spell(w, "allowPrivilegeEscalation: false", "--security-opt no-new-privileges"),
+                  spell(w, "allowPrivilegeEscalation: false", "--security-opt no-new-privileges",
+                        "security_opt: [no-new-privileges:true]"),
                   note),
       container_anchor(w), "allowPrivilegeEscalation");
 }
@@ -157,7 +155,7 @@ void check_user(const Workload& w, FactFindings& out) {
         out.add(w, "SB2006",
                 fmt::format("runs as root ({}): every file the image owns and every kernel path "
                             "gated on uid 0 is open to it{}",
-                            spell(w, "runAsUser: 0", "--user 0"), note),
+                            spell(w, "runAsUser: 0", "--user 0", "user: 0"), note),
                 id.run_as_user->from, "user");
       } else {
         out.add(w, "SB2006",
@@ -171,7 +169,7 @@ void check_user(const Workload& w, FactFindings& out) {
       out.add(w, "SB2006",
               fmt::format("sets no {}: the image decides the user, and most images run as "
                           "root{}",
-                          spell(w, "runAsUser and no runAsNonRoot: true", "--user"), note),
+                          spell(w, "runAsUser and no runAsNonRoot: true", "--user", "user:"), note),
               container_anchor(w), "user");
       return;
     case UserState::Named:
@@ -195,10 +193,11 @@ void check_root_fs(const Workload& w, FactFindings& out) {
             ro->from, "readOnlyRootFilesystem");
     return;
   }
-  out.add(w, "SB2008",
-          fmt::format("has a writable root filesystem (no {}): {}",
-                      spell(w, "readOnlyRootFilesystem: true", "--read-only"), what),
-          container_anchor(w), "readOnlyRootFilesystem");
+  out.add(
+      w, "SB2008",
+      fmt::format("has a writable root filesystem (no {}): {}",
+                  spell(w, "readOnlyRootFilesystem: true", "--read-only", "read_only: true"), what),
+      container_anchor(w), "readOnlyRootFilesystem");
 }
 
 void check_seccomp(const Model& model, const Workload& w, FactFindings& out) {
@@ -207,7 +206,8 @@ void check_seccomp(const Model& model, const Workload& w, FactFindings& out) {
     out.add(w, "SB2009",
             fmt::format("runs seccomp Unconfined ({} is written): every system call reaches the "
                         "host kernel{}",
-                        spell(w, "seccompProfile type Unconfined", "seccomp=unconfined"),
+                        spell(w, "seccompProfile type Unconfined", "seccomp=unconfined",
+                              "seccomp:unconfined"),
                         admission_note(w, PsaLevel::Baseline)),
             s->from, "seccomp");
     return;

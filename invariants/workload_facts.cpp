@@ -66,6 +66,13 @@ void FactFindings::flush() {
   index_.clear();
 }
 
+std::string spell(const Workload& w, std::string_view k8s, std::string_view cli,
+                  std::string_view compose) {
+  if (is_kubernetes(w)) return std::string(k8s);
+  if (w.engine == Engine::Compose && !compose.empty()) return std::string(compose);
+  return std::string(cli);
+}
+
 std::string describe_pod(const Workload& w) {
   if (!is_kubernetes(w)) return describe(w);
   std::string ns = w.id.ns.empty() ? "" : w.id.ns + "/";

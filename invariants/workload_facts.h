@@ -44,6 +44,11 @@ class FactFindings {
   std::map<Key, size_t> index_;
 };
 
+// A setting as the user wrote it: the Kubernetes field, the compose key (when given) or the
+// podman/docker flag (devcontainer runArgs are flags too).
+std::string spell(const Workload& w, std::string_view k8s, std::string_view cli,
+                  std::string_view compose = {});
+
 // "Deployment agents/runner" for Kubernetes objects; describe(w) otherwise.
 std::string describe_pod(const Workload& w);
 
