@@ -204,3 +204,17 @@ TEST_CASE("SB2011 LSM disabled", "[inv2]") {
   w.identity.selinux_type = fact<std::string>("container_t", at_line(41));
   CHECK(priv(w).empty());
 }
+
+TEST_CASE("messages spell the setting the way the input writes it", "[inv2]") {
+  Workload c = hardened_launch();
+  c.engine = Engine::Compose;
+  c.identity.read_only_root.reset();
+  CHECK(priv(c).at(0).message.find("(no read_only: true)") != std::string::npos);
+  Workload d = hardened_launch();
+  d.engine = Engine::Devcontainer;
+  d.identity.read_only_root.reset();
+  CHECK(priv(d).at(0).message.find("(no --read-only)") != std::string::npos);
+  Workload k = hardened_pod();
+  k.identity.read_only_root.reset();
+  CHECK(priv(k).at(0).message.find("(no readOnlyRootFilesystem: true)") != std::string::npos);
+}
