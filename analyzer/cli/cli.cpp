@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 #include <git2.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -190,6 +192,44 @@ bool should_fail(const std::vector<Finding>& findings, const std::string& level)
   return false;
 }
 
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// Where report paths are relative to. Model paths are relative to a directory root, or to the
+// working directory for file roots. SARIF gets %SRCROOT% and, inside a git working tree, URIs
+// relative to its top level (GitHub resolves them against the repository); text gets paths
+// relative to the working directory (editors open them). With several directory roots each
+// file is relative to its own root, so no single base exists and none is given.
+void set_report_roots(const std::vector<std::string>& paths, ReportContext& ctx) {
+  size_t dirs = 0;
+  for (const auto& p : paths) dirs += is_directory(p) ? 1 : 0;
+  if (dirs > 0 && paths.size() > 1) return;
+  const std::string& first = paths.front();
+  bool dir = dirs == 1;
+  if (dir) {
+    std::string shown = first;
+    while (shown.size() > 1 && shown.back() == '/') shown.pop_back();
+    while (shown.rfind("./", 0) == 0) shown.erase(0, 2);
+    if (!shown.empty() && shown != ".") ctx.display_prefix = shown + "/";
+  }
+  char* root = realpath(dir ? first.c_str() : ".", nullptr);
+  if (root == nullptr) return;
+  ctx.source_root = root;
+  std::free(root);
+  std::optional<std::string> top = git_toplevel(ctx.source_root);
+  char* top_real = top ? realpath(top->c_str(), nullptr) : nullptr;
+  if (top_real == nullptr) return;
+  std::string t = top_real;
+  std::free(top_real);
+  if (ctx.source_root.size() > t.size() && ctx.source_root.compare(0, t.size(), t) == 0 &&
+      ctx.source_root[t.size()] == '/') {
+    ctx.uri_prefix = ctx.source_root.substr(t.size() + 1) + "/";
+    ctx.source_root = t;
+  }
+}
+
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -251,6 +291,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   const Catalog& catalog = Catalog::embedded();
   std::vector<Finding> findings = run_checks(analysis.model, catalog, config, ro);
   ReportContext ctx{analysis.model, analysis.sources, catalog, findings};
+  set_report_roots(o.paths, ctx);
   for (const auto& spec : o.outputs) {
     std::ofstream file;
     std::ostream* stream = &out;

@@ -1,10 +1,91 @@
+// The JSON report: a flat, documented shape (docs/output-formats.md) for scripts. Every finding
+// object has every key; absent values are null, so consumers never probe for keys.
+#include <nlohmann/json.hpp>
+
+#include "analyzer/config/config.h"
+#include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
+#include "analyzer/report/report_util.h"
 
 namespace sbr {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr int kShapeVersion = 1;
+
+Json location_json(const ReportContext& ctx, const Location& loc) {
+  Json j;
+  j["file"] = loc.valid() ? Json(ctx.model.files.path(loc.file)) : Json(nullptr);
+  j["line"] = loc.line;
+  j["column"] = loc.column;
+  return j;
+}
+
+Json finding_json(const ReportContext& ctx, const Redactor& redact, const Finding& f) {
+  const Rule* rule = ctx.catalog.find(f.rule_id);
+  auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
+  Json j;
+  j["rule"] = f.rule_id;
+  j["slug"] = rule ? Json(rule->slug) : Json(nullptr);
+  j["title"] = rule ? Json(rule->title) : Json(nullptr);
+  j["invariant"] = f.invariant;
+  j["severity"] = severity_name(f.severity);
+  j["message"] = redact(f.message);
+  j["location"] = location_json(ctx, f.at);
+  Json related = Json::array();
+  for (const Related& r : f.related) {
+    Json rj = location_json(ctx, r.at);
+    rj["message"] = redact(r.message);
+    related.push_back(std::move(rj));
+  }
+  j["related"] = std::move(related);
+  j["subject"] = redact(f.subject);
+  j["threat_class"] = threat_class_name(f.threat);
+  j["condition"] = or_null(redact(f.condition.text));
+  j["fingerprint"] = f.fingerprint;
+  j["accepted_reason"] = or_null(redact(f.accepted_reason));
+  std::string remediation = rule ? rule->remediation : std::string();
+  while (!remediation.empty() && (remediation.back() == '\n' || remediation.back() == ' ')) {
+    remediation.pop_back();
+  }
+  j["remediation"] = or_null(remediation);
+  return j;
+}
+
+}  // namespace
 
 void write_json(const ReportContext& ctx, std::ostream& out) {
-  (void)ctx;
-  out << "{}\n";
+  Redactor redact(ctx.model);
+  report::Counts counts = report::count_findings(ctx.findings);
+
+  Json doc;
+  doc["version"] = kShapeVersion;
+  doc["tool"]["name"] = report::kToolName;
+  doc["tool"]["version"] = SBR_VERSION;
+  doc["tool"]["information_uri"] = report::kInformationUri;
+
+  Json summary;
+  summary["findings"] = ctx.findings.size();
+  for (Severity s :
+       {Severity::Critical, Severity::High, Severity::Medium, Severity::Low, Severity::Note}) {
+    summary["by_severity"][std::string(severity_name(s))] =
+        counts.by_severity[static_cast<size_t>(s)];
+  }
+  for (int inv = 0; inv <= 7; ++inv) {
+    auto it = counts.by_invariant.find(inv);
+    summary["by_invariant"][std::to_string(inv)] = it == counts.by_invariant.end() ? 0 : it->second;
+  }
+  summary["accepted"] = counts.accepted;
+  summary["files"] = ctx.model.summary.files_seen;
+  summary["kubernetes_documents"] = ctx.model.summary.kubernetes_documents;
+  summary["other_yaml_documents"] = ctx.model.summary.other_yaml_documents;
+  doc["summary"] = std::move(summary);
+
+  Json findings = Json::array();
+  for (const Finding& f : ctx.findings) findings.push_back(finding_json(ctx, redact, f));
+  doc["findings"] = std::move(findings);
+  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace sbr

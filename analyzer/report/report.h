@@ -18,6 +18,15 @@ struct ReportContext {
   const SourceSet& sources;
   const Catalog& catalog;
   const std::vector<Finding>& findings;
+  // Absolute path of the directory SARIF URIs resolve against (%SRCROOT%: the git top level
+  // when the first root is inside a repository, else the first root); empty when unknown.
+  std::string source_root = {};
+  // Prepended to file paths in SARIF URIs ("examples/" when `check examples` runs in a
+  // repository), so GitHub finds the files: it resolves URIs against the repository root.
+  std::string uri_prefix = {};
+  // Prepended to file paths in the text report ("k8s/" for `check k8s`), so its
+  // file:line:col are relative to the working directory and an editor can open them.
+  std::string display_prefix = {};
 };
 
 void write_text(const ReportContext& ctx, std::ostream& out, bool color);

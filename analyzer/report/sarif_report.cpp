@@ -1,10 +1,249 @@
+// SARIF 2.1.0, the reference format: GitHub code scanning reads it. The whole catalog is in
+// driver.rules so a rule's help is there even for a run where it did not fire; results point
+// into it by ruleIndex. Identity across commits is partialFingerprints (never line-based).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+#include "analyzer/config/config.h"
+#include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
+#include "analyzer/report/report_util.h"
 
 namespace sbr {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kSchema =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+constexpr std::string_view kFingerprintKey = "sbreview/v1";
+constexpr std::string_view kSrcRoot = "%SRCROOT%";
+constexpr size_t kMaxSnippet = 400;
+
+// Invariant-0 problems about a file that was never read are also tool execution notifications:
+// GitHub shows those on the tool's status, not only as alerts.
+const std::set<std::string, std::less<>> kNotificationRules = {"SB0002", "SB0003", "SB0004",
+                                                               "SB0008"};
+
+// What every part of the log needs: the run, its one redactor and the indexed source lines.
+struct Emit {
+  const ReportContext& ctx;
+  Redactor redact;
+  report::SourceLines lines;
+};
+
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+// SARIF columns count UTF-16 code units by default; the model counts bytes.
+std::uint32_t utf16_column(std::string_view line, std::uint32_t byte_column) {
+  size_t prefix = std::min<size_t>(byte_column - 1, line.size());
+  std::uint32_t units = 0;
+  for (size_t i = 0; i < prefix; ++i) {
+    auto c = static_cast<unsigned char>(line[i]);
+    if ((c & 0xC0) == 0x80) continue;  // continuation byte
+    units += c >= 0xF0 ? 2 : 1;        // 4-byte sequences are surrogate pairs
+  }
+  return units + 1;
+}
+
+Json physical_location(const Emit& e, const Location& loc) {
+  const ReportContext& ctx = e.ctx;
+  const Redactor& redact = e.redact;
+  Json artifact;
+  artifact["uri"] = report::uri_encode_path(ctx.uri_prefix + ctx.model.files.path(loc.file));
+  artifact["uriBaseId"] = kSrcRoot;
+  Json region;
+  if (loc.line == 0) {
+    // A whole-file problem: GitHub needs a line, and the first is where the file starts.
+    region["startLine"] = 1;
+  } else {
+    region["startLine"] = loc.line;
+    auto line = e.lines.line(loc);
+    if (loc.column > 0) region["startColumn"] = line ? utf16_column(*line, loc.column) : loc.column;
+    // A minified file is one huge line: a snippet of it would repeat the file in every result.
+    if (line && line->size() <= kMaxSnippet) region["snippet"]["text"] = redact(*line);
+  }
+  Json physical;
+  physical["artifactLocation"] = std::move(artifact);
+  physical["region"] = std::move(region);
+  return physical;
+}
+
+Json location(const Emit& e, const Location& loc) {
+  Json l;
+  l["physicalLocation"] = physical_location(e, loc);
+  return l;
+}
+
+Json rule_json(const Rule& r) {
+  std::string message = trimmed(r.message), remediation = trimmed(r.remediation);
+  std::string text = message + "\n\nRemediation: " + remediation;
+  std::string markdown = message + "\n\n**Remediation:** " + remediation;
+  if (!r.references.empty()) {
+    text += "\n\nReferences:";
+    markdown += "\n\n**References:**\n";
+    for (const auto& ref : r.references) {
+      text += "\n- " + ref;
+      markdown += "\n- <" + ref + ">";
+    }
+  }
+  Json j;
+  j["id"] = r.id;
+  j["name"] = r.slug;
+  j["shortDescription"]["text"] = trimmed(r.title);
+  j["fullDescription"]["text"] = message;
+  j["helpUri"] = report::rule_help_uri(r);
+  j["help"]["text"] = text;
+  j["help"]["markdown"] = markdown;
+  j["defaultConfiguration"]["level"] = report::sarif_level(r.severity);
+  Json props;
+  props["security-severity"] = report::security_severity(r.severity);
+  props["tags"] = Json::array({"security", "invariant-" + std::to_string(r.invariant)});
+  props["precision"] = "high";
+  props["invariant"] = r.invariant;
+  props["severity"] = severity_name(r.severity);
+  j["properties"] = std::move(props);
+  return j;
+}
+
+// Once a message embeds links, its literal '[', ']' and '\\' are escaped (SARIF 3.11.6).
+std::string escape_link_text(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '[' || c == ']' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+// GitHub shows related locations only when the message links to them: "[text](id)".
+std::string message_with_links(const Emit& e, const Finding& f) {
+  const Redactor& redact = e.redact;
+  std::string text = redact(f.message);
+  bool any = false;
+  for (const Related& r : f.related) any = any || r.at.valid();
+  if (!any) return text;
+  text = escape_link_text(text) + " (related: ";
+  int id = 1;
+  bool first = true;
+  for (const Related& r : f.related) {
+    if (r.at.valid()) {
+      std::string label = escape_link_text(redact(r.message));
+      text += fmt::format("{}[{}]({})", first ? "" : "; ", label.empty() ? "here" : label, id);
+      first = false;
+    }
+    ++id;
+  }
+  return text + ")";
+}
+
+Json result_json(const Emit& e, const Finding& f) {
+  const ReportContext& ctx = e.ctx;
+  const Redactor& redact = e.redact;
+  bool accepted = !f.accepted_reason.empty();
+  Json j;
+  j["ruleId"] = f.rule_id;
+  if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) j["ruleIndex"] = index;
+  j["level"] = accepted ? std::string_view("note") : report::sarif_level(f.severity);
+  j["message"]["text"] = message_with_links(e, f);
+  // GitHub rejects a result without a physical location: a finding that has no location of its
+  // own (an engine default) is shown at its first located contributing fact.
+  const Location* primary = f.at.valid() ? &f.at : nullptr;
+  for (const Related& r : f.related) {
+    if (primary == nullptr && r.at.valid()) primary = &r.at;
+  }
+  if (primary != nullptr) j["locations"] = Json::array({location(e, *primary)});
+  if (!f.related.empty()) {
+    Json related = Json::array();
+    int id = 1;
+    for (const Related& r : f.related) {
+      Json l;
+      l["id"] = id++;
+      if (r.at.valid()) l["physicalLocation"] = physical_location(e, r.at);
+      l["message"]["text"] = redact(r.message);
+      related.push_back(std::move(l));
+    }
+    j["relatedLocations"] = std::move(related);
+  }
+  j["partialFingerprints"][std::string(kFingerprintKey)] = f.fingerprint;
+  if (accepted) {
+    Json s;
+    s["kind"] = "external";
+    s["justification"] = redact(f.accepted_reason);
+    j["suppressions"] = Json::array({std::move(s)});
+  }
+  Json props;
+  props["invariant"] = f.invariant;
+  props["threat-class"] = threat_class_name(f.threat);
+  props["severity"] = severity_name(f.severity);
+  props["subject"] = redact(f.subject);
+  if (!f.condition.always()) props["condition"] = redact(f.condition.text);
+  if (accepted) props["accepted-reason"] = redact(f.accepted_reason);
+  j["properties"] = std::move(props);
+  return j;
+}
+
+Json invocation_json(const Emit& e) {
+  const ReportContext& ctx = e.ctx;
+  const Redactor& redact = e.redact;
+  Json notifications = Json::array();
+  for (const Finding& f : ctx.findings) {
+    if (f.invariant != 0 || kNotificationRules.count(f.rule_id) == 0) continue;
+    Json n;
+    if (f.at.valid()) n["locations"] = Json::array({location(e, f.at)});
+    n["message"]["text"] = redact(f.message);
+    n["level"] = report::sarif_level(f.severity) == "error" ? "error" : "warning";
+    n["associatedRule"]["id"] = f.rule_id;
+    if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) {
+      n["associatedRule"]["index"] = index;
+    }
+    notifications.push_back(std::move(n));
+  }
+  Json inv;
+  inv["executionSuccessful"] = true;
+  if (!notifications.empty()) inv["toolExecutionNotifications"] = std::move(notifications);
+  return inv;
+}
+
+}  // namespace
 
 void write_sarif(const ReportContext& ctx, std::ostream& out) {
-  (void)ctx;
-  out << "{}\n";
+  Emit e{ctx, Redactor(ctx.model), report::SourceLines(ctx.sources)};
+
+  Json driver;
+  driver["name"] = report::kToolName;
+  driver["version"] = SBR_VERSION;
+  driver["semanticVersion"] = SBR_VERSION;
+  driver["informationUri"] = report::kInformationUri;
+  Json rules = Json::array();
+  for (const Rule& r : ctx.catalog.rules()) rules.push_back(rule_json(r));
+  driver["rules"] = std::move(rules);
+
+  Json run;
+  run["tool"]["driver"] = std::move(driver);
+  run["invocations"] = Json::array({invocation_json(e)});
+  if (!ctx.source_root.empty() && ctx.source_root.front() == '/') {
+    std::string root = ctx.source_root;
+    if (root.back() != '/') root += '/';
+    run["originalUriBaseIds"][std::string(kSrcRoot)]["uri"] =
+        "file://" + report::uri_encode_path(root);
+  }
+  run["columnKind"] = "utf16CodeUnits";
+  Json results = Json::array();
+  for (const Finding& f : ctx.findings) results.push_back(result_json(e, f));
+  run["results"] = std::move(results);
+
+  Json log;
+  log["$schema"] = kSchema;
+  log["version"] = "2.1.0";
+  log["runs"] = Json::array({std::move(run)});
+  // Invalid UTF-8 from an input file must not abort the report: it is replaced, not thrown.
+  out << log.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace sbr

@@ -1,16 +1,206 @@
+// The text report: compiler-style lines a terminal and an editor both understand, the source
+// line with a caret, and what to do. Everything printed is redacted and stripped of control
+// characters: a hostile file name or YAML value must not drive the user's terminal.
 #include <fmt/format.h>
 
+#include "analyzer/check/registry.h"
+#include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
+#include "analyzer/report/report_util.h"
 
 namespace sbr {
+namespace {
+
+struct Style {
+  bool on;
+  std::string wrap(std::string_view code, std::string_view text) const {
+    if (!on) return std::string(text);
+    return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+  }
+};
+
+std::string_view severity_color(Severity s) {
+  switch (s) {
+    case Severity::Critical:
+      return "1;31";
+    case Severity::High:
+      return "31";
+    case Severity::Medium:
+      return "33";
+    case Severity::Low:
+      return "36";
+    case Severity::Note:
+      return "34";
+  }
+  return "0";
+}
+
+// Bytes of a character a terminal must not receive at `s[i]`: C0/DEL, C1 controls (U+0080-9F,
+// which some terminals take as CSI) and bidirectional overrides (U+202A-E, U+2066-9) that make a
+// line read differently from what it is. 0 when the character is fine.
+size_t unsafe_length(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  unsigned char c = at(0);
+  if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return 1;
+  if (c == 0xC2 && at(1) >= 0x80 && at(1) <= 0x9F) return 2;
+  if (c == 0xE2 && at(1) == 0x80 && at(2) >= 0xAA && at(2) <= 0xAE) return 3;
+  if (c == 0xE2 && at(1) == 0x81 && at(2) >= 0xA6 && at(2) <= 0xA9) return 3;
+  return 0;
+}
+
+// Unsafe characters become '?'; tabs stay, they matter for the caret. Newlines do not occur in
+// a source line; elsewhere one_line() handles them.
+std::string printable(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t bad = unsafe_length(s, i);
+    if (bad == 0 && (s[i] == '\n' || s[i] == '\r')) bad = 1;
+    if (bad > 0) {
+      out += '?';
+      i += bad;
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+// Messages and reasons are single lines in this format (folded catalog text ends in '\n').
+std::string one_line(std::string_view s) {
+  std::string spaced(s);
+  for (char& c : spaced) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  std::string out = printable(spaced);
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string where(const ReportContext& ctx, const Location& loc) {
+  if (!loc.valid()) return "<no file>";
+  std::string path = one_line(ctx.display_prefix + ctx.model.files.path(loc.file));
+  if (loc.line == 0) return path;
+  if (loc.column == 0) return fmt::format("{}:{}", path, loc.line);
+  return fmt::format("{}:{}:{}", path, loc.line, loc.column);
+}
+
+// The spaces (and tabs, copied) that put a caret under byte column `column` of `line`.
+std::string caret_indent(std::string_view line, std::uint32_t column) {
+  std::string out;
+  size_t prefix = std::min<size_t>(column - 1, line.size());
+  for (size_t i = 0; i < prefix; ++i) {
+    auto c = static_cast<unsigned char>(line[i]);
+    if ((c & 0xC0) == 0x80) continue;  // one column per UTF-8 character
+    out += c == '\t' ? '\t' : ' ';
+  }
+  return out;
+}
+
+// Long lines (minified JSON, a base64 blob) are cut to a window around the column. The window
+// is cut after redaction, so half a secret is never shown.
+constexpr size_t kMaxShown = 160;
+
+size_t utf8_boundary(std::string_view s, size_t pos) {
+  while (pos > 0 && pos < s.size() && (static_cast<unsigned char>(s[pos]) & 0xC0) == 0x80) --pos;
+  return pos;
+}
+
+void write_snippet(const report::SourceLines& lines, const Redactor& redact, const Location& loc,
+                   const Style& style, std::ostream& out) {
+  auto line = lines.line(loc);
+  if (!line) return;
+  std::string gutter = std::to_string(loc.line);
+  std::string shown = printable(redact(*line));
+  // The caret's byte offset in `shown`; when redaction changed the line, from the redacted prefix.
+  size_t caret = 0;
+  if (loc.column > 0) {
+    size_t prefix_len = std::min<size_t>(loc.column - 1, line->size());
+    caret = shown == printable(*line) ? prefix_len
+                                      : printable(redact(line->substr(0, prefix_len))).size();
+    caret = std::min(caret, shown.size());
+  }
+  if (shown.size() > kMaxShown) {
+    size_t begin = utf8_boundary(shown, caret > kMaxShown / 2 ? caret - kMaxShown / 2 : 0);
+    size_t end = utf8_boundary(shown, std::min(shown.size(), begin + kMaxShown));
+    if (end <= begin) end = std::min(shown.size(), begin + kMaxShown);
+    std::string window = (begin > 0 ? "..." : "") + shown.substr(begin, end - begin) +
+                         (end < shown.size() ? "..." : "");
+    caret = caret - begin + (begin > 0 ? 3 : 0);
+    shown = std::move(window);
+  }
+  out << fmt::format(" {} | {}\n", gutter, shown);
+  if (loc.column == 0) return;
+  out << fmt::format(" {} | {}{}\n", std::string(gutter.size(), ' '),
+                     caret_indent(shown, static_cast<std::uint32_t>(caret + 1)),
+                     style.wrap("32", "^"));
+}
+
+std::string invariant_label(int invariant) {
+  for (const auto& c : invariant_checks()) {
+    if (c.invariant == invariant) return fmt::format("{} {}", invariant, c.name);
+  }
+  return std::to_string(invariant);
+}
+
+void write_summary(const ReportContext& ctx, const Style& style, std::ostream& out) {
+  const RunSummary& run = ctx.model.summary;
+  std::string analysed =
+      fmt::format("{} file{}, {} Kubernetes document{}, {} other YAML document{}", run.files_seen,
+                  run.files_seen == 1 ? "" : "s", run.kubernetes_documents,
+                  run.kubernetes_documents == 1 ? "" : "s", run.other_yaml_documents,
+                  run.other_yaml_documents == 1 ? "" : "s");
+  if (ctx.findings.empty()) {
+    out << fmt::format("no findings ({})\n", analysed);
+    return;
+  }
+  report::Counts counts = report::count_findings(ctx.findings);
+  std::string by_severity;
+  for (Severity s :
+       {Severity::Critical, Severity::High, Severity::Medium, Severity::Low, Severity::Note}) {
+    if (!by_severity.empty()) by_severity += ", ";
+    size_t n = counts.by_severity[static_cast<size_t>(s)];
+    std::string item = fmt::format("{} {}", n, severity_name(s));
+    by_severity += n > 0 ? style.wrap(severity_color(s), item) : item;
+  }
+  size_t total = ctx.findings.size();
+  out << fmt::format("\n{} finding{}: {}", total, total == 1 ? "" : "s", by_severity);
+  if (counts.accepted > 0) out << fmt::format(" ({} accepted)", counts.accepted);
+  out << "\n";
+  std::string by_invariant;
+  for (const auto& [inv, n] : counts.by_invariant) {
+    if (!by_invariant.empty()) by_invariant += ", ";
+    by_invariant += fmt::format("{}: {}", invariant_label(inv), n);
+  }
+  out << fmt::format("by invariant: {}\n", by_invariant);
+  out << fmt::format("analysed {}\n", analysed);
+}
+
+}  // namespace
 
 void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
-  (void)color;
+  Style style{color};
+  Redactor redact(ctx.model);
+  report::SourceLines lines(ctx.sources);
   for (const Finding& f : ctx.findings) {
-    out << fmt::format("{}:{}:{}: {} [{}] {} (invariant {})\n", ctx.model.files.path(f.at.file),
-                       f.at.line, f.at.column, severity_name(f.severity), f.rule_id, f.message,
-                       f.invariant);
+    out << fmt::format("{}: {} [{}] {} (invariant {})\n", style.wrap("1", where(ctx, f.at)),
+                       style.wrap(severity_color(f.severity), severity_name(f.severity)),
+                       style.wrap("1", f.rule_id), one_line(redact(f.message)), f.invariant);
+    write_snippet(lines, redact, f.at, style, out);
+    if (!f.condition.always()) {
+      out << fmt::format("  condition: {}\n", one_line(redact(f.condition.text)));
+    }
+    for (const Related& r : f.related) {
+      out << fmt::format("  related: {}: {}\n", where(ctx, r.at), one_line(redact(r.message)));
+    }
+    if (!f.accepted_reason.empty()) {
+      out << fmt::format("  accepted: {}\n", one_line(redact(f.accepted_reason)));
+    }
+    if (const Rule* rule = ctx.catalog.find(f.rule_id)) {
+      out << fmt::format("  remediation: {}\n", one_line(rule->remediation));
+    }
   }
+  write_summary(ctx, style, out);
 }
 
 }  // namespace sbr

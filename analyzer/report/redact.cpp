@@ -1,0 +1,148 @@
+#include "analyzer/report/redact.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "analyzer/engine/secrets.h"
+
+namespace sbr {
+namespace {
+
+// Shorter values are too likely to be ordinary words or numbers ("true", "1"): replacing them
+// everywhere would mangle messages. Key formats are still redacted whatever their length.
+constexpr size_t kMinSecretLength = 4;
+
+std::string base64(std::string_view in) {
+  static constexpr char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    unsigned v = (static_cast<unsigned char>(in[i]) << 16) |
+                 (static_cast<unsigned char>(in[i + 1]) << 8) |
+                 static_cast<unsigned char>(in[i + 2]);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (i < in.size()) {
+    unsigned v = static_cast<unsigned char>(in[i]) << 16;
+    if (i + 1 < in.size()) v |= static_cast<unsigned char>(in[i + 1]) << 8;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+std::uint32_t prefix_key(const char* p) {
+  return static_cast<std::uint32_t>(static_cast<unsigned char>(p[0])) |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(p[1])) << 8 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(p[2])) << 16 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(p[3])) << 24;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+}  // namespace
+
+Redactor::Redactor(const Model& model) {
+  for (const Workload& w : model.workloads) {
+    for (const EnvVar& e : w.env) {
+      // Only literal values: a symbolic one ("$TOKEN", unresolved) names where a secret comes
+      // from and is what the user needs to see.
+      if (e.value.empty() || e.source != EnvSource::Literal) continue;
+      if (engine::is_secret_name(e.name) || !engine::key_format(e.value).empty()) add(e.value);
+    }
+  }
+  for (const DataEntry& d : model.cluster.data) {
+    if (d.value.empty()) continue;
+    // A Secret's data is secret whatever its key; elsewhere the key name or a key format says so.
+    bool secret_object = d.object.rfind("Secret/", 0) == 0;
+    if (secret_object || engine::is_secret_name(d.key) || !engine::key_format(d.value).empty()) {
+      add(d.value);
+    }
+  }
+  finish();
+}
+
+Redactor::Redactor(std::vector<std::string> secrets) {
+  for (const auto& s : secrets) add(s);
+  finish();
+}
+
+void Redactor::add(std::string_view value) {
+  if (value.size() >= kMinSecretLength) {
+    secrets_.emplace_back(value);
+    // Manifests carry Secret data base64-encoded: the source line shows that form.
+    secrets_.push_back(base64(value));
+  }
+  // A multi-line value (a PEM block) never appears whole on one source line: redact each line.
+  if (value.find('\n') != std::string_view::npos) {
+    size_t start = 0;
+    while (start <= value.size()) {
+      size_t end = value.find('\n', start);
+      if (end == std::string_view::npos) end = value.size();
+      std::string_view line = trim(value.substr(start, end - start));
+      if (line.size() >= kMinSecretLength) secrets_.emplace_back(line);
+      start = end + 1;
+    }
+  }
+}
+
+void Redactor::finish() {
+  // Longest first, so the first candidate that matches at a position is the longest there.
+  std::sort(secrets_.begin(), secrets_.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() > b.size() : a < b;
+  });
+  secrets_.erase(std::unique(secrets_.begin(), secrets_.end()), secrets_.end());
+  for (size_t i = 0; i < secrets_.size(); ++i) {
+    by_prefix_[prefix_key(secrets_[i].data())].push_back(static_cast<std::uint32_t>(i));
+  }
+}
+
+std::string Redactor::operator()(std::string_view text) const {
+  // Find every occurrence of every secret first, then rebuild: overlapping secrets are covered
+  // whole and a marker is never itself searched.
+  std::vector<std::pair<size_t, size_t>> spans;
+  if (!by_prefix_.empty()) {
+    for (size_t pos = 0; pos + kMinSecretLength <= text.size(); ++pos) {
+      auto it = by_prefix_.find(prefix_key(text.data() + pos));
+      if (it == by_prefix_.end()) continue;
+      for (std::uint32_t i : it->second) {
+        const std::string& s = secrets_[i];
+        if (text.compare(pos, s.size(), s) == 0) {
+          spans.emplace_back(pos, pos + s.size());
+          break;
+        }
+      }
+    }
+  }
+  std::string out;
+  if (spans.empty()) {
+    out.assign(text);
+  } else {
+    size_t cursor = 0;
+    for (size_t i = 0; i < spans.size();) {
+      auto [begin, end] = spans[i];
+      while (++i < spans.size() && spans[i].first <= end) end = std::max(end, spans[i].second);
+      out.append(text.substr(cursor, begin - cursor));
+      out.append(engine::kRedacted);
+      cursor = end;
+    }
+    out.append(text.substr(cursor));
+  }
+  return engine::redact_key_formats(out);
+}
+
+}  // namespace sbr

@@ -1,0 +1,89 @@
+#include "analyzer/report/report_util.h"
+
+#include <fmt/format.h>
+
+namespace sbr::report {
+
+std::optional<std::string_view> SourceLines::line(const Location& loc) const {
+  // Walked files have files[i].id == i; anything added later (the configuration) is not here.
+  if (!loc.valid() || loc.line == 0 || loc.file >= sources_.files.size()) return std::nullopt;
+  const SourceFile& f = sources_.files[loc.file];
+  if (f.id != loc.file || !f.readable) return std::nullopt;
+  if (starts_.size() < sources_.files.size()) starts_.resize(sources_.files.size());
+  std::vector<size_t>& starts = starts_[loc.file];
+  std::string_view bytes = f.bytes;
+  if (starts.empty()) {
+    starts.push_back(0);
+    for (size_t nl = bytes.find('\n'); nl != std::string_view::npos;
+         nl = bytes.find('\n', nl + 1)) {
+      starts.push_back(nl + 1);
+    }
+  }
+  if (loc.line > starts.size()) return std::nullopt;
+  size_t begin = starts[loc.line - 1];
+  if (begin > bytes.size()) return std::nullopt;
+  size_t end = loc.line < starts.size() ? starts[loc.line] - 1 : bytes.size();
+  std::string_view line = bytes.substr(begin, end - begin);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+std::string_view sarif_level(Severity s) {
+  switch (s) {
+    case Severity::Critical:
+    case Severity::High:
+      return "error";
+    case Severity::Medium:
+      return "warning";
+    case Severity::Low:
+    case Severity::Note:
+      return "note";
+  }
+  return "note";
+}
+
+std::string_view security_severity(Severity s) {
+  switch (s) {
+    case Severity::Critical:
+      return "9.5";
+    case Severity::High:
+      return "8.0";
+    case Severity::Medium:
+      return "5.5";
+    case Severity::Low:
+      return "2.0";
+    case Severity::Note:
+      return "0.0";
+  }
+  return "0.0";
+}
+
+std::string rule_help_uri(const Rule& rule) {
+  return fmt::format("{}/blob/main/docs/rules/{}-{}.md", kInformationUri, rule.id, rule.slug);
+}
+
+std::string uri_encode_path(std::string_view path) {
+  std::string out;
+  for (unsigned char c : path) {
+    bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (keep) {
+      out += static_cast<char>(c);
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out;
+}
+
+Counts count_findings(const std::vector<Finding>& findings) {
+  Counts c;
+  for (const Finding& f : findings) {
+    ++c.by_severity[static_cast<size_t>(f.severity)];
+    ++c.by_invariant[f.invariant];
+    if (!f.accepted_reason.empty()) ++c.accepted;
+  }
+  return c;
+}
+
+}  // namespace sbr::report

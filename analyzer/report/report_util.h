@@ -1,0 +1,53 @@
+// Small pieces shared by the three writers: the source line under a finding, severity mappings,
+// the docs URL of a rule, URI encoding and the counts every summary shows.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/check/catalog.h"
+#include "analyzer/report/report.h"
+
+namespace sbr::report {
+
+inline constexpr std::string_view kToolName = "sbreview";
+inline constexpr std::string_view kInformationUri = "https://github.com/sbreview/sbreview";
+
+// Source lines under findings. Each file's line starts are indexed on first use: a 60 MB stream
+// with thousands of findings must not be rescanned from its start for each one.
+class SourceLines {
+ public:
+  explicit SourceLines(const SourceSet& sources) : sources_(sources) {}
+  // The text of line `loc.line` (1-based, without its line ending) of a walked file, or nullopt
+  // when the file's bytes are not in the source set (the configuration, an unreadable file) or
+  // the location is a whole file (line 0).
+  std::optional<std::string_view> line(const Location& loc) const;
+
+ private:
+  const SourceSet& sources_;
+  mutable std::vector<std::vector<size_t>> starts_;  // per file id; empty = not indexed yet
+};
+
+// SARIF result level: critical/high error, medium warning, low/note note.
+std::string_view sarif_level(Severity s);
+// GitHub's `security-severity` property, as the string GitHub expects.
+std::string_view security_severity(Severity s);
+// https://github.com/sbreview/sbreview/blob/main/docs/rules/<ID>-<slug>.md
+std::string rule_help_uri(const Rule& rule);
+
+// Percent-encodes a '/'-separated relative path for use as a URI reference.
+std::string uri_encode_path(std::string_view path);
+
+// Counts shown by the JSON and text summaries. Severities are indexed by Severity's value.
+struct Counts {
+  std::array<size_t, 5> by_severity{};
+  std::map<int, size_t> by_invariant;
+  size_t accepted = 0;
+};
+Counts count_findings(const std::vector<Finding>& findings);
+
+}  // namespace sbr::report

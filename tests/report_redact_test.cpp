@@ -1,0 +1,81 @@
+// Secret values never leave sbreview: the redactor alone, then every format end to end.
+#include <catch2/catch.hpp>
+
+#include "analyzer/engine/secrets.h"
+#include "analyzer/report/redact.h"
+#include "tests/report_fixture.h"
+
+using namespace sbr;
+
+TEST_CASE("redactor: secret-named and key-format env values, secret data, key formats",
+          "[report]") {
+  Model m;
+  Workload w;
+  w.env.push_back({"DB_PASSWORD", "correct-horse", EnvSource::Literal, "", false, {}});
+  w.env.push_back({"GREETING", "hello world", EnvSource::Literal, "", false, {}});
+  w.env.push_back({"OPAQUE", "AKIAABCDEFGHIJKLMNOP", EnvSource::Literal, "", false, {}});
+  w.env.push_back({"SHORT_TOKEN", "abc", EnvSource::Literal, "", false, {}});
+  w.env.push_back({"API_TOKEN", "$UPSTREAM_TOKEN", EnvSource::Symbolic, "", true, {}});
+  m.workloads.push_back(w);
+  m.cluster.data.push_back({"Secret/ns/db", "conn", "postgres://u:pw@db/x", {}});
+  m.cluster.data.push_back({"ConfigMap/ns/app", "mode", "production", {}});
+  Redactor r(m);
+  CHECK(r("password is correct-horse.") == "password is <redacted>.");
+  CHECK(r("greeting is hello world") == "greeting is hello world");
+  CHECK(r("key AKIAABCDEFGHIJKLMNOP here") == "key <redacted> here");
+  CHECK(r("dsn postgres://u:pw@db/x") == "dsn <redacted>");
+  CHECK(r("mode production") == "mode production");
+  CHECK(r("-e API_TOKEN=$UPSTREAM_TOKEN") == "-e API_TOKEN=$UPSTREAM_TOKEN");
+  // Too short to replace as a substring without mangling ordinary words...
+  CHECK(r("abc def") == "abc def");
+  // ...but key formats are always redacted, known or not.
+  CHECK(r("ghp_0123456789abcdefghijABCDEFGHIJ012345") == "<redacted>");
+  // The base64 form (Secret manifests) is redacted too.
+  CHECK(r("conn: cG9zdGdyZXM6Ly91OnB3QGRiL3g=") == "conn: <redacted>");
+}
+
+TEST_CASE("redactor: overlapping secrets and multi-line values are covered whole", "[report]") {
+  Redactor r(
+      std::vector<std::string>{"secret-one", "one-two-three", "line-one-of-key\nline-two-of-key"});
+  CHECK(r("x secret-one-two-three y") == "x <redacted> y");
+  CHECK(r("  line-two-of-key") == "  <redacted>");
+  CHECK(r("nothing here") == "nothing here");
+}
+
+TEST_CASE("no secret value appears in any format", "[report]") {
+  test::ReportFixture fx;
+  for (const std::string& out : {fx.text(false), fx.text(true), fx.json(), fx.sarif()}) {
+    CHECK(out.find(test::kDbPassword) == std::string::npos);
+    CHECK(out.find("sk-ant-") == std::string::npos);
+    CHECK(out.find("AAAAbbbbCCCC") == std::string::npos);
+    CHECK(out.find(engine::kRedacted) != std::string::npos);
+  }
+  // The variable is still named: the user must know what to fix.
+  CHECK(fx.text().find("k8s/agent.yaml:13:14: high [SB4001] DB_PASSWORD holds the literal "
+                       "<redacted> (invariant 4)\n"
+                       " 13 |       value: <redacted>\n"
+                       "    |              ^\n"
+                       "  related: k8s/agent.yaml:15:14: also ANTHROPIC_API_KEY=<redacted>\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("a key in a file that no model fact holds is still redacted", "[report]") {
+  test::ReportFixture fx;
+  fx.model.workloads.clear();  // the redactor only has the key formats left
+  fx.sources.files[2].bytes =
+      "#!/bin/bash\nexport X=1\n\tcurl -H sk-ant-api03-ZZZZyyyyXXXXwwww9876\n";
+  for (const std::string& out : {fx.text(false), fx.json(), fx.sarif()}) {
+    CHECK(out.find("sk-ant-") == std::string::npos);
+  }
+}
+
+TEST_CASE("redactor: tens of thousands of secrets, each found where it is", "[report]") {
+  std::vector<std::string> secrets;
+  for (int i = 0; i < 30000; ++i) secrets.push_back("value-" + std::to_string(i * 7919) + "-x");
+  Redactor r(secrets);
+  for (int i = 0; i < 30000; i += 997) {
+    std::string s = "env FOO" + std::to_string(i) + "=" + secrets[static_cast<size_t>(i)] + ";";
+    CHECK(r(s) == "env FOO" + std::to_string(i) + "=<redacted>;");
+  }
+  CHECK(r("value-12-y is not a secret") == "value-12-y is not a secret");
+}
