@@ -234,8 +234,7 @@ TEST_CASE("SB1010 a share written on one side only (compose service:x) counts bo
   CHECK(fs[0].related.at(0).at.line == 30);
 }
 
-TEST_CASE("a pod-level finding is named after a main container, not an init container",
-          "[inv1]") {
+TEST_CASE("a pod-level finding is named after a main container, not an init container", "[inv1]") {
   Workload init = hardened_pod("fetch-repo"), agent = hardened_pod("agent");
   init.role = ContainerRole::Init;
   init.network.host_pid = fact(true, at_line(15));
@@ -244,4 +243,16 @@ TEST_CASE("a pod-level finding is named after a main container, not an init cont
   REQUIRE(fs.size() == 1);
   CHECK(fs[0].subject == "Deployment/agents/runner/agent");
   CHECK(fs[0].message.find("(containers fetch-repo, agent)") != std::string::npos);
+}
+
+TEST_CASE("baseline admission is named in the findings it would reject", "[inv1]") {
+  Workload w = hardened_pod();
+  w.identity.privileged = fact(true, at_line(24));
+  w.pod_security = PodSecurityLabels{"baseline", "", "", at_line(3)};
+  auto fs = with_rule(iso(w), "SB1001");
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].message.find("(Pod Security Admission enforce=baseline on namespace agents would "
+                           "reject this pod)") != std::string::npos);
+  w.pod_security->enforce = "privileged";
+  CHECK(with_rule(iso(w), "SB1001").at(0).message.find("Admission") == std::string::npos);
 }
