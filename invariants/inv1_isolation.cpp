@@ -219,7 +219,9 @@ void check_host_root(const Workload& w, FactFindings& out) {
       // The docker daemon runs as root unless the input says otherwise.
       if (w.rootful && !w.rootful->value) return;
       if (id.userns && id.userns->value != "host") return;
-      why = "a rootful engine without a user namespace";
+      why = w.engine_unresolved
+                ? "engine unresolved, judged as docker: a rootful daemon without a user namespace"
+                : "a rootful engine without a user namespace";
       break;
   }
   std::vector<Related> related;

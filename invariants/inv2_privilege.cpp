@@ -80,7 +80,10 @@ void check_capabilities(const Model& model, const Workload& w, FactFindings& out
         fmt::format("does not drop all capabilities (no {})",
                     spell(w, "capabilities.drop: [ALL]", "--cap-drop=ALL", "cap_drop: [ALL]"));
     if (engine::keeps_net_raw_by_default(w.engine)) {
-      what += "; the engine's default set keeps NET_RAW among others";
+      what += w.engine_unresolved
+                  ? "; the engine is unresolved and judged as docker, whose default set keeps "
+                    "NET_RAW among others"
+                  : "; the engine's default set keeps NET_RAW among others";
     } else {
       what += "; the engine's default set still holds CHOWN, DAC_OVERRIDE, SETUID and others";
     }

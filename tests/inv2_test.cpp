@@ -218,3 +218,12 @@ TEST_CASE("messages spell the setting the way the input writes it", "[inv2]") {
   k.identity.read_only_root.reset();
   CHECK(priv(k).at(0).message.find("(no readOnlyRootFilesystem: true)") != std::string::npos);
 }
+
+TEST_CASE("an unresolved engine is judged as docker, and the message says so", "[inv2]") {
+  Workload d = hardened_launch();
+  d.engine = Engine::Docker;
+  d.engine_unresolved = true;
+  d.identity.cap_drop.clear();
+  CHECK(priv(d).at(0).message.find("the engine is unresolved and judged as docker") !=
+        std::string::npos);
+}
