@@ -292,6 +292,7 @@ void check_privilege(const Model& model, Findings& out) {
     }
   }
   check_admission(model, out);
+  check_script_privilege(model, out);  // SB2050, invariants/inv2_script.cpp
 }
 
 }  // namespace sbr::inv

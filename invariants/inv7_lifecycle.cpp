@@ -5,6 +5,7 @@
 namespace sbr::inv {
 
 void check_lifecycle(const Model& model, Findings& out) {
+  check_script_lifecycle(model, out);
   (void)model;
   (void)out;
 }

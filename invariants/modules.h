@@ -15,4 +15,9 @@ void check_network(const Model& model, Findings& out);     // 5
 void check_resources(const Model& model, Findings& out);   // 6
 void check_lifecycle(const Model& model, Findings& out);   // 7
 
+// Script facts (model.scripts), each called from its invariant's module above.
+void check_script_privilege(const Model& model, Findings& out);  // 2: inv2_script.cpp
+void check_script_secrets(const Model& model, Findings& out);    // 4: inv4_script.cpp
+void check_script_lifecycle(const Model& model, Findings& out);  // 7: inv7_script.cpp
+
 }  // namespace sbr::inv

@@ -104,8 +104,8 @@ std::optional<std::string> find_config(const Options& o) {
 }
 
 // Parses arguments; returns an error message on bad usage.
-std::optional<std::string> parse_args(const std::vector<std::string>& args, Options& o,
-                                      bool& help, bool& version) {
+std::optional<std::string> parse_args(const std::vector<std::string>& args, Options& o, bool& help,
+                                      bool& version) {
   size_t i = 0;
   auto value = [&](const std::string& flag) -> std::optional<std::string> {
     if (i + 1 >= args.size()) return std::nullopt;
@@ -200,14 +200,15 @@ bool is_directory(const std::string& path) {
 // Where report paths are relative to. Model paths are relative to a directory root, or to the
 // working directory for file roots. SARIF gets %SRCROOT% and, inside a git working tree, URIs
 // relative to its top level (GitHub resolves them against the repository); text gets paths
-// relative to the working directory (editors open them). With several directory roots each
-// file is relative to its own root, so no single base exists and none is given.
+// relative to the working directory (editors open them). With several roots, the walk keeps
+// each root in the path, so the working directory is the base.
 void set_report_roots(const std::vector<std::string>& paths, ReportContext& ctx) {
   size_t dirs = 0;
   for (const auto& p : paths) dirs += is_directory(p) ? 1 : 0;
-  if (dirs > 0 && paths.size() > 1) return;
   const std::string& first = paths.front();
-  bool dir = dirs == 1;
+  // Several roots: the walk keeps each root in the path, so paths are relative to the working
+  // directory, as for file roots.
+  bool dir = dirs == 1 && paths.size() == 1;
   if (dir) {
     std::string shown = first;
     while (shown.size() > 1 && shown.back() == '/') shown.pop_back();

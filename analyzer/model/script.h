@@ -8,6 +8,7 @@
 
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/workload.h"
+#include "analyzer/render/invocation.h"
 
 namespace sbr {
 
@@ -29,6 +30,28 @@ enum class ScriptFactKind : std::uint8_t {
   SudoGrant,
 };
 
+// Stable kebab-case name of a fact kind, for dumps and fact paths.
+inline const char* script_fact_kind_name(ScriptFactKind k) {
+  switch (k) {
+    case ScriptFactKind::ErrexitMissing: return "errexit-missing";
+    case ScriptFactKind::FailOpenStep: return "fail-open";
+    case ScriptFactKind::UnvalidatedSplice: return "unvalidated-splice";
+    case ScriptFactKind::MissingCleanup: return "missing-cleanup";
+    case ScriptFactKind::TrapDiscardedByExec: return "trap-discarded-by-exec";
+    case ScriptFactKind::TrapAfterStart: return "trap-after-start";
+    case ScriptFactKind::CurlPipeShell: return "curl-pipe-shell";
+    case ScriptFactKind::EscapeHatch: return "escape-hatch";
+    case ScriptFactKind::SecretFileUnprotected: return "secret-file-unprotected";
+    case ScriptFactKind::XtraceWithSecrets: return "xtrace-with-secrets";
+    case ScriptFactKind::SecretInUrl: return "secret-in-url";
+    case ScriptFactKind::CapabilityKeptAtExec: return "capability-kept-at-exec";
+    case ScriptFactKind::PublishWithNetworkNone: return "publish-with-network-none";
+    case ScriptFactKind::EmptyAllowlistOpen: return "empty-allowlist-open";
+    case ScriptFactKind::SudoGrant: return "sudo-grant";
+  }
+  return "script-fact";
+}
+
 struct ScriptFact {
   ScriptFactKind kind = ScriptFactKind::ErrexitMissing;
   std::string detail;  // what: the command, the variable, the resource
@@ -41,6 +64,7 @@ struct ScriptFacts {
   FileId file = kNoFile;
   std::vector<ScriptFact> facts;
   std::vector<EgressGate> gates;  // gates the script builds; link_gates attaches them
+  std::vector<Invocation> invocations;  // every rendered command, in evaluated order
 };
 
 }  // namespace sbr

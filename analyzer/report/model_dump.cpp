@@ -4,7 +4,10 @@
 
 #include "analyzer/config/config.h"
 #include "analyzer/engine/secrets.h"
+#include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
+
+#include <sstream>
 
 namespace sbr {
 namespace {
@@ -61,7 +64,10 @@ std::string env_value(const EnvVar& e) {
 
 }  // namespace
 
-void write_model_dump(const Model& model, std::ostream& out) {
+void write_model_dump(const Model& model, std::ostream& real_out) {
+  // Everything is written to a buffer first and passes the same redactor as the findings, so
+  // a secret in a command line, an image reference or a problem message never shows.
+  std::ostringstream out;
   Dump d{model, out};
   for (const Workload& w : model.workloads) {
     out << fmt::format("workload {}/{}/{}/{} engine={} role={} threat={}\n", w.id.kind, w.id.ns,
@@ -179,13 +185,13 @@ void write_model_dump(const Model& model, std::ostream& out) {
   }
   for (const Problem& p : model.problems) {
     out << fmt::format("problem {} @ {}:{}:{}: {}\n", static_cast<int>(p.kind),
-                       model.files.path(p.at.file), p.at.line, p.at.column,
-                       engine::redact_key_formats(p.message));
+                       model.files.path(p.at.file), p.at.line, p.at.column, p.message);
   }
   out << fmt::format(
       "summary files={} kubernetes-documents={} other-yaml-documents={} scripts={}\n",
       model.summary.files_seen, model.summary.kubernetes_documents,
       model.summary.other_yaml_documents, model.summary.scripts);
+  real_out << Redactor(model)(out.str());
 }
 
 }  // namespace sbr

@@ -44,8 +44,8 @@ struct Walker {
   bool excluded(const std::string& rel, const std::string& name) const {
     if (name == ".git" || name == "node_modules") return true;
     for (const auto& e : options.excludes) {
-      if (rel == e || (rel.size() > e.size() && rel.compare(0, e.size(), e) == 0 &&
-                       rel[e.size()] == '/')) {
+      if (rel == e ||
+          (rel.size() > e.size() && rel.compare(0, e.size(), e) == 0 && rel[e.size()] == '/')) {
         return true;
       }
     }
@@ -105,8 +105,8 @@ struct Walker {
 };
 
 // Reads a regular file without following a final symlink and without blocking on a FIFO.
-bool read_file(const std::string& abs, std::uint64_t limit, std::string& bytes,
-               std::string& why, bool& too_large) {
+bool read_file(const std::string& abs, std::uint64_t limit, std::string& bytes, std::string& why,
+               bool& too_large) {
   int fd = open(abs.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
     why = std::strerror(errno);
@@ -193,8 +193,17 @@ SourceSet walk_sources(const std::vector<std::string>& roots, const WalkOptions&
     if (S_ISDIR(st.st_mode)) {
       Walker w{options, buf, {}, out, {}};
       w.visit_dir(root, "", 0);
-      for (auto& e : w.found) entries.push_back(std::move(e));
-      for (auto& p : w.pending_problems) problems.push_back(std::move(p));
+      // With several roots, paths keep the root as given (relative to the working directory),
+      // so `check a b` does not fold a/pod.yaml and b/pod.yaml into one file.
+      std::string prefix;
+      if (roots.size() > 1) {
+        prefix = root;
+        while (prefix.rfind("./", 0) == 0) prefix.erase(0, 2);
+        while (prefix.size() > 1 && prefix.back() == '/') prefix.pop_back();
+        prefix = prefix == "." || prefix.empty() ? "" : prefix + "/";
+      }
+      for (auto& e : w.found) entries.push_back({prefix + e.rel, std::move(e.abs)});
+      for (auto& p : w.pending_problems) problems.emplace_back(prefix + p.first, p.second);
     } else if (S_ISREG(st.st_mode)) {
       std::string rel = root;
       while (rel.rfind("./", 0) == 0) rel.erase(0, 2);
@@ -206,6 +215,7 @@ SourceSet walk_sources(const std::vector<std::string>& roots, const WalkOptions&
   out.problems.clear();  // directory-level problems are re-emitted below with their paths
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
+  // The same file reached through two roots (`check . k8s`) is read once.
   entries.erase(std::unique(entries.begin(), entries.end(),
                             [](const Entry& a, const Entry& b) { return a.rel == b.rel; }),
                 entries.end());
@@ -238,11 +248,11 @@ SourceSet walk_sources(const std::vector<std::string>& roots, const WalkOptions&
                               "not a regular file (FIFO, socket or device); never opened",
                               Location{id, 0, 0}});
     } else if (kind == "missing") {
-      out.problems.push_back(
-          {ProblemKind::Unreadable, "path does not exist or cannot be resolved", Location{id, 0, 0}});
-    } else {
-      out.problems.push_back({ProblemKind::Unreadable, "directory cannot be read",
+      out.problems.push_back({ProblemKind::Unreadable, "path does not exist or cannot be resolved",
                               Location{id, 0, 0}});
+    } else {
+      out.problems.push_back(
+          {ProblemKind::Unreadable, "directory cannot be read", Location{id, 0, 0}});
     }
   }
   return out;

@@ -1,0 +1,449 @@
+// Conditions and arithmetic. A condition on values the script fixes is decided; one on the
+// environment or arguments is not, but is evaluated once more with every symbolic value at its
+// default, which tells the default path (no switch needed) from the one that needs a switch.
+#include <fmt/format.h>
+
+#include <cctype>
+#include <regex>
+
+#include "analyzer/render/bash/evaluator.h"
+
+namespace sbr::bash {
+namespace {
+
+using Truth = Evaluator::Truth;
+
+// `$NET`, "${NET:-x}", "$NET" -> NET; otherwise the text as written.
+std::string label_of(std::string_view s) {
+  size_t i = 0;
+  if (i < s.size() && s[i] == '"') ++i;
+  if (i < s.size() && s[i] == '$') {
+    ++i;
+    if (i < s.size() && s[i] == '{') ++i;
+    size_t b = i;
+    while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '_')) ++i;
+    if (i > b) return std::string(s.substr(b, i - b));
+  }
+  return std::string(s);
+}
+
+Truth negate(Truth t) {
+  Truth o;
+  if (t.known) o.known = !*t.known;
+  if (t.default_value) o.default_value = !*t.default_value;
+  o.text = t.negated_text;
+  o.negated_text = t.text;
+  return o;
+}
+
+Truth combine(const Truth& a, const Truth& b, bool is_and) {
+  Truth o;
+  if (a.known && b.known)
+    o.known = is_and ? (*a.known && *b.known) : (*a.known || *b.known);
+  else if (a.known && *a.known == !is_and)
+    o.known = *a.known;
+  else if (b.known && *b.known == !is_and)
+    o.known = *b.known;
+  auto dv = [](const Truth& t) { return t.known ? t.known : t.default_value; };
+  auto da = dv(a), db = dv(b);
+  if (da && db)
+    o.default_value = is_and ? (*da && *db) : (*da || *db);
+  else if (da && *da == !is_and)
+    o.default_value = *da;
+  else if (db && *db == !is_and)
+    o.default_value = *db;
+  // Only the undecided parts belong in the condition text.
+  if (a.known) {
+    o.text = b.text;
+    o.negated_text = b.negated_text;
+  } else if (b.known) {
+    o.text = a.text;
+    o.negated_text = a.negated_text;
+  } else {
+    o.text = a.text + (is_and ? " and " : " or ") + b.text;
+    o.negated_text = "not (" + o.text + ")";
+  }
+  return o;
+}
+
+bool numeric(const std::string& s, long long& v) {
+  if (s.empty()) return false;
+  size_t i = s[0] == '-' ? 1 : 0;
+  if (i == s.size()) return false;
+  for (size_t j = i; j < s.size(); ++j)
+    if (!std::isdigit(static_cast<unsigned char>(s[j]))) return false;
+  try {
+    v = std::stoll(s);
+  } catch (...) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Truth Evaluator::condition(TSNode n, Ctx& ctx) {
+  if (ts_node_is_null(n)) return Truth{};
+  step(n, ctx);
+  std::string_view k = kind(n);
+  std::string src(ctx.tree->slice(n));
+  if (src.size() > 80) src = src.substr(0, 77) + "...";
+  Truth unknown;
+  unknown.text = "`" + src + "`";
+  unknown.negated_text = "not `" + src + "`";
+  if (k == "test_command") {
+    for (TSNode c : named_children(n)) {
+      if (is(c, "comment")) continue;
+      // `(( expr ))` parsed as a test command.
+      if (ts_node_child_count(n) > 0 && kind(ts_node_child(n, 0)) == "((") {
+        auto v = arith(c, ctx);
+        if (v) {
+          unknown.known = *v != 0;
+        }
+        return unknown;
+      }
+      return condition(c, ctx);
+    }
+    return unknown;
+  }
+  if (k == "negated_command") {
+    for (TSNode c : named_children(n)) return negate(condition(c, ctx));
+    return unknown;
+  }
+  if (k == "parenthesized_expression") {
+    for (TSNode c : named_children(n)) return condition(c, ctx);
+    return unknown;
+  }
+  if (k == "binary_expression") {
+    TSNode l = field(n, "left"), r = field(n, "right");
+    std::string op;
+    for (TSNode c : children(n)) {
+      if (!ts_node_is_named(c) || is(c, "test_operator")) {
+        std::string_view ck = ctx.tree->slice(c);
+        if (!ts_node_eq(c, l) && !ts_node_eq(c, r)) {
+          op = std::string(ck);
+          break;
+        }
+      }
+    }
+    if (op == "&&" || op == "-a" || op == "||" || op == "-o") {
+      Truth a = condition(l, ctx);
+      Truth b = condition(r, ctx);
+      return combine(a, b, op == "&&" || op == "-a");
+    }
+    EWord a = expand_joined(l, ctx);
+    EWord b = expand_joined(r, ctx);
+    std::string la = label_of(ctx.tree->slice(l));
+    std::string lb = label_of(ctx.tree->slice(r));
+    auto eval = [&](const std::string& x, const std::string& y) -> std::optional<bool> {
+      if (op == "==" || op == "=") {
+        // [[ x == pattern ]]: glob on the right.
+        if (y.find_first_of("*?[") != std::string::npos) {
+          std::regex re;
+          std::string rx;
+          for (char ch : y) {
+            if (ch == '*')
+              rx += ".*";
+            else if (ch == '?')
+              rx += '.';
+            else if (std::string_view("\\^$.|+(){}[]").find(ch) != std::string_view::npos)
+              rx += std::string("\\") + ch;
+            else
+              rx += ch;
+          }
+          try {
+            return std::regex_match(x, std::regex(rx));
+          } catch (...) {
+            return std::nullopt;
+          }
+        }
+        return x == y;
+      }
+      if (op == "!=") return x != y;
+      if (op == "=~") {
+        try {
+          return std::regex_search(x, std::regex(y, std::regex::extended));
+        } catch (...) {
+          return std::nullopt;
+        }
+      }
+      if (op == "<") return x < y;
+      if (op == ">") return x > y;
+      long long xi, yi;
+      if (!numeric(x, xi) || !numeric(y, yi)) return std::nullopt;
+      if (op == "-eq") return xi == yi;
+      if (op == "-ne") return xi != yi;
+      if (op == "-lt") return xi < yi;
+      if (op == "-le") return xi <= yi;
+      if (op == "-gt") return xi > yi;
+      if (op == "-ge") return xi >= yi;
+      return std::nullopt;
+    };
+    Truth t;
+    std::string shown_b = b.w.symbolic ? lb : b.w.text;
+    if (op == "==" || op == "=") {
+      t.text = la + "=" + shown_b;
+      t.negated_text = la + "!=" + shown_b;
+    } else if (op == "!=") {
+      t.text = la + "!=" + shown_b;
+      t.negated_text = la + "=" + shown_b;
+    } else if (op == "=~") {
+      t.text = la + " matches /" + b.w.text + "/";
+      t.negated_text = la + " does not match /" + b.w.text + "/";
+    } else {
+      t.text = la + " " + op + " " + shown_b;
+      t.negated_text = "not " + t.text;
+    }
+    if (!a.w.symbolic && !b.w.symbolic) {
+      t.known = eval(a.w.text, b.w.text);
+      if (!t.known) {
+        t.text = unknown.text;
+        t.negated_text = unknown.negated_text;
+      }
+    } else if (a.default_known && b.default_known) {
+      t.default_value = eval(a.w.text, b.w.text);
+    }
+    return t;
+  }
+  if (k == "unary_expression") {
+    std::string op;
+    TSNode operand{};
+    for (TSNode c : children(n)) {
+      if (is(c, "test_operator") || (!ts_node_is_named(c) && op.empty()))
+        op = std::string(ctx.tree->slice(c));
+      else if (ts_node_is_named(c))
+        operand = c;
+    }
+    if (op == "!") return negate(condition(operand, ctx));
+    EWord a = expand_joined(operand, ctx);
+    std::string la = label_of(ctx.tree->slice(operand));
+    Truth t;
+    if (op == "-n" || op == "-z") {
+      bool want_set = op == "-n";
+      t.text = la + (want_set ? " is set" : " is empty");
+      t.negated_text = la + (want_set ? " is empty" : " is set");
+      if (!a.w.symbolic)
+        t.known = a.w.text.empty() != want_set;
+      else if (a.default_known)
+        t.default_value = a.w.text.empty() != want_set;
+      return t;
+    }
+    if (op == "-v") {
+      std::string nm = a.w.text;
+      t.text = nm + " is defined";
+      t.negated_text = nm + " is not defined";
+      if (lookup(nm))
+        t.known = true;
+      else
+        t.default_value = false;
+      return t;
+    }
+    // File tests and the rest depend on the host: undecided, no default.
+    t.text = op + " " + (a.w.text.empty() ? la : a.w.text);
+    t.negated_text = "not " + t.text;
+    return t;
+  }
+  if (k == "word" || k == "string" || k == "simple_expansion" || k == "expansion" ||
+      k == "concatenation") {
+    // [ "$x" ]: true when non-empty.
+    EWord a = expand_joined(n, ctx);
+    Truth t;
+    std::string la = label_of(ctx.tree->slice(n));
+    t.text = la + " is set";
+    t.negated_text = la + " is empty";
+    if (!a.w.symbolic)
+      t.known = !a.w.text.empty();
+    else if (a.default_known)
+      t.default_value = !a.w.text.empty();
+    return t;
+  }
+  if (k == "list") {
+    TSNode l{}, r{}, op{};
+    for (TSNode c : children(n)) {
+      if (ts_node_is_named(c)) {
+        if (ts_node_is_null(l))
+          l = c;
+        else
+          r = c;
+      } else if (kind(c) == "&&" || kind(c) == "||")
+        op = c;
+    }
+    Truth a = condition(l, ctx);
+    Truth b = condition(r, ctx);
+    return combine(a, b, kind(op) == "&&");
+  }
+  if (k == "command") {
+    TSNode name = field(n, "name");
+    if (!ts_node_is_null(name)) {
+      for (TSNode c : named_children(name)) {
+        if (is(c, "arithmetic_expansion")) {
+          std::optional<long long> v;
+          for (TSNode e : named_children(c)) v = arith(e, ctx);
+          if (v) unknown.known = *v != 0;
+          return unknown;
+        }
+      }
+      std::string nm(ctx.tree->slice(name));
+      if (nm == "true" || nm == ":") {
+        unknown.known = true;
+        return unknown;
+      }
+      if (nm == "false") {
+        unknown.known = false;
+        return unknown;
+      }
+      if (nm == "test" || nm == "[") {
+        // `test a = b` as a plain command: decided only for the simplest forms.
+        statement(n, ctx);
+        return unknown;
+      }
+    }
+  }
+  statement(n, ctx);
+  return unknown;
+}
+
+std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
+  if (ts_node_is_null(n)) return std::nullopt;
+  step(n, ctx);
+  std::string_view k = kind(n);
+  auto var_value = [&](const std::string& name) -> std::optional<long long> {
+    Var* v = lookup(name);
+    if (!v) return 0;  // unset is 0 in arithmetic
+    if (v->elems.empty() || v->elems[0].w.symbolic) return std::nullopt;
+    long long x;
+    if (v->elems[0].w.text.empty()) return 0;
+    if (numeric(v->elems[0].w.text, x)) return x;
+    return std::nullopt;
+  };
+  auto set_var = [&](const std::string& name, long long x) {
+    Var& s = assign_slot(name, false);
+    EWord w;
+    w.w.text = std::to_string(x);
+    w.w.from = prov(n, ctx);
+    s.elems = {w};
+    s.alts.clear();
+  };
+  if (k == "number") {
+    long long x;
+    std::string t(ctx.tree->slice(n));
+    if (numeric(t, x)) return x;
+    return std::nullopt;
+  }
+  if (k == "variable_name") return var_value(std::string(ctx.tree->slice(n)));
+  if (k == "word") {
+    std::string t(ctx.tree->slice(n));
+    long long x;
+    if (numeric(t, x)) return x;
+    auto is_name = [](std::string_view s) {
+      if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+      for (char c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+      return true;
+    };
+    for (std::string_view suf : {"++", "--"}) {
+      if (t.size() > 2 && t.substr(t.size() - 2) == suf && is_name(t.substr(0, t.size() - 2))) {
+        std::string nm = t.substr(0, t.size() - 2);
+        auto v = var_value(nm);
+        if (!v) return std::nullopt;
+        set_var(nm, *v + (suf == "++" ? 1 : -1));
+        return v;
+      }
+      if (t.size() > 2 && t.substr(0, 2) == suf && is_name(t.substr(2))) {
+        std::string nm = t.substr(2);
+        auto v = var_value(nm);
+        if (!v) return std::nullopt;
+        set_var(nm, *v + (suf == "++" ? 1 : -1));
+        return *v + (suf == "++" ? 1 : -1);
+      }
+    }
+    if (is_name(t)) return var_value(t);
+    return std::nullopt;
+  }
+  if (k == "simple_expansion" || k == "expansion" || k == "string" || k == "command_substitution") {
+    EWord w = expand_joined(n, ctx);
+    long long x;
+    if (!w.w.symbolic && numeric(w.w.text, x)) return x;
+    return std::nullopt;
+  }
+  if (k == "parenthesized_expression" || k == "arithmetic_expansion") {
+    std::optional<long long> v;
+    for (TSNode c : named_children(n)) v = arith(c, ctx);
+    return v;
+  }
+  if (k == "postfix_expression" || k == "unary_expression") {
+    std::string op;
+    TSNode operand{};
+    for (TSNode c : children(n)) {
+      if (!ts_node_is_named(c))
+        op = std::string(ctx.tree->slice(c));
+      else
+        operand = c;
+    }
+    if (op == "++" || op == "--") {
+      std::string nm(ctx.tree->slice(operand));
+      auto v = var_value(nm);
+      if (!v) return std::nullopt;
+      long long nv = *v + (op == "++" ? 1 : -1);
+      set_var(nm, nv);
+      return k == "postfix_expression" ? *v : nv;
+    }
+    auto v = arith(operand, ctx);
+    if (!v) return std::nullopt;
+    if (op == "-") return -*v;
+    if (op == "!") return *v == 0 ? 1 : 0;
+    if (op == "~") return ~*v;
+    return *v;
+  }
+  if (k == "binary_expression") {
+    TSNode l = field(n, "left"), r = field(n, "right");
+    std::string op;
+    for (TSNode c : children(n)) {
+      if (!ts_node_is_named(c)) {
+        op = std::string(ctx.tree->slice(c));
+        break;
+      }
+    }
+    if (op == "=" || op == "+=" || op == "-=" || op == "*=") {
+      std::string nm(ctx.tree->slice(l));
+      auto rv = arith(r, ctx);
+      if (!rv) {
+        Var& s = assign_slot(nm, false);
+        s.elems = {EWord{Word{"", true, "arithmetic", false, prov(n, ctx)}, "", {}, "", false}};
+        return std::nullopt;
+      }
+      long long base = 0;
+      if (op != "=") {
+        auto cur = var_value(nm);
+        if (!cur) return std::nullopt;
+        base = *cur;
+      }
+      long long nv = op == "="    ? *rv
+                     : op == "+=" ? base + *rv
+                     : op == "-=" ? base - *rv
+                                  : base * *rv;
+      set_var(nm, nv);
+      return nv;
+    }
+    auto a = arith(l, ctx);
+    auto b = arith(r, ctx);
+    if (!a || !b) return std::nullopt;
+    if (op == "+") return *a + *b;
+    if (op == "-") return *a - *b;
+    if (op == "*") return *a * *b;
+    if (op == "/") return *b == 0 ? std::nullopt : std::optional<long long>(*a / *b);
+    if (op == "%") return *b == 0 ? std::nullopt : std::optional<long long>(*a % *b);
+    if (op == "<") return *a < *b;
+    if (op == ">") return *a > *b;
+    if (op == "<=") return *a <= *b;
+    if (op == ">=") return *a >= *b;
+    if (op == "==") return *a == *b;
+    if (op == "!=") return *a != *b;
+    if (op == "&&") return *a && *b;
+    if (op == "||") return *a || *b;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace sbr::bash

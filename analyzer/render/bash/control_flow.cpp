@@ -1,0 +1,422 @@
+// Control flow of the bash partial evaluator: if/elif/else, case, for and while loops.
+// Undecided branches are all rendered and their states merged (see merge_states).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "analyzer/render/bash/evaluator.h"
+
+namespace sbr::bash {
+
+void Evaluator::if_statement(TSNode n, Ctx& ctx) {
+  // if C; then A; elif D; then B; else E; fi
+  TSNode cond{};
+  std::vector<TSNode> then_body;
+  std::vector<TSNode> rest;  // elif_clause / else_clause
+  bool in_then = false;
+  for (TSNode c : children(n)) {
+    std::string_view ck = kind(c);
+    if (ck == "then") {
+      in_then = true;
+      continue;
+    }
+    if (ck == "elif_clause" || ck == "else_clause") {
+      rest.push_back(c);
+      in_then = false;
+      continue;
+    }
+    if (!ts_node_is_named(c) || ck == "comment") continue;
+    if (!in_then) {
+      if (ts_node_is_null(cond)) cond = c;
+    } else
+      then_body.push_back(c);
+  }
+  // Conditions that are several statements (`if a; b; then`) are rare: the last decides.
+  std::function<void(TSNode, const std::vector<TSNode>&, size_t)> run_if;
+  run_if = [&](TSNode cnd, const std::vector<TSNode>& body, size_t rest_i) {
+    Ctx cc = ctx;
+    cc.errexit_suppressed = true;
+    cc.status = StatusUse::Condition;
+    // A security step as the whole condition: fail-open unless its failure branch exits.
+    bool negated = is(cnd, "negated_command");
+    auto negated_kids = negated ? named_children(cnd) : std::vector<TSNode>{};
+    TSNode inner = negated_kids.empty() ? cnd : negated_kids.back();
+    bool security = (is(inner, "command") || is(inner, "redirected_statement")) &&
+                    node_is_security(inner, ctx.tree);
+    Truth t = condition(cnd, cc);
+    auto run_body = [&](const std::vector<TSNode>& b, Ctx& bc) {
+      for (TSNode s : b) {
+        if (st_.dead || st_.returning || st_.breaking) break;
+        Ctx sc = bc;
+        statement(s, sc);
+      }
+    };
+    // The else part: either the next elif, the else clause, or nothing.
+    auto run_else = [&](Ctx& ec) {
+      if (rest_i < rest.size()) {
+        TSNode r = rest[rest_i];
+        if (is(r, "else_clause")) {
+          std::vector<TSNode> b;
+          for (TSNode c : named_children(r))
+            if (!is(c, "comment")) b.push_back(c);
+          run_body(b, ec);
+        } else {
+          TSNode ecnd{};
+          std::vector<TSNode> b;
+          bool t2 = false;
+          for (TSNode c : children(r)) {
+            if (kind(c) == "then") {
+              t2 = true;
+              continue;
+            }
+            if (!ts_node_is_named(c) || is(c, "comment")) continue;
+            if (!t2) {
+              if (ts_node_is_null(ecnd)) ecnd = c;
+            } else
+              b.push_back(c);
+          }
+          Ctx save = ctx;
+          ctx.cond = ec.cond;
+          run_if(ecnd, b, rest_i + 1);
+          ctx = save;
+        }
+      }
+    };
+    if (security) {
+      // Which branch runs when the step fails?
+      bool fail_branch_exits = false;
+      if (negated) {
+        for (TSNode s : body) fail_branch_exits = fail_branch_exits || node_exits(s, ctx.tree);
+      } else if (rest_i < rest.size()) {
+        fail_branch_exits = node_exits(rest[rest_i], ctx.tree);
+      }
+      if (!fail_branch_exits) {
+        add_fact(ScriptFactKind::FailOpenStep,
+                 fmt::format("`{}` can fail and the script goes on: the branch taken on "
+                             "failure does not exit",
+                             std::string(ctx.tree->slice(inner).substr(0, 60))),
+                 prov(inner, ctx));
+        fail_open_seen_.insert({loc(inner, ctx.tree).line, loc(inner, ctx.tree).column});
+      }
+    }
+    if (t.known) {
+      if (*t.known) {
+        Ctx bc = ctx;
+        run_body(body, bc);
+      } else {
+        Ctx ec = ctx;
+        run_else(ec);
+      }
+      return;
+    }
+    bool def_then = t.default_value.value_or(true);
+    bool has_default = t.default_value.has_value();
+    Ctx tc = ctx, ec = ctx;
+    tc.cond = join(ctx.cond, Condition{"when " + t.text, has_default && !def_then});
+    ec.cond = join(ctx.cond, Condition{"when " + t.negated_text, has_default && def_then});
+    State before = st_;
+    run_body(body, tc);
+    State s_then = st_;
+    st_ = before;
+    run_else(ec);
+    State s_else = st_;
+    bool then_default = !has_default || def_then;
+    st_ = merge_states(s_then, s_else, tc.cond, ec.cond, then_default);
+  };
+  run_if(cond, then_body, 0);
+}
+
+void Evaluator::case_statement(TSNode n, Ctx& ctx) {
+  TSNode value = field(n, "value");
+  EWord v = expand_joined(value, ctx);
+  std::string var;
+  {
+    std::string_view vt = ctx.tree->slice(value);
+    size_t b = vt.find('$');
+    if (b != std::string_view::npos) {
+      ++b;
+      if (b < vt.size() && vt[b] == '{') ++b;
+      size_t e = b;
+      while (e < vt.size() && (isalnum(static_cast<unsigned char>(vt[e])) || vt[e] == '_')) ++e;
+      var = std::string(vt.substr(b, e - b));
+    }
+  }
+  std::vector<TSNode> items;
+  for (TSNode c : named_children(n))
+    if (is(c, "case_item")) items.push_back(c);
+  bool any_exits = false;
+  for (TSNode it : items) any_exits = any_exits || node_exits(it, ctx.tree);
+  // Escape hatches parsed from arguments: `--insecure*) ...` that says nothing.
+  for (TSNode it : items) {
+    for (TSNode pv : named_children(it)) {
+      if (ts_node_is_null(field(it, "value"))) break;
+      std::string_view pt = ctx.tree->slice(pv);
+      if (pt.rfind("--", 0) != 0 && pt.rfind("\"--", 0) != 0) continue;
+      static const char* hatches[] = {"--insecure",    "--allow-unenforced", "--no-sandbox",
+                                      "--unsafe",      "--dangerously",      "--disable-firewall",
+                                      "--no-firewall", "--skip-gate",        "--allow-unconfined"};
+      bool hatch = false;
+      for (const char* h : hatches) hatch = hatch || pt.find(h) != std::string_view::npos;
+      if (hatch && !node_warns(it, ctx.tree)) {
+        add_fact(ScriptFactKind::EscapeHatch,
+                 fmt::format("option {} turns a control off without a warning", std::string(pt)),
+                 prov(pv, ctx));
+      }
+      break;
+    }
+  }
+  auto glob = [](std::string_view pat, std::string_view s) {
+    // Shell pattern match: * ? [...] (enough for case patterns).
+    std::function<bool(size_t, size_t)> m = [&](size_t p, size_t i) -> bool {
+      if (p == pat.size()) return i == s.size();
+      char c = pat[p];
+      if (c == '*') {
+        for (size_t k = i; k <= s.size(); ++k)
+          if (m(p + 1, k)) return true;
+        return false;
+      }
+      if (i == s.size()) return false;
+      if (c == '?') return m(p + 1, i + 1);
+      if (c == '[') {
+        size_t e = pat.find(']', p + 1);
+        if (e == std::string_view::npos) return c == s[i] && m(p + 1, i + 1);
+        std::string_view set = pat.substr(p + 1, e - p - 1);
+        bool neg = !set.empty() && (set[0] == '!' || set[0] == '^');
+        if (neg) set.remove_prefix(1);
+        bool hit = false;
+        for (size_t k = 0; k < set.size(); ++k) {
+          if (k + 2 < set.size() && set[k + 1] == '-') {
+            hit = hit || (s[i] >= set[k] && s[i] <= set[k + 2]);
+            k += 2;
+          } else {
+            hit = hit || s[i] == set[k];
+          }
+        }
+        return hit != neg && m(e + 1, i + 1);
+      }
+      return c == s[i] && m(p + 1, i + 1);
+    };
+    return m(0, 0);
+  };
+  auto pattern_texts = [&](TSNode it) {
+    std::vector<std::string> pats;
+    for (TSNode c : children(it)) {
+      if (!ts_node_is_named(c)) {
+        if (kind(c) == ")") break;
+        continue;
+      }
+      EWord pw = expand_joined(c, ctx);
+      pats.push_back(pw.w.text);
+    }
+    return pats;
+  };
+  auto body_of = [&](TSNode it) {
+    std::vector<TSNode> b;
+    bool after = false;
+    for (TSNode c : children(it)) {
+      if (!after) {
+        if (kind(c) == ")") after = true;
+        continue;
+      }
+      if (ts_node_is_named(c) && !is(c, "comment")) b.push_back(c);
+    }
+    return b;
+  };
+  if (!v.w.symbolic) {
+    for (TSNode it : items) {
+      for (const auto& p : pattern_texts(it)) {
+        if (glob(p, v.w.text)) {
+          for (TSNode s : body_of(it)) {
+            if (st_.dead || st_.returning || st_.breaking) break;
+            statement(s, ctx);
+          }
+          return;
+        }
+      }
+    }
+    return;
+  }
+  // Unknown value: every item is a path; the one the default value takes is the default.
+  State before = st_;
+  std::optional<State> merged;
+  Condition merged_cond;
+  bool matched_default = false;
+  for (TSNode it : items) {
+    auto pats = pattern_texts(it);
+    bool is_def = false;
+    if (v.default_known && !matched_default) {
+      for (const auto& p : pats) is_def = is_def || glob(p, v.w.text);
+      matched_default = is_def;
+    }
+    std::string label = var.empty() ? std::string(ctx.tree->slice(value)) : var;
+    std::string pj;
+    for (size_t pi = 0; pi < pats.size(); ++pi)
+      pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
+    Ctx ic = ctx;
+    ic.cond = join(ctx.cond, Condition{fmt::format("when {} matches {}", label, pj),
+                                       v.default_known && !is_def});
+    st_ = before;
+    for (TSNode s : body_of(it)) {
+      if (st_.dead || st_.returning || st_.breaking) break;
+      statement(s, ic);
+    }
+    if (!merged) {
+      merged = st_;
+      merged_cond = ic.cond;
+    } else {
+      merged = merge_states(*merged, st_, merged_cond, ic.cond, !is_def);
+    }
+  }
+  // The path where no pattern matched.
+  if (merged) {
+    st_ = merge_states(*merged, before, merged_cond, ctx.cond, true);
+  }
+  if (any_exits && !var.empty()) mark_validated(var);
+}
+
+void Evaluator::for_statement(TSNode n, Ctx& ctx) {
+  st_.may_break = false;
+  TSNode var = field(n, "variable");
+  TSNode body = field(n, "body");
+  std::string name(ctx.tree->slice(var));
+  std::vector<EWord> list;
+  bool has_in = false;
+  for (TSNode c : children(n)) {
+    if (kind(c) == "in") has_in = true;
+  }
+  if (has_in) {
+    // The words between `in` and the body (field lookup by index is unreliable in the
+    // runtime this builds against).
+    bool after_in = false;
+    for (TSNode c : children(n)) {
+      if (!ts_node_is_named(c)) {
+        if (kind(c) == "in") after_in = true;
+        continue;
+      }
+      if (!after_in || ts_node_eq(c, body) || is(c, "comment")) continue;
+      auto ws = expand_word(c, ctx);
+      list.insert(list.end(), ws.begin(), ws.end());
+    }
+  } else if (!st_.positional_unknown) {
+    list = st_.positional;
+  } else {
+    EWord w;
+    w.w.symbolic = true;
+    w.w.origin = "script arguments";
+    w.w.tainted = true;
+    w.taint_var = "arguments";
+    w.taint_at = loc(n, ctx.tree);
+    w.default_known = false;
+    list.push_back(w);
+  }
+  if (list.size() > limits_.max_loop_iterations) {
+    out_.problems.push_back({ProblemKind::BudgetExceeded,
+                             fmt::format("for loop over {} values: only the first {} were "
+                                         "rendered",
+                                         list.size(), limits_.max_loop_iterations),
+                             loc(n, ctx.tree)});
+    list.resize(limits_.max_loop_iterations);
+  }
+  for (const EWord& item : list) {
+    Var& slot = assign_slot(name, false);
+    slot = Var{};
+    slot.elems.push_back(item);
+    Ctx bc = ctx;
+    if (item.w.symbolic)
+      bc.cond = join(ctx.cond, Condition{"for each " + name + " in " + item.w.origin, false});
+    statement(body, bc);
+    if (st_.may_break) {
+      // Whether the loop goes on depends on values the script does not fix: one more
+      // iteration would only repeat the same symbolic commands.
+      st_.may_break = false;
+      break;
+    }
+    if (st_.breaking > 0) {
+      --st_.breaking;
+      break;
+    }
+    if (st_.dead || st_.returning) break;
+  }
+}
+
+void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
+  st_.may_break = false;
+  bool is_while = kind(n) == "while_statement";
+  bool until = is_while && ts_node_child_count(n) > 0 && kind(ts_node_child(n, 0)) == "until";
+  TSNode body = field(n, "body");
+  if (!is_while) {
+    TSNode init = field(n, "initializer");
+    if (!ts_node_is_null(init)) arith(init, ctx);
+  }
+  TSNode cnd = field(n, "condition");
+  std::uint32_t iter = 0;
+  for (;;) {
+    Truth t;
+    if (!ts_node_is_null(cnd)) {
+      Ctx cc = ctx;
+      cc.errexit_suppressed = true;
+      cc.status = StatusUse::Condition;
+      if (is_while) {
+        t = condition(cnd, cc);
+      } else {
+        auto v = arith(cnd, cc);
+        if (v) t.known = *v != 0;
+        t.text = std::string(ctx.tree->slice(cnd));
+      }
+      if (until && t.known) t.known = !*t.known;
+    } else {
+      t.known = true;
+    }
+    if (t.known && !*t.known) break;
+    if (!t.known) {
+      // Unknown bound (`while read`, a retry loop): the body once, as a conditional path.
+      Ctx bc = ctx;
+      bc.cond =
+          join(ctx.cond, Condition{"when " + (t.text.empty() ? "the loop runs" : t.text), false});
+      State before = st_;
+      statement(body, bc);
+      st_.breaking = 0;
+      st_ = merge_states(st_, before, bc.cond, ctx.cond, false);
+      break;
+    }
+    std::string_view ctext = ts_node_is_null(cnd) ? std::string_view{} : ctx.tree->slice(cnd);
+    bool constant = ctext == "true" || ctext == ":" || ctext == "(( 1 ))" || ctext == "((1))" ||
+                    ctext == "[ 1 ]" || (!is_while && ts_node_is_null(cnd));
+    if (iter == 0 && constant && !node_exits(body, ctx.tree) &&
+        ctx.tree->slice(body).find("break") == std::string_view::npos) {
+      // An endless loop (a watchdog, a restart loop): its body once, and say so.
+      out_.problems.push_back({ProblemKind::BudgetExceeded,
+                               "loop without an exit: one iteration rendered", loc(n, ctx.tree)});
+      statement(body, ctx);
+      st_.breaking = 0;
+      break;
+    }
+    if (++iter > limits_.max_loop_iterations) {
+      out_.problems.push_back({ProblemKind::BudgetExceeded,
+                               fmt::format("loop still running after {} iterations: rendered "
+                                           "no further",
+                                           limits_.max_loop_iterations),
+                               loc(n, ctx.tree)});
+      break;
+    }
+    statement(body, ctx);
+    if (st_.may_break) {
+      // Whether the loop goes on depends on values the script does not fix: one more
+      // iteration would only repeat the same symbolic commands.
+      st_.may_break = false;
+      break;
+    }
+    if (st_.breaking > 0) {
+      --st_.breaking;
+      break;
+    }
+    if (st_.dead || st_.returning) break;
+    if (!is_while) {
+      TSNode upd = field(n, "update");
+      if (!ts_node_is_null(upd)) arith(upd, ctx);
+    }
+  }
+}
+
+}  // namespace sbr::bash

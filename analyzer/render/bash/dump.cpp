@@ -1,0 +1,76 @@
+#include "analyzer/render/bash/dump.h"
+
+#include <fmt/format.h>
+
+#include "analyzer/engine/secrets.h"
+
+namespace sbr::bash {
+namespace {
+
+std::string where(const Model& m, const Location& at) {
+  return fmt::format("{}:{}:{}", m.files.path(at.file), at.line, at.column);
+}
+
+std::string cond(const Condition& c) {
+  if (c.always()) return "";
+  return fmt::format("  [{}{}]", c.text, c.needs_switch ? "; needs a switch" : "");
+}
+
+// NAME=value with a secret-looking NAME, and recognisable keys anywhere, never printed.
+std::string redact(const std::string& text) {
+  auto eq = text.find('=');
+  if (eq != std::string::npos && eq > 0 && engine::is_secret_name(text.substr(0, eq)) &&
+      eq + 1 < text.size()) {
+    return text.substr(0, eq + 1) + std::string(engine::kRedacted);
+  }
+  return engine::redact_key_formats(text);
+}
+
+std::string shown(const Word& w) {
+  std::string t = redact(w.text);
+  if (!w.symbolic) return t;
+  return fmt::format("{} <{}{}>", t.empty() ? "\"\"" : t, w.origin, w.tainted ? ", tainted" : "");
+}
+
+}  // namespace
+
+void dump_script(const Model& model, const ScriptFacts& s, std::ostream& out) {
+  out << "script " << model.files.path(s.file) << "\n";
+  for (const Invocation& inv : s.invocations) {
+    std::string flags;
+    if (inv.via_exec) flags += " exec";
+    if (inv.via_sudo) flags += " sudo";
+    if (inv.shell.errexit)
+      flags += inv.shell.errexit_suppressed ? " errexit(suppressed)" : " errexit";
+    if (inv.shell.nounset) flags += " nounset";
+    if (inv.shell.pipefail) flags += " pipefail";
+    if (!inv.shell.exit_traps.empty())
+      flags += fmt::format(" traps={}", inv.shell.exit_traps.size());
+    out << fmt::format("  invocation {} at {}{}{}\n", inv.sequence, where(model, inv.from.at),
+                       flags, cond(inv.from.condition));
+    for (const Word& w : inv.env_prefix) {
+      out << fmt::format("    env {}  {}{}\n", shown(w), where(model, w.from.at),
+                         cond(w.from.condition));
+    }
+    for (size_t i = 0; i < inv.argv.size(); ++i) {
+      const Word& w = inv.argv[i];
+      out << fmt::format("    argv[{}] {}  {}{}\n", i, shown(w), where(model, w.from.at),
+                         cond(w.from.condition));
+    }
+    if (!inv.stdin_text.empty()) {
+      size_t lines = 0;
+      for (char c : inv.stdin_text) lines += c == '\n';
+      out << fmt::format("    stdin {} lines from {}\n", lines, where(model, inv.stdin_from.at));
+    }
+  }
+  for (const ScriptFact& f : s.facts) {
+    out << fmt::format("  fact {}{} at {}: {}{}\n", script_fact_kind_name(f.kind),
+                       f.high_stakes ? " (high stakes)" : "", where(model, f.from.at),
+                       engine::redact_key_formats(f.detail), cond(f.from.condition));
+    for (const Related& r : f.related) {
+      out << fmt::format("    related {}: {}\n", where(model, r.at), r.message);
+    }
+  }
+}
+
+}  // namespace sbr::bash

@@ -1,0 +1,15 @@
+// A readable, deterministic dump of what the bash renderer produced for one script: every
+// invocation as an argument list with each argument's origin (file:line:col), whether it is
+// conditional, and the script facts. Secret values are redacted. Used by golden tests and by
+// `--dump-model`.
+#pragma once
+
+#include <ostream>
+
+#include "analyzer/model/model.h"
+
+namespace sbr::bash {
+
+void dump_script(const Model& model, const ScriptFacts& script, std::ostream& out);
+
+}  // namespace sbr::bash

@@ -1,0 +1,555 @@
+// Statements and control flow of the bash partial evaluator.
+#include "analyzer/render/bash/evaluator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace sbr::bash {
+namespace {}  // namespace
+
+// "when A and B" + "when B and C" = "when A and B and C": a path condition is a set of parts.
+Condition join(const Condition& outer, const Condition& inner) {
+  if (outer.always()) return inner;
+  if (inner.always()) return outer;
+  auto parts = [](const std::string& t) {
+    std::vector<std::string> out;
+    std::string s = t.rfind("when ", 0) == 0 ? t.substr(5) : t;
+    size_t p = 0;
+    for (;;) {
+      size_t e = s.find(" and ", p);
+      out.push_back(s.substr(p, e == std::string::npos ? std::string::npos : e - p));
+      if (e == std::string::npos) break;
+      p = e + 5;
+    }
+    return out;
+  };
+  auto a = parts(outer.text);
+  for (const auto& x : parts(inner.text)) {
+    if (std::find(a.begin(), a.end(), x) == a.end()) a.push_back(x);
+  }
+  std::string text = "when ";
+  for (size_t i = 0; i < a.size(); ++i) text += (i ? " and " : "") + a[i];
+  return Condition{text, outer.needs_switch || inner.needs_switch};
+}
+
+namespace {
+
+bool same_word(const EWord& a, const EWord& b) {
+  return a.w.text == b.w.text && a.w.symbolic == b.w.symbolic && a.w.from.at == b.w.from.at;
+}
+
+bool same_elems(const std::vector<EWord>& a, const std::vector<EWord>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!same_word(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+void tag(std::vector<EWord>& ws, const Condition& c) {
+  for (auto& w : ws) w.w.from.condition = join(c, w.w.from.condition);
+}
+
+// Variables after two paths meet: arrays keep the elements of both paths, each tagged with
+// the condition of the path that added it; scalars keep the default path's value and the other
+// as an alternative.
+Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& cb,
+              bool a_default) {
+  const Var* def = a_default ? a : b;
+  const Var* other = a_default ? b : a;
+  const Condition& cother = a_default ? cb : ca;
+  const Condition& cdef = a_default ? ca : cb;
+  Var out;
+  if (def == nullptr && other == nullptr) return out;
+  if (def != nullptr && other != nullptr && same_elems(def->elems, other->elems)) return *def;
+  bool array = (def && def->array) || (other && other->array);
+  if (array) {
+    out = def ? *def : *other;
+    out.elems.clear();
+    out.alts.clear();
+    std::vector<EWord> ea = def ? def->elems : std::vector<EWord>{};
+    std::vector<EWord> eb = other ? other->elems : std::vector<EWord>{};
+    size_t p = 0;
+    while (p < ea.size() && p < eb.size() && same_word(ea[p], eb[p])) ++p;
+    out.elems.assign(ea.begin(), ea.begin() + static_cast<long>(p));
+    std::vector<EWord> ra(ea.begin() + static_cast<long>(p), ea.end());
+    std::vector<EWord> rb(eb.begin() + static_cast<long>(p), eb.end());
+    tag(ra, cdef);
+    tag(rb, cother);
+    out.elems.insert(out.elems.end(), ra.begin(), ra.end());
+    out.elems.insert(out.elems.end(), rb.begin(), rb.end());
+    out.keys.clear();
+    return out;
+  }
+  if (def != nullptr) {
+    out = *def;
+  } else {
+    out.elems.push_back(EWord{});  // unset on the default path
+  }
+  if (other != nullptr) {
+    out.alts.push_back(Alt{other->elems, cother});
+    for (const Alt& alt : other->alts) out.alts.push_back(Alt{alt.elems, join(cother, alt.cond)});
+  }
+  if (out.alts.size() > 4) out.alts.resize(4);
+  return out;
+}
+
+std::map<std::string, Var> merge_map(const std::map<std::string, Var>& a,
+                                     const std::map<std::string, Var>& b, const Condition& ca,
+                                     const Condition& cb, bool a_default) {
+  std::map<std::string, Var> out;
+  std::set<std::string> names;
+  for (auto& [k, _] : a) names.insert(k);
+  for (auto& [k, _] : b) names.insert(k);
+  for (const auto& k : names) {
+    auto ia = a.find(k);
+    auto ib = b.find(k);
+    out[k] = merge_var(ia == a.end() ? nullptr : &ia->second, ib == b.end() ? nullptr : &ib->second,
+                       ca, cb, a_default);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string short_text(std::string_view s) {
+  std::string t(s.substr(0, std::min<size_t>(s.size(), 60)));
+  std::replace(t.begin(), t.end(), '\n', ' ');
+  return s.size() > 60 ? t + "..." : t;
+}
+
+State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default) {
+  if (a.dead && !b.dead) return b;
+  if (b.dead && !a.dead) return a;
+  State out = a_default ? a : b;
+  out.globals = merge_map(a.globals, b.globals, ca, cb, a_default);
+  if (a.frames.size() == b.frames.size() && !a.frames.empty()) {
+    out.frames.back() = merge_map(a.frames.back(), b.frames.back(), ca, cb, a_default);
+  }
+  const State& other = a_default ? b : a;
+  for (auto& [k, v] : other.functions) out.functions.emplace(k, v);
+  for (const Trap& t : other.traps) {
+    bool seen = std::any_of(out.traps.begin(), out.traps.end(),
+                            [&](const Trap& x) { return x.at == t.at; });
+    if (!seen) out.traps.push_back(t);
+  }
+  out.opts.errexit = a.opts.errexit && b.opts.errexit;
+  out.opts.xtrace = a.opts.xtrace || b.opts.xtrace;
+  out.opts.umask_strict = a.opts.umask_strict && b.opts.umask_strict;
+  out.dead = a.dead && b.dead;
+  out.returning = a.returning && b.returning;
+  out.breaking = std::min(a.breaking, b.breaking);
+  out.may_break = a.may_break || b.may_break || a.breaking != b.breaking;
+  return out;
+}
+
+Evaluator::Evaluator(const SourceFile& file, const SourceSet* sources, const RenderLimits& limits)
+    : file_(file), sources_(sources), limits_(limits) {}
+
+Location Evaluator::loc(TSNode n, const SyntaxTree* tree) const {
+  TSPoint p = ts_node_start_point(n);
+  Location l;
+  l.file = tree ? tree->file_id : file_.id;
+  unsigned line0 = tree ? tree->line0 : 0, col0 = tree ? tree->column0 : 0;
+  l.line = line0 + p.row + 1;
+  l.column = (p.row == 0 ? col0 : 0) + p.column + 1;
+  return l;
+}
+
+Provenance Evaluator::prov(TSNode n, const Ctx& ctx) const {
+  return Provenance{loc(n, ctx.tree), Frontend::Bash, ctx.cond};
+}
+
+void Evaluator::abort_budget(const std::string& what, Location at) {
+  throw RenderAbort{Problem{ProblemKind::BudgetExceeded,
+                            fmt::format("bash evaluation budget exceeded ({}); the rest of the "
+                                        "script was not rendered",
+                                        what),
+                            at}};
+}
+
+void Evaluator::step(TSNode n, const Ctx& ctx) {
+  if (++steps_ > limits_.max_steps) {
+    abort_budget(fmt::format("more than {} evaluation steps", limits_.max_steps), loc(n, ctx.tree));
+  }
+}
+
+void Evaluator::charge_bytes(std::size_t n, Location at) {
+  bytes_ += n;
+  if (n > limits_.max_value_bytes) {
+    abort_budget(fmt::format("a word longer than {} bytes", limits_.max_value_bytes), at);
+  }
+  if (bytes_ > limits_.max_total_bytes) {
+    abort_budget(fmt::format("more than {} bytes of expansions", limits_.max_total_bytes), at);
+  }
+}
+
+std::string Evaluator::script_dir() const {
+  auto slash = file_.path.rfind('/');
+  return slash == std::string::npos ? "." : file_.path.substr(0, slash);
+}
+
+ScriptRender Evaluator::run() {
+  auto tree = parse_bash(file_.bytes);
+  tree->file_id = file_.id;
+  const SyntaxTree* t = tree.get();
+  trees_.push_back(std::move(tree));
+  TSNode err = first_error(t->root());
+  if (!ts_node_is_null(err)) {
+    Location at = loc(err, t);
+    std::string_view text = t->slice(err);
+    std::string near(text.substr(0, std::min<size_t>(text.size(), 30)));
+    std::replace(near.begin(), near.end(), '\n', ' ');
+    out_.problems.push_back(
+        {ProblemKind::ParseError,
+         ts_node_is_missing(err)
+             ? fmt::format("bash syntax error: missing `{}`; the rest of the script was still "
+                           "rendered where it parsed",
+                           ts_node_type(err))
+             : fmt::format("bash syntax error near `{}`; the rest of the script was still "
+                           "rendered where it parsed",
+                           near),
+         at});
+  }
+  // The shebang decides sh vs bash semantics (sh runs no EXIT trap on a signal) and `-x`.
+  std::string_view head = std::string_view(file_.bytes).substr(0, file_.bytes.find('\n'));
+  if (head.rfind("#!", 0) == 0) {
+    bool bash_like =
+        head.find("bash") != std::string_view::npos || head.find("zsh") != std::string_view::npos;
+    posix_sh_ = !bash_like && (head.find("/sh") != std::string_view::npos ||
+                               head.find(" sh") != std::string_view::npos ||
+                               head.find("dash") != std::string_view::npos);
+    auto sp = head.find(" -");
+    if (sp != std::string_view::npos) {
+      std::string_view flags = head.substr(sp + 2);
+      if (flags.find('e') != std::string_view::npos) st_.opts.errexit = true;
+      if (flags.find('x') != std::string_view::npos) {
+        st_.opts.xtrace = true;
+        st_.opts.xtrace_at = Location{file_.id, 1, 1};
+      }
+    }
+  }
+  Ctx ctx;
+  ctx.tree = t;
+  try {
+    statements(t->root(), ctx);
+  } catch (const RenderAbort& a) {
+    out_.problems.push_back(a.problem);
+  }
+  finish_facts();
+  for (std::uint32_t i = 0; i < out_.invocations.size(); ++i) out_.invocations[i].sequence = i;
+  return std::move(out_);
+}
+
+// Runs the statements among `parent`'s named children, honouring a trailing `&`.
+void Evaluator::statements(TSNode parent, Ctx& ctx) {
+  uint32_t count = ts_node_child_count(parent);
+  for (uint32_t i = 0; i < count; ++i) {
+    if (st_.dead || st_.returning || st_.breaking > 0) return;
+    TSNode n = ts_node_child(parent, i);
+    if (!ts_node_is_named(n)) continue;
+    std::string_view k = kind(n);
+    if (k == "comment" || k == "heredoc_body" || k == "variable_name" || k == "word") continue;
+    Ctx c = ctx;
+    // `cmd &` puts the `&` after the statement as an anonymous sibling.
+    if (i + 1 < count && !ts_node_is_named(ts_node_child(parent, i + 1)) &&
+        kind(ts_node_child(parent, i + 1)) == "&") {
+      c.background = true;
+      c.errexit_suppressed = true;
+    }
+    // A following statement that reads `$?` checks this one's status.
+    for (uint32_t j = i + 1; j < count; ++j) {
+      TSNode nx = ts_node_child(parent, j);
+      if (!ts_node_is_named(nx)) continue;
+      if (kind(nx) == "comment") continue;
+      std::string_view t = ctx.tree->slice(nx);
+      if (t.find("$?") != std::string_view::npos) c.status = StatusUse::Checked;
+      break;
+    }
+    statement(n, c);
+  }
+}
+
+void Evaluator::statement(TSNode n, Ctx& ctx) {
+  if (ts_node_is_null(n) || st_.dead) return;
+  step(n, ctx);
+  std::string_view k = kind(n);
+  if (k == "command") {
+    command(n, ctx, {});
+  } else if (k == "redirected_statement") {
+    TSNode body = field(n, "body");
+    std::vector<TSNode> redirects;
+    TSNode tail_op{}, tail_right{}, tail_pipe{};
+    for (TSNode c : named_children(n)) {
+      if (ts_node_eq(c, body)) continue;
+      redirects.push_back(c);
+      // tree-sitter-bash 0.23 attaches `|| cmd` / `| cmd` that follow a heredoc start to the
+      // heredoc redirect itself: recover them as the list / pipeline they are.
+      if (is(c, "heredoc_redirect")) {
+        for (TSNode h : children(c)) {
+          if (is(h, "pipeline")) tail_pipe = h;
+        }
+        TSNode r = field(c, "right");
+        if (!ts_node_is_null(r)) {
+          tail_right = r;
+          for (TSNode h : children(c)) {
+            std::string_view hk = kind(h);
+            if (!ts_node_is_named(h) && (hk == "||" || hk == "&&")) tail_op = h;
+          }
+        }
+      }
+    }
+    if (ts_node_is_null(body)) return;
+    Ctx c = ctx;
+    if (!ts_node_is_null(tail_right)) {
+      bool is_or = kind(tail_op) == "||";
+      c.errexit_suppressed = true;
+      if (is_or) {
+        bool exits = node_exits(tail_right, ctx.tree);
+        c.status = exits ? StatusUse::Checked : StatusUse::Swallowed;
+        c.swallowed_at = loc(tail_op, ctx.tree);
+      }
+    }
+    if (!ts_node_is_null(tail_pipe)) c.stdout_piped = true;
+    if (is(body, "command")) {
+      command(body, c, redirects);
+    } else {
+      // A compound statement with redirects: the redirects apply to every command inside.
+      statement(body, c);
+    }
+    if (!ts_node_is_null(tail_pipe)) {
+      Ctx pc = ctx;
+      for (TSNode s : named_children(tail_pipe)) statement(s, pc);
+    }
+    if (!ts_node_is_null(tail_right)) {
+      // The right side runs only when the left failed (||) or succeeded (&&): conditional.
+      Ctx rc = ctx;
+      rc.cond =
+          join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(body)),
+                                               kind(tail_op) == "||" ? "fails" : "succeeds"),
+                                   false});
+      State saved = st_;
+      statement(tail_right, rc);
+      if (kind(tail_op) == "||") {
+        State after = st_;
+        st_ = merge_states(saved, after, {}, {}, true);
+      }
+    }
+  } else if (k == "list") {
+    std::vector<TSNode> kids = children(n);
+    // list: left op right (left may itself be a list).
+    TSNode left{}, right{}, op{};
+    for (TSNode c : kids) {
+      if (ts_node_is_named(c)) {
+        if (ts_node_is_null(left))
+          left = c;
+        else
+          right = c;
+      } else if (kind(c) == "&&" || kind(c) == "||") {
+        op = c;
+      }
+    }
+    bool is_or = kind(op) == "||";
+    Ctx lc = ctx;
+    lc.errexit_suppressed = true;  // errexit does not apply left of && / ||
+    if (is_or) {
+      bool exits = node_exits(right, ctx.tree);
+      lc.status = exits ? StatusUse::Checked : StatusUse::Swallowed;
+      lc.swallowed_at = loc(op, ctx.tree);
+    }
+    // `[[ $x =~ re ]] || exit` validates x for the rest of the script.
+    Truth t;
+    bool is_test = is(left, "test_command") || is(left, "negated_command");
+    if (is_test)
+      t = condition(left, lc);
+    else
+      statement(left, lc);
+    if (st_.dead) return;
+    if (is_test && is_or && node_exits(right, ctx.tree)) {
+      std::string_view lt = ctx.tree->slice(left);
+      if (lt.find("=~") != std::string_view::npos) {
+        // Every variable tested with a regex is validated once the failure path exits.
+        for (size_t p = lt.find('$'); p != std::string_view::npos; p = lt.find('$', p + 1)) {
+          size_t b = p + 1;
+          if (b < lt.size() && lt[b] == '{') ++b;
+          size_t e = b;
+          while (e < lt.size() && (isalnum(static_cast<unsigned char>(lt[e])) || lt[e] == '_')) ++e;
+          if (e > b) mark_validated(std::string(lt.substr(b, e - b)));
+        }
+      }
+    }
+    if (is_test && t.known) {
+      // Decided: the right side runs only when && sees true / || sees false.
+      if (*t.known == !is_or) statement(right, ctx);
+      return;
+    }
+    Ctx rc = ctx;
+    if (!is_test) {
+      rc.cond =
+          join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(left)),
+                                               is_or ? "fails" : "succeeds"),
+                                   false});
+    } else if (!t.text.empty()) {
+      bool runs_when = !is_or;  // && runs right when true
+      std::string text = runs_when ? t.text : t.negated_text;
+      bool def = t.default_value.has_value() && (*t.default_value == runs_when);
+      rc.cond = join(ctx.cond, Condition{"when " + text, t.default_value.has_value() && !def});
+    }
+    State saved = st_;
+    statement(right, rc);
+    st_ = merge_states(st_, saved, rc.cond, ctx.cond, false);
+  } else if (k == "pipeline") {
+    std::vector<TSNode> stages;
+    for (TSNode c : named_children(n)) stages.push_back(c);
+    for (size_t i = 0; i < stages.size(); ++i) {
+      Ctx c = ctx;
+      c.in_pipeline_not_last = i + 1 < stages.size();
+      c.stdout_piped = c.in_pipeline_not_last;
+      if (c.in_pipeline_not_last && !st_.opts.pipefail) c.status = StatusUse::Swallowed;
+      State saved = st_;
+      statement(stages[i], c);
+      // Every stage but the last runs in a subshell (and the last too, without lastpipe).
+      bool keep_dead = st_.dead && i + 1 == stages.size();
+      auto traps = st_.traps;
+      st_ = saved;
+      if (keep_dead) st_.dead = false;
+    }
+    // Pipelines of curl into a shell.
+    for (size_t i = 0; i + 1 < stages.size(); ++i) {
+      std::string_view a = ctx.tree->slice(stages[i]);
+      auto first_word = [](std::string_view s) {
+        size_t b = s.find_first_not_of(" \t");
+        if (b == std::string_view::npos) return std::string_view{};
+        size_t e = s.find_first_of(" \t\n", b);
+        return s.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
+      };
+      std::string_view a0 = first_word(a);
+      if (a0 != "curl" && a0 != "wget" && a0 != "fetch") continue;
+      for (size_t j = i + 1; j < stages.size(); ++j) {
+        std::string_view b = ctx.tree->slice(stages[j]);
+        std::string_view b0 = first_word(b);
+        while (b0 == "sudo" || b0 == "env" || b0 == "command") {
+          b = b.substr(b.find(b0) + b0.size());
+          b0 = first_word(b);
+        }
+        for (std::string_view sh :
+             {"sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl", "ruby", "node"}) {
+          if (b0 == sh || (b0.size() > sh.size() &&
+                           b0.substr(b0.size() - sh.size() - 1) == "/" + std::string(sh))) {
+            add_fact(ScriptFactKind::CurlPipeShell,
+                     fmt::format("output of {} is executed by {} without verification",
+                                 std::string(a0), std::string(b0)),
+                     prov(stages[j], ctx), {Related{loc(stages[i], ctx.tree), "the download"}});
+            j = stages.size();
+            break;
+          }
+        }
+      }
+    }
+  } else if (k == "negated_command") {
+    Ctx c = ctx;
+    c.errexit_suppressed = true;
+    if (c.status == StatusUse::Unchecked) c.status = StatusUse::Swallowed;
+    for (TSNode s : named_children(n)) statement(s, c);
+  } else if (k == "subshell") {
+    State saved = st_;
+    statements(n, ctx);
+    bool dead = st_.dead;
+    st_ = saved;
+    st_.dead = dead;  // `( ... exit )` ends only the subshell, but errexit makes it fatal
+    st_.dead = false;
+  } else if (k == "compound_statement" || k == "do_group") {
+    statements(n, ctx);
+  } else if (k == "if_statement") {
+    if_statement(n, ctx);
+  } else if (k == "case_statement") {
+    case_statement(n, ctx);
+  } else if (k == "for_statement") {
+    for_statement(n, ctx);
+  } else if (k == "c_style_for_statement" || k == "while_statement") {
+    loop_statement(n, ctx);
+  } else if (k == "function_definition") {
+    TSNode name = field(n, "name");
+    TSNode body = field(n, "body");
+    if (!ts_node_is_null(name) && !ts_node_is_null(body)) {
+      st_.functions[std::string(ctx.tree->slice(name))] = {body, ctx.tree};
+    }
+  } else if (k == "declaration_command") {
+    std::string_view head = kind(ts_node_child(n, 0));
+    bool local = head == "local";
+    bool exported = head == "export";
+    bool readonly = head == "readonly";
+    bool arr = false, assoc = false;
+    for (TSNode c : named_children(n)) {
+      if (is(c, "word")) {
+        std::string_view f = ctx.tree->slice(c);
+        if (f.rfind('-', 0) == 0) {
+          if (f.find('a') != std::string_view::npos) arr = true;
+          if (f.find('A') != std::string_view::npos) assoc = true;
+          if (f.find('x') != std::string_view::npos) exported = true;
+          if (f.find('r') != std::string_view::npos) readonly = true;
+          if (f.find('g') != std::string_view::npos) local = false;
+        }
+      }
+    }
+    if ((head == "declare" || head == "typeset") && !st_.frames.empty()) {
+      bool global = false;
+      for (TSNode c : named_children(n))
+        global =
+            global || (is(c, "word") && ctx.tree->slice(c).find('g') != std::string_view::npos);
+      local = !global;
+    }
+    for (TSNode c : named_children(n)) {
+      if (is(c, "variable_assignment")) {
+        assign(c, ctx, local, exported, readonly, arr, assoc);
+      } else if (is(c, "variable_name")) {
+        std::string nm(ctx.tree->slice(c));
+        Var* existing = local ? nullptr : lookup(nm);
+        if (existing == nullptr) {
+          Var& v = assign_slot(nm, local);
+          if (arr || assoc) {
+            v.array = true;
+            v.assoc = assoc;
+            v.elems.clear();
+          } else if (v.elems.empty())
+            v.elems.push_back(EWord{});
+          v.exported = v.exported || exported;
+          v.readonly = v.readonly || readonly;
+        } else {
+          existing->exported = existing->exported || exported;
+          existing->readonly = existing->readonly || readonly;
+        }
+      }
+    }
+  } else if (k == "variable_assignment") {
+    assign(n, ctx, false, false, false, false, false);
+  } else if (k == "variable_assignments") {
+    for (TSNode c : named_children(n))
+      if (is(c, "variable_assignment")) assign(c, ctx, false, false, false, false, false);
+  } else if (k == "unset_command") {
+    for (TSNode c : named_children(n)) {
+      std::string nm(ctx.tree->slice(c));
+      if (nm.rfind('-', 0) == 0) continue;
+      for (auto it = st_.frames.rbegin(); it != st_.frames.rend(); ++it) {
+        if (it->erase(nm)) return;
+      }
+      st_.globals.erase(nm);
+      st_.functions.erase(nm);
+    }
+  } else if (k == "test_command") {
+    Ctx c = ctx;
+    condition(n, c);
+  } else {
+    // Other nodes (arithmetic commands, unsupported forms): evaluate what they contain.
+    for (TSNode c : named_children(n)) {
+      std::string_view ck = kind(c);
+      if (ck == "command" || ck == "list" || ck == "pipeline" || ck == "redirected_statement" ||
+          ck == "compound_statement" || ck == "subshell" || ck == "if_statement") {
+        statement(c, ctx);
+      }
+    }
+  }
+}
+
+}  // namespace sbr::bash

@@ -1,0 +1,218 @@
+// The bash partial evaluator (private to analyzer/render/bash). It walks the syntax tree once,
+// in execution order, with a symbolic state: concrete values where the script fixes them,
+// symbolic words (with their origin) where the environment, arguments, `read` or a command
+// substitution decide. Branches on unknown values are both evaluated and their facts marked
+// with the branch condition; their states are merged afterwards.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzer/render/bash/render.h"
+#include "analyzer/render/bash/syntax.h"
+
+namespace sbr::bash {
+
+// A word during evaluation: the public Word plus what the fact finders need.
+struct EWord {
+  Word w;
+  std::string taint_var;      // the variable / argument / substitution the taint comes from
+  Location taint_at;          // where the tainted value enters the script
+  std::string secret_var;     // holds the value of a secret-named variable
+  bool default_known = true;  // symbolic with a known default (env var, possibly unset)
+  bool temp_file = false;     // a mktemp path (created 0600)
+  bool keep_from = false;     // an array element: keeps its own assignment site
+};
+
+struct Alt {
+  std::vector<EWord> elems;
+  Condition cond;
+};
+
+struct Var {
+  std::vector<EWord> elems;       // a scalar has exactly one element
+  std::vector<std::string> keys;  // associative arrays: keys parallel to elems
+  bool array = false;
+  bool assoc = false;
+  bool exported = false;
+  bool readonly = false;
+  bool from_mktemp = false;
+  std::vector<Alt> alts;  // the value on other paths (scalars merged from branches)
+};
+
+struct Trap {
+  std::vector<std::string> signals;
+  std::string handler;   // as written
+  std::string expanded;  // handler text plus the bodies of functions it calls
+  Location at;
+};
+
+struct Resource {
+  std::string what;                 // "container agentbox-proxy", "port forwarder socat"
+  std::vector<std::string> idents;  // names a cleanup would mention: var names, container names
+  bool high_stakes = false;         // published port or secret file
+  Provenance from;
+  bool trap_before = false;  // a covering trap was already installed when it started
+};
+
+struct Options {
+  bool errexit = false;
+  bool nounset = false;
+  bool pipefail = false;
+  bool xtrace = false;
+  bool umask_strict = false;
+  Location xtrace_at;
+};
+
+struct State {
+  std::map<std::string, Var> globals;
+  std::vector<std::map<std::string, Var>> frames;  // function locals, innermost last
+  std::vector<EWord> positional;
+  bool positional_unknown = true;  // top level: the script's arguments
+  std::map<std::string, std::pair<TSNode, const SyntaxTree*>> functions;
+  Options opts;
+  std::vector<Trap> traps;
+  bool dead = false;       // after exit / exec: nothing further runs on this path
+  bool returning = false;  // after `return` in a function
+  int breaking = 0;        // pending `break`
+  bool may_break = false;  // a `break` on an undecided path: the loop's bound is unknown
+};
+
+// How the exit status of the command being evaluated is used.
+enum class StatusUse : std::uint8_t {
+  Unchecked,  // a statement on its own: only errexit stops the script on failure
+  Checked,    // a failure leads to exit (`|| exit 1`, an if whose failure branch exits)
+  Swallowed,  // a failure leads somewhere that continues (`|| true`, `|| echo`)
+  Condition,  // an if/while condition: the if statement decides
+};
+
+struct Ctx {
+  Condition cond;  // the path condition
+  bool errexit_suppressed = false;
+  StatusUse status = StatusUse::Unchecked;
+  Location swallowed_at;  // the `|| true` that swallows, for related locations
+  bool background = false;
+  bool in_pipeline_not_last = false;
+  bool stdout_piped = false;
+  const SyntaxTree* tree = nullptr;
+  std::string assign_target;  // `x=$(cmd)`: the variable capturing the output
+};
+
+Condition join(const Condition& outer, const Condition& inner);
+State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default);
+std::string short_text(std::string_view s);
+
+// Word helpers shared by expansion and assignment (expand.cpp).
+EWord literal(std::string text);
+void concat_into(EWord& a, const EWord& b);
+
+struct RenderAbort {
+  Problem problem;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const SourceFile& file, const SourceSet* sources, const RenderLimits& limits);
+  ScriptRender run();
+
+  // Pieces used across the evaluator's translation units.
+  void statements(TSNode parent, Ctx& ctx);
+  void statement(TSNode n, Ctx& ctx);
+  void command(TSNode n, Ctx& ctx, const std::vector<TSNode>& redirects);
+  bool builtin(const std::string& bname, const std::vector<EWord>& cmd, TSNode n, Ctx& ctx,
+               const std::vector<EWord>& stdin_words, const std::string& stdin_file,
+               const std::string& ifs);     // builtins.cpp
+  void if_statement(TSNode n, Ctx& ctx);    // control_flow.cpp
+  void case_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
+  void for_statement(TSNode n, Ctx& ctx);   // control_flow.cpp
+  void loop_statement(TSNode n, Ctx& ctx);  // control_flow.cpp: while, until, C-style for
+
+  // Expansion (expand.cpp).
+  std::vector<EWord> expand_word(TSNode n, Ctx& ctx, bool assignment = false);
+  EWord expand_joined(TSNode n, Ctx& ctx);  // one word, no splitting ("$*"-like join)
+  std::vector<EWord> expand_heredoc(TSNode body, Ctx& ctx, bool quoted);
+  Var* lookup(const std::string& name);
+  Var& assign_slot(const std::string& name, bool local);
+  void assign(TSNode n, Ctx& ctx, bool local, bool exported, bool readonly, bool force_array,
+              bool force_assoc);
+
+  // Conditions (conditions.cpp).
+  struct Truth {
+    std::optional<bool> known;          // decided by concrete values
+    std::optional<bool> default_value;  // with every symbolic value at its default
+    std::string text;                   // "AGENTBOX_NET=full"
+    std::string negated_text;           // "AGENTBOX_NET!=full"
+  };
+  Truth condition(TSNode n, Ctx& ctx);
+  std::optional<long long> arith(TSNode n, Ctx& ctx);
+
+  // Facts and helpers (facts.cpp).
+  void add_fact(ScriptFactKind kind, std::string detail, const Provenance& at,
+                std::vector<Related> related = {}, bool high = false);
+  bool node_exits(TSNode n, const SyntaxTree* tree, int depth = 0);
+  bool node_is_security(TSNode n, const SyntaxTree* tree, int depth = 0);
+  bool node_warns(TSNode n, const SyntaxTree* tree);
+  void mark_validated(const std::string& var);
+  void validate_from_function(TSNode body, const SyntaxTree* tree, const std::vector<EWord>& args,
+                              const std::vector<std::string>& arg_vars);
+  void note_splices(const Invocation& inv, const std::vector<EWord>& argv,
+                    const std::vector<EWord>& stdin_words, const std::string& write_target,
+                    Ctx& ctx);
+  void note_command_facts(const Invocation& inv, const std::vector<EWord>& argv,
+                          const std::vector<EWord>& stdin_words, Ctx& ctx,
+                          const std::vector<std::pair<std::string, Location>>& writes);
+  void finish_facts();
+
+  Location loc(TSNode n, const SyntaxTree* tree) const;
+  Provenance prov(TSNode n, const Ctx& ctx) const;
+  void step(TSNode n, const Ctx& ctx);
+  [[noreturn]] void abort_budget(const std::string& what, Location at);
+  void charge_bytes(std::size_t n, Location at);
+  const SyntaxTree* tree_for_source(const std::string& path, Location at);
+  std::string script_dir() const;
+  std::string path_of(const SyntaxTree* tree) const;
+
+  const SourceFile& file_;
+  const SourceSet* sources_;
+  RenderLimits limits_;
+  std::vector<std::unique_ptr<SyntaxTree>> trees_;
+  State st_;
+  ScriptRender out_;
+  std::uint32_t steps_ = 0;
+  std::size_t bytes_ = 0;
+  int depth_ = 0;
+  bool posix_sh_ = false;
+  std::set<std::string> validated_;
+  std::vector<Resource> resources_;
+  std::vector<std::vector<Trap>> traps_at_start_;  // parallel to resources_
+  std::vector<Trap> all_traps_;
+  int last_background_ = -1;  // resource index of the last `&` start, for `pid=$!`
+  std::map<std::string, EWord> tainted_files_;  // path written with tainted content
+  struct Write {
+    std::string path;
+    std::string secret_var;
+    Provenance from;
+    bool protected_ = false;
+    bool temp = false;
+  };
+  std::vector<Write> secret_writes_;
+  std::set<std::string> chmodded_;
+  std::set<std::string> removed_paths_;
+  bool uses_net_admin_ = false;
+  Provenance net_admin_at_;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> fail_open_seen_;
+  std::set<std::string> xtrace_seen_;
+  bool errexit_reported_ = false;
+  bool recursion_reported_ = false;
+  // Scalars whose value differs by path (`NET=host` on one branch, `NET=none` on the other):
+  // the command is rendered once more per other value, as a conditional variant.
+  std::vector<std::string> alt_probe_;
+  std::pair<std::string, std::size_t> alt_override_{"", 0};
+};
+
+}  // namespace sbr::bash

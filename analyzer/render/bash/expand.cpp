@@ -1,0 +1,684 @@
+// Word expansion: parameters (with defaults, arrays, the common operators), quoting and word
+// splitting, command substitution, arithmetic, heredoc bodies. Values the script does not fix
+// stay symbolic with their origin; values an outsider controls are tainted.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "analyzer/engine/secrets.h"
+#include "analyzer/render/bash/evaluator.h"
+
+namespace sbr::bash {
+EWord literal(std::string text) {
+  EWord w;
+  w.w.text = std::move(text);
+  return w;
+}
+
+void concat_into(EWord& a, const EWord& b) {
+  // A path that starts with a mktemp result is inside the private temporary file/directory.
+  a.temp_file = a.temp_file || (a.w.text.empty() && !a.w.symbolic && b.temp_file);
+  if (!a.w.symbolic && b.w.symbolic) a.w.origin = b.w.origin;
+  a.w.text += b.w.text;
+  a.w.symbolic = a.w.symbolic || b.w.symbolic;
+  if (!a.w.tainted && b.w.tainted) {
+    a.w.tainted = true;
+    a.taint_var = b.taint_var;
+    a.taint_at = b.taint_at;
+  }
+  if (a.secret_var.empty()) a.secret_var = b.secret_var;
+  a.default_known = a.default_known && b.default_known;
+  a.keep_from = false;
+}
+
+namespace {
+
+// Joins field lists as adjacent text does: the last field of `acc` meets the first of `next`.
+void join_fields(std::vector<EWord>& acc, std::vector<EWord> next, bool& started) {
+  if (!started) {
+    acc = std::move(next);
+    started = true;
+    return;
+  }
+  if (next.empty()) return;
+  if (acc.empty()) {
+    acc = std::move(next);
+    return;
+  }
+  concat_into(acc.back(), next.front());
+  acc.insert(acc.end(), std::make_move_iterator(next.begin() + 1),
+             std::make_move_iterator(next.end()));
+}
+
+std::vector<EWord> split_fields(const EWord& w, const std::string& ifs = " \t\n") {
+  if (w.w.symbolic) return {w};
+  std::vector<EWord> out;
+  size_t i = 0;
+  const std::string& s = w.w.text;
+  while (i < s.size()) {
+    size_t b = s.find_first_not_of(ifs, i);
+    if (b == std::string::npos) break;
+    size_t e = s.find_first_of(ifs, b);
+    if (e == std::string::npos) e = s.size();
+    EWord part = w;
+    part.w.text = s.substr(b, e - b);
+    out.push_back(std::move(part));
+    i = e;
+  }
+  return out;
+}
+
+std::string unescape_word(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size()) {
+      if (s[i + 1] == '\n') {
+        ++i;
+        continue;
+      }
+      out += s[++i];
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::string ansi_c(std::string_view s) {
+  // $'...': the common escapes.
+  if (s.size() >= 3) s = s.substr(2, s.size() - 3);
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 >= s.size()) {
+      out += s[i];
+      continue;
+    }
+    char c = s[++i];
+    switch (c) {
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\'':
+        out += '\'';
+        break;
+      default:
+        out += '\\';
+        out += c;
+    }
+  }
+  return out;
+}
+
+bool glob_match(std::string_view pat, std::string_view s) {
+  size_t p = 0, i = 0, star = std::string_view::npos, mark = 0;
+  while (i < s.size()) {
+    if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i])) {
+      ++p;
+      ++i;
+    } else if (p < pat.size() && pat[p] == '*') {
+      star = p++;
+      mark = i;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      i = ++mark;
+    } else
+      return false;
+  }
+  while (p < pat.size() && pat[p] == '*') ++p;
+  return p == pat.size();
+}
+
+bool well_known_env(const std::string& n) {
+  return n == "HOME" || n == "PWD" || n == "USER" || n == "TMPDIR" || n == "XDG_CONFIG_HOME" ||
+         n == "XDG_DATA_HOME" || n == "XDG_RUNTIME_DIR" || n == "XDG_CACHE_HOME" ||
+         n == "SSH_AUTH_SOCK" || n == "UID" || n == "LOGNAME" || n == "SHELL" || n == "PATH";
+}
+
+}  // namespace
+
+// The value of a parameter as fields: one for a scalar, one per element for `@`/`*`.
+static std::vector<EWord> env_word(const std::string& name, Location at) {
+  EWord w;
+  w.w.symbolic = true;
+  w.w.origin = "env " + name;
+  if (well_known_env(name)) {
+    w.w.text = "$" + name;
+  } else {
+    w.w.tainted = true;
+    w.taint_var = name;
+    w.taint_at = at;
+  }
+  return {w};
+}
+
+std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
+  if (ts_node_is_null(n)) return {};
+  step(n, ctx);
+  std::string_view k = kind(n);
+  std::vector<EWord> out;
+  auto finish = [&](std::vector<EWord> v) {
+    Provenance use = prov(n, ctx);
+    for (EWord& w : v) {
+      if (w.keep_from) {
+        w.w.from.condition = join(ctx.cond, w.w.from.condition);
+      } else {
+        Condition c = w.w.from.condition;
+        w.w.from = use;
+        if (!c.always()) w.w.from.condition = join(use.condition, c);
+      }
+      // Origins describe; they must not grow with every operator applied in a loop.
+      if (w.w.origin.size() > 160) w.w.origin = w.w.origin.substr(0, 157) + "...";
+      charge_bytes(w.w.text.size(), use.at);
+    }
+    return v;
+  };
+  if (k == "word" || k == "number" || k == "extglob_pattern" || k == "regex" ||
+      k == "special_variable_name" || k == "variable_name" || k == "test_operator") {
+    return finish({literal(unescape_word(ctx.tree->slice(n)))});
+  }
+  if (k == "raw_string") {
+    std::string_view s = ctx.tree->slice(n);
+    return finish({literal(std::string(s.size() >= 2 ? s.substr(1, s.size() - 2) : s))});
+  }
+  if (k == "ansi_c_string") return finish({literal(ansi_c(ctx.tree->slice(n)))});
+  if (k == "translated_string") {
+    for (TSNode c : named_children(n)) return expand_word(c, ctx, assignment);
+    return finish({literal("")});
+  }
+  if (k == "string") {
+    // Double quotes: no splitting, except "$@" / "${a[@]}" which keep one field per element.
+    std::vector<EWord> acc;
+    bool started = false;
+    uint32_t pos = ts_node_start_byte(n) + 1;
+    uint32_t end = ts_node_end_byte(n) - 1;
+    for (TSNode c : named_children(n)) {
+      uint32_t cb = ts_node_start_byte(c);
+      if (cb > pos) {
+        std::string gap(ctx.tree->text.substr(pos, cb - pos));
+        join_fields(acc, {literal(gap)}, started);
+      }
+      std::vector<EWord> part;
+      if (is(c, "string_content")) {
+        std::string t(ctx.tree->slice(c));
+        std::string u;
+        for (size_t i = 0; i < t.size(); ++i) {
+          if (t[i] == '\\' && i + 1 < t.size() &&
+              std::string_view("$`\"\\\n").find(t[i + 1]) != std::string_view::npos) {
+            if (t[i + 1] != '\n') u += t[i + 1];
+            ++i;
+          } else {
+            u += t[i];
+          }
+        }
+        part = {literal(u)};
+      } else {
+        part = expand_word(c, ctx, true);  // quoted: the callee does not split
+        // A quoted array expansion keeps its fields; a quoted scalar is one field.
+        bool multi = false;
+        std::string_view ct = ctx.tree->slice(c);
+        multi = ct.find("[@]") != std::string_view::npos || ct == "$@" || ct == "${@}";
+        if (!multi && part.size() != 1) {
+          EWord j = literal("");
+          bool first = true;
+          for (auto& p : part) {
+            if (!first) j.w.text += ' ';
+            concat_into(j, p);
+            first = false;
+          }
+          part = {j};
+        }
+        if (multi && part.empty()) part = {};
+      }
+      join_fields(acc, std::move(part), started);
+      pos = ts_node_end_byte(c);
+    }
+    if (pos < end)
+      join_fields(acc, {literal(std::string(ctx.tree->text.substr(pos, end - pos)))}, started);
+    if (!started) acc = {literal("")};
+    for (auto& w : acc)
+      if (w.w.text.empty() && !w.w.symbolic) w.keep_from = false;
+    return finish(std::move(acc));
+  }
+  if (k == "concatenation") {
+    std::vector<EWord> acc;
+    bool started = false;
+    for (TSNode c : named_children(n)) join_fields(acc, expand_word(c, ctx, assignment), started);
+    for (auto& w : acc) w.keep_from = false;
+    return finish(std::move(acc));
+  }
+  if (k == "simple_expansion" || k == "expansion") {
+    // Find the parameter and the operator.
+    std::string name;
+    std::string index;  // "@", "*", a number or a key
+    bool length = false, indirect = false;
+    std::string op;
+    std::vector<TSNode> operands;
+    bool seen_name = false;
+    TSNode index_node{};
+    for (TSNode c : children(n)) {
+      std::string_view ck = kind(c);
+      if (!seen_name) {
+        if (ck == "variable_name" || ck == "special_variable_name") {
+          name = std::string(ctx.tree->slice(c));
+          seen_name = true;
+        } else if (ck == "subscript") {
+          name = std::string(ctx.tree->slice(field(c, "name")));
+          index_node = field(c, "index");
+          index = std::string(ctx.tree->slice(index_node));
+          seen_name = true;
+        } else if (ck == "#" && k == "expansion") {
+          length = true;
+        } else if (ck == "!") {
+          indirect = true;
+        }
+        continue;
+      }
+      if (!ts_node_is_named(c)) {
+        if (ck != "}" && op.empty()) op = std::string(ck);
+        continue;
+      }
+      operands.push_back(c);
+    }
+    if (name.empty()) return finish({literal(std::string(ctx.tree->slice(n)))});
+    Location at = loc(n, ctx.tree);
+    // The value as fields.
+    std::vector<EWord> vals;
+    bool is_set = true;
+    bool all = index == "@" || index == "*";
+    if (indirect) {
+      Var* v = lookup(name);
+      if (v && !v->elems.empty() && !v->elems[0].w.symbolic)
+        name = v->elems[0].w.text;
+      else {
+        EWord w;
+        w.w.symbolic = true;
+        w.w.origin = "indirect ${!" + name + "}";
+        w.default_known = false;
+        return finish({w});
+      }
+    }
+    if (name == "@" || name == "*") {
+      all = true;
+      if (st_.positional_unknown) {
+        EWord w;
+        w.w.symbolic = true;
+        w.w.origin = "script arguments";
+        w.w.tainted = true;
+        w.taint_var = "arguments";
+        w.taint_at = at;
+        w.default_known = false;
+        vals = {w};
+      } else {
+        vals = st_.positional;
+        for (auto& w : vals) w.keep_from = true;
+      }
+    } else if (name == "#") {
+      if (st_.positional_unknown) {
+        EWord w;
+        w.w = Word{"", true, "argument count", true, {}};
+        w.taint_var = "arguments";
+        w.taint_at = at;
+        w.default_known = false;
+        vals = {w};
+      } else {
+        vals = {literal(std::to_string(st_.positional.size()))};
+      }
+    } else if (name == "0") {
+      vals = {literal(file_.path)};
+    } else if (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0]))) {
+      size_t i = std::stoul(name);
+      if (!st_.positional_unknown) {
+        if (i >= 1 && i <= st_.positional.size())
+          vals = {st_.positional[i - 1]};
+        else {
+          vals = {literal("")};
+          is_set = false;
+        }
+      } else {
+        EWord w;
+        w.w.symbolic = true;
+        w.w.origin = "argument " + name;
+        w.w.tainted = true;
+        w.taint_var = "argument " + name;
+        w.taint_at = at;
+        vals = {w};
+        is_set = false;  // unknown: defaults apply as the default guess
+      }
+    } else if (name == "?" || name == "$" || name == "!" || name == "-" || name == "_") {
+      EWord w;
+      w.w.symbolic = true;
+      w.w.origin = "special parameter $" + name;
+      w.default_known = false;
+      vals = {w};
+    } else if (name == "BASH_SOURCE") {
+      vals = {literal(file_.path)};
+    } else if (Var* v = lookup(name)) {
+      if (all) {
+        vals = v->elems;
+        for (auto& w : vals) w.keep_from = true;
+      } else if (!index.empty() && v->array) {
+        if (v->assoc) {
+          EWord key = expand_joined(index_node, ctx);
+          auto it = std::find(v->keys.begin(), v->keys.end(), key.w.text);
+          if (it != v->keys.end())
+            vals = {v->elems[static_cast<size_t>(it - v->keys.begin())]};
+          else {
+            vals = {literal("")};
+            is_set = false;
+          }
+        } else {
+          auto iv = arith(index_node, ctx);
+          if (iv && *iv >= 0 && static_cast<size_t>(*iv) < v->elems.size()) {
+            vals = {v->elems[static_cast<size_t>(*iv)]};
+            vals[0].keep_from = true;
+          } else {
+            vals = {literal("")};
+            is_set = false;
+          }
+        }
+      } else {
+        if (v->elems.empty()) {
+          vals = {literal("")};
+          is_set = v->array;
+        } else
+          vals = {v->elems[0]};
+        // Rendering a variant of the command with this variable's value on another path.
+        if (alt_override_.first == name && alt_override_.second < v->alts.size()) {
+          const Alt& a = v->alts[alt_override_.second];
+          vals = a.elems.empty() ? std::vector<EWord>{literal("")} : a.elems;
+          for (EWord& w : vals) w.w.from.condition = join(a.cond, w.w.from.condition);
+        } else if (!v->alts.empty() &&
+                   std::find(alt_probe_.begin(), alt_probe_.end(), name) == alt_probe_.end()) {
+          alt_probe_.push_back(name);
+        }
+        // A scalar set only on a non-default path: unquoted and empty by default, the
+        // alternative's words appear with that path's condition.
+        if (alt_override_.first != name && !v->alts.empty() && !assignment && vals.size() == 1 &&
+            !vals[0].w.symbolic && vals[0].w.text.empty() && op.empty()) {
+          std::vector<EWord> alt_words;
+          for (const Alt& a : v->alts) {
+            for (EWord w : a.elems) {
+              if (w.w.text.empty() && !w.w.symbolic) continue;
+              for (EWord& f : split_fields(w)) {
+                f.w.from = prov(n, ctx);
+                f.w.from.condition = a.cond;
+                alt_words.push_back(f);
+              }
+            }
+          }
+          if (!alt_words.empty()) {
+            for (auto& w : alt_words) charge_bytes(w.w.text.size(), at);
+            alt_probe_.erase(std::remove(alt_probe_.begin(), alt_probe_.end(), name),
+                             alt_probe_.end());
+            return alt_words;
+          }
+        }
+      }
+    } else {
+      vals = env_word(name, at);
+      // Validated by a check that exits (`[[ $PORT =~ ... ]] || exit`): no longer input.
+      if (validated_.count(name)) vals[0].w.tainted = false;
+      is_set = false;
+    }
+    if (engine::is_secret_name(name)) {
+      for (auto& w : vals) w.secret_var = name;
+    }
+    if (length) {
+      if (all) return finish({literal(std::to_string(vals.size()))});
+      if (vals.size() == 1 && !vals[0].w.symbolic)
+        return finish({literal(std::to_string(vals[0].w.text.size()))});
+      EWord w;
+      w.w.symbolic = true;
+      w.w.origin = "length of " + name;
+      w.default_known = false;
+      return finish({w});
+    }
+    auto operand = [&]() {
+      EWord acc = literal("");
+      for (TSNode o : operands) concat_into(acc, expand_joined(o, ctx));
+      return acc;
+    };
+    bool empty =
+        vals.empty() || (vals.size() == 1 && !vals[0].w.symbolic && vals[0].w.text.empty());
+    bool unknown = vals.size() == 1 && vals[0].w.symbolic && !is_set;
+    if (op == ":-" || op == "-" || op == ":=" || op == "=") {
+      bool use_default = op[0] == ':' ? empty : !is_set;
+      EWord d = operand();
+      if (unknown) {
+        // Unknown value: symbolic, with the default as the best guess.
+        EWord w = vals[0];
+        w.w.text = d.w.text;
+        w.w.origin = fmt::format("{}, default {}", w.w.origin, d.w.text);
+        w.default_known = d.default_known;
+        vals = {w};
+      } else if (use_default) {
+        vals = {d};
+      }
+      if ((op == ":=" || op == "=") && (unknown || use_default)) {
+        Var& slot = assign_slot(name, false);
+        slot.elems = vals;
+        slot.alts.clear();
+      }
+    } else if (op == ":+" || op == "+") {
+      bool use_alt = op[0] == ':' ? !empty : is_set;
+      EWord a = operand();
+      if (unknown) {
+        EWord w = a;
+        w.w.symbolic = true;
+        w.w.origin = fmt::format("{} when {} is set", a.w.text, name);
+        w.w.text = "";
+        vals = {w};
+      } else {
+        vals = {use_alt ? a : literal("")};
+      }
+    } else if (op == ":?" || op == "?") {
+      // Fails when unset: the value is what it is.
+    } else if (op == "#" || op == "##" || op == "%" || op == "%%") {
+      EWord p = operand();
+      for (EWord& w : vals) {
+        if (w.w.symbolic || p.w.symbolic) {
+          w.w.symbolic = true;
+          w.w.origin = fmt::format("{} with `{}{}` removed", w.w.origin.empty() ? name : w.w.origin,
+                                   op, p.w.text);
+          continue;
+        }
+        const std::string& s = w.w.text;
+        bool front = op[0] == '#';
+        bool longest = op.size() == 2;
+        std::string result = s;
+        if (front) {
+          for (size_t l = 0; l <= s.size(); ++l) {
+            size_t len = longest ? s.size() - l : l;
+            if (glob_match(p.w.text, std::string_view(s).substr(0, len))) {
+              result = s.substr(len);
+              break;
+            }
+          }
+        } else {
+          for (size_t l = 0; l <= s.size(); ++l) {
+            size_t start = longest ? l : s.size() - l;
+            if (glob_match(p.w.text, std::string_view(s).substr(start))) {
+              result = s.substr(0, start);
+              break;
+            }
+          }
+        }
+        w.w.text = result;
+      }
+    } else if (op == "/" || op == "//") {
+      EWord pat = operands.empty() ? literal("") : expand_joined(operands[0], ctx);
+      EWord rep = operands.size() > 1 ? expand_joined(operands[1], ctx) : literal("");
+      for (EWord& w : vals) {
+        if (w.w.symbolic || pat.w.symbolic || pat.w.text.empty()) {
+          if (w.w.symbolic) w.w.origin += " (substituted)";
+          continue;
+        }
+        std::string s = w.w.text;
+        size_t p = 0;
+        while ((p = s.find(pat.w.text, p)) != std::string::npos) {
+          s.replace(p, pat.w.text.size(), rep.w.text);
+          p += rep.w.text.size();
+          if (op == "/") break;
+        }
+        w.w.text = s;
+      }
+    } else if (op == "^^" || op == ",," || op == "^" || op == ",") {
+      for (EWord& w : vals) {
+        for (char& ch : w.w.text)
+          ch = op[0] == '^' ? static_cast<char>(std::toupper(ch))
+                            : static_cast<char>(std::tolower(ch));
+      }
+    } else if (!op.empty()) {
+      for (EWord& w : vals) {
+        if (!w.w.symbolic) {
+          w.w.symbolic = true;
+          w.w.origin = "${" + name + op + "...}";
+          w.default_known = false;
+        }
+      }
+    }
+    if (assignment) return finish(vals);
+    // Unquoted: split concrete values.
+    std::vector<EWord> fields;
+    for (const EWord& w : vals) {
+      for (EWord& f : split_fields(w)) fields.push_back(std::move(f));
+    }
+    return finish(std::move(fields));
+  }
+  if (k == "command_substitution") {
+    std::string inner;
+    std::vector<TSNode> stmts;
+    for (TSNode c : named_children(n)) stmts.push_back(c);
+    if (!stmts.empty()) {
+      inner = std::string(ctx.tree->text.substr(
+          ts_node_start_byte(stmts.front()),
+          ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
+    }
+    // Run what is inside (it may launch a container) without keeping its state changes.
+    State saved = st_;
+    Ctx ic = ctx;
+    ic.stdout_piped = true;
+    ic.errexit_suppressed = ctx.errexit_suppressed;
+    for (TSNode s : stmts) statement(s, ic);
+    st_ = saved;
+    EWord w;
+    w.w.symbolic = true;
+    std::string shown = inner.size() > 60 ? inner.substr(0, 57) + "..." : inner;
+    std::replace(shown.begin(), shown.end(), '\n', ' ');
+    w.w.origin = "command substitution `" + shown + "`";
+    w.default_known = false;
+    auto starts = [&](std::string_view p) { return inner.rfind(p, 0) == 0; };
+    if (inner == "pwd" || inner == "pwd -P") {
+      w.w.text = "$PWD";
+      w.w.origin = "working directory";
+    } else if (inner.find("dirname") != std::string::npos &&
+               (inner.find("$0") != std::string::npos ||
+                inner.find("BASH_SOURCE") != std::string::npos)) {
+      w.w.text = script_dir();
+      w.w.origin = "script directory";
+    } else if (starts("mktemp")) {
+      w.w.text = "/tmp/tmp.XXXXXXXXXX";
+      w.w.origin = "temporary file from mktemp";
+      w.temp_file = true;
+    } else if (starts("command -v ") || starts("which ") || starts("type -P ")) {
+      std::string arg = inner.substr(
+          inner.find(' ', inner.find(' ') + (starts("command") || starts("type") ? 1 : 0)) + 1);
+      arg = arg.substr(0, arg.find_first_of(" |&;)"));
+      w.w.text = arg;
+    } else if (starts("id ") || inner == "id" || starts("whoami") || starts("date") ||
+               starts("uname") || starts("nproc") || starts("hostname") || starts("getconf") ||
+               starts("basename") || starts("realpath") || starts("readlink")) {
+      // Facts about the host, not input an outsider controls.
+    } else {
+      w.w.tainted = true;
+      w.taint_var = w.w.origin;
+      w.taint_at = loc(n, ctx.tree);
+    }
+    return finish({w});
+  }
+  if (k == "process_substitution") {
+    State saved = st_;
+    Ctx ic = ctx;
+    for (TSNode s : named_children(n)) statement(s, ic);
+    st_ = saved;
+    EWord w;
+    w.w.symbolic = true;
+    w.w.text = "/dev/fd/63";
+    w.w.origin = "process substitution";
+    return finish({w});
+  }
+  if (k == "arithmetic_expansion") {
+    std::optional<long long> v;
+    for (TSNode c : named_children(n)) v = arith(c, ctx);
+    if (v) return finish({literal(std::to_string(*v))});
+    EWord w;
+    w.w.symbolic = true;
+    w.w.origin = "arithmetic " + std::string(ctx.tree->slice(n));
+    w.default_known = false;
+    return finish({w});
+  }
+  if (k == "brace_expression") return finish({literal(std::string(ctx.tree->slice(n)))});
+  return finish({literal(unescape_word(ctx.tree->slice(n)))});
+}
+
+EWord Evaluator::expand_joined(TSNode n, Ctx& ctx) {
+  if (ts_node_is_null(n)) return literal("");
+  auto fields = expand_word(n, ctx, true);
+  EWord out = literal("");
+  bool first = true;
+  for (auto& f : fields) {
+    if (!first) out.w.text += ' ';
+    concat_into(out, f);
+    if (first) out.w.from = f.w.from;
+    first = false;
+  }
+  if (fields.empty()) out.w.from = prov(n, ctx);
+  return out;
+}
+
+std::vector<EWord> Evaluator::expand_heredoc(TSNode body, Ctx& ctx, bool quoted) {
+  std::vector<EWord> out;
+  uint32_t pos = ts_node_start_byte(body), end = ts_node_end_byte(body);
+  auto lit = [&](uint32_t a, uint32_t b) {
+    if (b <= a) return;
+    std::string s(ctx.tree->text.substr(a, b - a));
+    if (!quoted) {
+      std::string u;
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\\' && i + 1 < s.size() &&
+            std::string_view("$`\\").find(s[i + 1]) != std::string_view::npos) {
+          u += s[++i];
+        } else {
+          u += s[i];
+        }
+      }
+      s = u;
+    }
+    EWord w = literal(s);
+    w.w.from = prov(body, ctx);
+    out.push_back(w);
+  };
+  if (!quoted) {
+    for (TSNode c : named_children(body)) {
+      std::string_view ck = kind(c);
+      if (ck == "heredoc_content") continue;
+      lit(pos, ts_node_start_byte(c));
+      EWord w = expand_joined(c, ctx);
+      w.w.from = prov(c, ctx);
+      out.push_back(w);
+      pos = ts_node_end_byte(c);
+    }
+  }
+  lit(pos, end);
+  return out;
+}
+
+}  // namespace sbr::bash

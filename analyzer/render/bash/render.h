@@ -1,0 +1,40 @@
+// Partial evaluation of a bash script into the commands it would run (Invocations, each word
+// with its origin and the condition of its path) and the script facts around them
+// (INVARIANTS.md 2, 4 and 7). No TSNode crosses this interface.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzer/model/model.h"
+#include "analyzer/render/invocation.h"
+#include "analyzer/source/source.h"
+
+namespace sbr::bash {
+
+// Budgets that keep any script finite. Exceeding one is a BudgetExceeded problem at the place
+// it happened; what was rendered up to then is kept.
+struct RenderLimits {
+  std::uint32_t max_steps = 200000;               // evaluated syntax nodes, in total
+  std::uint32_t max_loop_iterations = 64;         // per loop
+  std::uint32_t max_call_depth = 32;              // function calls and `source`, nested
+  std::size_t max_value_bytes = 256 * 1024;       // one expanded word
+  std::size_t max_total_bytes = 8 * 1024 * 1024;  // every expansion of the render
+  std::uint32_t max_invocations = 5000;
+};
+
+struct ScriptRender {
+  std::vector<Invocation> invocations;  // in evaluated order; `sequence` is the index
+  std::vector<ScriptFact> facts;
+  std::vector<Problem> problems;
+};
+
+// `sources` resolves `source`/`.` of files inside the analysed tree; it may be null.
+ScriptRender render_script(const SourceFile& file, const SourceSet* sources,
+                           const RenderLimits& limits = {});
+
+// Recognises a container launch (podman/docker/nerdctl run|create, container run|create,
+// kube play) by its words, whatever the launch frontend later makes of it.
+bool is_container_launch(const Invocation& inv);
+
+}  // namespace sbr::bash

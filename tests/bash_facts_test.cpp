@@ -1,0 +1,197 @@
+// Script facts: every kind the bash renderer finds, with a case where it must and a close
+// case where it must not.
+#include <catch2/catch.hpp>
+
+#include "tests/bash_helpers.h"
+
+using namespace sbr;
+using sbr::test::render_text;
+
+namespace {
+
+std::vector<const ScriptFact*> facts_of(const bash::ScriptRender& r, ScriptFactKind k) {
+  std::vector<const ScriptFact*> out;
+  for (const auto& f : r.facts) {
+    if (f.kind == k) out.push_back(&f);
+  }
+  return out;
+}
+
+std::size_t count(const std::string& script, ScriptFactKind k) {
+  auto r = render_text(script);
+  return facts_of(r, k).size();
+}
+
+}  // namespace
+
+TEST_CASE("errexit missing at a launch", "[bash]") {
+  auto r = render_text("#!/bin/bash\nmkdir -p x\npodman run --rm img\npodman run --rm img2\n");
+  auto f = facts_of(r, ScriptFactKind::ErrexitMissing);
+  REQUIRE(f.size() == 1);  // once per script, at the first launch
+  CHECK(f[0]->from.at.line == 3);
+  CHECK(count("#!/bin/bash\nset -o errexit\npodman run --rm img\n",
+              ScriptFactKind::ErrexitMissing) == 0);
+  CHECK(count("#!/bin/bash -e\npodman run --rm img\n", ScriptFactKind::ErrexitMissing) == 0);
+  // Not a launcher: no finding.
+  CHECK(count("#!/bin/bash\necho hello\n", ScriptFactKind::ErrexitMissing) == 0);
+}
+
+TEST_CASE("fail-open security steps", "[bash]") {
+  const auto k = ScriptFactKind::FailOpenStep;
+  CHECK(count("set -e\nnft -f rules.nft || true\n", k) == 1);
+  CHECK(count("set -e\nnft -f rules.nft || echo failed\n", k) == 1);
+  CHECK(count("nft -f rules.nft 2>/dev/null\n", k) == 1);  // no errexit, no check
+  CHECK(count("set -e\nif ! iptables -P OUTPUT DROP; then echo warn >&2; fi\n", k) == 1);
+  CHECK(count("set -e\nif iptables -P OUTPUT DROP; then echo ok; fi\n", k) == 1);
+  CHECK(count("set -e\ng() { nft -f a; nft -f b; }\ng || echo warn\n", k) == 2);
+  CHECK(count("set -e\nnft -f a | tee log\n", k) == 1);  // status lost without pipefail
+  // Fail-closed forms.
+  CHECK(count("set -e\nnft -f rules.nft\n", k) == 0);
+  CHECK(count("nft -f rules.nft || exit 1\n", k) == 0);
+  CHECK(count("set -e\nnft -f rules.nft || { echo bad >&2; exit 1; }\n", k) == 0);
+  CHECK(count("die() { echo \"$*\" >&2; exit 1; }\nnft -f r || die no gate\n", k) == 0);
+  CHECK(count("if ! nft -f r; then echo bad >&2; exit 1; fi\n", k) == 0);
+  CHECK(count("nft -f r\nif [ $? -ne 0 ]; then exit 1; fi\n", k) == 0);
+  CHECK(count("set -eo pipefail\nnft -f a | tee log\n", k) == 0);
+  // Queries are not steps.
+  CHECK(count("if ! nft list table inet x >/dev/null; then nft -f x || exit 1; fi\n", k) == 0);
+  auto r = render_text("set -e\nnft -f rules.nft || true\n");
+  REQUIRE(r.facts.size() == 1);
+  CHECK(r.facts[0].from.at.line == 2);
+  CHECK(r.facts[0].from.at.column == 1);
+  REQUIRE(r.facts[0].related.size() == 1);
+  CHECK(r.facts[0].related[0].at.column == 18);
+}
+
+TEST_CASE("unvalidated input spliced into code", "[bash]") {
+  const auto k = ScriptFactKind::UnvalidatedSplice;
+  CHECK(count("eval \"$1\"\n", k) == 1);
+  CHECK(count("bash -c \"echo $GREETING\"\n", k) == 1);
+  CHECK(count("iptables -A OUTPUT -d \"$ALLOW\" -j ACCEPT || exit 1\n", k) == 1);
+  CHECK(count("p=$(cat ports.txt)\nnft -f - <<EOF\ntcp dport $p accept\nEOF\n", k) == 1);
+  CHECK(count("read -r host\ncat > /etc/squid/squid.conf <<EOF\nacl ok dstdomain $host\nEOF\n",
+              k) == 1);
+  CHECK(count("sed -i \"s/@PORT@/$PORT/\" conf\n", k) == 1);
+  CHECK(count("p=$(cat ports.txt)\ncat > /tmp/r.nft <<EOF\ntcp dport $p accept\nEOF\nnft -f "
+              "/tmp/r.nft\n",
+              k) == 1);
+  // Validated first.
+  CHECK(count("[[ $PORT =~ ^[0-9]+$ ]] || exit 1\nsed -i \"s/@PORT@/$PORT/\" conf\n", k) == 0);
+  CHECK(count("case \"$PORT\" in ''|*[!0-9]*) exit 1 ;; esac\nnft add rule inet f o tcp dport "
+              "\"$PORT\" accept\n",
+              k) == 0);
+  CHECK(count("check() { [[ $1 =~ ^[a-z.]+$ ]] || exit 1; }\ncheck \"$HOST\"\niptables -A OUTPUT "
+              "-d \"$HOST\" -j ACCEPT\n",
+              k) == 0);
+  // Literals and the script's own values are not input.
+  CHECK(count("PORT=443\nnft add rule inet f o tcp dport $PORT accept\n", k) == 0);
+  auto r = render_text("p=$(cat ports.txt)\nnft -f - <<EOF\ntcp dport $p accept\nEOF\n");
+  auto f = facts_of(r, k);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->from.at.line == 3);  // the `$p` inside the heredoc
+  CHECK(f[0]->from.at.column == 11);
+  REQUIRE(f[0]->related.size() == 1);
+  CHECK(f[0]->related[0].at.line == 1);  // where the value entered
+}
+
+TEST_CASE("cleanup traps: missing, after the start, sh without signals", "[bash]") {
+  auto missing = render_text("set -e\npodman run -d --name gate -p 127.0.0.1:3128:3128 squid\n");
+  auto f = facts_of(missing, ScriptFactKind::MissingCleanup);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0]->high_stakes);  // a published port
+  auto after =
+      render_text("set -e\npodman run -d --name gate squid\ntrap 'podman rm -f gate' EXIT\n");
+  auto a = facts_of(after, ScriptFactKind::TrapAfterStart);
+  REQUIRE(a.size() == 1);
+  CHECK_FALSE(a[0]->high_stakes);
+  REQUIRE(a[0]->related.size() == 1);
+  CHECK(a[0]->related[0].at.line == 3);
+  CHECK(count("#!/bin/sh\nset -e\ntrap 'podman rm -f gate' EXIT\npodman run -d --name gate squid\n",
+              ScriptFactKind::MissingCleanup) == 1);
+  CHECK(count("#!/bin/sh\nset -e\ntrap 'podman rm -f gate' EXIT INT TERM\npodman run -d --name "
+              "gate squid\n",
+              ScriptFactKind::MissingCleanup) == 0);
+  CHECK(count("#!/bin/bash\nset -e\ncleanup() { podman rm -f \"$cid\"; }\ntrap cleanup "
+              "EXIT\ncid=$(podman run -d squid)\n",
+              ScriptFactKind::MissingCleanup) == 0);
+  CHECK(count("set -e\nsocat TCP-LISTEN:8080,fork TCP:10.0.0.2:80 &\n",
+              ScriptFactKind::MissingCleanup) == 1);
+  CHECK(count("set -e\ntrap 'kill $(jobs -p)' EXIT\nsocat TCP-LISTEN:8080,fork TCP:10.0.0.2:80 &\n",
+              ScriptFactKind::MissingCleanup) == 0);
+  // A foreground --rm container is not left behind.
+  CHECK(count("set -e\npodman run --rm img\n", ScriptFactKind::MissingCleanup) == 0);
+}
+
+TEST_CASE("exec discards traps", "[bash]") {
+  CHECK(count("trap 'rm -f /tmp/x' EXIT\nexec podman run img\n",
+              ScriptFactKind::TrapDiscardedByExec) == 1);
+  CHECK(count("trap 'rm -f /tmp/x' EXIT\npodman run img\n", ScriptFactKind::TrapDiscardedByExec) ==
+        0);
+  CHECK(count("trap 'rm -f /tmp/x' EXIT\nexec >log 2>&1\npodman run img\n",
+              ScriptFactKind::TrapDiscardedByExec) == 0);
+  CHECK(count("exec podman run img\n", ScriptFactKind::TrapDiscardedByExec) == 0);
+}
+
+TEST_CASE("curl piped into a shell", "[bash]") {
+  CHECK(count("curl -fsSL https://x.example/i.sh | sh\n", ScriptFactKind::CurlPipeShell) == 1);
+  CHECK(count("wget -qO- https://x.example/i.sh | sudo bash -s\n", ScriptFactKind::CurlPipeShell) ==
+        1);
+  CHECK(count("curl -fsSL https://x.example/data.json | jq .\n", ScriptFactKind::CurlPipeShell) ==
+        0);
+}
+
+TEST_CASE("escape hatches", "[bash]") {
+  CHECK(count("case \"$1\" in --insecure) INSECURE=1 ;; esac\n", ScriptFactKind::EscapeHatch) == 1);
+  CHECK(count("case \"$1\" in --insecure) echo 'WARNING: insecure' >&2; INSECURE=1 ;; esac\n",
+              ScriptFactKind::EscapeHatch) == 0);
+  CHECK(count("set -e\npodman run --rm $PODMAN_EXTRA_ARGS img\n", ScriptFactKind::EscapeHatch) ==
+        1);
+  CHECK(count("set -e\npodman run --rm \"$IMAGE\"\n", ScriptFactKind::EscapeHatch) == 0);
+}
+
+TEST_CASE("secrets: unprotected files, xtrace, URLs", "[bash]") {
+  const auto file = ScriptFactKind::SecretFileUnprotected;
+  CHECK(count("echo \"$API_TOKEN\" > ~/.token\n", file) == 1);
+  CHECK(count("env > /tmp/env.dump\n", file) == 1);
+  CHECK(count("umask 077\necho \"$API_TOKEN\" > ~/.token\n", file) == 0);
+  CHECK(count("touch ~/.token\nchmod 600 ~/.token\necho \"$API_TOKEN\" > ~/.token\n", file) == 0);
+  CHECK(count("f=$(mktemp)\necho \"$API_TOKEN\" > \"$f\"\n", file) == 0);
+  CHECK(count("echo \"$API_URL\" > ~/.url\n", file) == 0);
+
+  const auto trace = ScriptFactKind::XtraceWithSecrets;
+  CHECK(count("set -x\ncurl -H \"Authorization: Bearer $GH_TOKEN\" https://api.github.com\n",
+              trace) == 1);
+  CHECK(count("set -x\nDB_PASSWORD=$(cat /run/secrets/db)\n", trace) == 1);
+  CHECK(
+      count("set -x\nset +x\ncurl -H \"Authorization: Bearer $GH_TOKEN\" https://api.github.com\n",
+            trace) == 0);
+  CHECK(count("curl -H \"Authorization: Bearer $GH_TOKEN\" https://api.github.com\n", trace) == 0);
+
+  const auto url = ScriptFactKind::SecretInUrl;
+  CHECK(count("git clone https://oauth2:$GITLAB_TOKEN@gitlab.example.com/g/r.git\n", url) == 1);
+  CHECK(count("echo \"$OPENAI_API_KEY\"\n", url) == 1);
+  CHECK(count("echo \"$OPENAI_API_KEY\" | podman secret create key -\n", url) == 0);
+  CHECK(count("git clone https://gitlab.example.com/g/r.git\n", url) == 0);
+}
+
+TEST_CASE("capabilities kept across the final exec", "[bash]") {
+  const auto k = ScriptFactKind::CapabilityKeptAtExec;
+  CHECK(count("nft -f /etc/gate.nft\nexec gosu agent \"$@\"\n", k) == 1);
+  CHECK(count("iptables -P OUTPUT DROP\nexec su-exec 1000:1000 agent\n", k) == 1);
+  CHECK(count("nft -f /etc/gate.nft\nexec \"$@\"\n", k) == 1);
+  CHECK(count("nft -f /etc/gate.nft\nexec setpriv --reuid=1000 --regid=1000 --init-groups "
+              "--bounding-set=-all -- \"$@\"\n",
+              k) == 0);
+  CHECK(count("nft -f /etc/gate.nft\nexec capsh --drop=cap_net_admin --user=agent -- -c agent\n",
+              k) == 0);
+  CHECK(count("exec gosu agent \"$@\"\n", k) == 0);  // no capability used by the setup
+  CHECK(count("sudo nft -f gate.nft\nexec podman run --rm img\n", k) == 0);  // the engine sets caps
+}
+
+TEST_CASE("sudo grants", "[bash]") {
+  const auto k = ScriptFactKind::SudoGrant;
+  CHECK(count("echo 'agent ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/agent\n", k) == 1);
+  CHECK(count("usermod -aG sudo agent\n", k) == 1);
+  CHECK(count("echo 'Defaults env_reset' > /etc/sudoers.d/defaults\n", k) == 0);
+  CHECK(count("usermod -aG docker agent\n", k) == 0);
+}

@@ -1,0 +1,74 @@
+// Helpers for the bash renderer tests: render a script held in memory, show invocations.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+
+#include "analyzer/render/bash/render.h"
+
+namespace sbr::test {
+
+inline bash::ScriptRender render_text(const std::string& text,
+                                      const std::string& path = "launch.sh",
+                                      const SourceSet* sources = nullptr,
+                                      const bash::RenderLimits& limits = {}) {
+  SourceFile f;
+  f.id = 0;
+  f.path = path;
+  f.type = FileType::Shell;
+  f.bytes = text;
+  f.readable = true;
+  return bash::render_script(f, sources, limits);
+}
+
+// "podman run --rm" (words joined by spaces; symbolic words as <origin>).
+inline std::string argv_text(const Invocation& inv) {
+  std::string s;
+  for (const Word& w : inv.argv) {
+    if (!s.empty()) s += ' ';
+    s += w.symbolic && w.text.empty() ? "<" + w.origin + ">" : w.text;
+  }
+  return s;
+}
+
+inline const Invocation* find_invocation(const bash::ScriptRender& r, const std::string& argv0) {
+  for (const auto& inv : r.invocations) {
+    if (!inv.argv.empty() && inv.argv[0].text == argv0) return &inv;
+  }
+  return nullptr;
+}
+
+inline const Word* find_word(const Invocation& inv, const std::string& text) {
+  for (const Word& w : inv.argv) {
+    if (w.text == text) return &w;
+  }
+  return nullptr;
+}
+
+inline std::string dump(const bash::ScriptRender& r) {
+  std::string s;
+  for (const auto& inv : r.invocations) {
+    s += fmt::format("{}:{} {}{}\n", inv.from.at.line, inv.from.at.column, argv_text(inv),
+                     inv.from.condition.always() ? "" : "  [" + inv.from.condition.text + "]");
+    for (const Word& w : inv.argv) {
+      s += fmt::format("    {} @{}:{}{}{}{}\n", w.text, w.from.at.line, w.from.at.column,
+                       w.symbolic ? " sym(" + w.origin + ")" : "", w.tainted ? " tainted" : "",
+                       w.from.condition.always()
+                           ? ""
+                           : fmt::format(" [{}{}]", w.from.condition.text,
+                                         w.from.condition.needs_switch ? " switch" : ""));
+    }
+  }
+  for (const auto& f : r.facts) {
+    s += fmt::format("FACT {} {}:{} {}{}\n", static_cast<int>(f.kind), f.from.at.line,
+                     f.from.at.column, f.detail,
+                     f.from.condition.always() ? "" : " [" + f.from.condition.text + "]");
+  }
+  for (const auto& p : r.problems)
+    s += fmt::format("PROBLEM {} {}:{} {}\n", static_cast<int>(p.kind), p.at.line, p.at.column,
+                     p.message);
+  return s;
+}
+
+}  // namespace sbr::test
