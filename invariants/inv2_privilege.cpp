@@ -293,6 +293,7 @@ void check_privilege(const Model& model, Findings& out) {
   }
   check_admission(model, out);
   check_script_privilege(model, out);  // SB2050, invariants/inv2_script.cpp
+  check_seccomp_profiles(model, out);  // SB2051, SB2052: invariants/inv2_seccomp_profile.cpp
 }
 
 }  // namespace sbr::inv

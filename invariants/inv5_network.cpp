@@ -63,6 +63,8 @@ void check_network(const Model& model, Findings& out) {
   check_egress(model, out);
   check_ingress(model, out);
   check_policy_enforcement(model, out);
+  check_gates(model, out);
+  check_publish(model, out);
 }
 
 }  // namespace sbr::inv

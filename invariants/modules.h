@@ -12,6 +12,7 @@ void check_privilege(const Model& model, Findings& out);   // 2
 void check_filesystem(const Model& model, Findings& out);  // 3
 void check_secrets(const Model& model, Findings& out);     // 4
 void check_network(const Model& model, Findings& out);     // 5
+void check_gates(const Model& model, Findings& out);       // 5: egress gates (inv5_gates.cpp)
 void check_resources(const Model& model, Findings& out);   // 6
 void check_lifecycle(const Model& model, Findings& out);   // 7
 
@@ -20,4 +21,13 @@ void check_script_privilege(const Model& model, Findings& out);  // 2: inv2_scri
 void check_script_secrets(const Model& model, Findings& out);    // 4: inv4_script.cpp
 void check_script_lifecycle(const Model& model, Findings& out);  // 7: inv7_script.cpp
 
+}  // namespace sbr::inv
+
+// Launcher, compose and devcontainer checks (called from the module entries above).
+namespace sbr::inv {
+void check_seccomp_profiles(const Model& model, Findings& out);  // 2: SB2051, SB2052
+void check_env_on_argv(const Model& model, Findings& out);       // 4: SB4070, SB4071
+void check_publish(const Model& model, Findings& out);           // 5: SB5050-SB5052
+void check_launch_limits(const Model& model, Findings& out);     // 6: SB6002, SB6003
+void check_launch_lifecycle(const Model& model, Findings& out);  // 7: SB7080-SB7082
 }  // namespace sbr::inv

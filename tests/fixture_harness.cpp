@@ -1,10 +1,17 @@
 #include "tests/fixture_harness.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
@@ -69,6 +76,166 @@ bool parse_annotation(const std::string& line, std::string& kind, std::vector<st
   return false;
 }
 
+// Drops CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from the calling thread's effective set while
+// alive, so that root meets file permissions like anyone else (a mode-000 file is unreadable).
+// Threads started meanwhile (the analysis workers) inherit the lowered set; the permitted set
+// is untouched, so the destructor can raise them again.
+class DacOverrideDropped {
+ public:
+  DacOverrideDropped() {
+    if (geteuid() != 0) return;
+    if (syscall(SYS_capget, &hdr_, saved_) != 0) return;
+    __user_cap_data_struct lowered[2] = {saved_[0], saved_[1]};
+    lowered[0].effective &= ~((1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH));
+    active_ = syscall(SYS_capset, &hdr_, lowered) == 0;
+  }
+  ~DacOverrideDropped() {
+    if (active_) syscall(SYS_capset, &hdr_, saved_);
+  }
+  DacOverrideDropped(const DacOverrideDropped&) = delete;
+  DacOverrideDropped& operator=(const DacOverrideDropped&) = delete;
+
+ private:
+  __user_cap_header_struct hdr_{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct saved_[2]{};
+  bool active_ = false;
+};
+
+void copy_tree(const std::string& from, const std::string& to) {
+  DIR* d = opendir(from.c_str());
+  if (d == nullptr) return;
+  while (dirent* e = readdir(d)) {
+    std::string n = e->d_name;
+    if (n == "." || n == "..") continue;
+    std::string src = from + "/" + n, dst = to + "/" + n;
+    struct stat st {};
+    if (lstat(src.c_str(), &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      mkdir(dst.c_str(), 0755);
+      copy_tree(src, dst);
+    } else if (S_ISLNK(st.st_mode)) {
+      char buf[4096];
+      ssize_t len = readlink(src.c_str(), buf, sizeof buf - 1);
+      if (len > 0 &&
+          symlink(std::string(buf, static_cast<size_t>(len)).c_str(), dst.c_str()) != 0) {
+        throw std::runtime_error("cannot copy symlink " + src);
+      }
+    } else if (S_ISREG(st.st_mode)) {
+      std::ofstream(dst, std::ios::binary) << read_all(src);
+    }
+  }
+  closedir(d);
+}
+
+void remove_tree(const std::string& path) {
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0) return;
+  if (S_ISDIR(st.st_mode)) {
+    if (DIR* d = opendir(path.c_str())) {
+      std::vector<std::string> names;
+      while (dirent* e = readdir(d)) {
+        std::string n = e->d_name;
+        if (n != "." && n != "..") names.push_back(n);
+      }
+      closedir(d);
+      for (const auto& n : names) remove_tree(path + "/" + n);
+    }
+    rmdir(path.c_str());
+  } else {
+    unlink(path.c_str());
+  }
+}
+
+// Applies `.fixture-setup` to a copy of the fixture: conditions git cannot hold, made at test
+// time. One instruction a line: `fifo NAME`, `unreadable NAME` (mode 000), `sparse NAME BYTES`
+// (a hole-only file of that size: over the size limit without using the disk).
+bool apply_setup(const std::string& copy, const std::string& setup_text, bool& unreadable) {
+  std::stringstream lines(setup_text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::stringstream ss(line);
+    std::string op, name;
+    if (!(ss >> op) || op[0] == '#') continue;
+    if (!(ss >> name) || name.find('/') != std::string::npos) return false;
+    std::string path = copy + "/" + name;
+    if (op == "fifo") {
+      if (mkfifo(path.c_str(), 0644) != 0) return false;
+    } else if (op == "unreadable") {
+      std::ofstream(path) << "apiVersion: v1\nkind: ConfigMap\n";
+      if (chmod(path.c_str(), 0) != 0) return false;
+      unreadable = true;
+    } else if (op == "sparse") {
+      unsigned long long bytes = 0;
+      if (!(ss >> bytes)) return false;
+      int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd < 0) return false;
+      bool ok = ftruncate(fd, static_cast<off_t>(bytes)) == 0;
+      close(fd);
+      if (!ok) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+struct Reported {
+  std::string path;  // relative to the analysed directory
+  Finding finding;
+};
+
+// The whole pipeline on one directory, with its own .sbreview.yaml when present and without
+// the subdirectories in `skip`.
+std::vector<Reported> analyse_tree(const std::string& dir, const std::vector<std::string>& skip) {
+  Config config;
+  std::string cfg = dir + "/.sbreview.yaml";
+  std::ifstream probe(cfg);
+  if (probe) {
+    auto parsed = parse_config(read_all(cfg), cfg, kNoFile);
+    if (parsed) config = *parsed;
+  }
+  auto with_skips = [&](Config c) {
+    c.exclude.insert(c.exclude.end(), skip.begin(), skip.end());
+    return c;
+  };
+  AnalyzeOptions ao;
+  ao.jobs = 2;
+  // Fixtures with a `.fixture-setup` are analysed from a temporary copy that the setup
+  // completes; paths in findings are relative to the root, so annotations still match.
+  std::string root = dir;
+  std::string setup = read_all(dir + "/.fixture-setup");
+  bool unreadable = false;
+  if (!setup.empty()) {
+    char tmpl[] = "/tmp/sbr-fixture-XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
+    root = tmpl;
+    copy_tree(dir, root);
+    unlink((root + "/.fixture-setup").c_str());
+    if (!apply_setup(root, setup, unreadable)) {
+      remove_tree(root);
+      throw std::runtime_error("bad .fixture-setup in " + dir);
+    }
+  }
+  Analysis a = [&] {
+    if (!unreadable) return analyze({root}, with_skips(config), ao);
+    DacOverrideDropped guard;
+    return analyze({root}, with_skips(config), ao);
+  }();
+  if (root != dir) remove_tree(root);
+  if (probe) {
+    FileId id = a.model.files.add(".sbreview.yaml");
+    auto parsed = parse_config(read_all(cfg), ".sbreview.yaml", id);
+    if (parsed) config = *parsed;
+  }
+  RunOptions ro;
+  ro.today = "2026-06-15";
+  std::vector<Reported> out;
+  for (auto& f : run_checks(a.model, Catalog::embedded(), config, ro)) {
+    out.push_back({a.model.files.path(f.at.file), std::move(f)});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string source_dir() {
@@ -107,6 +274,7 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
   std::vector<std::string> files;
   list_files(dir, "", files);
   for (const auto& rel : files) {
+    if (rel == ".fixture-setup") continue;
     if (rel.size() > 7 && rel.substr(rel.size() - 7) == ".expect") {
       std::string target = rel.substr(0, rel.size() - 7);
       std::stringstream ss(read_all(dir + "/" + rel));
@@ -138,29 +306,31 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
     }
   }
 
-  Config config;
-  std::string cfg = dir + "/.sbreview.yaml";
-  std::ifstream probe(cfg);
-  if (probe) {
-    auto parsed = parse_config(read_all(cfg), cfg, kNoFile);
-    if (parsed) config = *parsed;
+  // A direct subdirectory with its own .sbreview.yaml is a separate run with that
+  // configuration (a good case that needs a declared cluster fact, say); the rest of the
+  // directory is analysed without it.
+  std::vector<std::string> separate;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      struct stat st {};
+      if (n != "." && n != ".." && stat((dir + "/" + n + "/.sbreview.yaml").c_str(), &st) == 0) {
+        separate.push_back(n);
+      }
+    }
+    closedir(d);
   }
-  AnalyzeOptions ao;
-  ao.jobs = 2;
-  Analysis a = analyze({dir}, config, ao);
-  if (probe) {
-    FileId id = a.model.files.add(".sbreview.yaml");
-    auto parsed = parse_config(read_all(cfg), ".sbreview.yaml", id);
-    if (parsed) config = *parsed;
-  }
-  RunOptions ro;
-  ro.today = "2026-06-15";
-  r.findings = run_checks(a.model, Catalog::embedded(), config, ro);
-  for (const auto& f : r.findings) {
-    Key k{a.model.files.path(f.at.file), f.at.line, f.rule_id};
-    if (ok_marks.count(k)) r.forbidden_hit.insert(k);
-    if (closed || scope.count(f.rule_id)) r.reported.insert(k);
-  }
+  std::sort(separate.begin(), separate.end());
+  auto record = [&](const std::vector<Reported>& found, const std::string& prefix) {
+    for (const auto& [path, f] : found) {
+      Key k{prefix + path, f.at.line, f.rule_id};
+      if (ok_marks.count(k)) r.forbidden_hit.insert(k);
+      if (closed || scope.count(f.rule_id)) r.reported.insert(k);
+      r.findings.push_back(f);
+    }
+  };
+  record(analyse_tree(dir, separate), "");
+  for (const auto& sub : separate) record(analyse_tree(dir + "/" + sub, {}), sub + "/");
   return r;
 }
 

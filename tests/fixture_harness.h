@@ -24,6 +24,9 @@ struct FixtureResult {
 };
 
 // Runs the whole pipeline on `dir` (its own .sbreview.yaml is the configuration when present).
+// A `.fixture-setup` in the directory creates, in a temporary copy, what git cannot hold (a FIFO,
+// an unreadable file, a file over the size limit); see fixture_harness.cpp. A direct
+// subdirectory with its own .sbreview.yaml is analysed as a separate run with that file.
 // With `closed` every reported finding is in scope; otherwise only the rules in `scope` and the
 // rules named by any annotation in the directory.
 FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string>& scope,

@@ -88,8 +88,11 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
     }
   }
 
-  std::vector<Finding> out;
-  for (Finding& f : raw.items()) {
+  // Kept findings are compacted in place: a second vector would hold every finding twice at
+  // the peak (tens of MB on a 10,000-workload stream).
+  std::vector<Finding>& items = raw.items();
+  size_t kept = 0;
+  for (Finding& f : items) {
     const Rule* rule = catalog.find(f.rule_id);
     if (rule == nullptr) continue;  // the catalog test proves every emitted id has an entry
     f.invariant = rule->invariant;
@@ -117,8 +120,11 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
       }
     }
     f.fingerprint = fingerprint(f);
-    out.push_back(std::move(f));
+    if (&items[kept] != &f) items[kept] = std::move(f);
+    ++kept;
   }
+  items.resize(kept);
+  std::vector<Finding> out = std::move(items);
   auto key = [&](const Finding& f) {
     return std::tie(model.files.path(f.at.file), f.at.line, f.at.column, f.rule_id, f.subject,
                     f.fact_path, f.condition.text);

@@ -61,8 +61,9 @@ bool keeps_net_raw_by_default(Engine e) {
 std::optional<std::int64_t> default_pids_limit(Engine e, const ClusterFacts& cluster) {
   switch (e) {
     case Engine::Podman:
-    case Engine::PodmanKubePlay:
       return 2048;
+    case Engine::PodmanKubePlay:  // measured: kube play leaves the pids cgroup unlimited
+      return std::nullopt;
     case Engine::Kubelet:
       return cluster.pod_pids_limit;
     default:

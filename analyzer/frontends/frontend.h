@@ -15,6 +15,8 @@ struct FilePart {
   ClusterObjects cluster;
   std::vector<ScriptFacts> scripts;
   std::vector<Problem> problems;
+  std::vector<ImageBuild> images;
+  std::vector<SeccompProfile> seccomp_profiles;
   RunSummary summary;
 };
 

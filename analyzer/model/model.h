@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/model/image_build.h"
 #include "analyzer/model/k8s_objects.h"
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/script.h"
@@ -71,6 +72,8 @@ struct Model {
   ClusterObjects cluster;
   std::vector<ScriptFacts> scripts;
   std::vector<Problem> problems;
+  std::vector<ImageBuild> images;               // Dockerfiles/Containerfiles in the input
+  std::vector<SeccompProfile> seccomp_profiles;  // seccomp JSON profiles in the input
 
   ClusterFacts cluster_facts;
   std::vector<std::string> workspace_paths;   // host paths that may be mounted writable

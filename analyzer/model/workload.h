@@ -38,21 +38,21 @@ enum class Controller : std::uint8_t {
   ReplicationController,
   Job,
   CronJob,
-  Sandbox,          // agents.x-k8s.io Sandbox, created directly
-  SandboxTemplate,  // extensions.agents.x-k8s.io template (claims and warm pools use it)
-  OtherPodTemplate, // any CRD embedding a pod template (Argo Rollout, ...)
-  Launcher,         // podman/docker run from a script
+  Sandbox,           // agents.x-k8s.io Sandbox, created directly
+  SandboxTemplate,   // extensions.agents.x-k8s.io template (claims and warm pools use it)
+  OtherPodTemplate,  // any CRD embedding a pod template (Argo Rollout, ...)
+  Launcher,          // podman/docker run from a script
   ComposeService,
   Devcontainer,
 };
 
 // Identity used in messages and fingerprints. Never built from line numbers.
 struct WorkloadId {
-  std::string kind;       // Kubernetes kind, or "launcher", "compose", "devcontainer"
-  std::string api_group;  // e.g. "apps", "agents.x-k8s.io"; empty for core
-  std::string ns;         // Kubernetes namespace as written ("" = deployed namespace)
-  std::string name;       // object name, script path, compose service
-  std::string container;  // container name, or "launch 2" for the 3rd launch of a script
+  std::string kind;         // Kubernetes kind, or "launcher", "compose", "devcontainer"
+  std::string api_group;    // e.g. "apps", "agents.x-k8s.io"; empty for core
+  std::string ns;           // Kubernetes namespace as written ("" = deployed namespace)
+  std::string name;         // object name, script path, compose service
+  std::string container;    // container name, or "launch 2" for the 3rd launch of a script
   std::string render_root;  // the file or chart the object was rendered from
 };
 
@@ -73,19 +73,19 @@ struct Identity {
   std::vector<Fact<Capability>> cap_add;
   std::vector<Fact<Capability>> cap_drop;
   Maybe<Seccomp> seccomp;
-  Maybe<std::string> apparmor;       // "Unconfined", "RuntimeDefault", "localhost/x", profile
-  Maybe<std::string> selinux_type;   // seLinuxOptions.type, label=type:
-  Maybe<bool> selinux_disabled;      // label=disable
-  Maybe<std::string> proc_mount;     // "Default" | "Unmasked"
+  Maybe<std::string> apparmor;      // "Unconfined", "RuntimeDefault", "localhost/x", profile
+  Maybe<std::string> selinux_type;  // seLinuxOptions.type, label=type:
+  Maybe<bool> selinux_disabled;     // label=disable
+  Maybe<std::string> proc_mount;    // "Default" | "Unmasked"
   std::vector<Fact<std::string>> unmasked_paths;  // --security-opt unmask=...
   Maybe<bool> systempaths_unconfined;
-  Maybe<bool> host_users;  // Kubernetes hostUsers; false = user namespace
+  Maybe<bool> host_users;     // Kubernetes hostUsers; false = user namespace
   Maybe<std::string> userns;  // podman/docker --userns value
 };
 
 enum class MountKind : std::uint8_t {
-  HostPath,      // Kubernetes hostPath, -v /host:/ctr, bind mount
-  NamedVolume,   // podman/docker named volume, compose volume
+  HostPath,     // Kubernetes hostPath, -v /host:/ctr, bind mount
+  NamedVolume,  // podman/docker named volume, compose volume
   EmptyDir,
   Tmpfs,
   Secret,
@@ -107,32 +107,32 @@ struct Mount {
   std::string target;       // path inside the container ("" when the volume is unmounted)
   Maybe<bool> read_only;
   Maybe<Propagation> propagation;
-  bool relabel_shared = false;   // :z
-  bool relabel_private = false;  // :Z
-  bool chown = false;            // :U
-  bool overlay = false;          // :O
+  bool relabel_shared = false;     // :z
+  bool relabel_private = false;    // :Z
+  bool chown = false;              // :U
+  bool overlay = false;            // :O
   bool projects_sa_token = false;  // projected serviceAccountToken source
   bool holds_secret = false;       // Secret volume or projected secret
   Maybe<std::string> size_limit;   // emptyDir.sizeLimit, tmpfs size=
   std::string host_path_type;      // hostPath.type
-  Provenance source_from;  // the hostPath `path:` / the -v argument
-  Provenance mount_from;   // the volumeMount entry
+  Provenance source_from;          // the hostPath `path:` / the -v argument
+  Provenance mount_from;           // the volumeMount entry
 };
 
 enum class EnvSource : std::uint8_t {
-  Literal,          // value written in the input
-  SecretRef,        // valueFrom.secretKeyRef
-  ConfigMapRef,     // valueFrom.configMapKeyRef
-  FieldRef,         // downward API
-  HostCopy,         // bare -e NAME: copied from the launcher's environment
-  Symbolic,         // a launcher value the evaluator could not resolve
+  Literal,       // value written in the input
+  SecretRef,     // valueFrom.secretKeyRef
+  ConfigMapRef,  // valueFrom.configMapKeyRef
+  FieldRef,      // downward API
+  HostCopy,      // bare -e NAME: copied from the launcher's environment
+  Symbolic,      // a launcher value the evaluator could not resolve
 };
 
 struct EnvVar {
   std::string name;
   std::string value;  // literal value; NEVER printed unredacted (see report/redact)
   EnvSource source = EnvSource::Literal;
-  std::string ref;    // secret / configmap name
+  std::string ref;       // secret / configmap name
   bool on_argv = false;  // -e NAME=value on a command line: visible in the process list
   Provenance from;
 };
@@ -169,14 +169,14 @@ struct ServiceAccess {
 };
 
 enum class NetMode : std::uint8_t {
-  PodNetwork,   // Kubernetes pod network
+  PodNetwork,     // Kubernetes pod network
   EngineDefault,  // podman/docker without --network
   Host,
   None,
   Bridge,
-  Named,        // a user-defined network
-  Container,    // container:NAME / compose service:NAME
-  Namespace,    // ns:/path
+  Named,      // a user-defined network
+  Container,  // container:NAME / compose service:NAME
+  Namespace,  // ns:/path
   Pasta,
   Slirp4netns,
 };
@@ -186,9 +186,9 @@ struct PublishedPort {
   std::string host_ip;    // "" when no address is written
   std::string host_port;  // "" when the engine picks
   std::string container_port;
-  std::string protocol;   // tcp/udp/sctp
-  bool publish_all = false;  // -P
-  bool is_host_port = false; // Kubernetes hostPort
+  std::string protocol;       // tcp/udp/sctp
+  bool publish_all = false;   // -P
+  bool is_host_port = false;  // Kubernetes hostPort
   Provenance from;
 };
 
@@ -204,7 +204,7 @@ enum class GateKind : std::uint8_t {
 };
 
 enum class DestKind : std::uint8_t {
-  Any,        // every destination (0.0.0.0/0, ::/0, a rule with no `to`)
+  Any,  // every destination (0.0.0.0/0, ::/0, a rule with no `to`)
   Cidr,
   Fqdn,
   PodSelector,        // pods selected in the same namespace
@@ -213,7 +213,7 @@ enum class DestKind : std::uint8_t {
 };
 
 struct PortRange {
-  std::string protocol;  // "" = any protocol
+  std::string protocol;   // "" = any protocol
   std::int32_t from = 0;  // 0 = any port
   std::int32_t to = 0;
 };
@@ -226,6 +226,16 @@ struct EgressAllow {
   Provenance from;
 };
 
+// Where a ruleset sits, which decides whose traffic it sees: a bridged container's packets
+// cross the host's FORWARD hook (DOCKER-USER for docker), not its OUTPUT; rules loaded inside a
+// container's own network namespace see that container's traffic at OUTPUT.
+enum class GateHook : std::uint8_t {
+  None,         // not a ruleset (policies, networks, proxies)
+  Output,       // OUTPUT of the namespace the script runs in (the host for a launcher)
+  Forward,      // FORWARD / DOCKER-USER: traffic of bridged containers
+  NetnsOutput,  // OUTPUT inside a container's namespace, entered from the host (nsenter, exec)
+};
+
 // One control on the workload's egress path. For Kubernetes, each NetworkPolicy that selects
 // the pod with egress contributes one gate; the union of their allows is what passes.
 struct EgressGate {
@@ -236,6 +246,14 @@ struct EgressGate {
   std::vector<EgressAllow> allows;
   bool removable_by_workload = false;  // NET_ADMIN kept, general sudo
   Provenance from;
+  GateHook hook = GateHook::None;
+  // The script that loads the ruleset drops the capability bounding set before it hands over
+  // (setpriv --bounding-set, capsh --drop): NET_ADMIN given for setup cannot be regained.
+  bool setup_caps_dropped = false;
+  Maybe<bool> connect_restricted;  // squid: `http_access deny CONNECT !SSL_ports` before allows
+  // A default deny written only on a non-default path of the script (`if [[ -n $ALLOW ]]`):
+  // where it is. The gate then does not deny by default.
+  std::optional<Provenance> switched_deny;
 };
 
 enum class ExposureKind : std::uint8_t { NodePort, LoadBalancer, ExternalIPs, Ingress };
@@ -249,6 +267,8 @@ struct Exposure {
 struct Network {
   Maybe<NetMode> mode;
   std::string mode_arg;  // network name, container name...
+  // Modes a launcher sets on other paths of its script (`mode` holds the default path's).
+  std::vector<Fact<NetMode>> mode_alternatives;
   Maybe<bool> host_network;
   Maybe<bool> host_pid;
   Maybe<bool> host_ipc;
@@ -275,18 +295,18 @@ struct Resources {
   Maybe<std::int64_t> pids_limit;
   std::optional<QosClass> qos;  // Kubernetes only: computed for the pod
   bool defaults_from_limit_range = false;
-  std::vector<Fact<std::string>> gpus;  // --gpus value, nvidia.com/gpu limits
+  std::vector<Fact<std::string>> gpus;     // --gpus value, nvidia.com/gpu limits
   std::vector<Fact<std::string>> devices;  // --device, host device passthrough
 };
 
 struct Lifecycle {
   Controller controller = Controller::Pod;
   Maybe<std::int64_t> ttl_after_finished;
-  Maybe<std::int64_t> active_deadline;   // activeDeadlineSeconds (pod or Job)
-  Maybe<std::int64_t> timeout;           // podman --timeout, timeout(1) wrapper
-  Maybe<std::string> shutdown_time;      // Sandbox spec.lifecycle.shutdownTime
-  Maybe<bool> remove_on_exit;            // --rm
-  Maybe<std::string> restart;            // restartPolicy / --restart
+  Maybe<std::int64_t> active_deadline;  // activeDeadlineSeconds (pod or Job)
+  Maybe<std::int64_t> timeout;          // podman --timeout, timeout(1) wrapper
+  Maybe<std::string> shutdown_time;     // Sandbox spec.lifecycle.shutdownTime
+  Maybe<bool> remove_on_exit;           // --rm
+  Maybe<std::string> restart;           // restartPolicy / --restart
 };
 
 // Another container the workload shares namespaces with (same pod, compose service:x).
@@ -307,7 +327,7 @@ struct PodSecurityLabels {
 struct Workload {
   WorkloadId id;
   Engine engine = Engine::Kubelet;
-  Maybe<bool> rootful;  // podman run as root on the host
+  Maybe<bool> rootful;             // podman run as root on the host
   bool engine_unresolved = false;  // "$ENGINE" run: judged as docker
   ContainerRole role = ContainerRole::Main;
   ThreatClass threat = ThreatClass::UntrustedCode;
@@ -322,7 +342,7 @@ struct Workload {
   std::map<std::string, std::string> pod_labels;
   std::map<std::string, std::string> annotations;
 
-  Maybe<std::string> runtime_class;  // runtimeClassName / --runtime
+  Maybe<std::string> runtime_class;                  // runtimeClassName / --runtime
   std::optional<Fact<std::string>> runtime_handler;  // from a RuntimeClass object in the input
 
   Identity identity;
@@ -335,6 +355,13 @@ struct Workload {
   Lifecycle lifecycle;
   std::vector<Sibling> siblings;
   Maybe<bool> share_process_namespace;
+  // Launcher options sbreview does not know: kept (never dropped) for --dump-model and review.
+  std::vector<Fact<std::string>> unknown_options;
+  Maybe<bool> init;  // --init / devcontainer init: a reaper process as PID 1
+  // Commands run inside the container around its start (devcontainer postCreateCommand...).
+  // TODO: hand each to the bash frontend once it can evaluate a string.
+  std::vector<Fact<std::string>> setup_commands;
+  std::string dockerfile;  // path (in the source set) of the Dockerfile the image is built from
   std::optional<PodSecurityLabels> pod_security;
 };
 

@@ -6,6 +6,7 @@
 #include "analyzer/frontends/frontend.h"
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
+#include "analyzer/frontends/launch/launch.h"
 
 namespace sbr {
 
@@ -72,6 +73,7 @@ Analysis analyze(const std::vector<std::string>& roots, const Config& config,
   a.model.cluster_facts = config.cluster;
   link_kubernetes(a.model);
   link_gates(a.model);
+  link_launches(a.model);
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
   apply_threat_classes(a.model, config);

@@ -4,6 +4,7 @@
 
 #include "analyzer/config/config.h"
 #include "analyzer/engine/secrets.h"
+#include "analyzer/render/bash/dump.h"
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 
@@ -178,11 +179,79 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
     d.field("rm", l.remove_on_exit);
     d.field("restart", l.restart);
     for (const auto& s : w.siblings) out << fmt::format("    sibling {} ({})\n", s.name, s.image);
+    // Launcher, compose and devcontainer facts (Kubernetes dumps stay as they were).
+    if (w.engine != Engine::Kubelet && w.engine != Engine::PodmanKubePlay) {
+      if (w.network.mode) {
+        static const char* const modes[] = {"pod",    "engine-default", "host",      "none",
+                                            "bridge", "named",          "container", "ns",
+                                            "pasta",  "slirp4netns"};
+        out << fmt::format(
+            "    network: {}{} @ {}\n", modes[static_cast<int>(w.network.mode->value)],
+            w.network.mode_arg.empty() ? "" : " " + w.network.mode_arg, d.at(w.network.mode->from));
+      }
+      for (const auto& alt : w.network.mode_alternatives) {
+        static const char* const alts[] = {"pod",    "engine-default", "host",      "none",
+                                           "bridge", "named",          "container", "ns",
+                                           "pasta",  "slirp4netns"};
+        out << fmt::format("    network on another path: {} @ {}\n",
+                           alts[static_cast<int>(alt.value)], d.at(alt.from));
+      }
+      d.field("hostUTS", w.network.host_uts);
+      d.list("host loopback", w.network.host_loopback);
+      d.field("selinux disabled", w.identity.selinux_disabled);
+      d.list("unmask", w.identity.unmasked_paths);
+      d.field("systempaths unconfined", w.identity.systempaths_unconfined);
+      d.field("memory-swap", r.memory_swap);
+      d.list("gpus", r.gpus);
+      d.list("device", r.devices);
+      d.field("rootful", w.rootful);
+      if (w.engine_unresolved) out << "    engine unresolved (judged as docker)\n";
+      d.field("init", w.init);
+      d.list("unknown option", w.unknown_options);
+      d.list("setup command", w.setup_commands);
+      if (!w.dockerfile.empty()) out << fmt::format("    dockerfile: {}\n", w.dockerfile);
+      for (const auto& m : w.mounts) {
+        if (m.propagation || m.relabel_shared || m.relabel_private || m.chown || m.overlay ||
+            m.size_limit) {
+          static const char* const prop[] = {"private", "slave", "shared"};
+          out << fmt::format(
+              "    mount {} options:{}{}{}{}{}{}\n", m.target,
+              m.propagation
+                  ? fmt::format(" propagation={}", prop[static_cast<int>(m.propagation->value)])
+                  : "",
+              m.relabel_shared ? " z" : "", m.relabel_private ? " Z" : "", m.chown ? " U" : "",
+              m.overlay ? " O" : "", m.size_limit ? " size=" + m.size_limit->value : "");
+        }
+      }
+    }
     if (w.pod_security) {
       out << fmt::format("    pod-security enforce={} audit={} warn={}\n", w.pod_security->enforce,
                          w.pod_security->audit, w.pod_security->warn);
     }
   }
+  for (const ImageBuild& b : model.images) {
+    out << fmt::format("image build {}\n", model.files.path(b.file));
+    for (const auto& base : b.bases) {
+      out << fmt::format(
+          "    from {}{} @ {}\n", base.reference,
+          base.pinned ? " pinned" : (base.is_stage || base.is_scratch ? " stage" : ""),
+          d.at(base.from));
+    }
+    d.field("user", b.final_user);
+    for (const auto& e : b.env)
+      out << fmt::format("    env {}={} @ {}\n", e.name, env_value(e), d.at(e.from));
+    d.list("add url", b.added_urls);
+    out << fmt::format("    run lines: {}\n", b.run_lines.size());
+  }
+  for (const SeccompProfile& p : model.seccomp_profiles) {
+    out << fmt::format("seccomp profile {}\n", p.path);
+    d.field("defaultAction", p.default_action);
+    for (const auto& a : p.allows) {
+      out << fmt::format("    allow {}{} @ {}\n", a.syscall,
+                         a.unconditional ? "" : " (conditional)", d.at(a.from));
+    }
+  }
+  for (const ScriptFacts& script : model.scripts) bash::dump_script(model, script, out);
   for (const Problem& p : model.problems) {
     out << fmt::format("problem {} @ {}:{}:{}: {}\n", static_cast<int>(p.kind),
                        model.files.path(p.at.file), p.at.line, p.at.column, p.message);

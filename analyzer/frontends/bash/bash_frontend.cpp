@@ -16,7 +16,7 @@ void read_bash_file(const SourceFile& file, const FrontendContext& ctx, FilePart
   lc.script = file.id;
   lc.configured_engine = ctx.launcher_engine;
   lc.sources = ctx.sources;
-  GateCollector gates;
+  GateCollector gates(ctx.sources);
   for (const Invocation& inv : r.invocations) {
     workloads_from_invocation(inv, lc, out);
     gates.add(inv);

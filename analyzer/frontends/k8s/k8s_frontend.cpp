@@ -215,8 +215,10 @@ void read_object(const Reader& r, const Node* root, int depth) {
 }  // namespace
 
 void read_kubernetes_file(const SourceFile& file, FilePart& out) {
-  std::string text = file.type == FileType::Json ? yaml::strip_jsonc(file.bytes) : file.bytes;
-  yaml::DocumentReader reader(text);
+  std::string jsonc;  // only JSON needs a rewritten copy; YAML is read in place
+  if (file.type == FileType::Json) jsonc = yaml::strip_jsonc(file.bytes);
+  yaml::DocumentReader reader(file.type == FileType::Json ? std::string_view(jsonc)
+                                                          : std::string_view(file.bytes));
   yaml::Document doc;
   yaml::ParseFailure fail;
   Reader r{file.id, file.path, out};

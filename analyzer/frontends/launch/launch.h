@@ -2,17 +2,33 @@
 // bash renderer), compose services, devcontainer.json, Dockerfiles and seccomp profiles.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
 
 #include "analyzer/frontends/frontend.h"
 #include "analyzer/render/invocation.h"
 
 namespace sbr {
 
+// What one script has set up so far that later launches inherit: `podman pod create` options
+// are applied to every container that joins the pod with `--pod NAME`.
+struct LaunchState {
+  std::map<std::string, Workload> pods;  // pod name -> the options the pod was created with
+  // `podman build -t TAG [-f FILE] CONTEXT`: image tag -> Dockerfile path in the source set, so a
+  // later `podman run TAG` gets the image's USER and ENV.
+  std::map<std::string, std::string> built_images;
+};
+
 struct LaunchContext {
   FileId script = kNoFile;
   std::optional<Engine> configured_engine;  // .sbreview.yaml `engine`, for "$ENGINE" run
   const SourceSet* sources = nullptr;
+  LaunchState* state = nullptr;  // per script; nullptr: `own_state` below is used
+  // A context lives for one script, so it can carry the script's state itself: callers that
+  // reuse one context across the script's invocations get pod inheritance without wiring.
+  mutable LaunchState own_state;
+  LaunchState& launch_state() const { return state ? *state : own_state; }
 };
 
 // When `inv` runs a container engine (run/create/kube play/pod create), appends the workloads
@@ -22,5 +38,14 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
 void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 void read_dockerfile(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
+// A seccomp JSON profile (root object with "defaultAction").
+void read_seccomp_profile(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 
+}  // namespace sbr
+
+namespace sbr {
+// Runs once after every file is read: a manifest that a launcher plays with `podman kube play`
+// is judged as podman runs it, so the kubelet reading of the same objects is dropped (the
+// file's Kubernetes semantics would otherwise be reported twice, once wrongly).
+void link_launches(Model& model);
 }  // namespace sbr

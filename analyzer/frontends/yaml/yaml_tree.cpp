@@ -203,18 +203,29 @@ size_t next_document_marker(std::string_view text, std::uint32_t from_line) {
 
 }  // namespace
 
+// An istream over the caller's text without copying it: a 60 MB stream must not be held twice.
+struct ViewBuf : std::streambuf {
+  explicit ViewBuf(std::string_view v) {
+    char* p = const_cast<char*>(v.data());  // read-only: the get area is never written
+    setg(p, p, p + v.size());
+  }
+};
+
 struct DocumentReader::Impl {
   std::string_view text;
   std::uint64_t budget;
   size_t offset = 0;            // where the current parser started
   std::uint32_t line_base = 0;  // lines before `offset`
-  std::istringstream stream;
+  std::unique_ptr<ViewBuf> buf;
+  std::unique_ptr<std::istream> stream;
   std::unique_ptr<YAML::Parser> parser;
   bool done = false;
 
   void restart() {
-    stream = std::istringstream(std::string(text.substr(offset)));
-    parser = std::make_unique<YAML::Parser>(stream);
+    parser.reset();
+    buf = std::make_unique<ViewBuf>(text.substr(offset));
+    stream = std::make_unique<std::istream>(buf.get());
+    parser = std::make_unique<YAML::Parser>(*stream);
   }
 };
 

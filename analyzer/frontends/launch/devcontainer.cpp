@@ -1,0 +1,149 @@
+// devcontainer.json (JSON with comments): one workload (engine Devcontainer). runArgs go through
+// the podman/docker option parser; mounts through the --mount parser.
+#include "analyzer/frontends/launch/apply_options.h"
+#include "analyzer/frontends/launch/launch.h"
+#include "analyzer/frontends/launch/launch_util.h"
+#include "analyzer/frontends/launch/run_options.h"
+#include "analyzer/frontends/launch/specs.h"
+
+namespace sbr {
+namespace {
+
+using yaml::Node;
+
+std::string str(const Node* n) {
+  auto s = n ? n->as_string() : std::nullopt;
+  return s ? std::string(*s) : "";
+}
+
+// A lifecycle command is a string, an array (argv) or an object of named commands.
+void lifecycle_commands(const Node* n, const std::string& key, FileId file, Workload& w) {
+  if (n == nullptr) return;
+  Provenance at = launch::at_node(file, n, Frontend::Devcontainer);
+  if (n->is_scalar()) {
+    w.setup_commands.push_back(fact(key + ": " + str(n), at));
+  } else if (n->is_seq()) {
+    std::string joined;
+    for (const Node* i : n->items) joined += (joined.empty() ? "" : " ") + str(i);
+    w.setup_commands.push_back(fact(key + ": " + joined, at));
+  } else if (n->is_map()) {
+    for (const auto& [k, v] : n->entries) lifecycle_commands(v, key + "." + str(k), file, w);
+  }
+}
+
+}  // namespace
+
+void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out) {
+  std::string text = yaml::strip_jsonc(file.bytes);
+  yaml::DocumentReader reader(text);
+  yaml::Document doc;
+  yaml::ParseFailure err;
+  auto st = reader.next(doc, err);
+  if (st == yaml::DocumentReader::Status::Error) {
+    out.problems.push_back({ProblemKind::ParseError,
+                            "devcontainer.json does not parse: " + err.message,
+                            Location{file.id, std::max(err.line, 1u), std::max(err.column, 1u)}});
+    return;
+  }
+  if (st != yaml::DocumentReader::Status::Document || doc.root == nullptr || !doc.root->is_map()) {
+    // An empty or non-object devcontainer.json configures nothing the CLI could start.
+    out.problems.push_back({ProblemKind::InvalidObject,
+                            "devcontainer.json is not a JSON object; nothing in it was reviewed",
+                            Location{file.id, 1, 1}});
+    return;
+  }
+  const Node* root = doc.root;
+  auto at = [&](const Node* n) { return launch::at_node(file.id, n, Frontend::Devcontainer); };
+
+  Workload w;
+  w.engine = Engine::Devcontainer;
+  w.id.kind = "devcontainer";
+  w.id.name = file.path;
+  w.id.render_root = file.path;
+  std::string name = str(root->get("name"));
+  w.id.container = name.empty() ? "devcontainer" : name;
+  w.object_from = w.pod_spec_from = w.container_from = at(root);
+  w.lifecycle.controller = Controller::Devcontainer;
+  w.image = str(root->get("image"));
+
+  if (const Node* ra = root->get("runArgs"); ra && ra->is_seq()) {
+    std::vector<Word> words;
+    for (const Node* a : ra->items) {
+      Word wd;
+      wd.text = str(a);
+      wd.from = at(a);
+      words.push_back(std::move(wd));
+    }
+    launch::ParsedRun run = launch::parse_run_args(words, 0, true);
+    launch::ApplyOutcome outcome;
+    launch::apply_options(run, w, outcome);
+  }
+  // containerUser is who the container's processes run as; remoteUser only picks the user of
+  // the tool's own sessions inside it, so it is not the container's identity.
+  if (const Node* u = root->get("containerUser"); u && u->is_scalar()) {
+    launch::apply_user(str(u), at(u), w);
+  }
+  if (const Node* p = root->get("privileged")) {
+    if (auto b = p->as_bool()) w.identity.privileged = fact(*b, at(p));
+  }
+  if (const Node* p = root->get("init")) {
+    if (auto b = p->as_bool()) w.init = fact(*b, at(p));
+  }
+  if (const Node* caps = root->get("capAdd"); caps && caps->is_seq()) {
+    for (const Node* c : caps->items) launch::apply_capability(str(c), at(c), true, w);
+  }
+  if (const Node* so = root->get("securityOpt"); so && so->is_seq()) {
+    for (const Node* s : so->items) launch::apply_security_opt(str(s), at(s), w);
+  }
+  auto mount = [&](const Node* m) {
+    if (m->is_scalar()) {
+      launch::add_mount(launch::parse_mount(str(m)), at(m), w);
+    } else if (m->is_map()) {
+      std::string spec = "type=" + str(m->get("type")) + ",source=" + str(m->get("source")) +
+                         ",target=" + str(m->get("target"));
+      if (auto ro = m->get("readonly") ? m->get("readonly")->as_bool() : std::nullopt; ro && *ro) {
+        spec += ",readonly";
+      }
+      launch::add_mount(launch::parse_mount(spec), at(m), w);
+    }
+  };
+  if (const Node* ms = root->get("mounts"); ms && ms->is_seq()) {
+    for (const Node* m : ms->items) mount(m);
+  }
+  if (const Node* wm = root->get("workspaceMount")) mount(wm);
+  for (const char* key : {"containerEnv", "remoteEnv"}) {
+    if (const Node* env = root->get(key); env && env->is_map()) {
+      for (const auto& [k, v] : env->entries) {
+        launch::apply_env_assignment(str(k) + "=" + str(v), false, false, at(k), w);
+      }
+    }
+  }
+  // appPort is published by the devcontainer CLI like `-p PORT` (every interface);
+  // forwardPorts are forwarded by the tool to the local machine's loopback: not a publish.
+  if (const Node* ap = root->get("appPort")) {
+    std::vector<const Node*> ports = ap->is_seq() ? ap->items : std::vector<const Node*>{ap};
+    for (const Node* p : ports) {
+      std::string spec = str(p);
+      if (p->as_int()) spec = spec + ":" + spec;
+      launch::apply_publish(spec, false, at(p), w);
+    }
+  }
+  for (const char* key : {"initializeCommand", "onCreateCommand", "updateContentCommand",
+                          "postCreateCommand", "postStartCommand", "postAttachCommand"}) {
+    // TODO(bash frontend): evaluate these strings as scripts once the renderer takes a string.
+    lifecycle_commands(root->get(key), key, file.id, w);
+  }
+  std::string dir = launch::dir_of(file.path);
+  std::string dockerfile, context;
+  if (const Node* b = root->get("build"); b && b->is_map()) {
+    dockerfile = str(b->get("dockerfile"));
+    context = str(b->get("context"));
+  }
+  if (dockerfile.empty()) dockerfile = str(root->get("dockerFile"));
+  if (context.empty()) context = str(root->get("context"));
+  // The dockerfile path is relative to devcontainer.json; the context only moves the build.
+  if (!dockerfile.empty()) launch::attach_dockerfile(ctx.sources, dir + dockerfile, w);
+  out.workloads.push_back(std::move(w));
+}
+
+}  // namespace sbr

@@ -1,0 +1,41 @@
+#include "analyzer/frontends/launch/launch_util.h"
+
+#include <vector>
+
+namespace sbr::launch {
+
+std::string dir_of(const std::string& p) {
+  std::size_t slash = p.rfind('/');
+  return slash == std::string::npos ? "" : p.substr(0, slash + 1);
+}
+
+std::string normalize_path(const std::string& p) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= p.size(); ++i) {
+    if (i == p.size() || p[i] == '/') {
+      std::string part = p.substr(start, i - start);
+      start = i + 1;
+      if (part.empty() || part == ".") continue;
+      if (part == ".." && !out.empty() && out.back() != "..") {
+        out.pop_back();
+      } else {
+        out.push_back(part);
+      }
+    }
+  }
+  std::string s;
+  for (const auto& x : out) s += (s.empty() ? "" : "/") + x;
+  return s;
+}
+
+const SourceFile* find_source(const SourceSet* sources, const std::string& path) {
+  if (sources == nullptr) return nullptr;
+  std::string want = normalize_path(path);
+  for (const auto& f : sources->files) {
+    if (f.path == want) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace sbr::launch

@@ -1,0 +1,26 @@
+// Small helpers shared by the launch frontend's readers: paths inside the source set, YAML
+// node positions as provenance, and the Dockerfile attachment.
+#pragma once
+
+#include <string>
+
+#include "analyzer/frontends/frontend.h"
+#include "analyzer/frontends/yaml/yaml_tree.h"
+
+namespace sbr::launch {
+
+std::string dir_of(const std::string& path);          // "a/b/c" -> "a/b/" ("" at the top)
+std::string normalize_path(const std::string& path);  // collapses "." and ".."
+const SourceFile* find_source(const SourceSet* sources, const std::string& path);
+
+inline Provenance at_node(FileId file, const yaml::Node* n, Frontend fe) {
+  return Provenance{Location{file, n ? n->line : 1, n ? n->column : 1}, fe, {}};
+}
+
+// A Dockerfile as facts (also used by compose/devcontainer to attach what they build from).
+ImageBuild parse_dockerfile(const SourceFile& file);
+// Gives `w` the image's final USER (when the workload sets none) and its ENV, and records the
+// Dockerfile path. `dockerfile` is a path relative to the source set.
+void attach_dockerfile(const SourceSet* sources, const std::string& dockerfile, Workload& w);
+
+}  // namespace sbr::launch

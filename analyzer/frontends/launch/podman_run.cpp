@@ -1,0 +1,245 @@
+// podman/docker/nerdctl invocations into workloads: `run`/`create` (also under `container`),
+// `pod create` (remembered for the containers that join the pod) and `kube play FILE`.
+#include <algorithm>
+
+#include "analyzer/frontends/k8s/k8s_frontend.h"
+#include "analyzer/frontends/launch/apply_options.h"
+#include "analyzer/frontends/launch/launch.h"
+#include "analyzer/frontends/launch/launch_util.h"
+#include "analyzer/frontends/launch/run_options.h"
+
+namespace sbr {
+namespace {
+
+std::string base_name(const std::string& p) {
+  std::size_t slash = p.rfind('/');
+  return slash == std::string::npos ? p : p.substr(slash + 1);
+}
+
+struct EngineGuess {
+  bool is_engine = false;
+  Engine engine = Engine::Docker;
+  bool unresolved = false;
+};
+
+// argv[0] as an engine: podman, docker, nerdctl by name (any directory); a symbolic word the
+// renderer could not resolve is an engine only when followed by a run-like subcommand.
+EngineGuess engine_of(const Word& w, const LaunchContext& ctx) {
+  std::string name = base_name(w.text);
+  if (name == "podman" || name == "podman-remote") return {true, Engine::Podman, false};
+  if (name == "docker" || name == "nerdctl") return {true, Engine::Docker, false};
+  if (w.symbolic) {
+    // INVARIANTS.md: an unresolved engine is judged as docker (the weaker defaults) unless the
+    // configuration names it.
+    if (ctx.configured_engine) return {true, *ctx.configured_engine, false};
+    return {true, Engine::Docker, true};
+  }
+  return {};
+}
+
+std::string script_path(const LaunchContext& ctx) {
+  if (ctx.sources && ctx.script < ctx.sources->files.size()) {
+    return ctx.sources->files[ctx.script].path;
+  }
+  return "";
+}
+
+Workload base_workload(const Invocation& inv, const EngineGuess& g, const LaunchContext& ctx) {
+  Workload w;
+  w.engine = g.engine;
+  w.engine_unresolved = g.unresolved;
+  w.id.kind = "launcher";
+  w.id.name = script_path(ctx);
+  w.id.render_root = w.id.name;
+  w.id.container = "launch " + std::to_string(inv.sequence);
+  w.object_from = inv.argv[0].from;
+  w.container_from = inv.argv[0].from;
+  w.pod_spec_from = inv.argv[0].from;
+  w.lifecycle.controller = Controller::Launcher;
+  if (inv.via_sudo) w.rootful = fact(true, inv.from);
+  return w;
+}
+
+// Pod-level options a container inherits when it joins the pod.
+void inherit_pod(const Workload& pod, Workload& w) {
+  w.network.mode = pod.network.mode;
+  w.network.mode_arg = pod.network.mode_arg;
+  w.network.host_network = pod.network.host_network;
+  w.network.host_pid = pod.network.host_pid;
+  w.network.host_ipc = pod.network.host_ipc;
+  w.network.host_uts = pod.network.host_uts;
+  w.network.ports = pod.network.ports;
+  w.network.host_loopback = pod.network.host_loopback;
+  w.identity.userns = pod.identity.userns;
+  w.mounts = pod.mounts;
+  w.resources = pod.resources;
+}
+
+bool kube_play(const Invocation& inv, std::size_t i, const EngineGuess& g, const LaunchContext& ctx,
+               FilePart& out) {
+  launch::ParsedRun args = launch::parse_run_args(inv.argv, i, false);
+  if (!args.has_image) return true;  // `kube play` with nothing to play: nothing starts
+  const Word& file_word = args.image;
+  // Relative to the script's directory (where launchers usually `cd`), else to the root.
+  const SourceFile* found = nullptr;
+  if (!file_word.text.empty() && file_word.text.front() != '/') {
+    found = launch::find_source(ctx.sources, launch::dir_of(script_path(ctx)) + file_word.text);
+    if (found == nullptr) found = launch::find_source(ctx.sources, file_word.text);
+  }
+  if (found == nullptr || !found->readable) {
+    out.problems.push_back({ProblemKind::RenderFailed,
+                            "podman kube play: `" +
+                                (file_word.text.empty() ? file_word.origin : file_word.text) +
+                                "` is not a file in the analysed tree; its pods were not reviewed",
+                            file_word.from.at});
+    return true;
+  }
+  FilePart played;
+  read_kubernetes_file(*found, played);
+  for (auto& w : played.workloads) {
+    w.engine = Engine::PodmanKubePlay;
+    w.engine_unresolved = g.unresolved;
+    if (inv.via_sudo) w.rootful = fact(true, inv.from);
+    out.workloads.push_back(std::move(w));
+  }
+  for (auto& p : played.problems) out.problems.push_back(std::move(p));
+  return true;
+}
+
+// Records which Dockerfile a tag is built from. Only literal tags and files are remembered.
+void remember_build(const Invocation& inv, std::size_t i, const LaunchContext& ctx) {
+  std::vector<std::string> tags;
+  std::string file, context;
+  for (; i < inv.argv.size(); ++i) {
+    const Word& w = inv.argv[i];
+    const std::string& t = w.text;
+    auto value = [&](std::string_view lng, std::string_view shrt) -> std::optional<std::string> {
+      if (t == lng || t == shrt) {
+        if (i + 1 < inv.argv.size()) return inv.argv[++i].text;
+        return std::string();
+      }
+      std::string eq = std::string(lng) + "=";
+      if (t.rfind(eq, 0) == 0) return t.substr(eq.size());
+      return std::nullopt;
+    };
+    if (auto v = value("--tag", "-t")) {
+      tags.push_back(*v);
+    } else if (auto f = value("--file", "-f")) {
+      file = *f;
+    } else if (!t.empty() && t[0] == '-') {
+      // Build options with a value: skip it so it is not taken for the context.
+      static const char* const kValued[] = {
+          "--build-arg",  "--target",   "--platform", "--label",   "--network",
+          "--secret",     "--layers",   "--format",   "--iidfile", "--build-context",
+          "--cache-from", "--cache-to", "--volume",   "-v",        "--authfile"};
+      for (const char* k : kValued) {
+        if (t == k) {
+          ++i;
+          break;
+        }
+      }
+    } else {
+      context = t;
+    }
+  }
+  if (tags.empty()) return;
+  std::string base = launch::dir_of(script_path(ctx));
+  std::string dir = context.empty() ? base : base + context + "/";
+  std::string path;
+  if (!file.empty()) {
+    path = file.front() == '/' ? file : base + file;
+  } else {
+    path = launch::find_source(ctx.sources, dir + "Containerfile") ? dir + "Containerfile"
+                                                                   : dir + "Dockerfile";
+  }
+  for (const auto& t : tags) ctx.launch_state().built_images[t] = launch::normalize_path(path);
+}
+
+}  // namespace
+
+bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, FilePart& out) {
+  if (inv.argv.empty()) return false;
+  EngineGuess g = engine_of(inv.argv[0], ctx);
+  if (!g.is_engine) return false;
+  std::size_t i = launch::skip_global_options(inv.argv, 1);
+  if (i >= inv.argv.size()) return false;
+  std::string sub = inv.argv[i].text;
+  std::string sub2 = i + 1 < inv.argv.size() ? inv.argv[i + 1].text : "";
+  bool run = false, pod_create = false, play = false;
+  if (sub == "build" || (sub == "image" && sub2 == "build") ||
+      (sub == "buildx" && sub2 == "build")) {
+    remember_build(inv, i + (sub == "build" ? 1 : 2), ctx);
+    return false;  // builds an image, starts nothing
+  }
+  if (sub == "run" || sub == "create") {
+    run = true;
+    i += 1;
+  } else if (sub == "container" && (sub2 == "run" || sub2 == "create")) {
+    run = true;
+    i += 2;
+  } else if ((sub == "kube" && sub2 == "play") || (sub == "play" && sub2 == "kube")) {
+    play = true;
+    i += 2;
+  } else if (sub == "pod" && sub2 == "create") {
+    pod_create = true;
+    i += 2;
+  }
+  // A symbolic command followed by anything else is not judged to be an engine.
+  if (!run && !pod_create && !play) return false;
+  if (play) return kube_play(inv, i, g, ctx, out);
+
+  Workload w = base_workload(inv, g, ctx);
+  launch::ParsedRun args = launch::parse_run_args(inv.argv, i, pod_create);
+  if (pod_create) {
+    launch::ApplyOutcome outcome;
+    launch::apply_options(args, w, outcome);
+    // `podman pod create NAME` (positional) or `--name NAME`.
+    std::string name = outcome.name ? outcome.name->value : "";
+    for (const auto& o : args.options) {
+      if (!o.known && !o.flag.text.empty() && o.flag.text[0] != '-') name = o.flag.text;
+    }
+    if (!name.empty()) ctx.launch_state().pods[name] = std::move(w);
+    return true;
+  }
+
+  launch::ApplyOutcome outcome;
+  // Apply once to learn --pod, then start again from the pod's options so that the
+  // container's own flags override what it inherits.
+  launch::apply_options(args, w, outcome);
+  if (outcome.pod) {
+    std::string pod = outcome.pod->value;
+    if (pod.rfind("new:", 0) == 0) pod = pod.substr(4);
+    auto& pods = ctx.launch_state().pods;
+    auto it = pods.find(pod);
+    if (it != pods.end()) {
+      Workload fresh = base_workload(inv, g, ctx);
+      inherit_pod(it->second, fresh);
+      launch::ApplyOutcome again;
+      launch::apply_options(args, fresh, again);
+      fresh.siblings.push_back({"pod " + pod, "", true, false, outcome.pod->from});
+      w = std::move(fresh);
+    }
+  }
+  if (outcome.name && !outcome.name->value.empty()) w.id.container = outcome.name->value;
+  if (args.has_image) {
+    w.image = args.image.text.empty() ? args.image.origin : args.image.text;
+    auto& built = ctx.launch_state().built_images;
+    if (auto it = built.find(args.image.text); it != built.end()) {
+      launch::attach_dockerfile(ctx.sources, it->second, w);
+    }
+    if (args.image_uncertain) {
+      w.unknown_options.push_back(
+          fact("image `" + w.image + "` follows an unknown option that may take it as a value",
+               args.image.from));
+    }
+  }
+  for (const auto& o : args.options) {
+    if (o.name == "entrypoint" && o.has_value)
+      w.command.push_back(fact(o.value.text, o.value.from));
+  }
+  for (const auto& c : args.command) w.command.push_back(fact(c.text, c.from));
+  out.workloads.push_back(std::move(w));
+  return true;
+}
+
+}  // namespace sbr

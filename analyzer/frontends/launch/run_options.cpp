@@ -1,0 +1,366 @@
+#include "analyzer/frontends/launch/run_options.h"
+
+#include <algorithm>
+#include <array>
+
+namespace sbr::launch {
+namespace {
+
+// Options of `podman run`/`docker run` that take a value (podman 5 and docker 27 manuals).
+// Sorted for binary search. Anything missing here is treated as a flag and reported as unknown.
+constexpr std::array<std::string_view, 144> kValueOptions = {
+    "add-host",
+    "annotation",
+    "arch",
+    "attach",
+    "authfile",
+    "blkio-weight",
+    "blkio-weight-device",
+    "cap-add",
+    "cap-drop",
+    "cgroup-conf",
+    "cgroup-parent",
+    "cgroupns",
+    "cgroups",
+    "chrootdirs",
+    "cidfile",
+    "conmon-pidfile",
+    "cpu-count",
+    "cpu-percent",
+    "cpu-period",
+    "cpu-quota",
+    "cpu-rt-period",
+    "cpu-rt-runtime",
+    "cpu-shares",
+    "cpus",
+    "cpuset-cpus",
+    "cpuset-mems",
+    "decryption-key",
+    "detach-keys",
+    "device",
+    "device-cgroup-rule",
+    "device-read-bps",
+    "device-read-iops",
+    "device-write-bps",
+    "device-write-iops",
+    "dns",
+    "dns-opt",
+    "dns-option",
+    "dns-search",
+    "domainname",
+    "entrypoint",
+    "env",
+    "env-file",
+    "env-merge",
+    "exit-policy",
+    "expose",
+    "gidmap",
+    "gpus",
+    "group-add",
+    "group-entry",
+    "health-cmd",
+    "health-interval",
+    "health-log-destination",
+    "health-max-log-count",
+    "health-max-log-size",
+    "health-on-failure",
+    "health-retries",
+    "health-start-interval",
+    "health-start-period",
+    "health-startup-cmd",
+    "health-startup-interval",
+    "health-startup-retries",
+    "health-startup-success",
+    "health-startup-timeout",
+    "health-timeout",
+    "hooks-dir",
+    "hostname",
+    "hostuser",
+    "image-volume",
+    "infra-command",
+    "infra-conmon-pidfile",
+    "infra-image",
+    "infra-name",
+    "init-path",
+    "ip",
+    "ip6",
+    "ipc",
+    "isolation",
+    "kernel-memory",
+    "label",
+    "label-file",
+    "link",
+    "link-local-ip",
+    "log-driver",
+    "log-opt",
+    "mac-address",
+    "memory",
+    "memory-reservation",
+    "memory-swap",
+    "memory-swappiness",
+    "mount",
+    "name",
+    "net",
+    "network",
+    "network-alias",
+    "oom-score-adj",
+    "os",
+    "passwd-entry",
+    "personality",
+    "pid",
+    "pidfile",
+    "pids-limit",
+    "platform",
+    "pod",
+    "pod-id-file",
+    "preserve-fd",
+    "preserve-fds",
+    "publish",
+    "pull",
+    "rdt-class",
+    "requires",
+    "restart",
+    "retry",
+    "retry-delay",
+    "runtime",
+    "runtime-flag",
+    "sdnotify",
+    "seccomp-policy",
+    "secret",
+    "security-opt",
+    "share",
+    "shm-size",
+    "shm-size-systemd",
+    "stop-signal",
+    "stop-timeout",
+    "storage-opt",
+    "subgidname",
+    "subuidname",
+    "sysctl",
+    "systemd",
+    "timeout",
+    "tmpfs",
+    "tz",
+    "uidmap",
+    "ulimit",
+    "umask",
+    "unsetenv",
+    "user",
+    "userns",
+    "uts",
+    "variant",
+    "volume",
+    "volume-driver",
+    "volumes-from",
+    "workdir",
+};
+
+// Boolean options: never consume the next word (`--rm=false` is the only way to give a value).
+constexpr std::array<std::string_view, 24> kFlagOptions = {
+    "detach",
+    "disable-content-trust",
+    "env-host",
+    "help",
+    "http-proxy",
+    "infra",
+    "init",
+    "interactive",
+    "no-healthcheck",
+    "no-hosts",
+    "oom-kill-disable",
+    "passwd",
+    "privileged",
+    "publish-all",
+    "quiet",
+    "read-only",
+    "read-only-tmpfs",
+    "replace",
+    "rm",
+    "rmi",
+    "rootfs",
+    "sig-proxy",
+    "tls-verify",
+    "tty",
+};
+
+struct Short {
+  char c;
+  std::string_view long_name;
+};
+constexpr std::array<Short, 16> kShort = {{
+    {'a', "attach"},
+    {'c', "cpu-shares"},
+    {'d', "detach"},
+    {'e', "env"},
+    {'h', "hostname"},
+    {'i', "interactive"},
+    {'l', "label"},
+    {'m', "memory"},
+    {'n', "name"},
+    {'p', "publish"},
+    {'P', "publish-all"},
+    {'q', "quiet"},
+    {'t', "tty"},
+    {'u', "user"},
+    {'v', "volume"},
+    {'w', "workdir"},
+}};
+
+std::string canonical(std::string_view name) {
+  if (name == "net") return "network";
+  if (name == "dns-opt") return "dns-option";
+  return std::string(name);
+}
+
+Word sub_word(const Word& w, std::string text) {
+  Word out = w;
+  out.text = std::move(text);
+  return out;
+}
+
+}  // namespace
+
+bool option_takes_value(std::string_view n) {
+  return std::binary_search(kValueOptions.begin(), kValueOptions.end(), n);
+}
+
+bool option_is_known(std::string_view n) {
+  return option_takes_value(n) ||
+         std::find(kFlagOptions.begin(), kFlagOptions.end(), n) != kFlagOptions.end();
+}
+
+std::size_t skip_global_options(const std::vector<Word>& argv, std::size_t i) {
+  // Global options of podman and docker that take a value.
+  static constexpr std::array<std::string_view, 22> kGlobalValue = {"--root",
+                                                                    "--runroot",
+                                                                    "--log-level",
+                                                                    "--cgroup-manager",
+                                                                    "--storage-driver",
+                                                                    "--storage-opt",
+                                                                    "--events-backend",
+                                                                    "--connection",
+                                                                    "-c",
+                                                                    "--url",
+                                                                    "--identity",
+                                                                    "--runtime",
+                                                                    "--tmpdir",
+                                                                    "--network-cmd-path",
+                                                                    "--conmon",
+                                                                    "--module",
+                                                                    "--ssh",
+                                                                    "-H",
+                                                                    "--host",
+                                                                    "--context",
+                                                                    "--config",
+                                                                    "--volumepath"};
+  while (i < argv.size()) {
+    const std::string& t = argv[i].text;
+    if (t.size() < 2 || t[0] != '-') break;
+    if (t.find('=') == std::string::npos &&
+        std::find(kGlobalValue.begin(), kGlobalValue.end(), t) != kGlobalValue.end()) {
+      i += 2;
+    } else {
+      i += 1;
+    }
+  }
+  return i;
+}
+
+ParsedRun parse_run_args(const std::vector<Word>& argv, std::size_t i, bool options_only) {
+  ParsedRun out;
+  bool after_unknown_flag = false;
+  while (i < argv.size()) {
+    const Word& w = argv[i];
+    const std::string& t = w.text;
+    if (t == "--") {
+      // End of options: the next word is the image even when it starts with a dash.
+      ++i;
+      if (!options_only && i < argv.size()) {
+        out.has_image = true;
+        out.image = argv[i++];
+        out.image_uncertain = after_unknown_flag;
+      }
+      break;
+    }
+    if (t.size() >= 3 && t[0] == '-' && t[1] == '-') {
+      ParsedOption o;
+      o.flag = w;
+      std::string body = t.substr(2);
+      std::size_t eq = body.find('=');
+      std::string name = canonical(eq == std::string::npos ? body : body.substr(0, eq));
+      o.name = name;
+      o.known = option_is_known(name);
+      if (eq != std::string::npos) {
+        o.value = sub_word(w, body.substr(eq + 1));
+        o.has_value = true;
+      } else if (option_takes_value(name) && i + 1 < argv.size()) {
+        o.value = argv[++i];
+        o.has_value = true;
+      }
+      if (!o.known && eq == std::string::npos) after_unknown_flag = true;
+      out.options.push_back(std::move(o));
+      ++i;
+      continue;
+    }
+    if (t.size() >= 2 && t[0] == '-') {
+      // One word may hold several short flags (-it, -dit) and end with a valued one (-p8080).
+      for (std::size_t k = 1; k < t.size(); ++k) {
+        auto s =
+            std::find_if(kShort.begin(), kShort.end(), [&](const Short& x) { return x.c == t[k]; });
+        ParsedOption o;
+        o.flag = w;
+        if (s == kShort.end()) {
+          o.name = std::string(1, t[k]);
+          o.known = false;
+          out.options.push_back(std::move(o));
+          continue;
+        }
+        o.name = std::string(s->long_name);
+        if (option_takes_value(o.name)) {
+          if (k + 1 < t.size()) {
+            std::string rest = t.substr(k + 1);
+            if (!rest.empty() && rest[0] == '=') rest.erase(0, 1);
+            o.value = sub_word(w, rest);
+            o.has_value = true;
+          } else if (i + 1 < argv.size()) {
+            o.value = argv[++i];
+            o.has_value = true;
+          }
+          out.options.push_back(std::move(o));
+          break;
+        }
+        out.options.push_back(std::move(o));
+      }
+      ++i;
+      continue;
+    }
+    if (options_only) {
+      ParsedOption o;
+      o.flag = w;
+      o.name = w.text;
+      o.known = false;
+      out.options.push_back(std::move(o));
+      ++i;
+      continue;
+    }
+    out.has_image = true;
+    out.image = w;
+    out.image_uncertain = after_unknown_flag;
+    ++i;
+    break;
+  }
+  for (; i < argv.size(); ++i) {
+    if (options_only) {
+      ParsedOption o;
+      o.flag = argv[i];
+      o.name = argv[i].text;
+      o.known = false;
+      out.options.push_back(std::move(o));
+    } else {
+      out.command.push_back(argv[i]);
+    }
+  }
+  return out;
+}
+
+}  // namespace sbr::launch

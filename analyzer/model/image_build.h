@@ -1,0 +1,47 @@
+// Facts about the files that shape a container but are not a container themselves: the
+// Dockerfile/Containerfile an image is built from and a seccomp profile in the input. Kept in
+// the model once per file (a Dockerfile built by three services is judged once); workloads link
+// to them by path.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/model/provenance.h"
+#include "analyzer/model/workload.h"
+
+namespace sbr {
+
+struct BaseImage {
+  std::string reference;  // as written after FROM (without --platform / AS name)
+  bool pinned = false;    // @sha256:... digest
+  bool is_stage = false;  // FROM an earlier build stage: nothing is pulled
+  bool is_scratch = false;
+  Provenance from;
+};
+
+struct ImageBuild {
+  FileId file = kNoFile;
+  std::vector<BaseImage> bases;
+  Maybe<std::string> final_user;              // USER of the last stage, as written
+  std::vector<EnvVar> env;                    // ENV / ARG defaults of the last stage
+  std::vector<Fact<std::string>> added_urls;  // ADD https://...
+  std::vector<Fact<std::string>> run_lines;   // RUN bodies (TODO: hand to the bash frontend)
+};
+
+// One conditional allowance in a seccomp profile: a syscall the profile allows only when the
+// container holds a capability, on a kernel version, or for some arguments.
+struct SeccompAllow {
+  std::string syscall;
+  bool unconditional = false;  // no includes.caps / minKernel / args restriction
+  Provenance from;             // the syscall's name in the profile
+};
+
+struct SeccompProfile {
+  FileId file = kNoFile;
+  std::string path;                   // as found in the source set
+  Maybe<std::string> default_action;  // SCMP_ACT_ERRNO, SCMP_ACT_ALLOW...
+  std::vector<SeccompAllow> allows;   // syscalls the profile allows (action ALLOW/LOG)
+};
+
+}  // namespace sbr
