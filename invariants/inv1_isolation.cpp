@@ -1,12 +1,369 @@
-// Invariant 1: see docs/invariants/1-isolation.md.
+// Invariant 1: the isolation boundary meets the floor. See docs/invariants/1-isolation.md.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <map>
+#include <tuple>
+
+#include "analyzer/engine/defaults.h"
+#include "analyzer/engine/paths.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
+#include "invariants/workload_facts.h"
 
 namespace sbr::inv {
+namespace {
+
+void check_privileged(const Workload& w, FactFindings& out) {
+  if (!is_privileged(w)) return;
+  out.add(w, "SB1001",
+          fmt::format("runs privileged ({}): it holds every capability and host device, with no "
+                      "seccomp or LSM confinement, so the container is no boundary{}",
+                      spell(w, "privileged: true", "--privileged", "privileged: true"),
+                      admission_note(w, PsaLevel::Baseline)),
+          w.identity.privileged->from, "privileged");
+}
+
+void check_host_namespaces(const Workload& w, FactFindings& out) {
+  const Network& n = w.network;
+  if (n.host_pid && n.host_pid->value) {
+    out.add(w, "SB1002",
+            fmt::format("shares the host PID namespace ({}): it sees and signals every host "
+                        "process and reads their environment and memory through /proc{}",
+                        spell(w, "hostPID: true", "--pid=host", "pid: host"),
+                        admission_note(w, PsaLevel::Baseline)),
+            n.host_pid->from, "namespaces.pid");
+  }
+  std::optional<Provenance> net;
+  if (n.host_network && n.host_network->value) {
+    net = n.host_network->from;
+  } else if (n.mode && n.mode->value == NetMode::Host) {
+    net = n.mode->from;
+  }
+  if (net) {
+    out.add(w, "SB1003",
+            fmt::format("shares the host network namespace ({}): every service on the host's "
+                        "loopback is reachable and network policies do not apply{}",
+                        spell(w, "hostNetwork: true", "--network=host", "network_mode: host"),
+                        admission_note(w, PsaLevel::Baseline)),
+            *net, "namespaces.network");
+  }
+  if (n.host_ipc && n.host_ipc->value) {
+    out.add(w, "SB1004",
+            fmt::format("shares the host IPC namespace ({}): host shared memory and message "
+                        "queues are readable and writable{}",
+                        spell(w, "hostIPC: true", "--ipc=host", "ipc: host"),
+                        admission_note(w, PsaLevel::Baseline)),
+            n.host_ipc->from, "namespaces.ipc");
+  }
+  if (n.host_uts && n.host_uts->value) {
+    out.add(w, "SB1004",
+            "shares the host UTS namespace (--uts=host): it can change the host's hostname and "
+            "domain name",
+            n.host_uts->from, "namespaces.uts");
+  }
+}
+
+void check_host_paths(const Model& model, const Workload& w, FactFindings& out) {
+  (void)model;
+  for (const Mount& m : w.mounts) {
+    if (m.kind != MountKind::HostPath || m.target.empty()) continue;
+    auto c = engine::classify_host_path(m.source);
+    std::string ro = writes_host(m) ? "" : " read-only";
+    if (c.kind == engine::HostPathKind::RuntimeSocket) {
+      std::string what =
+          c.why == c.normalized
+              ? fmt::format("mounts the container runtime socket path {}{}", m.source, ro)
+              : fmt::format("mounts {}{}, which holds the container runtime sockets under {}",
+                            m.source, ro, c.why);
+      out.add(w, "SB1005",
+              what +
+                  ": a socket can be connected to through a read-only mount, and the runtime "
+                  "API starts privileged containers on the host" +
+                  admission_note(w, PsaLevel::Baseline),
+              mount_anchor(w, m), "mount:" + c.normalized + "->" + m.target, mount_related(m));
+    } else if (c.kind == engine::HostPathKind::Device) {
+      out.add(w, "SB1007",
+              fmt::format("mounts host device path {}{}: device nodes reach host hardware and "
+                          "kernel drivers directly{}",
+                          m.source, ro, admission_note(w, PsaLevel::Baseline)),
+              mount_anchor(w, m), "mount:" + c.normalized + "->" + m.target, mount_related(m));
+    }
+  }
+}
+
+void check_devices(const Workload& w, FactFindings& out) {
+  for (const auto& d : w.resources.devices) {
+    out.add(w, "SB1007",
+            fmt::format("is given host device {}: device nodes reach host hardware and kernel "
+                        "drivers directly",
+                        d.value),
+            d.from, "devices/" + d.value);
+  }
+  for (const auto& g : w.resources.gpus) {
+    std::string v = g.value;
+    std::transform(v.begin(), v.end(), v.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    bool all = v == "all" || v.rfind("all,", 0) == 0 || v.find("device=all") != std::string::npos ||
+               v.find("=all") != std::string::npos;
+    if (!all) continue;  // GPUs by count or id are a budget (invariant 6)
+    out.add(w, "SB1007",
+            fmt::format("is given every GPU ({}): all devices pass through and the vendor's OCI "
+                        "hooks run on the host for it",
+                        g.value),
+            g.from, "gpus/" + g.value);
+  }
+}
+
+void check_proc(const Workload& w, FactFindings& out) {
+  const Identity& id = w.identity;
+  if (id.proc_mount && id.proc_mount->value == "Unmasked") {
+    out.add(w, "SB1008",
+            "sets procMount: Unmasked: the host's sensitive /proc and /sys entries are no longer "
+            "masked" +
+                admission_note(w, PsaLevel::Baseline),
+            id.proc_mount->from, "procMount");
+  }
+  for (const auto& p : id.unmasked_paths) {
+    out.add(w, "SB1008",
+            fmt::format("unmasks {} (--security-opt unmask={}): masked kernel interfaces become "
+                        "readable or writable",
+                        p.value, p.value),
+            p.from, "unmask/" + p.value);
+  }
+  if (id.systempaths_unconfined && id.systempaths_unconfined->value) {
+    out.add(w, "SB1008",
+            "sets --security-opt systempaths=unconfined: /proc and /sys are exposed unmasked and "
+            "writable",
+            id.systempaths_unconfined->from, "systempaths");
+  }
+}
+
+void check_runtime(const Model& model, const Workload& w, FactFindings& out) {
+  // The floor is a container for untrusted input; trusted workloads have none (INVARIANTS 1).
+  if (w.threat == ThreatClass::UntrustedInput || w.threat == ThreatClass::Trusted) return;
+  ResolvedRuntime r = resolve_runtime(model, w);
+  if (r.rt.kind != engine::RuntimeKind::Runc) return;
+  std::vector<Related> related;
+  if (r.handler_line) related.push_back(*r.handler_line);
+  std::string what;
+  Provenance at = r.rt.from;
+  if (w.runtime_class) {
+    if (!r.rt.handler.empty()) {
+      what = fmt::format(
+          "runs under runc: runtimeClassName {} resolves to RuntimeClass handler "
+          "{}, which is neither gVisor nor a microVM",
+          r.rt.name, r.rt.handler);
+    } else if (is_kubernetes(w)) {
+      what = fmt::format(
+          "names runtimeClassName {}, which is not a hardened runtime (no "
+          "RuntimeClass object in the input: judged by its name, handler "
+          "unknown)",
+          r.rt.name);
+    } else {
+      what = fmt::format(
+          "runs under --runtime {}, a runc-class runtime: one kernel separates "
+          "the untrusted code from the host",
+          r.rt.name);
+    }
+  } else if (r.rt.from_cluster_default) {
+    at = pod_anchor(w);
+    if (model.cluster_facts.from.at.valid()) {
+      related.push_back(
+          {model.cluster_facts.from.at, "cluster default runtime class declared here"});
+    }
+    what = fmt::format(
+        "sets no runtimeClassName and the declared cluster default runtime "
+        "class {} (handler {}) is runc-class",
+        r.rt.name, r.rt.handler.empty() ? "unknown" : r.rt.handler);
+  } else if (is_kubernetes(w)) {
+    at = pod_anchor(w);
+    what =
+        "sets no runtimeClassName and no cluster default runtime is declared: it runs under "
+        "the node's default runtime (runc, handler runc), sharing the host kernel";
+  } else {
+    at = object_anchor(w);
+    what =
+        "runs under the engine's default runtime (runc-class; no --runtime runsc or kata): "
+        "one kernel separates the untrusted code from the host";
+  }
+  out.add(w, "SB1006", what, at, "runtime", std::move(related));
+}
+
+void check_host_root(const Workload& w, FactFindings& out) {
+  const Identity& id = w.identity;
+  const Provenance* uid_at = nullptr;
+  if (id.run_as_user && id.run_as_user->value == 0) {
+    uid_at = &id.run_as_user->from;
+  } else if (!id.run_as_user && id.user_name && id.user_name->value == "root") {
+    uid_at = &id.user_name->from;
+  }
+  if (uid_at == nullptr) return;
+  std::string why;
+  switch (w.engine) {
+    case Engine::Kubelet:
+      if (id.host_users && !id.host_users->value) return;
+      why = id.host_users ? "hostUsers: true" : "hostUsers is not false";
+      break;
+    case Engine::Podman:
+    case Engine::PodmanKubePlay:
+      if (!(w.rootful && w.rootful->value)) return;
+      if (id.userns && id.userns->value != "host") return;
+      why = "rootful podman without --userns";
+      break;
+    case Engine::Docker:
+    case Engine::Compose:
+    case Engine::Devcontainer:
+      // The docker daemon runs as root unless the input says otherwise.
+      if (w.rootful && !w.rootful->value) return;
+      if (id.userns && id.userns->value != "host") return;
+      why = w.engine_unresolved
+                ? "engine unresolved, judged as docker: a rootful daemon without a user namespace"
+                : "a rootful engine without a user namespace";
+      break;
+  }
+  std::vector<Related> related;
+  if (id.host_users) related.push_back({id.host_users->from.at, "hostUsers: true"});
+  out.add(w, "SB1009",
+          fmt::format("runs as uid 0 with no user namespace ({}): root in the container is root "
+                      "on the host, one kernel bug or writable mount away from owning it",
+                      why),
+          *uid_at, "user.host-root", std::move(related));
+}
+
+// Names and images of containers that hold egress, credentials or control: an agent sharing
+// their namespaces inherits their egress and reaches their localhost services.
+constexpr std::array<std::string_view, 14> kSidecarWords = {
+    "envoy", "istio",  "linkerd",    "proxy",    "squid",  "vault",     "credential",
+    "token", "secret", "controller", "operator", "egress", "kube-rbac", "oauth"};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// "registry.io/envoyproxy/envoy:v1.29@sha256:..." -> "envoyproxy/envoy"
+std::string image_repo(std::string_view image) {
+  std::string s = lower(image);
+  if (auto at = s.find('@'); at != std::string::npos) s = s.substr(0, at);
+  auto slash = s.find_last_of('/');
+  auto colon = s.find_last_of(':');
+  if (colon != std::string::npos && (slash == std::string::npos || colon > slash)) {
+    s = s.substr(0, colon);
+  }
+  if (auto first = s.find('/'); first != std::string::npos) {
+    std::string host = s.substr(0, first);
+    if (host.find('.') != std::string::npos || host.find(':') != std::string::npos ||
+        host == "localhost") {
+      s = s.substr(first + 1);
+    }
+  }
+  return s;
+}
+
+std::string sidecar_word(std::string_view name, std::string_view image) {
+  std::string n = lower(name), i = image_repo(image);
+  for (auto word : kSidecarWords) {
+    if (n.find(word) != std::string::npos || i.find(word) != std::string::npos) {
+      return std::string(word);
+    }
+  }
+  return "";
+}
+
+// Containers that share a namespace, seen from either side: a pod lists every container on
+// each one, but compose `network_mode: service:x` is written on one service only.
+struct Partner {
+  std::string name, image;
+  bool network = false, processes = false;
+  Provenance from;
+};
+
+using GroupKey = std::tuple<std::string, std::string, std::string, std::string>;
+GroupKey group_of(const Workload& w) {
+  return {w.id.render_root, w.id.kind, w.id.ns, w.id.name};
+}
+
+std::vector<Partner> partners_of(const Workload& w,
+                                 const std::map<GroupKey, std::vector<const Workload*>>& groups) {
+  std::vector<Partner> out;
+  auto it = groups.find(group_of(w));
+  auto find_partner = [&](const std::string& name) -> Partner* {
+    for (auto& p : out) {
+      if (p.name == name) return &p;
+    }
+    return nullptr;
+  };
+  for (const Sibling& s : w.siblings) {
+    if (find_partner(s.name)) continue;
+    Partner p{s.name, s.image, s.shares_network, s.shares_processes, s.from};
+    if (p.image.empty() && it != groups.end()) {
+      for (const Workload* o : it->second) {
+        if (o->id.container == s.name) p.image = o->image;
+      }
+    }
+    out.push_back(std::move(p));
+  }
+  if (it == groups.end()) return out;
+  for (const Workload* o : it->second) {
+    if (o == &w) continue;
+    for (const Sibling& s : o->siblings) {
+      if (s.name != w.id.container || find_partner(o->id.container)) continue;
+      out.push_back(
+          Partner{o->id.container, o->image, s.shares_network, s.shares_processes, s.from});
+    }
+  }
+  return out;
+}
+
+void check_sidecars(const Workload& w,
+                    const std::map<GroupKey, std::vector<const Workload*>>& groups,
+                    FactFindings& out) {
+  // The sidecar's own workload is not the agent; its partners are judged from their side.
+  if (!sidecar_word(w.id.container, w.image).empty()) return;
+  bool pid_shared = w.share_process_namespace && w.share_process_namespace->value;
+  for (const Partner& s : partners_of(w, groups)) {
+    bool procs = s.processes || pid_shared;
+    if (!s.network && !procs) continue;
+    if (sidecar_word(s.name, s.image).empty()) continue;
+    std::string shared = s.network && procs ? "network and process namespaces"
+                         : s.network        ? "network namespace"
+                                            : "process namespace";
+    std::string what = fmt::format(
+        "shares its {} with {} (image {}), which looks like a proxy, credential or control "
+        "container: the agent inherits its egress and reaches its localhost services",
+        shared, s.name, s.image.empty() ? "unknown" : s.image);
+    if (procs) what += ", and reads its environment and memory through /proc";
+    std::vector<Related> related;
+    if (s.from.at.valid()) related.push_back({s.from.at, "container " + s.name});
+    if (pid_shared) {
+      related.push_back({w.share_process_namespace->from.at, "shareProcessNamespace: true"});
+    }
+    out.add(w, "SB1010", std::move(what), container_anchor(w), "sibling/" + s.name,
+            std::move(related));
+  }
+}
+
+}  // namespace
 
 void check_isolation(const Model& model, Findings& out) {
-  (void)model;
-  (void)out;
+  std::map<GroupKey, std::vector<const Workload*>> groups;
+  for (const Workload& w : model.workloads) groups[group_of(w)].push_back(&w);
+  FactFindings facts(out);
+  for (const Workload& w : model.workloads) {
+    check_privileged(w, facts);
+    check_host_namespaces(w, facts);
+    check_host_paths(model, w, facts);
+    check_devices(w, facts);
+    check_proc(w, facts);
+    check_runtime(model, w, facts);
+    check_host_root(w, facts);
+    check_sidecars(w, groups, facts);
+  }
 }
 
 }  // namespace sbr::inv

@@ -1,14 +1,299 @@
-// Invariant 2: see docs/invariants/2-privilege.md.
+// Invariant 2: least privilege inside the boundary. See docs/invariants/2-privilege.md.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "analyzer/engine/defaults.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
+#include "invariants/workload_facts.h"
 
 namespace sbr::inv {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool is_dangerous(Capability c) {
+  return c == Capability::SysAdmin || c == Capability::SysModule ||
+         c == Capability::DacReadSearch || c == Capability::Bpf || c == Capability::All;
+}
+
+// Capabilities Pod Security "baseline" lets a pod add; anything else is rejected there.
+bool baseline_allows(Capability c) {
+  switch (c) {
+    case Capability::AuditWrite:
+    case Capability::Chown:
+    case Capability::DacOverride:
+    case Capability::Fowner:
+    case Capability::Fsetid:
+    case Capability::Kill:
+    case Capability::Mknod:
+    case Capability::NetBindService:
+    case Capability::Setfcap:
+    case Capability::Setgid:
+    case Capability::Setpcap:
+    case Capability::Setuid:
+    case Capability::SysChroot:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string_view capability_risk(Capability c) {
+  switch (c) {
+    case Capability::SysAdmin:
+      return "mount, namespace and device administration";
+    case Capability::SysModule:
+      return "loading kernel modules";
+    case Capability::DacReadSearch:
+      return "open_by_handle_at, which read host files in the past";
+    case Capability::Bpf:
+      return "loading eBPF programs into the kernel";
+    case Capability::All:
+      return "every capability";
+    case Capability::NetAdmin:
+      return "rewriting its network configuration and egress filters";
+    case Capability::NetRaw:
+      return "raw sockets: spoofing and sniffing on the pod network";
+    case Capability::SysPtrace:
+      return "tracing and injecting into other processes";
+    default:
+      return "a wider kernel surface than the task needs";
+  }
+}
+
+void check_capabilities(const Model& model, const Workload& w, FactFindings& out) {
+  bool drops_all = std::any_of(w.identity.cap_drop.begin(), w.identity.cap_drop.end(),
+                               [](const auto& c) { return c.value == Capability::All; });
+  // privileged ignores the capability lists; SB1001 already reports it.
+  if (!drops_all && !is_privileged(w)) {
+    UserState u = user_state(w);
+    bool rootish = u == UserState::Root || u == UserState::Unknown;
+    std::string what =
+        fmt::format("does not drop all capabilities (no {})",
+                    spell(w, "capabilities.drop: [ALL]", "--cap-drop=ALL", "cap_drop: [ALL]"));
+    if (engine::keeps_net_raw_by_default(w.engine)) {
+      what += w.engine_unresolved
+                  ? "; the engine is unresolved and judged as docker, whose default set keeps "
+                    "NET_RAW among others"
+                  : "; the engine's default set keeps NET_RAW among others";
+    } else {
+      what += "; the engine's default set still holds CHOWN, DAC_OVERRIDE, SETUID and others";
+    }
+    if (rootish) {
+      what += u == UserState::Root ? ", and it runs as root"
+                                   : ", and nothing shows it runs as a non-root user";
+    }
+    std::vector<Related> related;
+    for (const auto& d : w.identity.cap_drop) {
+      related.push_back({d.from.at, fmt::format("drops {}", capability_name(d.value))});
+    }
+    out.add(w, rootish ? "SB2002" : "SB2001", what + admission_note(w, PsaLevel::Restricted),
+            container_anchor(w), "capabilities.drop", std::move(related));
+  }
+
+  if (w.identity.cap_add.empty()) return;
+  ResolvedRuntime r = resolve_runtime(model, w);
+  for (const auto& c : w.identity.cap_add) {
+    std::string name(capability_name(c.value));
+    std::string note =
+        admission_note(w, baseline_allows(c.value) ? PsaLevel::Restricted : PsaLevel::Baseline);
+    std::vector<Related> related;
+    if (r.handler_line) related.push_back(*r.handler_line);
+    if (is_dangerous(c.value) && r.rt.kind == engine::RuntimeKind::Runc) {
+      out.add(w, "SB2003",
+              fmt::format("adds capability {} under a runc-class runtime{}: {} on the host's "
+                          "own kernel is a short path out of the container{}",
+                          name, r.rt.handler.empty() ? "" : " (handler " + r.rt.handler + ")",
+                          capability_risk(c.value), note),
+              c.from, "capabilities.add/" + name, std::move(related));
+      continue;
+    }
+    std::string where = is_dangerous(c.value)
+                            ? fmt::format(" (contained by {}, still full power inside it)",
+                                          runtime_kind_name(r.rt.kind))
+                            : "";
+    out.add(w, "SB2004",
+            fmt::format("adds capability {}{}: {}{}", name, where, capability_risk(c.value), note),
+            c.from, "capabilities.add/" + name, std::move(related));
+  }
+}
+
+void check_escalation(const Workload& w, FactFindings& out) {
+  if (is_privileged(w) || !engine::privilege_escalation_allowed(w)) return;
+  std::string note = admission_note(w, PsaLevel::Restricted);
+  if (w.identity.allow_privilege_escalation) {
+    out.add(w, "SB2005",
+            "allows privilege escalation (allowPrivilegeEscalation: true): setuid binaries and "
+            "file capabilities can raise the process's privileges" +
+                note,
+            w.identity.allow_privilege_escalation->from, "allowPrivilegeEscalation");
+    return;
+  }
+  out.add(
+      w, "SB2005",
+      fmt::format("does not set {} (unset allows escalation): setuid binaries and file "
+                  "capabilities can raise the process's privileges{}",
+                  spell(w, "allowPrivilegeEscalation: false", "--security-opt no-new-privileges",
+                        "security_opt: [no-new-privileges:true]"),
+                  note),
+      container_anchor(w), "allowPrivilegeEscalation");
+}
+
+void check_user(const Workload& w, FactFindings& out) {
+  const Identity& id = w.identity;
+  std::string note = admission_note(w, PsaLevel::Restricted);
+  switch (user_state(w)) {
+    case UserState::NonRoot:
+      return;
+    case UserState::Root:
+      if (id.run_as_user) {
+        out.add(w, "SB2006",
+                fmt::format("runs as root ({}): every file the image owns and every kernel path "
+                            "gated on uid 0 is open to it{}",
+                            spell(w, "runAsUser: 0", "--user 0", "user: 0"), note),
+                id.run_as_user->from, "user");
+      } else {
+        out.add(w, "SB2006",
+                "runs as root (user root): every file the image owns and every kernel path "
+                "gated on uid 0 is open to it" +
+                    note,
+                id.user_name->from, "user");
+      }
+      return;
+    case UserState::Unknown:
+      out.add(w, "SB2006",
+              fmt::format("sets no {}: the image decides the user, and most images run as "
+                          "root{}",
+                          spell(w, "runAsUser and no runAsNonRoot: true", "--user", "user:"), note),
+              container_anchor(w), "user");
+      return;
+    case UserState::Named:
+      out.add(w, "SB2007",
+              fmt::format("runs as user name {}, which cannot be verified to be non-root here "
+                          "(the image's /etc/passwd decides); a numeric uid can",
+                          id.user_name->value),
+              id.user_name->from, "user");
+      return;
+  }
+}
+
+void check_root_fs(const Workload& w, FactFindings& out) {
+  const auto& ro = w.identity.read_only_root;
+  if (ro && ro->value) return;
+  std::string what =
+      "lets the untrusted code rewrite its image's binaries and libraries and "
+      "hide files outside its mounts";
+  if (ro) {
+    out.add(w, "SB2008", "has a writable root filesystem (readOnlyRootFilesystem: false): " + what,
+            ro->from, "readOnlyRootFilesystem");
+    return;
+  }
+  out.add(
+      w, "SB2008",
+      fmt::format("has a writable root filesystem (no {}): {}",
+                  spell(w, "readOnlyRootFilesystem: true", "--read-only", "read_only: true"), what),
+      container_anchor(w), "readOnlyRootFilesystem");
+}
+
+void check_seccomp(const Model& model, const Workload& w, FactFindings& out) {
+  const auto& s = w.identity.seccomp;
+  if (s && s->value.kind == SeccompKind::Unconfined) {
+    out.add(w, "SB2009",
+            fmt::format("runs seccomp Unconfined ({} is written): every system call reaches the "
+                        "host kernel{}",
+                        spell(w, "seccompProfile type Unconfined", "seccomp=unconfined",
+                              "seccomp:unconfined"),
+                        admission_note(w, PsaLevel::Baseline)),
+            s->from, "seccomp");
+    return;
+  }
+  if (s || is_privileged(w)) return;
+  if (engine::effective_seccomp(w, model.cluster_facts) != SeccompKind::Unconfined) return;
+  out.add(w, "SB2009",
+          "sets no seccompProfile and the kubelet's seccompDefault is not declared "
+          "(.sbreview.yaml cluster.seccomp_default): Kubernetes runs it Unconfined, so every "
+          "system call reaches the host kernel" +
+              admission_note(w, PsaLevel::Restricted),
+          pod_anchor(w), "seccomp");
+}
+
+void check_lsm(const Workload& w, FactFindings& out) {
+  const Identity& id = w.identity;
+  std::string note = admission_note(w, PsaLevel::Baseline);
+  if (id.apparmor && lower(id.apparmor->value) == "unconfined") {
+    out.add(w, "SB2011",
+            fmt::format("disables AppArmor ({}): the mandatory access control layer that blocks "
+                        "mounts and writes to /proc and /sys is off{}",
+                        spell(w, "AppArmor profile Unconfined", "apparmor=unconfined"), note),
+            id.apparmor->from, "apparmor");
+  }
+  if (id.selinux_type && id.selinux_type->value == "spc_t") {
+    out.add(w, "SB2011",
+            fmt::format("runs as SELinux type spc_t ({}): the super-privileged container type "
+                        "is not confined by the container policy{}",
+                        spell(w, "seLinuxOptions.type: spc_t", "label=type:spc_t"), note),
+            id.selinux_type->from, "selinux");
+  }
+  if (id.selinux_disabled && id.selinux_disabled->value) {
+    out.add(w, "SB2011",
+            "disables SELinux separation (--security-opt label=disable): host files the "
+            "container reaches are no longer kept apart by label",
+            id.selinux_disabled->from, "selinux.disable");
+  }
+}
+
+bool strong_level(const std::string& v) {
+  return v == "baseline" || v == "restricted";
+}
+
+void check_admission(const Model& model, Findings& out) {
+  for (const NamespaceObject& ns : model.cluster.namespaces) {
+    const PodSecurityLabels& l = ns.labels;
+    if (strong_level(l.enforce)) continue;
+    if (l.audit.empty() && l.warn.empty()) continue;
+    std::vector<std::string> modes;
+    if (!l.audit.empty()) modes.push_back("audit=" + l.audit);
+    if (!l.warn.empty()) modes.push_back("warn=" + l.warn);
+    Finding f;
+    f.rule_id = "SB2010";
+    f.message = fmt::format(
+        "Namespace {} sets Pod Security Admission {} but {}: audit and warn only record or "
+        "print violations, admission still lets every pod in",
+        ns.ref.name, fmt::join(modes, ", "),
+        l.enforce.empty() ? "no enforce label" : "enforce=" + l.enforce);
+    const Provenance& at = l.from.at.valid() ? l.from : ns.ref.from;
+    f.at = at.at;
+    f.subject = "Namespace//" + ns.ref.name;
+    f.fact_path = "pod-security.enforce";
+    out.add(std::move(f));
+  }
+}
+
+}  // namespace
 
 void check_privilege(const Model& model, Findings& out) {
-  check_seccomp_profiles(model, out);
-  check_script_privilege(model, out);
-  (void)model;
-  (void)out;
+  {
+    FactFindings facts(out);
+    for (const Workload& w : model.workloads) {
+      check_capabilities(model, w, facts);
+      check_escalation(w, facts);
+      check_user(w, facts);
+      check_root_fs(w, facts);
+      check_seccomp(model, w, facts);
+      check_lsm(w, facts);
+    }
+  }
+  check_admission(model, out);
+  check_script_privilege(model, out);  // SB2050, invariants/inv2_script.cpp
+  check_seccomp_profiles(model, out);  // SB2051, SB2052: invariants/inv2_seccomp_profile.cpp
 }
 
 }  // namespace sbr::inv

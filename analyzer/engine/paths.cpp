@@ -1,0 +1,470 @@
+#include "analyzer/engine/paths.h"
+
+#include <array>
+#include <cctype>
+#include <utility>
+
+namespace sbr::engine {
+namespace {
+
+// Variable spellings that stand for a known directory, longest first within each group so that
+// "${HOME}" is not read as "$HOME" followed by "}".
+constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kPrefixes = {{
+    {"${localEnv:USERPROFILE}", "~"},
+    {"${localEnv:HOME}", "~"},
+    {"${env:HOME}", "~"},
+    {"%USERPROFILE%", "~"},
+    {"${HOME}", "~"},
+    {"$HOME", "~"},
+    {"${XDG_CONFIG_HOME}", "~/.config"},
+    {"$XDG_CONFIG_HOME", "~/.config"},
+    {"${XDG_DATA_HOME}", "~/.local/share"},
+    {"$XDG_DATA_HOME", "~/.local/share"},
+    {"${XDG_CACHE_HOME}", "~/.cache"},
+    {"$XDG_CACHE_HOME", "~/.cache"},
+    {"${XDG_RUNTIME_DIR}", "/run/user/$UID"},
+    {"$XDG_RUNTIME_DIR", "/run/user/$UID"},
+    {"$(git rev-parse --show-toplevel)", "."},
+    {"${localWorkspaceFolder}", "."},
+    {"${workspaceFolder}", "."},
+    {"$(pwd)", "."},
+    {"`pwd`", "."},
+    {"${PWD}", "."},
+    {"$PWD", "."},
+}};
+
+std::vector<std::string> split(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i <= s.size()) {
+    size_t j = s.find('/', i);
+    if (j == std::string_view::npos) j = s.size();
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j + 1;
+  }
+  return out;
+}
+
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
+
+// Whether pattern component `pc` matches `c`; "*" stands for one component (a uid).
+bool component_matches(std::string_view pc, std::string_view c) {
+  return pc == "*" || pc == c;
+}
+
+// `path` lies at or below `pattern` (component-wise, with "*" wildcards).
+bool under_pattern(const std::vector<std::string>& path, const std::vector<std::string>& pattern) {
+  if (path.size() < pattern.size()) return false;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (!component_matches(pattern[i], path[i])) return false;
+  }
+  return true;
+}
+
+// `path` is a strict parent of `pattern`.
+bool parent_of_pattern(const std::vector<std::string>& path,
+                       const std::vector<std::string>& pattern) {
+  if (path.size() >= pattern.size()) return false;
+  for (size_t i = 0; i < path.size(); ++i) {
+    if (!component_matches(pattern[i], path[i])) return false;
+  }
+  return true;
+}
+
+// Runtime sockets by file name, wherever they live (Docker Desktop and colima keep them under
+// the home directory).
+constexpr std::array<std::string_view, 8> kSocketNames = {
+    "docker.sock", "podman.sock",      "containerd.sock", "containerd.sock.ttrpc",
+    "crio.sock",   "cri-dockerd.sock", "dockershim.sock", "io.podman"};
+
+// Directories (relative to /run; /var/run is the same directory through a symlink) that hold
+// runtime sockets: their whole subtree counts, and their parents up to / do too.
+constexpr std::array<std::string_view, 8> kSocketDirs = {
+    "run/docker",         "run/containerd",    "run/podman",        "run/crio",
+    "run/k3s/containerd", "run/user/*/podman", "run/user/*/docker", "run/user/*/containerd"};
+
+// Host system paths (INVARIANTS 3) plus the places whose write access is host code execution or
+// whose read access discloses cluster secrets: binaries and libraries, CNI plugins, the kubelet's
+// and runtimes' state, etcd, and /var/log (kubelet follows symlinks placed there). /root is
+// judged as a home directory.
+constexpr std::array<std::string_view, 19> kSystemPaths = {"/etc",
+                                                           "/boot",
+                                                           "/proc",
+                                                           "/sys",
+                                                           "/var/lib/kubelet",
+                                                           "/var/lib/docker",
+                                                           "/var/lib/containers",
+                                                           "/var/lib/containerd",
+                                                           "/var/lib/rancher",
+                                                           "/var/lib/etcd",
+                                                           "/var/log",
+                                                           "/run",
+                                                           "/usr",
+                                                           "/bin",
+                                                           "/sbin",
+                                                           "/lib",
+                                                           "/lib32",
+                                                           "/lib64",
+                                                           "/opt/cni"};
+
+// Children of system paths that hold nothing secret; mounting them read-only is routine.
+constexpr std::array<std::string_view, 10> kPublicSystemFiles = {"/etc/localtime",
+                                                                 "/etc/timezone",
+                                                                 "/etc/ssl/certs",
+                                                                 "/etc/pki/tls/certs",
+                                                                 "/etc/pki/ca-trust/extracted",
+                                                                 "/etc/ca-certificates",
+                                                                 "/usr/share/zoneinfo",
+                                                                 "/usr/share/ca-certificates",
+                                                                 "/etc/os-release",
+                                                                 "/usr/lib/os-release"};
+
+// Relative to a home directory.
+constexpr std::array<std::string_view, 34> kCredentialStores = {
+    ".ssh",
+    ".aws",
+    ".azure",
+    ".config/gcloud",
+    ".kube",
+    ".docker",
+    ".gnupg",
+    ".netrc",
+    ".git-credentials",
+    ".config/gh",
+    ".config/hub",
+    ".npmrc",
+    ".pypirc",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".terraform.d/credentials.tfrc.json",
+    ".vault-token",
+    ".password-store",
+    ".local/share/keyrings",
+    ".config/github-copilot",
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".config/op",
+    ".oci",
+    ".config/containers/auth.json",
+    ".config/doctl",
+    ".mozilla",
+    ".config/google-chrome",
+    ".config/chromium",
+    ".config/BraveSoftware",
+    ".config/microsoft-edge",
+    "Library/Application Support/Google/Chrome",
+    "Library/Application Support/Firefox",
+    "Library/Keychains"};
+
+// Relative to a home directory: what an agent could plant for a human (or the agent's next,
+// trusted run) to execute later.
+constexpr std::array<std::string_view, 21> kInstructionDirs = {
+    ".agents",     ".claude",     ".claude.json",    ".codex",           ".gemini",
+    ".cursor",     ".continue",   ".aider.conf.yml", ".config/opencode", ".config/claude",
+    ".gitconfig",  ".config/git", ".githooks",       ".bashrc",          ".bash_profile",
+    ".bash_login", ".profile",    ".zshrc",          ".zprofile",        ".zshenv",
+    ".local/bin"};
+
+struct HomeSplit {
+  bool is_home = false;
+  std::string home;  // "~", "~alice", "/root", "/home/alice"
+  std::vector<std::string> rel;
+  bool collection = false;  // /home, /Users: every user's home
+};
+
+HomeSplit split_home(const std::string& norm) {
+  HomeSplit h;
+  auto parts = split(norm);
+  if (!norm.empty() && norm[0] == '~') {
+    h.is_home = true;
+    h.home = parts.empty() ? "~" : parts[0];
+    h.rel.assign(parts.begin() + (parts.empty() ? 0 : 1), parts.end());
+    return h;
+  }
+  if (norm.empty() || norm[0] != '/') return h;
+  if (!parts.empty() && parts[0] == "root") {
+    h.is_home = true;
+    h.home = "/root";
+    h.rel.assign(parts.begin() + 1, parts.end());
+    return h;
+  }
+  size_t base = 0;
+  if (!parts.empty() && (parts[0] == "home" || parts[0] == "Users")) {
+    base = 1;
+  } else if (parts.size() >= 2 && parts[0] == "var" && parts[1] == "home") {
+    base = 2;
+  } else {
+    return h;
+  }
+  h.is_home = true;
+  if (parts.size() == base) {
+    h.collection = true;
+    h.home = norm;
+    return h;
+  }
+  h.home = "/";
+  for (size_t i = 0; i <= base; ++i) h.home += (i ? "/" : "") + parts[i];
+  h.rel.assign(parts.begin() + static_cast<long>(base) + 1, parts.end());
+  return h;
+}
+
+std::string join_rel(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& c : v) s += (s.empty() ? "" : "/") + c;
+  return s;
+}
+
+template <size_t N>
+const std::string_view* find_under(const std::vector<std::string>& rel,
+                                   const std::array<std::string_view, N>& table) {
+  const std::string_view* best = nullptr;
+  size_t best_len = 0;
+  for (const auto& e : table) {
+    auto pat = split(e);
+    if (under_pattern(rel, pat) && pat.size() >= best_len) {
+      best = &e;
+      best_len = pat.size();
+    }
+  }
+  return best;
+}
+
+template <size_t N>
+const std::string_view* find_parent_of(const std::vector<std::string>& rel,
+                                       const std::array<std::string_view, N>& table) {
+  for (const auto& e : table) {
+    if (parent_of_pattern(rel, split(e))) return &e;
+  }
+  return nullptr;
+}
+
+std::string home_label(const HomeSplit& h, std::string_view entry) {
+  return h.home + "/" + std::string(entry);
+}
+
+bool is_socket_path(const std::string& norm, std::string& why) {
+  auto parts = split(norm);
+  if (norm == "/") {
+    why = "/run";
+    return true;
+  }
+  if (!parts.empty()) {
+    for (auto n : kSocketNames) {
+      if (parts.back() == n) {
+        why = norm;
+        return true;
+      }
+    }
+  }
+  if (norm.empty() || norm[0] != '/') return false;
+  // /var/run is a symlink to /run on every current distribution.
+  if (parts.size() >= 2 && parts[0] == "var" && parts[1] == "run") {
+    parts.erase(parts.begin());
+  }
+  if (parts.empty() || parts[0] != "run") return false;
+  if (parts.size() == 1) {
+    why = norm;
+    return true;
+  }
+  for (auto d : kSocketDirs) {
+    auto pat = split(d);
+    if (under_pattern(parts, pat) || parent_of_pattern(parts, pat)) {
+      why = norm;
+      return true;
+    }
+  }
+  for (auto n : kSocketNames) {
+    std::vector<std::string> file = {"run", std::string(n)};
+    if (parent_of_pattern(parts, file)) {
+      why = norm;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string normalize_path(std::string_view raw) {
+  std::string s(raw);
+  for (char& c : s) {
+    if (c == '\\') c = '/';
+  }
+  // Strip surrounding quotes a launcher argument may still carry.
+  while (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) {
+    s = s.substr(1, s.size() - 2);
+  }
+  // Windows drive letters (devcontainer on Windows): C:/Users/x -> /Users/x.
+  if (s.size() >= 3 && std::isalpha(static_cast<unsigned char>(s[0])) && s[1] == ':' &&
+      s[2] == '/') {
+    s = s.substr(2);
+  }
+  for (const auto& [var, repl] : kPrefixes) {
+    if (starts_with(s, var) && (s.size() == var.size() || s[var.size()] == '/')) {
+      s = std::string(repl) + s.substr(var.size());
+      break;
+    }
+  }
+
+  enum class Root { Absolute, Home, Relative } root = Root::Relative;
+  std::string home;
+  auto parts = split(s);
+  if (!s.empty() && s[0] == '/') {
+    root = Root::Absolute;
+  } else if (!s.empty() && s[0] == '~') {
+    root = Root::Home;
+    home = parts.front();
+    parts.erase(parts.begin());
+  }
+  std::vector<std::string> stack;
+  for (auto& c : parts) {
+    if (c == ".") continue;
+    if (c == "..") {
+      if (!stack.empty() && stack.back() != "..") {
+        stack.pop_back();
+      } else if (root == Root::Relative) {
+        stack.push_back("..");
+      } else if (root == Root::Home) {
+        // Above a home directory is the directory of every home.
+        root = Root::Absolute;
+        stack = {"home"};
+      }
+      continue;
+    }
+    stack.push_back(std::move(c));
+  }
+  std::string out;
+  switch (root) {
+    case Root::Absolute:
+      for (const auto& c : stack) out += "/" + c;
+      return out.empty() ? "/" : out;
+    case Root::Home:
+      out = home;
+      for (const auto& c : stack) out += "/" + c;
+      return out;
+    case Root::Relative:
+      out = join_rel(stack);
+      return out.empty() ? "." : out;
+  }
+  return out;
+}
+
+bool path_within(std::string_view path, std::string_view root) {
+  // A relative path is inside "." unless it climbs out or starts with a variable the
+  // evaluator could not resolve (its value is unknown, not the launcher's directory).
+  if (root == ".")
+    return !path.empty() && path[0] != '/' && path[0] != '~' && path[0] != '$' && path[0] != '`' &&
+           path != ".." && !starts_with(path, "../");
+  if (root == "/") return !path.empty() && path[0] == '/';
+  if (path == root) return true;
+  return path.size() > root.size() && starts_with(path, root) && path[root.size()] == '/';
+}
+
+HostPathClass classify_host_path(std::string_view raw) {
+  HostPathClass c;
+  c.normalized = normalize_path(raw);
+  const std::string& p = c.normalized;
+
+  if (path_within(p, "/dev")) {
+    c.kind = HostPathKind::Device;
+    c.why = p;
+    return c;
+  }
+  if (std::string why; is_socket_path(p, why)) {
+    c.kind = HostPathKind::RuntimeSocket;
+    c.why = why;
+    return c;
+  }
+  HomeSplit h = split_home(p);
+  if (h.is_home) {
+    if (h.collection || h.rel.empty()) {
+      c.kind = HostPathKind::Home;
+      c.why = p;
+      return c;
+    }
+    if (auto e = find_under(h.rel, kCredentialStores)) {
+      c.kind = HostPathKind::CredentialStore;
+      c.why = home_label(h, *e);
+      return c;
+    }
+    if (auto e = find_under(h.rel, kInstructionDirs)) {
+      c.kind = HostPathKind::InstructionDir;
+      c.why = home_label(h, *e);
+      return c;
+    }
+    if (auto e = find_parent_of(h.rel, kCredentialStores)) {
+      c.kind = HostPathKind::CredentialStore;
+      c.why = home_label(h, *e);
+      return c;
+    }
+    if (auto e = find_parent_of(h.rel, kInstructionDirs)) {
+      c.kind = HostPathKind::InstructionDir;
+      c.why = home_label(h, *e);
+      return c;
+    }
+  }
+  if (p.size() > 1 && p[0] == '/') {
+    auto parts = split(p);
+    for (auto e : kPublicSystemFiles) {
+      if (path_within(p, e)) {
+        c.kind = HostPathKind::PublicSystemFile;
+        c.why = std::string(e);
+        return c;
+      }
+    }
+    for (auto e : kSystemPaths) {
+      if (path_within(p, e) || parent_of_pattern(parts, split(e))) {
+        c.kind = HostPathKind::SystemPath;
+        c.why = std::string(e);
+        return c;
+      }
+    }
+  }
+  // Git hooks and config run on the host the next time a human uses the repository.
+  auto parts = split(p);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i] == ".githooks" || parts[i] == ".husky" ||
+        (parts[i] == ".git" &&
+         (i + 1 == parts.size() || parts[i + 1] == "hooks" || parts[i + 1] == "config"))) {
+      c.kind = HostPathKind::InstructionDir;
+      c.why = p;
+      return c;
+    }
+  }
+  return c;
+}
+
+bool in_workspace(std::string_view raw, const std::vector<std::string>& declared) {
+  std::string p = normalize_path(raw);
+  if (declared.empty()) return path_within(p, ".");
+  for (const auto& d : declared) {
+    if (path_within(p, normalize_path(d))) return true;
+  }
+  return false;
+}
+
+std::string_view host_path_kind_name(HostPathKind k) {
+  switch (k) {
+    case HostPathKind::None:
+      return "host path";
+    case HostPathKind::Device:
+      return "host device path";
+    case HostPathKind::RuntimeSocket:
+      return "container runtime socket";
+    case HostPathKind::CredentialStore:
+      return "credential store";
+    case HostPathKind::InstructionDir:
+      return "instruction directory";
+    case HostPathKind::Home:
+      return "home directory";
+    case HostPathKind::SystemPath:
+      return "host system path";
+    case HostPathKind::PublicSystemFile:
+      return "host system path";
+  }
+  return "host path";
+}
+
+}  // namespace sbr::engine

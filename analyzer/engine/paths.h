@@ -1,0 +1,48 @@
+// Host path classification: which host paths are sensitive and why. Shared by the isolation
+// (sockets, devices) and filesystem (system paths, homes, credential stores) checks so that one
+// mount is judged once, by the most specific class it falls in.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sbr::engine {
+
+// Textual normalisation: '\' -> '/', `$HOME`/`${HOME}`/`${localEnv:HOME}` -> `~`, `$PWD`,
+// `$(pwd)`, `${localWorkspaceFolder}` -> `.`, '//' collapsed, '.' and '..' resolved, trailing
+// '/' stripped. Relative paths stay relative ("./src" -> "src", "." stays "."). Never touches
+// the file system: the analysed repository's host is not this machine.
+std::string normalize_path(std::string_view raw);
+
+// true when `path` equals `root` or lies below it (both normalised; "." covers every relative
+// path that does not climb out with "..").
+bool path_within(std::string_view path, std::string_view root);
+
+enum class HostPathKind {
+  None,              // nothing special known about it
+  Device,            // /dev or below
+  RuntimeSocket,     // a container-runtime socket or a directory that holds one
+  CredentialStore,   // ~/.ssh, ~/.aws, ... (or a directory that contains one)
+  InstructionDir,    // ~/.claude, ~/.gitconfig, git hooks, shell rc files
+  Home,              // a home directory itself (or /home)
+  SystemPath,        // /, /etc, /proc, /var/lib/kubelet ... (and their parents and children)
+  PublicSystemFile,  // a system path with nothing secret in it (/etc/localtime, CA bundles):
+                     // read-only is harmless, writable is still a system path
+};
+
+struct HostPathClass {
+  HostPathKind kind = HostPathKind::None;
+  std::string normalized;
+  std::string why;  // the entry matched, e.g. "~/.ssh", "/var/run/docker.sock", "/etc"
+};
+
+HostPathClass classify_host_path(std::string_view raw);
+
+// The workspace: the declared paths, or (none declared) the launcher's directory: `$PWD`,
+// `$(pwd)`, `${localWorkspaceFolder}` and relative paths that stay inside it.
+bool in_workspace(std::string_view raw, const std::vector<std::string>& declared);
+
+std::string_view host_path_kind_name(HostPathKind k);
+
+}  // namespace sbr::engine

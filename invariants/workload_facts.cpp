@@ -1,0 +1,174 @@
+#include "invariants/workload_facts.h"
+
+#include <fmt/format.h>
+
+#include "invariants/common.h"
+
+namespace sbr::inv {
+namespace {
+
+int threat_rank(ThreatClass t) {
+  switch (t) {
+    case ThreatClass::UntrustedCode:
+    case ThreatClass::MultiTenant:
+      return 3;
+    case ThreatClass::UntrustedInput:
+      return 2;
+    case ThreatClass::Trusted:
+      return 1;
+  }
+  return 3;
+}
+
+}  // namespace
+
+void FactFindings::add(const Workload& w, std::string_view rule, std::string what,
+                       const Provenance& at, std::string fact_path, std::vector<Related> related) {
+  Key key{std::string(rule), at.at, fact_path, at.condition.text,
+          w.id.render_root + "\x1f" + w.id.kind + "\x1f" + w.id.ns + "\x1f" + w.id.name};
+  auto it = index_.find(key);
+  if (it == index_.end() || !at.at.valid()) {
+    index_.emplace(key, entries_.size());
+    entries_.push_back(Entry{&w,
+                             std::string(rule),
+                             std::move(what),
+                             std::move(fact_path),
+                             at,
+                             std::move(related),
+                             {w.id.container}});
+    return;
+  }
+  Entry& e = entries_[it->second];
+  e.containers.push_back(w.id.container);
+  // The strongest threat class names the finding; among equals a main container does, so a
+  // pod-level finding is not attributed to an init container.
+  int now = threat_rank(e.w->threat), cand = threat_rank(w.threat);
+  if (cand > now ||
+      (cand == now && e.w->role != ContainerRole::Main && w.role == ContainerRole::Main)) {
+    e.w = &w;
+  }
+}
+
+void FactFindings::flush() {
+  for (Entry& e : entries_) {
+    std::string who;
+    if (e.containers.size() > 1) {
+      who = describe_pod(*e.w) + " (containers " +
+            fmt::format("{}", fmt::join(e.containers, ", ")) + ")";
+    } else {
+      who = describe(*e.w);
+    }
+    Finding f = make(*e.w, e.rule, who + " " + e.what, e.at, e.fact_path);
+    f.related = std::move(e.related);
+    out_.add(std::move(f));
+  }
+  entries_.clear();
+  index_.clear();
+}
+
+std::string spell(const Workload& w, std::string_view k8s, std::string_view cli,
+                  std::string_view compose) {
+  if (is_kubernetes(w)) return std::string(k8s);
+  if (w.engine == Engine::Compose && !compose.empty()) return std::string(compose);
+  return std::string(cli);
+}
+
+std::string describe_pod(const Workload& w) {
+  if (!is_kubernetes(w)) return describe(w);
+  std::string ns = w.id.ns.empty() ? "" : w.id.ns + "/";
+  return fmt::format("{} {}{}", w.id.kind, ns, w.id.name);
+}
+
+bool is_privileged(const Workload& w) {
+  return w.identity.privileged && w.identity.privileged->value;
+}
+
+UserState user_state(const Workload& w) {
+  if (auto uid = engine::effective_uid(w)) return *uid == 0 ? UserState::Root : UserState::NonRoot;
+  if (w.identity.user_name) {
+    return w.identity.user_name->value == "root" ? UserState::Root : UserState::Named;
+  }
+  // The kubelet refuses to start a runAsNonRoot container whose image user is root.
+  if (w.identity.run_as_non_root && w.identity.run_as_non_root->value) return UserState::NonRoot;
+  // podman --userns=keep-id runs the process as the invoking user's uid unless --user says
+  // otherwise.
+  if (w.identity.userns && w.identity.userns->value.rfind("keep-id", 0) == 0) {
+    return UserState::NonRoot;
+  }
+  return UserState::Unknown;
+}
+
+bool writes_host(const Mount& m) {
+  if (m.overlay) return false;
+  return !(m.read_only && m.read_only->value);
+}
+
+const Provenance& mount_anchor(const Workload& w, const Mount& m) {
+  if (m.source_from.at.valid()) return m.source_from;
+  if (m.mount_from.at.valid()) return m.mount_from;
+  return container_anchor(w);
+}
+
+std::vector<Related> mount_related(const Mount& m) {
+  std::vector<Related> r;
+  if (m.mount_from.at.valid() && m.mount_from.at != m.source_from.at) {
+    std::string ro = m.read_only && m.read_only->value ? " read-only" : "";
+    r.push_back({m.mount_from.at, fmt::format("mounted{} at {}", ro, m.target)});
+  }
+  return r;
+}
+
+ResolvedRuntime resolve_runtime(const Model& model, const Workload& w) {
+  ResolvedRuntime out;
+  out.rt = engine::effective_runtime(w, model.cluster_facts);
+  auto find_class = [&](const std::string& name) -> const RuntimeClassObject* {
+    for (const auto& rc : model.cluster.runtime_classes) {
+      if (rc.ref.name == name) return &rc;
+    }
+    return nullptr;
+  };
+  if (w.runtime_handler) {
+    out.handler_line = Related{
+        w.runtime_handler->from.at,
+        fmt::format("RuntimeClass {} has handler {}", out.rt.name, w.runtime_handler->value)};
+    return out;
+  }
+  if (!is_kubernetes(w) && !out.rt.name.empty()) {
+    // --runtime may be a path to the binary: /usr/local/bin/runsc is runsc.
+    std::string base = out.rt.name.substr(out.rt.name.find_last_of('/') + 1);
+    out.rt.kind = engine::runtime_kind_of_handler(base);
+    return out;
+  }
+  if (is_kubernetes(w) && !out.rt.name.empty()) {
+    if (const RuntimeClassObject* rc = find_class(out.rt.name)) {
+      out.rt.handler = rc->handler;
+      out.rt.kind = engine::runtime_kind_of_handler(rc->handler);
+      out.handler_line = Related{rc->handler_from.at, fmt::format("RuntimeClass {} has handler {}",
+                                                                  rc->ref.name, rc->handler)};
+    }
+  }
+  return out;
+}
+
+std::string_view runtime_kind_name(engine::RuntimeKind k) {
+  switch (k) {
+    case engine::RuntimeKind::Runc:
+      return "runc-class";
+    case engine::RuntimeKind::GVisor:
+      return "gVisor";
+    case engine::RuntimeKind::MicroVm:
+      return "microVM";
+  }
+  return "runc-class";
+}
+
+std::string admission_note(const Workload& w, PsaLevel rejected_at) {
+  if (w.engine != Engine::Kubelet || !w.pod_security) return "";
+  const std::string& e = w.pod_security->enforce;
+  bool rejects = e == "restricted" || (e == "baseline" && rejected_at == PsaLevel::Baseline);
+  if (!rejects) return "";
+  std::string ns = w.id.ns.empty() ? "its namespace" : "namespace " + w.id.ns;
+  return fmt::format(" (Pod Security Admission enforce={} on {} would reject this pod)", e, ns);
+}
+
+}  // namespace sbr::inv

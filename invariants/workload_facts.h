@@ -1,0 +1,82 @@
+// Facts derived from a workload that the isolation, privilege and filesystem checks share, and
+// the finding sink that keeps one finding per fact when several containers inherit it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "analyzer/check/finding.h"
+#include "analyzer/engine/defaults.h"
+#include "analyzer/model/model.h"
+
+namespace sbr::inv {
+
+// Every container of a pod inherits the pod's fields (hostNetwork, a pod securityContext, the
+// runtime class): reported once, at the field, naming the pod and the containers concerned.
+// When the containers differ in threat class the finding keeps the strongest one, so a
+// trusted sidecar never hides an untrusted agent.
+class FactFindings {
+ public:
+  explicit FactFindings(Findings& out) : out_(out) {}
+  FactFindings(const FactFindings&) = delete;
+  FactFindings& operator=(const FactFindings&) = delete;
+  ~FactFindings() { flush(); }
+
+  // `what` completes a sentence whose subject is the workload ("runs privileged ...").
+  void add(const Workload& w, std::string_view rule, std::string what, const Provenance& at,
+           std::string fact_path, std::vector<Related> related = {});
+  void flush();
+
+ private:
+  struct Entry {
+    const Workload* w = nullptr;
+    std::string rule, what, fact_path;
+    Provenance at;
+    std::vector<Related> related;
+    std::vector<std::string> containers;
+  };
+  using Key = std::tuple<std::string, Location, std::string, std::string, std::string>;
+  Findings& out_;
+  std::vector<Entry> entries_;
+  std::map<Key, size_t> index_;
+};
+
+// A setting as the user wrote it: the Kubernetes field, the compose key (when given) or the
+// podman/docker flag (devcontainer runArgs are flags too).
+std::string spell(const Workload& w, std::string_view k8s, std::string_view cli,
+                  std::string_view compose = {});
+
+// "Deployment agents/runner" for Kubernetes objects; describe(w) otherwise.
+std::string describe_pod(const Workload& w);
+
+bool is_privileged(const Workload& w);
+
+// The user the container process runs as, as far as the input tells.
+enum class UserState { Root, NonRoot, Named, Unknown };
+UserState user_state(const Workload& w);
+
+// Whether a mount lets the container write to the host path (an overlay `:O` does not).
+bool writes_host(const Mount& m);
+// The mount's primary location: the host path's `path:` / the -v argument, else the mount.
+const Provenance& mount_anchor(const Workload& w, const Mount& m);
+// "mounted at /x" (and where), for related locations.
+std::vector<Related> mount_related(const Mount& m);
+
+// The runtime the workload gets; also resolves a RuntimeClass object in the input that the
+// frontend did not link, and a cluster default class named by a RuntimeClass object.
+struct ResolvedRuntime {
+  engine::EffectiveRuntime rt;
+  std::optional<Related> handler_line;  // the RuntimeClass `handler:` line when known
+};
+ResolvedRuntime resolve_runtime(const Model& model, const Workload& w);
+std::string_view runtime_kind_name(engine::RuntimeKind k);
+
+// Pod Security Admission: a suffix saying the namespace's enforce label would reject the pod,
+// or "" when it would not (or the workload is not a Kubernetes pod).
+enum class PsaLevel { Baseline, Restricted };
+std::string admission_note(const Workload& w, PsaLevel rejected_at);
+
+}  // namespace sbr::inv
