@@ -107,6 +107,12 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
       s = *adjusted;
       if (!f.condition.always() && f.condition.needs_switch) s = one_lower(s);
     }
+    // A fact reached only on some path says which path, in the message itself (INVARIANTS.md:
+    // "the condition is in the message and in the fingerprint").
+    if (!f.condition.always()) {
+      f.message += fmt::format(" [only {}{}]", f.condition.text,
+                               f.condition.needs_switch ? ", a non-default switch" : "");
+    }
     f.severity = s;
     const WorkloadId* id = nullptr;
     auto it = std::lower_bound(subjects.begin(), subjects.end(), f.subject,
