@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/frontends/k8s/reader.h"
+#include "analyzer/frontends/yaml/documents.h"
 
 namespace sbr {
 namespace k8s {
@@ -217,36 +218,11 @@ void read_object(const Reader& r, const Node* root, int depth) {
 void read_kubernetes_file(const SourceFile& file, FilePart& out) {
   std::string jsonc;  // only JSON needs a rewritten copy; YAML is read in place
   if (file.type == FileType::Json) jsonc = yaml::strip_jsonc(file.bytes);
-  yaml::DocumentReader reader(file.type == FileType::Json ? std::string_view(jsonc)
-                                                          : std::string_view(file.bytes));
-  yaml::Document doc;
-  yaml::ParseFailure fail;
+  std::string_view text =
+      file.type == FileType::Json ? std::string_view(jsonc) : std::string_view(file.bytes);
   Reader r{file.id, file.path, out};
-  for (;;) {
-    auto st = reader.next(doc, fail);
-    if (st == yaml::DocumentReader::Status::End) break;
-    if (st == yaml::DocumentReader::Status::Error) {
-      out.problems.push_back({ProblemKind::ParseError, "YAML does not parse: " + fail.message,
-                              Location{file.id, fail.line, fail.column}});
-      continue;
-    }
-    if (doc.over_budget) {
-      out.problems.push_back(
-          {ProblemKind::BudgetExceeded,
-           "document expands past the node budget (aliases or recursive anchors); not analysed",
-           Location{file.id, doc.start_line, 1}});
-      continue;
-    }
-    for (const auto& d : doc.duplicates) {
-      out.problems.push_back(
-          {ProblemKind::DuplicateKey,
-           fmt::format("duplicate key `{}`: parsers disagree on which value wins; the last "
-                       "one is analysed",
-                       d.key),
-           Location{file.id, d.line, d.column}});
-    }
-    read_object(r, doc.root, 0);
-  }
+  for_each_document(text, file.id, "YAML", out.problems,
+                    [&](const yaml::Document& doc) { read_object(r, doc.root, 0); });
 }
 
 }  // namespace sbr

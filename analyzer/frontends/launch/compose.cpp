@@ -4,6 +4,7 @@
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
 #include "analyzer/frontends/launch/specs.h"
+#include "analyzer/frontends/yaml/documents.h"
 
 namespace sbr {
 namespace {
@@ -228,43 +229,29 @@ struct ServiceReader {
 }  // namespace
 
 void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out) {
-  yaml::DocumentReader reader(file.bytes);
-  yaml::Document doc;
-  yaml::ParseFailure err;
-  for (;;) {
-    auto st = reader.next(doc, err);
-    if (st == yaml::DocumentReader::Status::End) break;
-    if (st == yaml::DocumentReader::Status::Error) {
-      out.problems.push_back({ProblemKind::ParseError,
-                              "compose file does not parse: " + err.message,
-                              Location{file.id, std::max(err.line, 1u), std::max(err.column, 1u)}});
-      continue;
-    }
-    for (const auto& d : doc.duplicates) {
-      out.problems.push_back({ProblemKind::DuplicateKey, "duplicate key `" + d.key + "`",
-                              Location{file.id, d.line, d.column}});
-    }
-    if (doc.root == nullptr || !doc.root->is_map()) continue;
-    const Node* services = doc.root->get("services");
-    if (services == nullptr || !services->is_map()) continue;
-    for (const auto& [key, svc] : services->entries) {
-      if (svc == nullptr || !svc->is_map()) continue;
-      Workload w;
-      w.engine = Engine::Compose;
-      w.id.kind = "compose";
-      w.id.name = file.path;
-      w.id.render_root = file.path;
-      w.id.container = ServiceReader::str(key);
-      w.object_from = w.pod_spec_from = w.container_from =
-          launch::at_node(file.id, key, Frontend::Compose);
-      w.lifecycle.controller = Controller::ComposeService;
-      ServiceReader r{file, ctx, w};
-      r.svc = svc;
-      r.read();
-      r.build(launch::dir_of(file.path));
-      out.workloads.push_back(std::move(w));
-    }
-  }
+  for_each_document(file.bytes, file.id, "compose file", out.problems,
+                    [&](const yaml::Document& doc) {
+                      if (doc.root == nullptr || !doc.root->is_map()) return;
+                      const Node* services = doc.root->get("services");
+                      if (services == nullptr || !services->is_map()) return;
+                      for (const auto& [key, svc] : services->entries) {
+                        if (svc == nullptr || !svc->is_map()) continue;
+                        Workload w;
+                        w.engine = Engine::Compose;
+                        w.id.kind = "compose";
+                        w.id.name = file.path;
+                        w.id.render_root = file.path;
+                        w.id.container = ServiceReader::str(key);
+                        w.object_from = w.pod_spec_from = w.container_from =
+                            launch::at_node(file.id, key, Frontend::Compose);
+                        w.lifecycle.controller = Controller::ComposeService;
+                        ServiceReader r{file, ctx, w};
+                        r.svc = svc;
+                        r.read();
+                        r.build(launch::dir_of(file.path));
+                        out.workloads.push_back(std::move(w));
+                      }
+                    });
 }
 
 }  // namespace sbr

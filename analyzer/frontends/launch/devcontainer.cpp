@@ -5,6 +5,7 @@
 #include "analyzer/frontends/launch/launch_util.h"
 #include "analyzer/frontends/launch/run_options.h"
 #include "analyzer/frontends/launch/specs.h"
+#include "analyzer/frontends/yaml/documents.h"
 
 namespace sbr {
 namespace {
@@ -33,19 +34,11 @@ void lifecycle_commands(const Node* n, const std::string& key, FileId file, Work
 
 }  // namespace
 
-void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out) {
-  std::string text = yaml::strip_jsonc(file.bytes);
-  yaml::DocumentReader reader(text);
-  yaml::Document doc;
-  yaml::ParseFailure err;
-  auto st = reader.next(doc, err);
-  if (st == yaml::DocumentReader::Status::Error) {
-    out.problems.push_back({ProblemKind::ParseError,
-                            "devcontainer.json does not parse: " + err.message,
-                            Location{file.id, std::max(err.line, 1u), std::max(err.column, 1u)}});
-    return;
-  }
-  if (st != yaml::DocumentReader::Status::Document || doc.root == nullptr || !doc.root->is_map()) {
+namespace {
+
+void read_devcontainer_document(const SourceFile& file, const FrontendContext& ctx, FilePart& out,
+                                const yaml::Document& doc) {
+  if (doc.root == nullptr || !doc.root->is_map()) {
     // An empty or non-object devcontainer.json configures nothing the CLI could start.
     out.problems.push_back({ProblemKind::InvalidObject,
                             "devcontainer.json is not a JSON object; nothing in it was reviewed",
@@ -144,6 +137,26 @@ void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, 
   // The dockerfile path is relative to devcontainer.json; the context only moves the build.
   if (!dockerfile.empty()) launch::attach_dockerfile(ctx.sources, dir + dockerfile, w);
   out.workloads.push_back(std::move(w));
+}
+
+}  // namespace
+
+void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out) {
+  std::string text = yaml::strip_jsonc(file.bytes);
+  bool seen = false;
+  size_t problems = out.problems.size();
+  for_each_document(
+      text, file.id, "devcontainer.json", out.problems,
+      [&](const yaml::Document& doc) {
+        seen = true;
+        read_devcontainer_document(file, ctx, out, doc);
+      },
+      1);
+  if (!seen && problems == out.problems.size()) {
+    out.problems.push_back({ProblemKind::InvalidObject,
+                            "devcontainer.json is empty; nothing in it was reviewed",
+                            Location{file.id, 1, 1}});
+  }
 }
 
 }  // namespace sbr

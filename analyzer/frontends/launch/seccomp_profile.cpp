@@ -4,6 +4,7 @@
 #include "analyzer/engine/seccomp_default.h"
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
+#include "analyzer/frontends/yaml/documents.h"
 
 namespace sbr {
 namespace {
@@ -24,20 +25,10 @@ bool non_empty(const Node* n) {
 
 }  // namespace
 
-void read_seccomp_profile(const SourceFile& file, const FrontendContext&, FilePart& out) {
-  yaml::DocumentReader reader(file.bytes);
-  yaml::Document doc;
-  yaml::ParseFailure err;
-  auto st = reader.next(doc, err);
-  if (st == yaml::DocumentReader::Status::Error) {
-    out.problems.push_back({ProblemKind::ParseError,
-                            "seccomp profile does not parse: " + err.message,
-                            Location{file.id, std::max(err.line, 1u), std::max(err.column, 1u)}});
-    return;
-  }
-  if (st != yaml::DocumentReader::Status::Document || doc.root == nullptr || !doc.root->is_map()) {
-    return;
-  }
+namespace {
+
+void read_profile_document(const SourceFile& file, FilePart& out, const yaml::Document& doc) {
+  if (doc.root == nullptr || !doc.root->is_map()) return;
   auto at = [&](const Node* n) { return launch::at_node(file.id, n, Frontend::Seccomp); };
   SeccompProfile p;
   p.file = file.id;
@@ -62,6 +53,14 @@ void read_seccomp_profile(const SourceFile& file, const FrontendContext&, FilePa
     }
   }
   out.seccomp_profiles.push_back(std::move(p));
+}
+
+}  // namespace
+
+void read_seccomp_profile(const SourceFile& file, const FrontendContext&, FilePart& out) {
+  for_each_document(
+      file.bytes, file.id, "seccomp profile", out.problems,
+      [&](const yaml::Document& doc) { read_profile_document(file, out, doc); }, 1);
 }
 
 }  // namespace sbr

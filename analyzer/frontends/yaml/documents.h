@@ -1,0 +1,23 @@
+// The one loop every YAML/JSON frontend runs: each document of a file, with parse errors,
+// duplicate keys and alias expansion past the node budget reported as located problems rather
+// than trusted or skipped.
+#pragma once
+
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/frontends/yaml/yaml_tree.h"
+#include "analyzer/model/model.h"
+
+namespace sbr {
+
+// Calls `fn` for every document that parsed and stays within budget. `what` names the format
+// in messages ("YAML", "compose file", "devcontainer.json"). `max_documents` stops early (1 for
+// formats that hold a single document).
+void for_each_document(std::string_view text, FileId file, std::string_view what,
+                       std::vector<Problem>& problems,
+                       const std::function<void(const yaml::Document&)>& fn,
+                       size_t max_documents = static_cast<size_t>(-1));
+
+}  // namespace sbr
