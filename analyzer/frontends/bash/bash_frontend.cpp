@@ -30,4 +30,25 @@ void read_bash_file(const SourceFile& file, const FrontendContext& ctx, FilePart
   out.problems.insert(out.problems.end(), r.problems.begin(), r.problems.end());
 }
 
+void read_embedded_shell(FileId file, std::string_view text, std::uint32_t line,
+                         std::uint32_t column, const FrontendContext& ctx, FilePart& out) {
+  if (line == 0 || column == 0 || text.empty()) return;
+  // Padding puts the text where it is written, so every position the renderer reports is
+  // already a position in the containing file (exact on the first line).
+  SourceFile embedded;
+  embedded.id = file;
+  embedded.type = FileType::Shell;
+  embedded.readable = true;
+  embedded.bytes.assign(line - 1, '\n');
+  embedded.bytes.append(column - 1, ' ');
+  embedded.bytes.append(text);
+  bash::ScriptRender r = bash::render_script(embedded, ctx.sources);
+  ScriptFacts sf;
+  sf.file = file;
+  sf.facts = std::move(r.facts);
+  sf.invocations = std::move(r.invocations);
+  out.scripts.push_back(std::move(sf));
+  out.problems.insert(out.problems.end(), r.problems.begin(), r.problems.end());
+}
+
 }  // namespace sbr

@@ -8,4 +8,11 @@ namespace sbr {
 
 void read_bash_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 
+// Shell text embedded in another file (a Dockerfile RUN line, a devcontainer lifecycle
+// command), written at `line`:`column` of `file`. Its script facts (curl | sh, fail-open steps,
+// unvalidated splices) join the model located in that file; it launches nothing and builds no
+// gate on the host, so only facts and invocations are kept.
+void read_embedded_shell(FileId file, std::string_view text, std::uint32_t line,
+                         std::uint32_t column, const FrontendContext& ctx, FilePart& out);
+
 }  // namespace sbr

@@ -1,5 +1,6 @@
 // devcontainer.json (JSON with comments): one workload (engine Devcontainer). runArgs go through
 // the podman/docker option parser; mounts through the --mount parser.
+#include "analyzer/frontends/bash/bash_frontend.h"
 #include "analyzer/frontends/launch/apply_options.h"
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
@@ -18,17 +19,23 @@ std::string str(const Node* n) {
 }
 
 // A lifecycle command is a string, an array (argv) or an object of named commands.
-void lifecycle_commands(const Node* n, const std::string& key, FileId file, Workload& w) {
+// A string runs under a shell (rendered by the bash frontend); an array runs as argv.
+void lifecycle_commands(const Node* n, const std::string& key, FileId file,
+                        const FrontendContext& ctx, FilePart& out, Workload& w) {
   if (n == nullptr) return;
   Provenance at = launch::at_node(file, n, Frontend::Devcontainer);
   if (n->is_scalar()) {
     w.setup_commands.push_back(fact(key + ": " + str(n), at));
+    // The JSON string starts one column after its opening quote.
+    read_embedded_shell(file, str(n), n->line, n->column + (n->quoted ? 1 : 0), ctx, out);
   } else if (n->is_seq()) {
     std::string joined;
     for (const Node* i : n->items) joined += (joined.empty() ? "" : " ") + str(i);
     w.setup_commands.push_back(fact(key + ": " + joined, at));
   } else if (n->is_map()) {
-    for (const auto& [k, v] : n->entries) lifecycle_commands(v, key + "." + str(k), file, w);
+    for (const auto& [k, v] : n->entries) {
+      lifecycle_commands(v, key + "." + str(k), file, ctx, out, w);
+    }
   }
 }
 
@@ -123,8 +130,7 @@ void read_devcontainer_document(const SourceFile& file, const FrontendContext& c
   }
   for (const char* key : {"initializeCommand", "onCreateCommand", "updateContentCommand",
                           "postCreateCommand", "postStartCommand", "postAttachCommand"}) {
-    // TODO(bash frontend): evaluate these strings as scripts once the renderer takes a string.
-    lifecycle_commands(root->get(key), key, file.id, w);
+    lifecycle_commands(root->get(key), key, file.id, ctx, out, w);
   }
   std::string dir = launch::dir_of(file.path);
   std::string dockerfile, context;

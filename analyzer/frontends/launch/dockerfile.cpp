@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "analyzer/frontends/bash/bash_frontend.h"
 #include "analyzer/frontends/launch/apply_options.h"
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
@@ -200,7 +201,6 @@ ImageBuild parse_dockerfile(const SourceFile& file) {
         }
       }
     } else if (ins.keyword == "RUN") {
-      // TODO(bash frontend): evaluate RUN bodies for curl|sh and friends.
       b.run_lines.push_back(fact(ins.args, at));
     }
   }
@@ -221,8 +221,17 @@ void attach_dockerfile(const SourceSet* sources, const std::string& path, Worklo
 
 }  // namespace launch
 
-void read_dockerfile(const SourceFile& file, const FrontendContext&, FilePart& out) {
-  out.images.push_back(launch::parse_dockerfile(file));
+void read_dockerfile(const SourceFile& file, const FrontendContext& ctx, FilePart& out) {
+  ImageBuild b = launch::parse_dockerfile(file);
+  // Shell-form RUN lines run under /bin/sh -c: render them like any script, so a build that
+  // pipes a download into a shell is reported where it is written. Exec form (a JSON array)
+  // runs no shell.
+  for (const auto& run : b.run_lines) {
+    std::string_view body = run.value;
+    if (body.empty() || body.front() == '[') continue;
+    read_embedded_shell(file.id, body, run.from.at.line, run.from.at.column, ctx, out);
+  }
+  out.images.push_back(std::move(b));
 }
 
 }  // namespace sbr
