@@ -358,8 +358,8 @@ struct Workload {
   // Launcher options sbreview does not know: kept (never dropped) for --dump-model and review.
   std::vector<Fact<std::string>> unknown_options;
   Maybe<bool> init;  // --init / devcontainer init: a reaper process as PID 1
-  // Commands run inside the container around its start (devcontainer postCreateCommand...).
-  // TODO: hand each to the bash frontend once it can evaluate a string.
+  // Commands run inside the container around its start (devcontainer postCreateCommand...);
+  // their shell forms are also rendered by the bash frontend into the model's scripts.
   std::vector<Fact<std::string>> setup_commands;
   std::string dockerfile;  // path (in the source set) of the Dockerfile the image is built from
   std::optional<PodSecurityLabels> pod_security;
