@@ -335,3 +335,29 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
 }
 
 }  // namespace sbr::test
+
+#include <catch2/catch.hpp>
+
+#include "analyzer/report/report.h"
+
+namespace sbr::test {
+
+std::string model_dump_of(const std::string& rel_dir) {
+  Config config;
+  AnalyzeOptions ao;
+  ao.jobs = 2;
+  Analysis a = analyze({source_dir() + "/" + rel_dir}, config, ao);
+  std::ostringstream os;
+  write_model_dump(a.model, os);
+  return os.str();
+}
+
+void check_golden_dump(const std::string& rel_dir, const std::string& golden) {
+  std::string actual = model_dump_of(rel_dir);
+  std::string path = source_dir() + "/" + golden;
+  if (std::getenv("SBR_UPDATE_GOLDEN")) std::ofstream(path, std::ios::binary) << actual;
+  INFO("golden " << path << " (regenerate with SBR_UPDATE_GOLDEN=1 and review the diff)");
+  CHECK(actual == read_all(path));
+}
+
+}  // namespace sbr::test

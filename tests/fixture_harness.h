@@ -35,3 +35,14 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
 std::string source_dir();
 
 }  // namespace sbr::test
+
+namespace sbr::test {
+
+// The --dump-model text of a fixture directory (relative to the source tree).
+std::string model_dump_of(const std::string& rel_dir);
+
+// Compares the model dump of `rel_dir` with the golden file `golden` (both relative to the
+// source tree). SBR_UPDATE_GOLDEN=1 rewrites the golden file; review its diff.
+void check_golden_dump(const std::string& rel_dir, const std::string& golden);
+
+}  // namespace sbr::test

@@ -16,29 +16,6 @@ using namespace sbr;
 
 namespace {
 
-std::string dump_dir(const std::string& rel) {
-  Config config;
-  AnalyzeOptions ao;
-  ao.jobs = 2;
-  Analysis a = analyze({test::source_dir() + "/" + rel}, config, ao);
-  std::ostringstream os;
-  write_model_dump(a.model, os);
-  return os.str();
-}
-
-void check_golden(const std::string& rel, const std::string& golden) {
-  std::string actual = dump_dir(rel);
-  std::string path = test::source_dir() + "/fixtures/k8s/golden/" + golden;
-  if (std::getenv("SBR_UPDATE_GOLDEN")) {
-    std::ofstream(path, std::ios::binary) << actual;
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream expected;
-  expected << in.rdbuf();
-  INFO("golden " << path << " (regenerate with SBR_UPDATE_GOLDEN=1 and review the diff)");
-  CHECK(actual == expected.str());
-}
-
 // Reads manifests from memory into a linked model.
 Model model_of(std::vector<std::string> docs) {
   Model m;
@@ -68,8 +45,8 @@ const Workload& only(const Model& m, const std::string& container) {
 }  // namespace
 
 TEST_CASE("golden model dumps of the Kubernetes fixtures", "[k8s]") {
-  check_golden("fixtures/k8s/mixed", "mixed.dump");
-  check_golden("fixtures/k8s/frontend", "frontend.dump");
+  test::check_golden_dump("fixtures/k8s/mixed", "fixtures/k8s/golden/mixed.dump");
+  test::check_golden_dump("fixtures/k8s/frontend", "fixtures/k8s/golden/frontend.dump");
 }
 
 TEST_CASE("container securityContext overrides the pod's; provenance follows the winner", "[k8s]") {

@@ -275,35 +275,12 @@ TEST_CASE("seccomp profiles: default action and unconditional allowances", "[lau
   CHECK(p.allows[4].unconditional);
 }
 
-namespace {
-
-std::string dump_dir(const std::string& rel) {
-  Config config;
-  AnalyzeOptions ao;
-  ao.jobs = 2;
-  Analysis a = analyze({test::source_dir() + "/" + rel}, config, ao);
-  std::ostringstream os;
-  write_model_dump(a.model, os);
-  return os.str();
-}
-
-void check_golden(const std::string& rel, const std::string& golden) {
-  std::string actual = dump_dir(rel);
-  std::string path = test::source_dir() + "/fixtures/launch/golden/" + golden;
-  if (std::getenv("SBR_UPDATE_GOLDEN")) std::ofstream(path, std::ios::binary) << actual;
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream expected;
-  expected << in.rdbuf();
-  INFO("golden " << path << " (regenerate with SBR_UPDATE_GOLDEN=1 and review the diff)");
-  CHECK(actual == expected.str());
-}
-
-}  // namespace
-
 TEST_CASE("golden model dumps: compose with a proxy sidecar, a firewalled devcontainer",
           "[launch]") {
-  check_golden("fixtures/launch/compose-proxy", "compose-proxy.dump");
-  check_golden("fixtures/launch/devcontainer-firewall", "devcontainer-firewall.dump");
+  test::check_golden_dump("fixtures/launch/compose-proxy",
+                          "fixtures/launch/golden/compose-proxy.dump");
+  test::check_golden_dump("fixtures/launch/devcontainer-firewall",
+                          "fixtures/launch/golden/devcontainer-firewall.dump");
 }
 
 TEST_CASE("interpolated values are not literals", "[launch]") {

@@ -78,13 +78,25 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   // reason, or past its expiry, must not quietly keep a finding out of the gate.
   for (const auto& a : config.acceptances) {
     if (a.reason.empty()) {
-      raw.add(Finding{"SB0009", fmt::format("risk acceptance of {} has no reason; it is ignored", a.rule),
-                      a.at, {}, config.path, "acceptance:" + a.rule, {}, ThreatClass::UntrustedCode});
+      raw.add(Finding{"SB0009",
+                      fmt::format("risk acceptance of {} has no reason; it is ignored", a.rule),
+                      a.at,
+                      {},
+                      config.path,
+                      "acceptance:" + a.rule,
+                      {},
+                      ThreatClass::UntrustedCode});
     } else if (!a.expires.empty() && !options.today.empty() && a.expires < options.today) {
-      raw.add(Finding{"SB0010",
-                      fmt::format("risk acceptance of {} expired on {}; the finding is reported again",
-                                  a.rule, a.expires),
-                      a.at, {}, config.path, "acceptance:" + a.rule, {}, ThreatClass::UntrustedCode});
+      raw.add(
+          Finding{"SB0010",
+                  fmt::format("risk acceptance of {} expired on {}; the finding is reported again",
+                              a.rule, a.expires),
+                  a.at,
+                  {},
+                  config.path,
+                  "acceptance:" + a.rule,
+                  {},
+                  ThreatClass::UntrustedCode});
     }
   }
 
@@ -98,7 +110,8 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
     f.invariant = rule->invariant;
     Severity s = rule->severity;
     if (rule->invariant == 0) {
-      if (auto it = config.integrity_severity.find(f.rule_id); it != config.integrity_severity.end()) {
+      if (auto it = config.integrity_severity.find(f.rule_id);
+          it != config.integrity_severity.end()) {
         s = it->second;
       }
     } else {
@@ -135,7 +148,8 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
     return std::tie(model.files.path(f.at.file), f.at.line, f.at.column, f.rule_id, f.subject,
                     f.fact_path, f.condition.text);
   };
-  std::sort(out.begin(), out.end(), [&](const Finding& a, const Finding& b) { return key(a) < key(b); });
+  std::sort(out.begin(), out.end(),
+            [&](const Finding& a, const Finding& b) { return key(a) < key(b); });
   out.erase(std::unique(out.begin(), out.end(),
                         [&](const Finding& a, const Finding& b) { return key(a) == key(b); }),
             out.end());

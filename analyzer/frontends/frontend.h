@@ -21,7 +21,7 @@ struct FilePart {
 };
 
 struct FrontendContext {
-  const SourceSet* sources = nullptr;  // other files of the run (bash `source`, compose build)
+  const SourceSet* sources = nullptr;     // other files of the run (bash `source`, compose build)
   std::optional<Engine> launcher_engine;  // from .sbreview.yaml, for unresolved launchers
 };
 

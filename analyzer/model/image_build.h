@@ -26,7 +26,8 @@ struct ImageBuild {
   Maybe<std::string> final_user;              // USER of the last stage, as written
   std::vector<EnvVar> env;                    // ENV / ARG defaults of the last stage
   std::vector<Fact<std::string>> added_urls;  // ADD https://...
-  std::vector<Fact<std::string>> run_lines;   // RUN bodies (shell form is rendered by the bash frontend)
+  std::vector<Fact<std::string>>
+      run_lines;  // RUN bodies (shell form is rendered by the bash frontend)
 };
 
 // One conditional allowance in a seccomp profile: a syscall the profile allows only when the

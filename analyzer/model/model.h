@@ -18,17 +18,17 @@ namespace sbr {
 
 // Why something could not be analysed. Each kind maps to one SB0 rule.
 enum class ProblemKind : std::uint8_t {
-  ParseError,        // YAML/JSON/bash that does not parse
-  Unreadable,        // a file that cannot be read
-  SymlinkOutside,    // a symlink leaving the root (never followed)
-  TooLarge,          // over the size limit
-  InvalidObject,     // a Kubernetes object missing required fields
-  DuplicateKey,      // a mapping with the same key twice: parsers disagree on which wins
-  BudgetExceeded,    // alias expansion, nesting or evaluation budget exceeded
-  SpecialFile,       // FIFO, device, socket in the tree: never opened
-  BadAcceptance,     // a risk acceptance or suppression without a reason
-  ExpiredAcceptance, // a risk acceptance past its expiry
-  RenderFailed,      // a chart/overlay/launcher that could not be rendered
+  ParseError,         // YAML/JSON/bash that does not parse
+  Unreadable,         // a file that cannot be read
+  SymlinkOutside,     // a symlink leaving the root (never followed)
+  TooLarge,           // over the size limit
+  InvalidObject,      // a Kubernetes object missing required fields
+  DuplicateKey,       // a mapping with the same key twice: parsers disagree on which wins
+  BudgetExceeded,     // alias expansion, nesting or evaluation budget exceeded
+  SpecialFile,        // FIFO, device, socket in the tree: never opened
+  BadAcceptance,      // a risk acceptance or suppression without a reason
+  ExpiredAcceptance,  // a risk acceptance past its expiry
+  RenderFailed,       // a chart/overlay/launcher that could not be rendered
 };
 
 struct Problem {
@@ -72,7 +72,7 @@ struct Model {
   ClusterObjects cluster;
   std::vector<ScriptFacts> scripts;
   std::vector<Problem> problems;
-  std::vector<ImageBuild> images;               // Dockerfiles/Containerfiles in the input
+  std::vector<ImageBuild> images;                // Dockerfiles/Containerfiles in the input
   std::vector<SeccompProfile> seccomp_profiles;  // seccomp JSON profiles in the input
 
   ClusterFacts cluster_facts;

@@ -63,7 +63,8 @@ Analysis analyze(const std::vector<std::string>& roots, const Config& config,
       analyze_file(a.sources.files[i], ctx, parts[i]);
     }
   };
-  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(parts.size())));
+  unsigned jobs =
+      std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(parts.size())));
   std::vector<std::thread> pool;
   for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(work);
   work();

@@ -188,8 +188,8 @@ size_t next_document_marker(std::string_view text, std::uint32_t from_line) {
   std::uint32_t line = 1;
   while (pos < text.size()) {
     size_t eol = text.find('\n', pos);
-    std::string_view l = text.substr(pos, eol == std::string_view::npos ? text.size() - pos
-                                                                        : eol - pos);
+    std::string_view l =
+        text.substr(pos, eol == std::string_view::npos ? text.size() - pos : eol - pos);
     if (line >= from_line && l.substr(0, 3) == "---" &&
         (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r')) {
       return pos;
@@ -234,7 +234,9 @@ DocumentReader::DocumentReader(std::string_view text, std::uint64_t node_budget)
   impl_->restart();
 }
 
-DocumentReader::~DocumentReader() { delete impl_; }
+DocumentReader::~DocumentReader() {
+  delete impl_;
+}
 
 DocumentReader::Status DocumentReader::next(Document& doc, ParseFailure& error) {
   Impl& s = *impl_;

@@ -17,11 +17,11 @@ enum class Kind : std::uint8_t { Null, Scalar, Sequence, Map };
 
 struct Node {
   Kind kind = Kind::Null;
-  bool quoted = false;  // "true" in quotes is a string, not a boolean
+  bool quoted = false;       // "true" in quotes is a string, not a boolean
   std::uint32_t line = 0;    // 1-based, absolute in the file
   std::uint32_t column = 0;  // 1-based
   std::string scalar;
-  std::vector<const Node*> items;                             // Sequence
+  std::vector<const Node*> items;                            // Sequence
   std::vector<std::pair<const Node*, const Node*>> entries;  // Map, in order
 
   bool is_map() const { return kind == Kind::Map; }
