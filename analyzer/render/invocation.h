@@ -17,7 +17,7 @@ namespace sbr {
 struct Word {
   std::string text;
   bool symbolic = false;
-  std::string origin;  // for symbolic words: env / argument / read / command substitution / file
+  std::string origin;    // for symbolic words: env / argument / read / command substitution / file
   bool tainted = false;  // from the environment, arguments, config files, command substitution
   Provenance from;       // where the word is written (after following variables: the use site)
 };
@@ -34,9 +34,9 @@ struct ShellState {
 struct Invocation {
   std::vector<Word> argv;  // argv[0] is the command after `sudo`, `env X=y`, `command`, `exec`
   std::vector<Word> env_prefix;  // VAR=value words before the command (env, inline assignments)
-  bool via_exec = false;   // `exec cmd`: replaces the shell, traps never run
+  bool via_exec = false;         // `exec cmd`: replaces the shell, traps never run
   bool via_sudo = false;
-  Provenance from;         // the command's first line; condition = the path it is on
+  Provenance from;             // the command's first line; condition = the path it is on
   std::uint32_t sequence = 0;  // position in the evaluated call sequence of the script
   ShellState shell;
   std::string stdin_text;  // heredoc / here-string body when the command reads one

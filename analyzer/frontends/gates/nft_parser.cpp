@@ -197,18 +197,25 @@ class Parser {
     if (is(i_, TokKind::LBrace)) table_body(*tb);
   }
 
+  // Inside a `{ ... }` block: skips separators and says whether a statement follows. False at
+  // the closing brace (consumed), after an earlier error, or at the end of input (an error).
+  bool next_in_block(const std::string& what) {
+    if (!ok()) return false;
+    skip_separators();
+    if (i_ >= t_.size()) {
+      fail("unbalanced `{` in " + what, t_.size() - 1);
+      return false;
+    }
+    if (is(i_, TokKind::RBrace)) {
+      ++i_;
+      return false;
+    }
+    return true;
+  }
+
   void table_body(Table& tb) {
     ++i_;  // '{'
-    while (ok()) {
-      skip_separators();
-      if (i_ >= t_.size()) {
-        fail("unbalanced `{` in table " + tb.name, t_.size() - 1);
-        return;
-      }
-      if (is(i_, TokKind::RBrace)) {
-        ++i_;
-        return;
-      }
+    while (next_in_block("table " + tb.name)) {
       std::string w = word(i_);
       size_t start = i_;
       if (w == "chain") {
@@ -241,16 +248,7 @@ class Parser {
 
   void chain_body(Chain& c) {
     ++i_;  // '{'
-    while (ok()) {
-      skip_separators();
-      if (i_ >= t_.size()) {
-        fail("unbalanced `{` in chain " + c.name, t_.size() - 1);
-        return;
-      }
-      if (is(i_, TokKind::RBrace)) {
-        ++i_;
-        return;
-      }
+    while (next_in_block("chain " + c.name)) {
       size_t end = statement_end();
       std::string w = word(i_);
       if (w == "type") {
@@ -285,16 +283,7 @@ class Parser {
 
   void set_body(NamedSet& s) {
     ++i_;  // '{'
-    while (ok()) {
-      skip_separators();
-      if (i_ >= t_.size()) {
-        fail("unbalanced `{` in set " + s.name, t_.size() - 1);
-        return;
-      }
-      if (is(i_, TokKind::RBrace)) {
-        ++i_;
-        return;
-      }
+    while (next_in_block("set " + s.name)) {
       size_t end = statement_end();
       if (word(i_) == "elements" && word(i_ + 1) == "=") {
         i_ += 2;
