@@ -77,3 +77,16 @@ TEST_CASE("invariant-0 fingerprints survive lines inserted above", "[pipeline]")
   REQUIRE(before.size() == 1);
   CHECK(before == after);
 }
+
+TEST_CASE("directories nested past the walk's depth are reported, not skipped", "[pipeline]") {
+  TempDir t;
+  std::string rel;
+  for (int i = 0; i < 70; ++i) rel += "d/";
+  t.write(rel + "pod.yaml", kPod);
+  Config config;
+  Analysis an = analyze({t.path.string()}, config, {});
+  bool reported = false;
+  for (const auto& p : an.model.problems)
+    reported = reported || p.kind == ProblemKind::BudgetExceeded;
+  CHECK(reported);
+}

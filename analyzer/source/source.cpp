@@ -62,12 +62,12 @@ struct Walker {
   }
 
   void visit_dir(const std::string& abs, const std::string& rel, int depth) {
-    if (depth > 64) return;
+    if (depth > 64) {
+      pending_problems.emplace_back(rel, "deep");  // reported, never silently cut
+      return;
+    }
     DIR* d = opendir(abs.c_str());
     if (d == nullptr) {
-      out.problems.push_back({ProblemKind::Unreadable,
-                              "directory cannot be read: " + std::string(std::strerror(errno)),
-                              {}});
       pending_problems.emplace_back(rel.empty() ? "." : rel, "dir");
       return;
     }
@@ -212,7 +212,6 @@ SourceSet walk_sources(const std::vector<std::string>& roots, const WalkOptions&
       problems.emplace_back(root, S_ISLNK(st.st_mode) ? "symlink" : "special");
     }
   }
-  out.problems.clear();  // directory-level problems are re-emitted below with their paths
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
   // The same file reached through two roots (`check . k8s`) is read once.
@@ -246,6 +245,10 @@ SourceSet walk_sources(const std::vector<std::string>& roots, const WalkOptions&
     } else if (kind == "special") {
       out.problems.push_back({ProblemKind::SpecialFile,
                               "not a regular file (FIFO, socket or device); never opened",
+                              Location{id, 0, 0}});
+    } else if (kind == "deep") {
+      out.problems.push_back({ProblemKind::BudgetExceeded,
+                              "directory nested more than 64 levels deep; not descended into",
                               Location{id, 0, 0}});
     } else if (kind == "missing") {
       out.problems.push_back({ProblemKind::Unreadable, "path does not exist or cannot be resolved",
