@@ -1,0 +1,64 @@
+// Expansions that yield one piece of text rather than fields: a word joined as "$*" joins, and
+// heredoc bodies (expanded when the delimiter is unquoted).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/fields.h"
+
+namespace sbr::bash {
+
+EWord Evaluator::expand_joined(TSNode n, Ctx& ctx) {
+  if (ts_node_is_null(n)) return literal("");
+  auto fields = expand_word(n, ctx, true);
+  EWord out = literal("");
+  bool first = true;
+  for (auto& f : fields) {
+    if (!first) out.w.text += ' ';
+    concat_into(out, f);
+    if (first) out.w.from = f.w.from;
+    first = false;
+  }
+  if (fields.empty()) out.w.from = prov(n, ctx);
+  return out;
+}
+
+std::vector<EWord> Evaluator::expand_heredoc(TSNode body, Ctx& ctx, bool quoted) {
+  std::vector<EWord> out;
+  uint32_t pos = ts_node_start_byte(body), end = ts_node_end_byte(body);
+  auto lit = [&](uint32_t a, uint32_t b) {
+    if (b <= a) return;
+    std::string s(ctx.tree->text.substr(a, b - a));
+    if (!quoted) {
+      std::string u;
+      for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\\' && i + 1 < s.size() &&
+            std::string_view("$`\\").find(s[i + 1]) != std::string_view::npos) {
+          u += s[++i];
+        } else {
+          u += s[i];
+        }
+      }
+      s = u;
+    }
+    EWord w = literal(s);
+    w.w.from = prov(body, ctx);
+    out.push_back(w);
+  };
+  if (!quoted) {
+    for (TSNode c : named_children(body)) {
+      std::string_view ck = kind(c);
+      if (ck == "heredoc_content") continue;
+      lit(pos, ts_node_start_byte(c));
+      EWord w = expand_joined(c, ctx);
+      w.w.from = prov(c, ctx);
+      out.push_back(w);
+      pos = ts_node_end_byte(c);
+    }
+  }
+  lit(pos, end);
+  return out;
+}
+
+}  // namespace sbr::bash

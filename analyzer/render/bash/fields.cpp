@@ -1,0 +1,157 @@
+// Word-level helpers of expansion: building and joining words, field splitting, quote and
+// ANSI-C unescaping, glob matching for `case` and `${x#pat}`, and environment parameters.
+#include "analyzer/render/bash/fields.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace sbr::bash {
+
+EWord literal(std::string text) {
+  EWord w;
+  w.w.text = std::move(text);
+  return w;
+}
+
+void concat_into(EWord& a, const EWord& b) {
+  // A path that starts with a mktemp result is inside the private temporary file/directory.
+  a.temp_file = a.temp_file || (a.w.text.empty() && !a.w.symbolic && b.temp_file);
+  if (!a.w.symbolic && b.w.symbolic) a.w.origin = b.w.origin;
+  a.w.text += b.w.text;
+  a.w.symbolic = a.w.symbolic || b.w.symbolic;
+  if (!a.w.tainted && b.w.tainted) {
+    a.w.tainted = true;
+    a.taint_var = b.taint_var;
+    a.taint_at = b.taint_at;
+  }
+  if (a.secret_var.empty()) a.secret_var = b.secret_var;
+  a.default_known = a.default_known && b.default_known;
+  a.keep_from = false;
+}
+
+// Joins field lists as adjacent text does: the last field of `acc` meets the first of `next`.
+void join_fields(std::vector<EWord>& acc, std::vector<EWord> next, bool& started) {
+  if (!started) {
+    acc = std::move(next);
+    started = true;
+    return;
+  }
+  if (next.empty()) return;
+  if (acc.empty()) {
+    acc = std::move(next);
+    return;
+  }
+  concat_into(acc.back(), next.front());
+  acc.insert(acc.end(), std::make_move_iterator(next.begin() + 1),
+             std::make_move_iterator(next.end()));
+}
+
+std::vector<EWord> split_fields(const EWord& w, const std::string& ifs) {
+  if (w.w.symbolic) return {w};
+  std::vector<EWord> out;
+  size_t i = 0;
+  const std::string& s = w.w.text;
+  while (i < s.size()) {
+    size_t b = s.find_first_not_of(ifs, i);
+    if (b == std::string::npos) break;
+    size_t e = s.find_first_of(ifs, b);
+    if (e == std::string::npos) e = s.size();
+    EWord part = w;
+    part.w.text = s.substr(b, e - b);
+    out.push_back(std::move(part));
+    i = e;
+  }
+  return out;
+}
+
+std::string unescape_word(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size()) {
+      if (s[i + 1] == '\n') {
+        ++i;
+        continue;
+      }
+      out += s[++i];
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+std::string ansi_c(std::string_view s) {
+  // $'...': the common escapes.
+  if (s.size() >= 3) s = s.substr(2, s.size() - 3);
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\' || i + 1 >= s.size()) {
+      out += s[i];
+      continue;
+    }
+    char c = s[++i];
+    switch (c) {
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\'':
+        out += '\'';
+        break;
+      default:
+        out += '\\';
+        out += c;
+    }
+  }
+  return out;
+}
+
+bool glob_match(std::string_view pat, std::string_view s) {
+  size_t p = 0, i = 0, star = std::string_view::npos, mark = 0;
+  while (i < s.size()) {
+    if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i])) {
+      ++p;
+      ++i;
+    } else if (p < pat.size() && pat[p] == '*') {
+      star = p++;
+      mark = i;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      i = ++mark;
+    } else
+      return false;
+  }
+  while (p < pat.size() && pat[p] == '*') ++p;
+  return p == pat.size();
+}
+
+bool well_known_env(const std::string& n) {
+  return n == "HOME" || n == "PWD" || n == "USER" || n == "TMPDIR" || n == "XDG_CONFIG_HOME" ||
+         n == "XDG_DATA_HOME" || n == "XDG_RUNTIME_DIR" || n == "XDG_CACHE_HOME" ||
+         n == "SSH_AUTH_SOCK" || n == "UID" || n == "LOGNAME" || n == "SHELL" || n == "PATH";
+}
+
+// The value of a parameter as fields: one for a scalar, one per element for `@`/`*`.
+std::vector<EWord> env_word(const std::string& name, Location at) {
+  EWord w;
+  w.w.symbolic = true;
+  w.w.origin = "env " + name;
+  if (well_known_env(name)) {
+    w.w.text = "$" + name;
+  } else {
+    w.w.tainted = true;
+    w.taint_var = name;
+    w.taint_at = at;
+  }
+  return {w};
+}
+
+}  // namespace sbr::bash
