@@ -243,68 +243,84 @@ std::string source_dir() {
 }
 
 std::string FixtureResult::describe() const {
+  auto name = [](const Key& k) {
+    return std::get<0>(k) + ":" + std::to_string(std::get<1>(k)) + " " + std::get<2>(k);
+  };
   std::ostringstream os;
   for (const auto& k : expected) {
-    if (!reported.count(k)) {
-      os << "  missing:    " << std::get<0>(k) << ":" << std::get<1>(k) << " " << std::get<2>(k)
-         << "\n";
-    }
+    if (!reported.count(k)) os << "  missing:    " << name(k) << "\n";
   }
-  for (const auto& k : reported) {
-    if (!expected.count(k)) {
-      os << "  unexpected: " << std::get<0>(k) << ":" << std::get<1>(k) << " " << std::get<2>(k)
-         << "\n";
-    }
-  }
-  for (const auto& k : forbidden_hit) {
-    os << "  ok-but-hit: " << std::get<0>(k) << ":" << std::get<1>(k) << " " << std::get<2>(k)
-       << "\n";
-  }
+  for (const auto& u : unannotated()) os << "  unexpected: " << u << "\n";
+  for (const auto& k : forbidden_hit) os << "  ok-but-hit: " << name(k) << "\n";
   for (const auto& f : findings) {
     os << "    (reported " << f.rule_id << " line " << f.at.line << ": " << f.message << ")\n";
   }
   return os.str();
 }
 
-FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string>& scope_in,
+void collect_annotations(const std::string& rel, const std::string& text, Annotations& into) {
+  if (rel.size() > 7 && rel.substr(rel.size() - 7) == ".expect") {
+    std::string target = rel.substr(0, rel.size() - 7);
+    std::stringstream ss(text);
+    unsigned line;
+    std::string rule;
+    while (ss >> line >> rule) {
+      into.expected.insert({target, line, rule});
+      into.rules.insert(rule);
+    }
+    return;
+  }
+  std::stringstream ss(text);
+  std::string line_text;
+  unsigned n = 0;
+  std::vector<std::pair<std::string, std::string>> pending;  // kind, id
+  while (std::getline(ss, line_text)) {
+    ++n;
+    std::string kind;
+    std::vector<std::string> ids;
+    if (parse_annotation(line_text, kind, ids)) {
+      for (auto& id : ids) pending.emplace_back(kind, id);
+      continue;
+    }
+    for (auto& [kind2, id] : pending) {
+      into.rules.insert(id);
+      (kind2 == "ruleid" ? into.expected : into.ok).insert({rel, n, id});
+    }
+    pending.clear();
+  }
+}
+
+void compare_finding(const Annotations& marks, const std::set<std::string>& scope, bool closed,
+                     const std::string& path, const Finding& f, FixtureResult& r) {
+  Key k{path, f.at.line, f.rule_id};
+  if (marks.ok.count(k)) r.forbidden_hit.insert(k);
+  if (closed || scope.count(f.rule_id) || marks.rules.count(f.rule_id)) {
+    r.reported.insert(k);
+    r.texts.emplace(k, f.message);
+  }
+  r.findings.push_back(f);
+}
+
+std::vector<std::string> FixtureResult::unannotated() const {
+  std::vector<std::string> out;
+  for (const auto& [k, message] : texts) {
+    if (expected.count(k)) continue;
+    out.push_back(std::get<0>(k) + ":" + std::to_string(std::get<1>(k)) + " " + std::get<2>(k) +
+                  " " + message);
+  }
+  return out;
+}
+
+FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string>& scope,
                               bool closed) {
   FixtureResult r;
-  std::set<std::string> scope = scope_in;
-  std::set<Key> ok_marks;
+  Annotations marks;
   std::vector<std::string> files;
   list_files(dir, "", files);
   for (const auto& rel : files) {
-    if (rel == ".fixture-setup") continue;
-    if (rel.size() > 7 && rel.substr(rel.size() - 7) == ".expect") {
-      std::string target = rel.substr(0, rel.size() - 7);
-      std::stringstream ss(read_all(dir + "/" + rel));
-      unsigned line;
-      std::string rule;
-      while (ss >> line >> rule) {
-        r.expected.insert({target, line, rule});
-        scope.insert(rule);
-      }
-      continue;
-    }
-    std::stringstream ss(read_all(dir + "/" + rel));
-    std::string text;
-    unsigned n = 0;
-    std::vector<std::pair<std::string, std::string>> pending;  // kind, id
-    while (std::getline(ss, text)) {
-      ++n;
-      std::string kind;
-      std::vector<std::string> ids;
-      if (parse_annotation(text, kind, ids)) {
-        for (auto& id : ids) pending.emplace_back(kind, id);
-        continue;
-      }
-      for (auto& [kind2, id] : pending) {
-        scope.insert(id);
-        (kind2 == "ruleid" ? r.expected : ok_marks).insert({rel, n, id});
-      }
-      pending.clear();
-    }
+    if (rel != ".fixture-setup") collect_annotations(rel, read_all(dir + "/" + rel), marks);
   }
+  r.expected = marks.expected;
 
   // A direct subdirectory with its own .sbreview.yaml is a separate run with that
   // configuration (a good case that needs a declared cluster fact, say); the rest of the
@@ -322,12 +338,7 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
   }
   std::sort(separate.begin(), separate.end());
   auto record = [&](const std::vector<Reported>& found, const std::string& prefix) {
-    for (const auto& [path, f] : found) {
-      Key k{prefix + path, f.at.line, f.rule_id};
-      if (ok_marks.count(k)) r.forbidden_hit.insert(k);
-      if (closed || scope.count(f.rule_id)) r.reported.insert(k);
-      r.findings.push_back(f);
-    }
+    for (const auto& [path, f] : found) compare_finding(marks, scope, closed, prefix + path, f, r);
   };
   record(analyse_tree(dir, separate), "");
   for (const auto& sub : separate) record(analyse_tree(dir + "/" + sub, {}), sub + "/");

@@ -3,8 +3,12 @@
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "tests/fixture_harness.h"
 
@@ -81,4 +85,57 @@ TEST_CASE("a subdirectory with its own .sbreview.yaml is a separate run", "[harn
   INFO(r.describe());
   CHECK(r.matches());
   CHECK(r.reported.size() == 1);
+}
+
+TEST_CASE("closed world: a finding nobody annotated fails the fixture and is named", "[harness]") {
+  Dir d;
+  // An unhardened pod: SB6001 is annotated, everything else it reports is not.
+  d.write("bad.yaml", pod("  # ruleid: SB6001\n"));
+  auto scoped = sbr::test::run_fixture_dir(d.path, {"SB6001"}, false);
+  INFO(scoped.describe());
+  CHECK(scoped.matches());  // open world sees only the rule in scope
+
+  auto closed = sbr::test::run_fixture_dir(d.path, {"SB6001"}, true);
+  CHECK_FALSE(closed.matches());
+  std::vector<std::string> named = closed.unannotated();
+  std::string text = closed.describe();
+  size_t others = 0;
+  for (const auto& f : closed.findings) {
+    if (f.rule_id == "SB6001") continue;
+    ++others;
+    std::string want = "bad.yaml:" + std::to_string(f.at.line) + " " + f.rule_id + " " + f.message;
+    INFO(want);
+    CHECK(std::find(named.begin(), named.end(), want) != named.end());
+    CHECK(text.find("unexpected: " + want) != std::string::npos);
+  }
+  REQUIRE(others > 0);
+  CHECK(named.size() == others);
+
+  // Annotating every finding (here in a sidecar) closes the world; dropping one annotation
+  // fails again and names exactly that finding.
+  std::set<std::pair<unsigned, std::string>> all;
+  for (const auto& f : closed.findings) all.insert({f.at.line, f.rule_id});
+  auto write_expect = [&](const std::pair<unsigned, std::string>* skip) {
+    std::string lines;
+    for (const auto& e : all) {
+      if (skip == nullptr || e != *skip) lines += std::to_string(e.first) + " " + e.second + "\n";
+    }
+    d.write("bad.yaml.expect", lines);
+  };
+  write_expect(nullptr);
+  auto full = sbr::test::run_fixture_dir(d.path, {"SB6001"}, true);
+  INFO(full.describe());
+  CHECK(full.matches());
+  CHECK(full.unannotated().empty());
+
+  const auto dropped =
+      *std::find_if(all.begin(), all.end(), [](const auto& e) { return e.second != "SB6001"; });
+  write_expect(&dropped);
+  auto one = sbr::test::run_fixture_dir(d.path, {"SB6001"}, true);
+  CHECK_FALSE(one.matches());
+  REQUIRE(one.unannotated().size() >= 1);
+  for (const auto& u : one.unannotated()) {
+    CHECK(u.rfind("bad.yaml:" + std::to_string(dropped.first) + " " + dropped.second + " ", 0) ==
+          0);
+  }
 }
