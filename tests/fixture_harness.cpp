@@ -290,6 +290,19 @@ void collect_annotations(const std::string& rel, const std::string& text, Annota
   }
 }
 
+void collect_tree_expectations(const std::string& text, Annotations& into) {
+  std::stringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::stringstream ss(line);
+    std::string path, rule;
+    unsigned n;
+    if (!(ss >> path) || path[0] == '#' || !(ss >> n >> rule)) continue;
+    into.expected.insert({path, n, rule});
+    into.rules.insert(rule);
+  }
+}
+
 void compare_finding(const Annotations& marks, const std::set<std::string>& scope, bool closed,
                      const std::string& path, const Finding& f, FixtureResult& r) {
   Key k{path, f.at.line, f.rule_id};
@@ -320,6 +333,9 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
   for (const auto& rel : files) {
     if (rel != ".fixture-setup") collect_annotations(rel, read_all(dir + "/" + rel), marks);
   }
+  std::string tree = dir;
+  while (tree.size() > 1 && tree.back() == '/') tree.pop_back();
+  collect_tree_expectations(read_all(tree + ".expect"), marks);
   r.expected = marks.expected;
 
   // A direct subdirectory with its own .sbreview.yaml is a separate run with that

@@ -26,6 +26,10 @@ struct Annotations {
 // `<file>.expect` sidecar holds "LINE RULE" lines for `<file>`.
 void collect_annotations(const std::string& rel, const std::string& text, Annotations& into);
 
+// Adds the lines of `<dir>.expect`, a file beside a fixture directory whose files must keep their
+// line numbers (golden dumps point into them): "PATH LINE RULE" a line, `#` starts a comment.
+void collect_tree_expectations(const std::string& text, Annotations& into);
+
 struct FixtureResult {
   std::set<Key> reported;                 // within scope
   std::set<Key> expected;                 // `ruleid:` annotations

@@ -1,0 +1,19 @@
+// The scenario fixture trees (not the rule fixtures) are closed world too: every finding in them
+// is annotated, inline or in `<dir>.expect` beside the directory, and nothing else is reported.
+#include <catch2/catch.hpp>
+
+#include "tests/fixture_harness.h"
+
+TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures]") {
+  for (const char* dir :
+       {"k8s/mixed", "k8s/frontend", "launch/compose-proxy", "launch/devcontainer-firewall",
+        "launchers/agentbox", "launchers/agentbox-validated", "launchers/entrypoint",
+        "launchers/iptables-allowlist", "gates"}) {
+    DYNAMIC_SECTION(dir) {
+      auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/" + dir, {}, true);
+      INFO(r.describe());
+      CHECK(r.matches());
+      CHECK_FALSE(r.expected.empty());
+    }
+  }
+}
