@@ -110,6 +110,13 @@ TEST_CASE("a git revision and its working tree give byte-identical JSON findings
   REQUIRE(rev.code == 0);
   CHECK(disk.out.find("\"rule\": \"SB1006\"") != std::string::npos);  // it has findings
   CHECK(disk.out == rev.out);
+  // SARIF too: the same %SRCROOT% (the repository's top) and URIs relative to it.
+  CliRun disk_sarif =
+      cli({"check", "--format", "sarif", "--fail-on", "none", (t.path / "agent-sandbox").string()});
+  CliRun rev_sarif = cli({"check", "--format", "sarif", "--fail-on", "none", "--revision", "HEAD",
+                          "-C", t.path.string(), "agent-sandbox"});
+  CHECK(rev_sarif.out.find("agent-sandbox/k8s/agent.yaml") != std::string::npos);
+  CHECK(disk_sarif.out == rev_sarif.out);
 
   // The revision is read from the object database: a changed working tree does not leak in.
   std::ofstream(t.path / "agent-sandbox/k8s/agent.yaml", std::ios::trunc) << "a: [1, 2\n";
@@ -128,6 +135,7 @@ TEST_CASE("links in a git revision follow the working tree's rule", "[source-tre
   t.link("sub/back.yaml", "../pod.yaml");  // inside the repository, outside `sub`
   t.link("sub/dir", ".");                  // a link to a directory inside `sub`
   t.link("dangling.yaml", "gone.yaml");
+  t.link("sub/far.yaml", "../../pod.yaml");  // above the top, even if a pod.yaml is there
   commit_all(t.path);
   auto tree = GitTree::open(t.path.string(), "HEAD");
   REQUIRE(tree);
@@ -137,6 +145,7 @@ TEST_CASE("links in a git revision follow the working tree's rule", "[source-tre
   using P = std::pair<ProblemKind, std::string>;
   std::vector<P> outside = {{ProblemKind::SymlinkOutside, "abs.yaml"},
                             {ProblemKind::SymlinkOutside, "dangling.yaml"},
+                            {ProblemKind::SymlinkOutside, "sub/far.yaml"},
                             {ProblemKind::SymlinkOutside, "up.yaml"}};
   CHECK(problems_of(rev) == outside);
   CHECK(rev.sources.symlinks_inside == 3);
@@ -150,7 +159,8 @@ TEST_CASE("links in a git revision follow the working tree's rule", "[source-tre
 
   // Below a sub-root, a link to a file above it leaves the root.
   Analysis sub = analyze(std::vector<SourceRoot>{{tree->get(), "sub", "sub"}}, config, {});
-  CHECK(problems_of(sub) == std::vector<P>{{ProblemKind::SymlinkOutside, "back.yaml"}});
+  CHECK(problems_of(sub) == std::vector<P>{{ProblemKind::SymlinkOutside, "back.yaml"},
+                                           {ProblemKind::SymlinkOutside, "far.yaml"}});
   CHECK(sub.sources.symlinks_inside == 1);
   Analysis disk_sub = analyze({(t.path / "sub").string()}, config, {});
   CHECK(problems_of(disk_sub) == problems_of(sub));
@@ -304,4 +314,27 @@ TEST_CASE("the export holds regular files only and is removed with its owner", "
   auto refused = export_files(bad);
   REQUIRE_FALSE(refused);
   CHECK(refused.error().message.find("../escape.yaml") != std::string::npos);
+}
+
+TEST_CASE("the size limit is the same finding in a revision as on disk", "[source-tree]") {
+  TempDir t;
+  t.write("big.yaml", std::string(4096, '#'));
+  t.write("run.sh", "#!/bin/sh\necho hi\n");
+  git(t.path, "init -q");
+  git(t.path, "add -A");
+  git(t.path, "update-index --chmod=+x run.sh");
+  git(t.path, "commit -q -m sizes");
+  auto tree = GitTree::open(t.path.string(), "HEAD");
+  REQUIRE(tree);
+  CHECK((*tree)->kind("run.sh") == EntryKind::File);  // mode 100755 is a regular file
+  AnalyzeOptions ao;
+  ao.max_file_bytes = 1000;
+  Analysis rev = analyze(**tree, Config{}, ao);
+  WorkingTree disk_tree(t.path.string());
+  Analysis disk = analyze(disk_tree, Config{}, ao);
+  REQUIRE(rev.model.problems.size() == 1);
+  CHECK(rev.model.problems[0].kind == ProblemKind::TooLarge);
+  CHECK(rev.model.problems[0].message ==
+        "file not analysed: file is 4096 bytes, over the limit of 1000");
+  CHECK(json_findings(rev) == json_findings(disk));
 }

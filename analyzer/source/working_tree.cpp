@@ -47,7 +47,7 @@ bool WorkingTree::list(std::string_view dir, std::vector<TreeEntry>& out) const 
     if (n == "." || n == "..") continue;
     struct stat st {};
     // An entry gone between readdir and lstat is no longer part of the tree.
-    if (lstat((at + "/" + n).c_str(), &st) != 0) continue;
+    if (fstatat(dirfd(d), n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
     out.push_back({std::move(n), kind_of_mode(st.st_mode)});
   }
   closedir(d);
