@@ -10,7 +10,7 @@
 #include "analyzer/report/report.h"
 #include "analyzer/source/git_tree.h"
 #include "analyzer/source/source.h"
-#include "analyzer/util/result.h"
+#include "analyzer/support/result.h"
 
 namespace sbr {
 

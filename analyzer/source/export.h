@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "analyzer/source/source.h"
-#include "analyzer/util/result.h"
+#include "analyzer/support/result.h"
 
 namespace sbr {
 

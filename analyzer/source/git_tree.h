@@ -7,7 +7,7 @@
 #include <string>
 
 #include "analyzer/source/source_tree.h"
-#include "analyzer/util/result.h"
+#include "analyzer/support/result.h"
 
 struct git_repository;
 struct git_tree;
