@@ -16,6 +16,7 @@
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
 #include "analyzer/pipeline/analysis.h"
+#include "tests/memory_tree_loader.h"
 
 namespace sbr::test {
 namespace {
@@ -179,6 +180,34 @@ bool apply_setup(const std::string& copy, const std::string& setup_text, bool& u
   return true;
 }
 
+// How a fixture's files get into the pipeline. A plain fixture is read into memory and
+// analysed through the in-memory tree. One with a `.fixture-setup` needs what only a disk
+// holds (a FIFO, a mode-000 file, a sparse file): it is analysed from a temporary copy that
+// the setup completes. Paths in findings are relative to the root either way.
+Analysis analyse_files(const std::string& dir, const Config& config) {
+  AnalyzeOptions ao;
+  ao.jobs = 2;
+  std::string setup = read_all(dir + "/.fixture-setup");
+  if (setup.empty()) return analyze(load_memory_tree(dir), config, ao);
+  char tmpl[] = "/tmp/sbr-fixture-XXXXXX";
+  if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
+  std::string root = tmpl;
+  copy_tree(dir, root);
+  unlink((root + "/.fixture-setup").c_str());
+  bool unreadable = false;
+  if (!apply_setup(root, setup, unreadable)) {
+    remove_tree(root);
+    throw std::runtime_error("bad .fixture-setup in " + dir);
+  }
+  Analysis a = [&] {
+    if (!unreadable) return analyze({root}, config, ao);
+    DacOverrideDropped guard;
+    return analyze({root}, config, ao);
+  }();
+  remove_tree(root);
+  return a;
+}
+
 struct Reported {
   std::string path;  // relative to the analysed directory
   Finding finding;
@@ -198,30 +227,7 @@ std::vector<Reported> analyse_tree(const std::string& dir, const std::vector<std
     c.exclude.insert(c.exclude.end(), skip.begin(), skip.end());
     return c;
   };
-  AnalyzeOptions ao;
-  ao.jobs = 2;
-  // Fixtures with a `.fixture-setup` are analysed from a temporary copy that the setup
-  // completes; paths in findings are relative to the root, so annotations still match.
-  std::string root = dir;
-  std::string setup = read_all(dir + "/.fixture-setup");
-  bool unreadable = false;
-  if (!setup.empty()) {
-    char tmpl[] = "/tmp/sbr-fixture-XXXXXX";
-    if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
-    root = tmpl;
-    copy_tree(dir, root);
-    unlink((root + "/.fixture-setup").c_str());
-    if (!apply_setup(root, setup, unreadable)) {
-      remove_tree(root);
-      throw std::runtime_error("bad .fixture-setup in " + dir);
-    }
-  }
-  Analysis a = [&] {
-    if (!unreadable) return analyze({root}, with_skips(config), ao);
-    DacOverrideDropped guard;
-    return analyze({root}, with_skips(config), ao);
-  }();
-  if (root != dir) remove_tree(root);
+  Analysis a = analyse_files(dir, with_skips(config));
   if (probe) {
     FileId id = a.model.files.add(".sbreview.yaml");
     auto parsed = parse_config(read_all(cfg), ".sbreview.yaml", id);
@@ -373,7 +379,7 @@ std::string model_dump_of(const std::string& rel_dir) {
   Config config;
   AnalyzeOptions ao;
   ao.jobs = 2;
-  Analysis a = analyze({source_dir() + "/" + rel_dir}, config, ao);
+  Analysis a = analyze(load_memory_tree(source_dir() + "/" + rel_dir), config, ao);
   std::ostringstream os;
   write_model_dump(a.model, os);
   return os.str();

@@ -67,7 +67,6 @@ struct ReportFixture {
       SourceFile f;
       f.id = model.files.add(path);
       f.path = path;
-      f.abs_path = "/work/repo/" + path;
       f.bytes = std::move(bytes);
       f.readable = readable;
       sources.files.push_back(std::move(f));

@@ -15,6 +15,7 @@
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
+#include "analyzer/cli/revision.h"
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
@@ -33,7 +34,13 @@ options:
   --fail-on LEVEL            critical|high|medium|low|none (default: high); exit 1 when a
                              finding at or above LEVEL is reported
   --config FILE              configuration (default: .sbreview.yaml at the git top level of
-                             the first PATH, else in the current directory)
+                             the first PATH, else in the current directory; with --revision,
+                             .sbreview.yaml at the top of that revision)
+  --revision REV             analyse the git revision REV (commit, branch, tag, HEAD~2...)
+                             without checking it out; PATHs name paths in that revision,
+                             relative to the current directory's place in the repository
+  -C DIR                     with --revision: the repository is the one containing DIR, and
+                             PATHs are relative to DIR (default: the current directory)
   --dump-model               print the model instead of findings
   --jobs N                   worker threads (default: the number of cores)
   --version                  print the version
@@ -52,6 +59,8 @@ struct Options {
   std::vector<OutputSpec> outputs;
   std::optional<std::string> fail_on;
   std::optional<std::string> config;
+  std::optional<std::string> revision;
+  std::optional<std::string> repo_dir;  // -C
   bool dump_model = false;
   bool parse_only = false;  // hidden: stop after building the model (benchmark baseline)
   unsigned jobs = 0;
@@ -102,6 +111,19 @@ std::optional<std::string> find_config(const Options& o) {
   }
   if (access(".sbreview.yaml", R_OK) == 0) return std::string(".sbreview.yaml");
   return std::nullopt;
+}
+
+// The configuration's text: --config from disk; else, for a revision, its top-level
+// .sbreview.yaml; else find_config on disk. nullopt when there is none.
+Result<std::optional<ConfigText>> config_text(const Options& o, const GitTree* revision) {
+  if (revision != nullptr && !o.config) return revision_config(*revision);
+  auto path = find_config(o);
+  if (!path) return std::optional<ConfigText>();
+  std::ifstream in(*path, std::ios::binary);
+  if (!in) return Error{*path + ": cannot read the configuration"};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return std::optional<ConfigText>(ConfigText{*path, ss.str()});
 }
 
 // Parses arguments; returns an error message on bad usage.
@@ -155,6 +177,14 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       auto v = get();
       if (!v) return "--config takes a file name";
       o.config = *v;
+    } else if (flag == "--revision") {
+      auto v = get();
+      if (!v || v->empty()) return "--revision takes a git revision";
+      o.revision = *v;
+    } else if (flag == "-C") {
+      auto v = get();
+      if (!v || v->empty()) return "-C takes a directory";
+      o.repo_dir = *v;
     } else if (flag == "--dump-model") {
       o.dump_model = true;
     } else if (flag == "--parse-only") {  // not in the usage text: a benchmark baseline
@@ -183,6 +213,7 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     }
   }
   if (!saw_command && !help && !version) return "missing command (try `sbreview check`)";
+  if (o.repo_dir && !o.revision) return "-C names the repository of --revision; give --revision";
   return std::nullopt;
 }
 
@@ -212,12 +243,7 @@ void set_report_roots(const std::vector<std::string>& paths, ReportContext& ctx)
   // Several roots: the walk keeps each root in the path, so paths are relative to the working
   // directory, as for file roots.
   bool dir = dirs == 1 && paths.size() == 1;
-  if (dir) {
-    std::string shown = first;
-    while (shown.size() > 1 && shown.back() == '/') shown.pop_back();
-    while (shown.rfind("./", 0) == 0) shown.erase(0, 2);
-    if (!shown.empty() && shown != ".") ctx.display_prefix = shown + "/";
-  }
+  if (dir) ctx.display_prefix = display_prefix_of(first);
   char* root = realpath(dir ? first.c_str() : ".", nullptr);
   if (root == nullptr) return;
   ctx.source_root = root;
@@ -254,36 +280,40 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   if (o.paths.empty()) o.paths.push_back(".");
   if (o.outputs.empty()) o.outputs.push_back({"text", ""});
 
-  Config config;
-  if (auto path = find_config(o)) {
-    std::ifstream in(*path, std::ios::binary);
-    if (!in) {
-      err << "sbreview: " << *path << ": cannot read the configuration\n";
+  std::optional<RevisionInput> rev;
+  if (o.revision) {
+    auto r = open_revision(o.repo_dir.value_or("."), *o.revision, o.paths);
+    if (!r) {
+      err << "sbreview: " << r.error().message << "\n";
       return 2;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
+    rev = std::move(*r);
+  }
+  auto text = config_text(o, rev ? rev->tree.get() : nullptr);
+  if (!text) {
+    err << "sbreview: " << text.error().message << "\n";
+    return 2;
+  }
+  Config config;
+  if (*text) {
     // The configuration's file id is assigned after the walk; parse once for errors first.
-    auto parsed = parse_config(ss.str(), *path, kNoFile);
+    auto parsed = parse_config((*text)->text, (*text)->path, kNoFile);
     if (!parsed) {
       err << "sbreview: " << parsed.error().message << "\n";
       return 2;
     }
     config = std::move(*parsed);
-    config.path = *path;
+    config.path = (*text)->path;
   }
 
   AnalyzeOptions ao;
   ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-  Analysis analysis = analyze(o.paths, config, ao);
+  Analysis analysis = rev ? analyze(rev->roots, config, ao) : analyze(o.paths, config, ao);
   if (o.parse_only) return 0;
-  if (!config.path.empty()) {
+  if (*text) {
     // Locations in the configuration (acceptances) need a file id in this run's table.
-    std::ifstream in(config.path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
     FileId id = analysis.model.files.add(config.path);
-    config = std::move(*parse_config(ss.str(), config.path, id));
+    config = std::move(*parse_config((*text)->text, config.path, id));
   }
 
   if (o.dump_model) {
@@ -296,7 +326,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   const Catalog& catalog = Catalog::embedded();
   std::vector<Finding> findings = run_checks(analysis.model, catalog, config, ro);
   ReportContext ctx{analysis.model, analysis.sources, catalog, findings};
-  set_report_roots(o.paths, ctx);
+  if (rev) {
+    set_revision_report_roots(*rev, ctx);
+  } else {
+    set_report_roots(o.paths, ctx);
+  }
   for (const auto& spec : o.outputs) {
     std::ofstream file;
     std::ostream* stream = &out;

@@ -43,13 +43,17 @@ void apply_threat_classes(Model& model, const Config& config) {
   }
 }
 
-Analysis analyze(const std::vector<std::string>& roots, const Config& config,
-                 const AnalyzeOptions& options) {
-  Analysis a;
+namespace {
+
+WalkOptions walk_options(const Config& config, const AnalyzeOptions& options) {
   WalkOptions walk;
   walk.excludes = config.exclude;
   walk.max_file_bytes = options.max_file_bytes;
-  a.sources = walk_sources(roots, walk, a.model.files);
+  return walk;
+}
+
+// Everything after the walk: the frontends on worker threads, then the linkers.
+void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& options) {
   a.model.problems = a.sources.problems;
   a.model.summary.files_seen = static_cast<std::uint32_t>(a.sources.files.size());
   a.model.summary.skipped_excluded = a.sources.excluded;
@@ -80,6 +84,27 @@ Analysis analyze(const std::vector<std::string>& roots, const Config& config,
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
   apply_threat_classes(a.model, config);
+}
+
+}  // namespace
+
+Analysis analyze(const std::vector<SourceRoot>& roots, const Config& config,
+                 const AnalyzeOptions& options) {
+  Analysis a;
+  a.sources = walk_trees(roots, walk_options(config, options), a.model.files);
+  analyze_sources(a, config, options);
+  return a;
+}
+
+Analysis analyze(const SourceTree& tree, const Config& config, const AnalyzeOptions& options) {
+  return analyze(std::vector<SourceRoot>{{&tree, "", ""}}, config, options);
+}
+
+Analysis analyze(const std::vector<std::string>& paths, const Config& config,
+                 const AnalyzeOptions& options) {
+  Analysis a;
+  a.sources = walk_sources(paths, walk_options(config, options), a.model.files);
+  analyze_sources(a, config, options);
   return a;
 }
 

@@ -1,5 +1,5 @@
-// The pipeline from paths to a model: walk the sources, read every file in parallel, merge in
-// path order, link cross-file objects, and apply the declared context from the configuration.
+// The pipeline from source trees to a model: walk the sources, read every file in parallel, merge
+// in path order, link cross-file objects, and apply the declared context from the configuration.
 #pragma once
 
 #include <string>
@@ -21,7 +21,14 @@ struct AnalyzeOptions {
   std::uint64_t max_file_bytes = 64ull << 20;
 };
 
-Analysis analyze(const std::vector<std::string>& roots, const Config& config,
+// The roots may lie in any trees (a working tree, a git revision, memory); the trees must
+// outlive the call, not the result (the files' bytes are copied into `sources`).
+Analysis analyze(const std::vector<SourceRoot>& roots, const Config& config,
+                 const AnalyzeOptions& options);
+// The whole of one tree, paths relative to its top.
+Analysis analyze(const SourceTree& tree, const Config& config, const AnalyzeOptions& options);
+// Directories or files in the working tree, as given on the command line.
+Analysis analyze(const std::vector<std::string>& paths, const Config& config,
                  const AnalyzeOptions& options);
 
 // Threat class of each workload: a matching .sbreview.yaml entry, else the object's

@@ -1,5 +1,6 @@
-// What files exist and their bytes. Walks the working tree without following a symlink out of
-// the root and without opening FIFOs or devices; classifies each file for the frontends.
+// What files exist and their bytes. Walks source trees (source_tree.h: the working tree, a git
+// revision, memory) without following a symlink out of the root and without opening FIFOs or
+// devices; classifies each file for the frontends.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/model/model.h"
+#include "analyzer/source/source_tree.h"
 
 namespace sbr {
 
@@ -26,8 +28,7 @@ enum class FileType : std::uint8_t {
 
 struct SourceFile {
   FileId id = kNoFile;
-  std::string path;      // relative to the root it was found under, '/'-separated
-  std::string abs_path;  // for tools that need the file on disk
+  std::string path;  // relative to the root it was found under, '/'-separated
   FileType type = FileType::Other;
   std::string bytes;
   bool readable = false;
@@ -45,8 +46,23 @@ struct SourceSet {
   std::uint32_t excluded = 0;
 };
 
-// Walks each root (a directory or a file). Paths in the result are relative to the root's
-// parent directory for files and to the root itself for directories.
+// One place to start a walk: a directory or a file in a tree.
+struct SourceRoot {
+  const SourceTree* tree = nullptr;
+  std::string at;     // where in the tree ("" = its top); symlinks must resolve below it
+  std::string label;  // the root as the user named it ("k8s/", "./pod.yaml")
+};
+
+// Walks each root. Paths in the result are relative to a directory root, or, with several
+// roots, keep each root's label in front (`check a b` does not fold a/pod.yaml and b/pod.yaml
+// into one file); a file root's path is its label. Symlinks that resolve inside their root are
+// counted, not read (their target is read at its own path); every other thing that is not read
+// (a link out of the root, a special file, a submodule, a file over the limit, a directory too
+// deep or unreadable) becomes an invariant-0 problem.
+SourceSet walk_trees(const std::vector<SourceRoot>& roots, const WalkOptions& options,
+                     FileTable& files);
+
+// walk_trees over working-tree roots (directories or files on disk, as given).
 SourceSet walk_sources(const std::vector<std::string>& roots, const WalkOptions& options,
                        FileTable& files);
 

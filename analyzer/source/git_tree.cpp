@@ -1,0 +1,166 @@
+#include "analyzer/source/git_tree.h"
+
+#include <git2.h>
+
+#include <climits>
+#include <cstdlib>
+
+namespace sbr {
+namespace {
+
+std::string last_error() {
+  const git_error* e = git_error_last();
+  return e != nullptr && e->message != nullptr ? e->message : "unknown libgit2 error";
+}
+
+EntryKind kind_of_mode(git_filemode_t mode) {
+  switch (mode) {
+    case GIT_FILEMODE_TREE:
+      return EntryKind::Directory;
+    case GIT_FILEMODE_BLOB:
+    case GIT_FILEMODE_BLOB_EXECUTABLE:
+      return EntryKind::File;
+    case GIT_FILEMODE_LINK:
+      return EntryKind::Symlink;
+    case GIT_FILEMODE_COMMIT:
+      return EntryKind::Submodule;
+    default:
+      return EntryKind::Special;  // a mode git itself never writes: not read
+  }
+}
+
+// The entry at `path` below `root`; freed with the returned owner.
+struct Entry {
+  git_tree_entry* e = nullptr;
+  Entry(git_tree* root, std::string_view path) {
+    if (git_tree_entry_bypath(&e, root, std::string(path).c_str()) != 0) e = nullptr;
+  }
+  ~Entry() { git_tree_entry_free(e); }
+  Entry(const Entry&) = delete;
+  Entry& operator=(const Entry&) = delete;
+};
+
+std::string real_dir(const std::string& path) {
+  char buf[PATH_MAX];
+  if (realpath(path.c_str(), buf) == nullptr) return path;
+  std::string s = buf;
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GitTree>> GitTree::open(const std::string& dir,
+                                               const std::string& revision) {
+  git_libgit2_init();
+  std::unique_ptr<GitTree> t(new GitTree());
+  if (git_repository_open_ext(&t->repo_, dir.c_str(), 0, nullptr) != 0) {
+    return Error{dir + ": not in a git repository (" + last_error() + ")"};
+  }
+  git_object* obj = nullptr;
+  if (git_revparse_single(&obj, t->repo_, revision.c_str()) != 0) {
+    return Error{"revision `" + revision + "`: " + last_error()};
+  }
+  git_object* tree = nullptr;
+  int rc = git_object_peel(&tree, obj, GIT_OBJECT_TREE);
+  char id[GIT_OID_HEXSZ + 1] = {};
+  git_oid_tostr(id, sizeof id, git_object_id(obj));
+  git_object_free(obj);
+  if (rc != 0) return Error{"revision `" + revision + "` names no commit or tree"};
+  t->tree_ = reinterpret_cast<git_tree*>(tree);
+  t->object_id_ = id;
+  if (const char* wd = git_repository_workdir(t->repo_)) {
+    t->workdir_ = real_dir(wd);
+    std::string here = real_dir(dir);
+    if (here.size() > t->workdir_.size() && here.compare(0, t->workdir_.size(), t->workdir_) == 0 &&
+        here[t->workdir_.size()] == '/') {
+      t->prefix_ = here.substr(t->workdir_.size() + 1);
+    }
+  }
+  return t;
+}
+
+GitTree::~GitTree() {
+  git_tree_free(tree_);
+  git_repository_free(repo_);
+  git_libgit2_shutdown();
+}
+
+EntryKind GitTree::kind(std::string_view path) const {
+  if (path.empty()) return EntryKind::Directory;
+  Entry e(tree_, path);
+  return e.e == nullptr ? EntryKind::Missing : kind_of_mode(git_tree_entry_filemode(e.e));
+}
+
+bool GitTree::list(std::string_view dir, std::vector<TreeEntry>& out) const {
+  git_tree* sub = tree_;
+  if (!dir.empty()) {
+    Entry e(tree_, dir);
+    if (e.e == nullptr || git_tree_entry_type(e.e) != GIT_OBJECT_TREE) return false;
+    if (git_tree_lookup(&sub, repo_, git_tree_entry_id(e.e)) != 0) return false;
+  }
+  for (size_t i = 0, n = git_tree_entrycount(sub); i < n; ++i) {
+    const git_tree_entry* e = git_tree_entry_byindex(sub, i);
+    out.push_back({git_tree_entry_name(e), kind_of_mode(git_tree_entry_filemode(e))});
+  }
+  if (sub != tree_) git_tree_free(sub);
+  return true;
+}
+
+// A link's target is the content of its blob. One longer than PATH_MAX resolves nowhere.
+std::optional<std::string> GitTree::link_target(std::string_view path) const {
+  Entry e(tree_, path);
+  if (e.e == nullptr || git_tree_entry_filemode(e.e) != GIT_FILEMODE_LINK) return std::nullopt;
+  git_blob* blob = nullptr;
+  if (git_blob_lookup(&blob, repo_, git_tree_entry_id(e.e)) != 0) return std::nullopt;
+  std::optional<std::string> out;
+  auto size = static_cast<size_t>(git_blob_rawsize(blob));
+  if (size < PATH_MAX) out = std::string(static_cast<const char*>(git_blob_rawcontent(blob)), size);
+  git_blob_free(blob);
+  return out;
+}
+
+std::optional<std::string> GitTree::resolve_link(std::string_view path) const {
+  return resolve_textually(*this, path, [this](std::string_view p) { return link_target(p); });
+}
+
+// The size comes from the object header, so a blob over the limit is never inflated.
+ReadResult GitTree::read(std::string_view path, std::uint64_t limit, std::string& bytes) const {
+  ReadResult r;
+  Entry e(tree_, path);
+  if (e.e == nullptr) {
+    r.why = "No such file or directory";
+    return r;
+  }
+  if (kind_of_mode(git_tree_entry_filemode(e.e)) != EntryKind::File) {
+    r.why = "not a regular file";
+    return r;
+  }
+  git_odb* odb = nullptr;
+  size_t size = 0;
+  git_object_t type = GIT_OBJECT_INVALID;
+  bool header = git_repository_odb(&odb, repo_) == 0 &&
+                git_odb_read_header(&size, &type, odb, git_tree_entry_id(e.e)) == 0;
+  git_odb_free(odb);
+  if (!header) {
+    r.why = "blob cannot be read: " + last_error();
+    return r;
+  }
+  if (size > limit) {
+    r.too_large = true;
+    r.why = too_large_message(size, limit);
+    return r;
+  }
+  git_blob* blob = nullptr;
+  if (git_blob_lookup(&blob, repo_, git_tree_entry_id(e.e)) != 0) {
+    r.why = "blob cannot be read: " + last_error();
+    return r;
+  }
+  bytes.assign(static_cast<const char*>(git_blob_rawcontent(blob)),
+               static_cast<size_t>(git_blob_rawsize(blob)));
+  git_blob_free(blob);
+  r.ok = true;
+  return r;
+}
+
+}  // namespace sbr

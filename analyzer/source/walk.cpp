@@ -1,0 +1,208 @@
+// The walk over source trees: which entries become files, which become invariant-0 problems.
+// The same for every kind of tree, so a git revision and its checkout give the same paths.
+#include <algorithm>
+#include <memory>
+
+#include "analyzer/source/source.h"
+#include "analyzer/source/working_tree.h"
+
+namespace sbr {
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+struct Entry {
+  std::string rel;  // as reported
+  const SourceTree* tree;
+  std::string path;  // in the tree
+};
+
+// Why something was not read, before it has a file id (problems are added after the files).
+enum class Skip : std::uint8_t { Symlink, Special, Submodule, Deep, Missing, Directory };
+
+struct Walker {
+  const WalkOptions& options;
+  const SourceRoot& root;
+  SourceSet& out;
+  std::vector<Entry> found;                           // rel relative to the root
+  std::vector<std::pair<std::string, Skip>> skipped;  // the same
+
+  bool excluded(const std::string& rel, const std::string& name) const {
+    if (name == ".git" || name == "node_modules") return true;
+    for (const auto& e : options.excludes) {
+      if (rel == e ||
+          (rel.size() > e.size() && rel.compare(0, e.size(), e) == 0 && rel[e.size()] == '/')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool link_inside(const std::string& path) const {
+    std::optional<std::string> to = root.tree->resolve_link(path);
+    return to && path_within(*to, root.at);
+  }
+
+  void visit_entry(const TreeEntry& e, const std::string& path, const std::string& rel, int depth) {
+    switch (e.kind) {
+      case EntryKind::Symlink:
+        if (link_inside(path)) {
+          ++out.symlinks_inside;
+        } else {
+          skipped.emplace_back(rel, Skip::Symlink);
+        }
+        break;
+      case EntryKind::Directory:
+        visit_dir(path, rel, depth + 1);
+        break;
+      case EntryKind::File:
+        found.push_back({rel, root.tree, path});
+        break;
+      case EntryKind::Submodule:
+        skipped.emplace_back(rel, Skip::Submodule);
+        break;
+      case EntryKind::Special:
+        skipped.emplace_back(rel, Skip::Special);
+        break;
+      case EntryKind::Missing:
+        break;  // gone while the walk ran: no longer part of the tree
+    }
+  }
+
+  void visit_dir(const std::string& path, const std::string& rel, int depth) {
+    if (depth > kMaxDepth) {
+      skipped.emplace_back(rel, Skip::Deep);  // reported, never silently cut
+      return;
+    }
+    std::vector<TreeEntry> entries;
+    if (!root.tree->list(path, entries)) {
+      skipped.emplace_back(rel.empty() ? "." : rel, Skip::Directory);
+      return;
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const TreeEntry& a, const TreeEntry& b) { return a.name < b.name; });
+    for (const auto& e : entries) {
+      std::string child_rel = join_path(rel, e.name);
+      if (excluded(child_rel, e.name)) {
+        ++out.excluded;
+        continue;
+      }
+      visit_entry(e, join_path(path, e.name), child_rel, depth);
+    }
+  }
+};
+
+std::string strip_dot_slash(std::string s) {
+  while (s.rfind("./", 0) == 0) s.erase(0, 2);
+  return s;
+}
+
+// With several roots, paths keep the root as given, so `check a b` keeps a/ and b/ apart.
+std::string prefix_of(const SourceRoot& root, size_t roots) {
+  if (roots < 2) return "";
+  std::string prefix = strip_dot_slash(root.label);
+  while (prefix.size() > 1 && prefix.back() == '/') prefix.pop_back();
+  return prefix == "." || prefix.empty() ? "" : prefix + "/";
+}
+
+void walk_root(const SourceRoot& root, size_t roots, const WalkOptions& options, SourceSet& out,
+               std::vector<Entry>& entries, std::vector<std::pair<std::string, Skip>>& skipped) {
+  switch (root.tree->kind(root.at)) {
+    case EntryKind::Directory: {
+      Walker w{options, root, out, {}, {}};
+      w.visit_dir(root.at, "", 0);
+      std::string prefix = prefix_of(root, roots);
+      for (auto& e : w.found) entries.push_back({prefix + e.rel, e.tree, std::move(e.path)});
+      for (auto& [rel, why] : w.skipped) skipped.emplace_back(prefix + rel, why);
+      break;
+    }
+    case EntryKind::File:
+      entries.push_back({strip_dot_slash(root.label), root.tree, root.at});
+      break;
+    case EntryKind::Missing:
+      skipped.emplace_back(root.label, Skip::Missing);
+      break;
+    case EntryKind::Symlink:
+      skipped.emplace_back(root.label, Skip::Symlink);
+      break;
+    case EntryKind::Submodule:
+      skipped.emplace_back(root.label, Skip::Submodule);
+      break;
+    case EntryKind::Special:
+      skipped.emplace_back(root.label, Skip::Special);
+      break;
+  }
+}
+
+Problem problem_for(Skip why, FileId id) {
+  Location at{id, 0, 0};
+  switch (why) {
+    case Skip::Symlink:
+      return {ProblemKind::SymlinkOutside, "symlink points outside the analysed root; not followed",
+              at};
+    case Skip::Special:
+      return {ProblemKind::SpecialFile, "not a regular file (FIFO, socket or device); never opened",
+              at};
+    case Skip::Submodule:
+      return {ProblemKind::Unreadable,
+              "git submodule: its files are in another repository and were not analysed", at};
+    case Skip::Deep:
+      return {ProblemKind::BudgetExceeded,
+              "directory nested more than 64 levels deep; not descended into", at};
+    case Skip::Missing:
+      return {ProblemKind::Unreadable, "path does not exist or cannot be resolved", at};
+    case Skip::Directory:
+      break;
+  }
+  return {ProblemKind::Unreadable, "directory cannot be read", at};
+}
+
+SourceFile read_entry(const Entry& e, const WalkOptions& options, FileTable& files,
+                      std::vector<Problem>& problems) {
+  SourceFile f;
+  f.path = e.rel;
+  f.id = files.add(e.rel);
+  ReadResult r = e.tree->read(e.path, options.max_file_bytes, f.bytes);
+  f.readable = r.ok;
+  f.type = classify(f.path, std::string_view(f.bytes).substr(0, 256));
+  if (!f.readable) {
+    problems.push_back({r.too_large ? ProblemKind::TooLarge : ProblemKind::Unreadable,
+                        (r.too_large ? "file not analysed: " : "file cannot be read: ") + r.why,
+                        Location{f.id, 0, 0}});
+    f.bytes.clear();
+  }
+  return f;
+}
+
+}  // namespace
+
+SourceSet walk_trees(const std::vector<SourceRoot>& roots, const WalkOptions& options,
+                     FileTable& files) {
+  SourceSet out;
+  std::vector<Entry> entries;
+  std::vector<std::pair<std::string, Skip>> skipped;
+  for (const auto& root : roots) walk_root(root, roots.size(), options, out, entries, skipped);
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
+  // The same file reached through two roots (`check . k8s`) is read once.
+  entries.erase(std::unique(entries.begin(), entries.end(),
+                            [](const Entry& a, const Entry& b) { return a.rel == b.rel; }),
+                entries.end());
+  std::sort(skipped.begin(), skipped.end());
+  for (const auto& e : entries) out.files.push_back(read_entry(e, options, files, out.problems));
+  for (const auto& [rel, why] : skipped) out.problems.push_back(problem_for(why, files.add(rel)));
+  return out;
+}
+
+SourceSet walk_sources(const std::vector<std::string>& roots, const WalkOptions& options,
+                       FileTable& files) {
+  std::vector<std::unique_ptr<WorkingTree>> trees;
+  std::vector<SourceRoot> walk;
+  for (const auto& r : roots) {
+    trees.push_back(std::make_unique<WorkingTree>(r));
+    walk.push_back({trees.back().get(), "", r});
+  }
+  return walk_trees(walk, options, files);
+}
+
+}  // namespace sbr
