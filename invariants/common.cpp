@@ -22,7 +22,9 @@ Finding make(const Workload& w, std::string_view rule, std::string message, cons
   f.rule_id = std::string(rule);
   f.message = std::move(message);
   f.at = at.at;
+  f.via = at.via;
   f.subject = subject_of(w);
+  f.identity = identity_key(w.id);
   f.fact_path = std::move(fact_path);
   f.condition = at.condition;
   f.threat = w.threat;
@@ -35,7 +37,9 @@ const Provenance& container_anchor(const Workload& w) {
 const Provenance& pod_anchor(const Workload& w) {
   return w.pod_spec_from.at.valid() ? w.pod_spec_from : object_anchor(w);
 }
-const Provenance& object_anchor(const Workload& w) { return w.object_from; }
+const Provenance& object_anchor(const Workload& w) {
+  return w.object_from;
+}
 
 bool is_kubernetes(const Workload& w) {
   return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;

@@ -27,6 +27,10 @@ struct EWord {
   bool default_known = true;  // symbolic with a known default (env var, possibly unset)
   bool temp_file = false;     // a mktemp path (created 0600)
   bool keep_from = false;     // an array element: keeps its own assignment site
+  // w.from.at is an earlier place of the value (an assignment, an array element, a default, a
+  // call-site argument) in this role: the next use moves it into w.from.via.
+  std::optional<StepRole> site_role;
+  std::string site_note;  // the variable or function named at that place
 };
 
 struct Alt {
@@ -186,6 +190,9 @@ class Evaluator {
   std::uint32_t steps_ = 0;
   std::size_t bytes_ = 0;
   int depth_ = 0;
+  // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
+  // first: recorded on every invocation as its structural place in the script.
+  std::vector<std::string> call_path_;
   bool posix_sh_ = false;
   std::set<std::string> validated_;
   std::vector<Resource> resources_;
