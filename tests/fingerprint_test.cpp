@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -38,15 +39,21 @@ struct TempDir {
 
 using Files = std::map<std::string, std::string>;
 
-// Every finding of a run over `files`; `roots` (sub-directories) are analysed in that order.
-std::vector<Finding> run(const Files& files, const std::vector<std::string>& roots = {""}) {
-  TempDir t;
-  for (const auto& [rel, text] : files) t.write(rel, text);
+// Every finding of a run over `roots` (sub-directories of `t`), analysed in that order.
+std::vector<Finding> run_in(const TempDir& t, const std::vector<std::string>& roots) {
   std::vector<std::string> paths;
   for (const auto& r : roots) paths.push_back((t.path / r).string());
   Config config;
   Analysis an = analyze(paths, config, {});
   return run_checks(an.model, Catalog::embedded(), config, {"2026-01-01"});
+}
+
+// Every finding of a run over `files`. With one root, file paths are relative to it, so runs
+// in different temporary directories are comparable.
+std::vector<Finding> run(const Files& files) {
+  TempDir t;
+  for (const auto& [rel, text] : files) t.write(rel, text);
+  return run_in(t, {""});
 }
 
 // rule id -> its fingerprints, the shape compared across edits.
@@ -216,9 +223,13 @@ TEST_CASE("Kubernetes fingerprints survive lines, objects and files in another o
   CHECK(includes(fingerprints(first), fingerprints(base)));
   CHECK(fingerprints(run({{"k8s/agent.yaml", two_swapped}})) == fingerprints(first));
 
-  // Two roots, given in either order.
-  Files files = {{"a/agent.yaml", kDeployment}, {"b/other.yaml", kOtherPod}};
-  CHECK(fingerprints(run(files, {"a", "b"})) == fingerprints(run(files, {"b", "a"})));
+  // Two roots, given in either order (several roots keep their paths as given: one directory).
+  TempDir t;
+  t.write("a/agent.yaml", kDeployment);
+  t.write("b/other.yaml", kOtherPod);
+  auto ab = run_in(t, {"a", "b"});
+  CHECK(ab.size() > base.size());
+  CHECK(fingerprints(ab) == fingerprints(run_in(t, {"b", "a"})));
 }
 
 TEST_CASE("Kubernetes fingerprints change with the offending value", "[fingerprint]") {
@@ -233,4 +244,26 @@ TEST_CASE("Kubernetes fingerprints change with the offending value", "[fingerpri
   // Another container name is another workload.
   auto renamed = run({{"k8s/agent.yaml", replaced(kDeployment, "- name: main", "- name: side")}});
   CHECK(of_rule(renamed, "SB2004") != of_rule(base, "SB2004"));
+}
+
+TEST_CASE("the launch path names the functions on the way, the command and the container",
+          "[fingerprint]") {
+  TempDir t;
+  t.write("run-agent.sh", replaced(kLauncher, "  podman run --rm \"${flags",
+                                   "  podman run --rm localhost/helper:2 true\n"
+                                   "  podman run --rm localhost/helper:3 true\n"
+                                   "  docker container run --name web nginx:1\n"
+                                   "  podman run --rm \"${flags"));
+  t.write("top.sh", "#!/bin/sh\npodman run --rm alpine:3 true\n");
+  Config config;
+  Analysis an = analyze({t.path.string()}, config, {});
+  std::vector<std::string> paths;
+  for (const auto& w : an.model.workloads) paths.push_back(w.id.launch_path);
+  CHECK(paths == std::vector<std::string>{
+                     "main>start_agent>podman run:image=localhost/helper",
+                     "main>start_agent>podman run:image=localhost/helper#2",
+                     "main>start_agent>docker container run:name=web",
+                     "main>start_agent>podman run:image=localhost/agent",
+                     "podman run:image=alpine",
+                 });
 }
