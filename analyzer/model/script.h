@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/model/invocation.h"
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/workload.h"
-#include "analyzer/render/invocation.h"
 
 namespace sbr {
 

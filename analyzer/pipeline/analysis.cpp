@@ -3,6 +3,7 @@
 #include <atomic>
 #include <thread>
 
+#include "analyzer/engine/qos.h"
 #include "analyzer/frontends/frontend.h"
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
@@ -73,6 +74,7 @@ Analysis analyze(const std::vector<std::string>& roots, const Config& config,
 
   a.model.cluster_facts = config.cluster;
   link_kubernetes(a.model);
+  engine::derive_pod_qos(a.model);
   link_gates(a.model);
   link_launches(a.model);
   a.model.workspace_paths = config.workspace;

@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
-#include "analyzer/engine/secrets.h"
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/fields.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
 
@@ -128,13 +128,13 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
   }
   // A scalar is reported where it is used; only array elements keep their own site.
   v.keep_from = false;
-  if (engine::is_secret_name(name) && v.secret_var.empty()) v.secret_var = name;
+  if (secrets::is_secret_name(name) && v.secret_var.empty()) v.secret_var = name;
   {
     std::vector<EWord> one{v};
     mark_config(one);
     v = one[0];
   }
-  if (st_.opts.xtrace && engine::is_secret_name(name) && !xtrace_seen_.count(name)) {
+  if (st_.opts.xtrace && secrets::is_secret_name(name) && !xtrace_seen_.count(name)) {
     xtrace_seen_.insert(name);
     add_fact(ScriptFactKind::XtraceWithSecrets,
              fmt::format("set -x prints the value assigned to {}", name), prov(n, ctx),

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analyzer/engine/secrets.h"
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/words.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
 namespace {
@@ -297,7 +297,7 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
     if (at_sign == std::string::npos || (slash != std::string::npos && slash < at_sign)) continue;
     std::string userinfo = t.substr(scheme + 3, at_sign - scheme - 3);
     bool has_password = userinfo.find(':') != std::string::npos;
-    if (!w.secret_var.empty() || (has_password && !engine::key_format(userinfo).empty())) {
+    if (!w.secret_var.empty() || (has_password && !secrets::key_format(userinfo).empty())) {
       add_fact(ScriptFactKind::SecretInUrl,
                w.secret_var.empty() ? "a credential is written into a URL"
                                     : fmt::format("{} is put into a URL", w.secret_var),

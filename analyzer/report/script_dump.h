@@ -8,8 +8,8 @@
 
 #include "analyzer/model/model.h"
 
-namespace sbr::bash {
+namespace sbr::report {
 
 void dump_script(const Model& model, const ScriptFacts& script, std::ostream& out);
 
-}  // namespace sbr::bash
+}  // namespace sbr::report
