@@ -185,14 +185,14 @@ class Evaluator {
   const SourceSet* sources_;
   RenderLimits limits_;
   std::vector<std::unique_ptr<SyntaxTree>> trees_;
+  // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
+  // first: recorded on every invocation as its structural place in the script.
+  std::vector<std::string> call_path_;
   State st_;
   ScriptRender out_;
   std::uint32_t steps_ = 0;
   std::size_t bytes_ = 0;
   int depth_ = 0;
-  // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
-  // first: recorded on every invocation as its structural place in the script.
-  std::vector<std::string> call_path_;
   bool posix_sh_ = false;
   std::set<std::string> validated_;
   std::vector<Resource> resources_;
