@@ -22,7 +22,9 @@ Finding make(const Workload& w, std::string_view rule, std::string message, cons
   f.rule_id = std::string(rule);
   f.message = std::move(message);
   f.at = at.at;
+  f.via = at.via;
   f.subject = subject_of(w);
+  f.identity = identity_key(w.id);
   f.fact_path = std::move(fact_path);
   f.condition = at.condition;
   f.threat = w.threat;

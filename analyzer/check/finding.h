@@ -23,6 +23,8 @@ struct Finding {
   std::string fact_path;  // stable path of the fact ("securityContext.privileged", "-p 8080")
   Condition condition;    // for facts reached only on some path
   ThreatClass threat = ThreatClass::UntrustedCode;
+  std::vector<Step> via;  // the provenance chain of the fact at `at`, nearest first
+  std::string identity;   // the workload's identity_key() for the fingerprint; "" = subject
 
   // Filled by the runner, not by checks.
   Severity severity = Severity::Note;

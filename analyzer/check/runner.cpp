@@ -14,15 +14,6 @@ Severity one_lower(Severity s) {
   return s == Severity::Note ? Severity::Note : static_cast<Severity>(static_cast<int>(s) - 1);
 }
 
-// FNV-1a, 64-bit: small, stable across platforms and releases.
-std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 const Acceptance* find_acceptance(const Finding& f, const Model& model, const Config& config,
                                   const WorkloadId* id) {
   for (const auto& a : config.acceptances) {
@@ -48,17 +39,6 @@ std::optional<Severity> severity_for_threat(Severity s, ThreatClass t) {
       return std::nullopt;
   }
   return s;
-}
-
-std::string fingerprint(const Finding& f) {
-  std::uint64_t h = fnv1a(f.rule_id);
-  h = fnv1a("\x1f", h);
-  h = fnv1a(f.subject, h);
-  h = fnv1a("\x1f", h);
-  h = fnv1a(f.fact_path, h);
-  h = fnv1a("\x1f", h);
-  h = fnv1a(f.condition.text, h);
-  return fmt::format("{:016x}", h);
 }
 
 std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, const Config& config,

@@ -8,6 +8,7 @@
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/finding.h"
+#include "analyzer/check/fingerprint.h"
 #include "analyzer/config/config.h"
 #include "analyzer/model/model.h"
 
@@ -23,8 +24,5 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
 // Applies the threat class to a rule's severity (INVARIANTS.md: untrusted-input one level
 // lower, critical stays; trusted keeps only critical). nullopt: not reported.
 std::optional<Severity> severity_for_threat(Severity s, ThreatClass t);
-
-// One stable fingerprint from rule, subject, condition and fact path: never from lines.
-std::string fingerprint(const Finding& f);
 
 }  // namespace sbr

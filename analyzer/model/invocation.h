@@ -38,6 +38,10 @@ struct Invocation {
   bool via_sudo = false;
   Provenance from;             // the command's first line; condition = the path it is on
   std::uint32_t sequence = 0;  // position in the evaluated call sequence of the script
+  // The functions called on the way here, outermost first (empty at the top level). With the
+  // command it is the launch's structural identity: unlike `sequence`, it does not shift when
+  // unrelated commands are added above.
+  std::vector<std::string> call_path;
   ShellState shell;
   std::string stdin_text;  // heredoc / here-string body when the command reads one
   Provenance stdin_from;   // where that body starts

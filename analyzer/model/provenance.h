@@ -2,9 +2,11 @@
 // file table, so a 10,000-workload model does not carry 10,000 copies of each path.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,11 +51,45 @@ struct Condition {
   friend bool operator==(const Condition&, const Condition&) = default;
 };
 
+// One earlier place a value passed through on its way to the fact, with what happened there.
+// The bash renderer fills the steps of a variable, an array element, a default or a function
+// argument; rendered manifests (Helm, Kustomize) fill template and values steps.
+enum class StepRole : std::uint8_t {
+  Used,      // expanded here: the command word that uses the value
+  Assigned,  // a variable assignment `X=value`
+  Element,   // an array element `a=(value)` / `a+=(value)`
+  Default,   // the default of `${X:-value}`
+  Argument,  // a function argument at the call site
+  Output,    // printed by a command or function whose output is captured
+  Rendered,  // the rendered document (Helm/Kustomize output)
+  Template,  // the template line that produced it
+  Values,    // the values-file line that fed the template
+  Patched,   // a Kustomize patch that changed it
+};
+
+struct Step {
+  StepRole role = StepRole::Used;
+  Location at;
+  std::string note;  // short: the variable or function named at that step ("flags", "start")
+  friend bool operator==(const Step&, const Step&) = default;
+};
+
+// Steps a chain keeps: a value looped through many assignments names its nearest ones.
+inline constexpr std::size_t kMaxSteps = 8;
+
 struct Provenance {
+  Provenance() = default;
+  // Most facts are written where they are: `via` is filled by the renderers that follow values.
+  Provenance(Location a, Frontend fe, Condition c = {}, std::vector<Step> v = {})
+      : at(a), frontend(fe), condition(std::move(c)), via(std::move(v)) {}
+
   Location at;
   Frontend frontend = Frontend::Kubernetes;
   Condition condition;
+  std::vector<Step> via;  // where the value came from, nearest first; empty: written at `at`
 };
+
+std::string_view step_role_name(StepRole r);
 
 // One value with where it came from. std::optional<Fact<T>> keeps "unset" apart from "false".
 template <class T>

@@ -54,7 +54,16 @@ struct WorkloadId {
   std::string name;         // object name, script path, compose service
   std::string container;    // container name, or "launch 2" for the 3rd launch of a script
   std::string render_root;  // the file or chart the object was rendered from
+  // Launchers: where in the script the launch is, by structure: the functions called on the way
+  // and the engine command ("main>start_agent>podman run"), then what tells launches on the
+  // same path apart (`--name`, else the image). Never the running launch number, which shifts
+  // when an unrelated launch is added above.
+  std::string launch_path;
 };
+
+// The workload's identity for fingerprints: Kubernetes objects by render root, group, kind,
+// namespace, name and container; launchers by script and launch path. Fields joined by \x1f.
+std::string identity_key(const WorkloadId& id);
 
 enum class SeccompKind : std::uint8_t { RuntimeDefault, Unconfined, Localhost, CustomFile };
 struct Seccomp {

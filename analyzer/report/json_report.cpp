@@ -40,6 +40,16 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
     related.push_back(std::move(rj));
   }
   j["related"] = std::move(related);
+  // The provenance chain: where the value came from, nearest first (an added key: shape 1
+  // consumers that ignore unknown keys keep working).
+  Json via = Json::array();
+  for (const Step& step : f.via) {
+    Json sj = location_json(ctx, step.at);
+    sj["role"] = step_role_name(step.role);
+    sj["note"] = or_null(redact(step.note));
+    via.push_back(std::move(sj));
+  }
+  j["via"] = std::move(via);
   j["subject"] = redact(f.subject);
   j["threat_class"] = threat_class_name(f.threat);
   j["condition"] = or_null(redact(f.condition.text));

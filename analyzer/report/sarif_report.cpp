@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "analyzer/check/fingerprint.h"
 #include "analyzer/config/config.h"
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
@@ -18,7 +19,9 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kSchema =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-constexpr std::string_view kFingerprintKey = "sbreview/v1";
+// The key names the fingerprint scheme: a new scheme gets a new key, never new values under
+// an old one.
+constexpr std::string_view kFingerprintKey = kFingerprintVersion;
 constexpr std::string_view kSrcRoot = "%SRCROOT%";
 constexpr size_t kMaxSnippet = 400;
 
@@ -121,25 +124,64 @@ std::string escape_link_text(std::string_view text) {
   return out;
 }
 
-// GitHub shows related locations only when the message links to them: "[text](id)".
+// A step's message in SARIF: its role, and the variable or function it names.
+std::string step_message(const Redactor& redact, const Step& s) {
+  std::string text(step_role_name(s.role));
+  if (!s.note.empty()) text += " " + redact(s.note);
+  return text;
+}
+
+// GitHub shows related locations only when the message links to them: "[text](id)". The
+// related facts come first, then the provenance chain's steps; ids follow that order.
 std::string message_with_links(const Emit& e, const Finding& f) {
   const Redactor& redact = e.redact;
-  std::string text = redact(f.message);
-  bool any = false;
-  for (const Related& r : f.related) any = any || r.at.valid();
-  if (!any) return text;
-  text = escape_link_text(text) + " (related: ";
+  std::string related, via;
   int id = 1;
-  bool first = true;
   for (const Related& r : f.related) {
     if (r.at.valid()) {
       std::string label = escape_link_text(redact(r.message));
-      text += fmt::format("{}[{}]({})", first ? "" : "; ", label.empty() ? "here" : label, id);
-      first = false;
+      related += fmt::format("{}[{}]({})", related.empty() ? "" : "; ",
+                             label.empty() ? "here" : label, id);
     }
     ++id;
   }
-  return text + ")";
+  for (const Step& s : f.via) {
+    if (s.at.valid()) {
+      via += fmt::format("{}[{}]({})", via.empty() ? "" : "; ",
+                         escape_link_text(step_message(redact, s)), id);
+    }
+    ++id;
+  }
+  if (related.empty() && via.empty()) return redact(f.message);
+  std::string text = escape_link_text(redact(f.message));
+  if (!related.empty()) text += " (related: " + related + ")";
+  if (!via.empty()) text += " (via: " + via + ")";
+  return text;
+}
+
+// The value's flow as one thread, in the order it ran: where it came from (the chain's earlier
+// steps, farthest first), the finding's place, then where it is used when the finding stays at
+// the place the value is written (an array element).
+Json code_flows(const Emit& e, const Finding& f, const Location& primary) {
+  Json steps = Json::array();
+  auto add = [&](const Location& at, std::string text) {
+    if (!at.valid()) return;
+    Json l = location(e, at);
+    l["message"]["text"] = std::move(text);
+    steps.push_back(Json{{"location", std::move(l)}});
+  };
+  for (auto it = f.via.rbegin(); it != f.via.rend(); ++it) {
+    if (it->role != StepRole::Used) add(it->at, step_message(e.redact, *it));
+  }
+  add(primary, "the finding");
+  for (const Step& s : f.via) {
+    if (s.role == StepRole::Used) add(s.at, step_message(e.redact, s));
+  }
+  Json thread;
+  thread["locations"] = std::move(steps);
+  Json flow;
+  flow["threadFlows"] = Json::array({std::move(thread)});
+  return Json::array({std::move(flow)});
 }
 
 Json result_json(const Emit& e, const Finding& f) {
@@ -169,6 +211,19 @@ Json result_json(const Emit& e, const Finding& f) {
       related.push_back(std::move(l));
     }
     j["relatedLocations"] = std::move(related);
+  }
+  if (!f.via.empty()) {
+    Json& related = j["relatedLocations"];
+    if (related.is_null()) related = Json::array();
+    int id = static_cast<int>(f.related.size()) + 1;
+    for (const Step& s : f.via) {
+      Json l;
+      l["id"] = id++;
+      if (s.at.valid()) l["physicalLocation"] = physical_location(e, s.at);
+      l["message"]["text"] = step_message(redact, s);
+      related.push_back(std::move(l));
+    }
+    if (primary != nullptr) j["codeFlows"] = code_flows(e, f, *primary);
   }
   j["partialFingerprints"][std::string(kFingerprintKey)] = f.fingerprint;
   if (accepted) {

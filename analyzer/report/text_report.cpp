@@ -85,6 +85,20 @@ std::string where(const ReportContext& ctx, const Location& loc) {
   return fmt::format("{}:{}:{}", path, loc.line, loc.column);
 }
 
+// The provenance chain on one line: "run.sh:12 (assigned flags), run.sh:3 (default NET)".
+std::string via_text(const ReportContext& ctx, const Redactor& redact,
+                     const std::vector<Step>& via) {
+  std::string text;
+  for (const Step& s : via) {
+    if (!text.empty()) text += ", ";
+    Location at = s.at;
+    at.column = 0;  // compact: file and line
+    text += fmt::format("{} ({}{}{})", where(ctx, at), step_role_name(s.role),
+                        s.note.empty() ? "" : " ", one_line(redact(s.note)));
+  }
+  return text;
+}
+
 // The spaces (and tabs, copied) that put a caret under byte column `column` of `line`.
 std::string caret_indent(std::string_view line, std::uint32_t column) {
   std::string out;
@@ -193,6 +207,7 @@ void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
     for (const Related& r : f.related) {
       out << fmt::format("  related: {}: {}\n", where(ctx, r.at), one_line(redact(r.message)));
     }
+    if (!f.via.empty()) out << "  via: " << via_text(ctx, redact, f.via) << "\n";
     if (!f.accepted_reason.empty()) {
       out << fmt::format("  accepted: {}\n", one_line(redact(f.accepted_reason)));
     }

@@ -285,7 +285,7 @@ void read_pod_spec(const Reader& r, const ObjectInfo& obj, Controller controller
     return;
   }
   Workload base;
-  base.id = {obj.kind, obj.api_group, obj.ns, obj.name, "", r.path};
+  base.id = {obj.kind, obj.api_group, obj.ns, obj.name, "", r.path, ""};
   base.engine = Engine::Kubelet;
   base.object_from = r.prov(obj.kind_node);
   base.pod_spec_from = r.prov(spec_key ? spec_key : pod_spec);

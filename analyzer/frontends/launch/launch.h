@@ -18,6 +18,9 @@ struct LaunchState {
   // `podman build -t TAG [-f FILE] CONTEXT`: image tag -> Dockerfile path in the source set, so a
   // later `podman run TAG` gets the image's USER and ENV.
   std::map<std::string, std::string> built_images;
+  // Launch paths seen so far (WorkloadId::launch_path): a second launch on the same path and
+  // with the same name or image is told apart by its ordinal among those only.
+  std::map<std::string, int> launch_paths;
 };
 
 struct LaunchContext {

@@ -56,6 +56,38 @@ Workload base_workload(const Invocation& inv, const EngineGuess& g, const Launch
   return w;
 }
 
+// The image without tag or digest: a version bump is the same workload.
+std::string image_repository(const std::string& image) {
+  std::string repo = image.substr(0, image.find('@'));
+  std::size_t colon = repo.rfind(':');
+  if (colon != std::string::npos && repo.find('/', colon) == std::string::npos) repo.resize(colon);
+  return repo;
+}
+
+// Where the launch is by structure (WorkloadId::launch_path): the functions called on the way
+// (none at the top level) and the engine command, "main>start_agent>podman run"; then the
+// container's --name or else its image, then "#N" only for the Nth launch with all of that in
+// common. Unrelated launches elsewhere leave it unchanged.
+std::string launch_path(const Invocation& inv, std::size_t sub_at, std::size_t sub_end,
+                        const std::string& name, const Word* image, const LaunchContext& ctx) {
+  std::string path;
+  for (const auto& f : inv.call_path) path += f + ">";
+  const Word& engine = inv.argv[0];
+  path +=
+      (engine.symbolic || engine.text.empty() ? std::string("$engine") : base_name(engine.text));
+  for (std::size_t k = sub_at; k < sub_end && k < inv.argv.size(); ++k) {
+    path += " " + inv.argv[k].text;
+  }
+  if (!name.empty()) {
+    path += ":name=" + name;
+  } else if (image != nullptr && !image->symbolic && !image->text.empty()) {
+    path += ":image=" + image_repository(image->text);
+  }
+  int n = ++ctx.launch_state().launch_paths[path];
+  if (n > 1) path += "#" + std::to_string(n);
+  return path;
+}
+
 // Pod-level options a container inherits when it joins the pod.
 void inherit_pod(const Workload& pod, Workload& w) {
   w.network.mode = pod.network.mode;
@@ -184,6 +216,8 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
   if (!run && !pod_create && !play) return false;
   if (play) return kube_play(inv, i, g, ctx, out);
 
+  std::size_t sub_at = launch::skip_global_options(inv.argv, 1);
+  std::size_t sub_end = i;
   Workload w = base_workload(inv, g, ctx);
   launch::ParsedRun args = launch::parse_run_args(inv.argv, i, pod_create);
   if (pod_create) {
@@ -234,6 +268,8 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
       w.command.push_back(fact(o.value.text, o.value.from));
   }
   for (const auto& c : args.command) w.command.push_back(fact(c.text, c.from));
+  w.id.launch_path = launch_path(inv, sub_at, sub_end, outcome.name ? outcome.name->value : "",
+                                 args.has_image ? &args.image : nullptr, ctx);
   out.workloads.push_back(std::move(w));
   return true;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/fields.h"
 #include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
@@ -87,11 +88,14 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
         }
         v.w.from = prov(c, ctx);
         v.keep_from = true;
+        mark_site(v, StepRole::Element, name);
         elems.push_back(v);
         continue;
       }
       for (EWord w : expand_word(c, ctx)) {
         if (!w.keep_from) w.keep_from = true;
+        // An element copied from another array ("${base[@]}") keeps its first site.
+        if (!w.site_role) mark_site(w, StepRole::Element, name);
         elems.push_back(w);
       }
     }
@@ -111,7 +115,17 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
     return;
   }
   EWord v = ts_node_is_null(value) ? literal("") : expand_joined(value, vc);
-  v.w.from = prov(ts_node_is_null(value) ? n : value, ctx);
+  {
+    // The value's earlier steps (`X=$Y`: where Y was assigned) stay behind this assignment.
+    Provenance site = prov(ts_node_is_null(value) ? n : value, ctx);
+    if (v.site_role && v.w.from.at.valid() && v.w.from.at != site.at) {
+      v.w.from.via.insert(v.w.from.via.begin(), Step{*v.site_role, v.w.from.at, v.site_note});
+    }
+    site.via = std::move(v.w.from.via);
+    if (site.via.size() > kMaxSteps) site.via.resize(kMaxSteps);
+    v.w.from = std::move(site);
+    mark_site(v, StepRole::Assigned, name);
+  }
   // A scalar is reported where it is used; only array elements keep their own site.
   v.keep_from = false;
   if (secrets::is_secret_name(name) && v.secret_var.empty()) v.secret_var = name;

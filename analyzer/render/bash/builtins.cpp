@@ -144,7 +144,9 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
     if (t != nullptr) {
       Ctx sc = ctx;
       sc.tree = t;
+      call_path_.push_back("source " + base_name(cmd[1].w.text));
       statements(t->root(), sc);
+      call_path_.pop_back();
       st_.returning = false;
     }
     --depth_;

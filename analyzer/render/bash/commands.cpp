@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/fields.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/secrets.h"
 
@@ -307,8 +308,12 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       return;
     }
     ++depth_;
+    call_path_.push_back(name);
     std::vector<EWord> fargs(cmd.begin() + 1, cmd.end());
-    for (auto& a : fargs) a.keep_from = true;
+    for (auto& a : fargs) {
+      a.keep_from = true;
+      if (!a.site_role) mark_site(a, StepRole::Argument, name);
+    }
     auto [body, tree] = fit->second;
     std::vector<std::string> arg_vars;
     for (TSNode a : args) arg_vars.push_back(var_in(ctx.tree->slice(a)));
@@ -351,6 +356,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       st_.positional = saved_pos;
       st_.positional_unknown = saved_unknown;
     }
+    call_path_.pop_back();
     --depth_;
     return;
   }
@@ -365,6 +371,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   inv.via_exec = via_exec;
   inv.via_sudo = via_sudo;
   inv.from = prov(n, ctx);
+  inv.call_path = call_path_;
   for (auto& w : cmd) inv.argv.push_back(w.w);
   for (auto& w : env_prefix) inv.env_prefix.push_back(w.w);
   inv.shell.errexit = st_.opts.errexit;
@@ -469,7 +476,9 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       ++depth_;
       if (depth_ > static_cast<int>(limits_.max_call_depth))
         abort_budget("`sh -c` nested too deeply", at);
+      call_path_.push_back(bname + " -c");
       statements(tp->root(), sc);
+      call_path_.pop_back();
       --depth_;
       st_ = saved;
       break;

@@ -27,6 +27,10 @@ struct EWord {
   bool default_known = true;  // symbolic with a known default (env var, possibly unset)
   bool temp_file = false;     // a mktemp path (created 0600)
   bool keep_from = false;     // an array element: keeps its own assignment site
+  // w.from.at is an earlier place of the value (an assignment, an array element, a default, a
+  // call-site argument) in this role: the next use moves it into w.from.via.
+  std::optional<StepRole> site_role;
+  std::string site_note;  // the variable or function named at that place
 };
 
 struct Alt {
@@ -181,6 +185,9 @@ class Evaluator {
   const SourceSet* sources_;
   RenderLimits limits_;
   std::vector<std::unique_ptr<SyntaxTree>> trees_;
+  // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
+  // first: recorded on every invocation as its structural place in the script.
+  std::vector<std::string> call_path_;
   State st_;
   ScriptRender out_;
   std::uint32_t steps_ = 0;

@@ -20,11 +20,12 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     Provenance use = prov(n, ctx);
     for (EWord& w : v) {
       if (w.keep_from) {
+        // An array element or a function argument stays at the place it is written (where a
+        // fix goes); the use joins its chain.
         w.w.from.condition = join(ctx.cond, w.w.from.condition);
+        note_use(w, use);
       } else {
-        Condition c = w.w.from.condition;
-        w.w.from = use;
-        if (!c.always()) w.w.from.condition = join(use.condition, c);
+        move_to_use(w, use);
       }
       // Origins describe; they must not grow with every operator applied in a loop.
       if (w.w.origin.size() > 160) w.w.origin = w.w.origin.substr(0, 157) + "...";
@@ -260,7 +261,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
             for (EWord w : a.elems) {
               if (w.w.text.empty() && !w.w.symbolic) continue;
               for (EWord& f : split_fields(w)) {
-                f.w.from = prov(n, ctx);
+                move_to_use(f, prov(n, ctx));
                 f.w.from.condition = a.cond;
                 alt_words.push_back(f);
               }
@@ -304,12 +305,22 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     if (op == ":-" || op == "-" || op == ":=" || op == "=") {
       bool use_default = op[0] == ':' ? empty : !is_set;
       EWord d = operand();
+      // The default's own place is a step of the value's chain (`${X:-...}`).
+      if (!operands.empty()) {
+        Provenance def_at = prov(operands[0], ctx);
+        def_at.via = std::move(d.w.from.via);
+        d.w.from = std::move(def_at);
+        mark_site(d, StepRole::Default, name);
+      }
       if (unknown) {
         // Unknown value: symbolic, with the default as the best guess.
         EWord w = vals[0];
         w.w.text = d.w.text;
         w.w.origin = fmt::format("{}, default {}", w.w.origin, d.w.text);
         w.default_known = d.default_known;
+        w.w.from = d.w.from;
+        w.site_role = d.site_role;
+        w.site_note = d.site_note;
         vals = {w};
       } else if (use_default) {
         vals = {d};

@@ -10,6 +10,14 @@
 
 namespace sbr::bash {
 
+// Moves a word to where it is used, keeping the place it came from (when it has a role) as the
+// nearest step of its provenance chain; the condition of that place joins the use's.
+void move_to_use(EWord& w, const Provenance& use);
+// A word that keeps its own place (an array element) records where it is used: the last step of
+// its chain, one per use line however deeply the use is nested.
+void note_use(EWord& w, const Provenance& use);
+// Marks where a value is placed (assigned, an array element, a default) for move_to_use.
+void mark_site(EWord& w, StepRole role, const std::string& note);
 // Joins field lists as adjacent text does: the last field of `acc` meets the first of `next`.
 void join_fields(std::vector<EWord>& acc, std::vector<EWord> next, bool& started);
 // Splits an unquoted expansion on IFS characters.

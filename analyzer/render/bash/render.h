@@ -15,11 +15,11 @@ namespace sbr::bash {
 // Budgets that keep any script finite. Exceeding one is a BudgetExceeded problem at the place
 // it happened; what was rendered up to then is kept.
 struct RenderLimits {
-  std::uint32_t max_steps = 200000;               // evaluated syntax nodes, in total
-  std::uint32_t max_loop_iterations = 64;         // per loop
-  std::uint32_t max_call_depth = 32;              // function calls and `source`, nested
-  std::size_t max_value_bytes = 256 * 1024;       // one expanded word
-  std::size_t max_total_bytes = 8 * 1024 * 1024;  // every expansion of the render
+  std::uint32_t max_steps = 200000;                       // evaluated syntax nodes, in total
+  std::uint32_t max_loop_iterations = 64;                 // per loop
+  std::uint32_t max_call_depth = 32;                      // function calls and `source`, nested
+  std::size_t max_value_bytes = std::size_t{256} * 1024;  // one expanded word
+  std::size_t max_total_bytes = std::size_t{8} * 1024 * 1024;  // every expansion of the render
   std::uint32_t max_invocations = 5000;
 };
 
