@@ -26,7 +26,7 @@ bool is_host_environment_file(std::string_view path) {
 // `$(OTHER)` (Kubernetes dependent variable) or `${X}`: a reference, not a written secret.
 bool is_reference(std::string_view v) {
   if (v.size() < 3 || v[0] != '$') return false;
-  char open = v[1], close = open == '(' ? ')' : open == '{' ? '}' : 0;
+  char open = v[1], close = open == '(' ? ')' : open == '{' ? '}' : '\0';
   return close != 0 && v.back() == close && v.find(close) == v.size() - 1;
 }
 

@@ -107,10 +107,14 @@ const char* const kDeployment =
     "        image: agent:1\n"
     "        securityContext:\n"
     "          capabilities: {add: [NET_ADMIN]}\n"
-    "        volumeMounts: [{name: sock, mountPath: /var/run/docker.sock}]\n"
+    "        volumeMounts:\n"
+    "        - {name: sock, mountPath: /var/run/docker.sock}\n"
+    "        - {name: cache, mountPath: /cache}\n"
     "      volumes:\n"
     "      - name: sock\n"
-    "        hostPath: {path: /var/run/docker.sock}\n";
+    "        hostPath: {path: /var/run/docker.sock}\n"
+    "      - name: cache\n"
+    "        hostPath: {path: /srv/cache}\n";
 
 const char* const kOtherPod =
     "apiVersion: v1\n"
@@ -237,8 +241,8 @@ TEST_CASE("Kubernetes fingerprints change with the offending value", "[fingerpri
   auto cap = run({{"k8s/agent.yaml", replaced(kDeployment, "NET_ADMIN", "SYS_PTRACE")}});
   CHECK(of_rule(cap, "SB2004") != of_rule(base, "SB2004"));
   CHECK(of_rule(cap, "SB3008") == of_rule(base, "SB3008"));
-  auto host = run({{"k8s/agent.yaml", replaced(kDeployment, "hostPath: {path: /var/run/docker",
-                                               "hostPath: {path: /run/containerd")}});
+  auto host = run({{"k8s/agent.yaml", replaced(kDeployment, "hostPath: {path: /srv/cache",
+                                               "hostPath: {path: /srv/models")}});
   REQUIRE_FALSE(of_rule(host, "SB3008").empty());
   CHECK(of_rule(host, "SB3008") != of_rule(base, "SB3008"));
   // Another container name is another workload.

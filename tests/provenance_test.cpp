@@ -45,7 +45,7 @@ const char* const kScript =
     "start() {\n"                                     // 11
     "  podman run --rm --cap-add \"$1\" agent:1\n"    // 12
     "}\n"                                             // 13
-    "CAP=SYS_ADMIN\n"                                 // 14
+    "CAP=NET_RAW\n"                                   // 14
     "start \"$CAP\"\n";                               // 15
 
 struct Run {

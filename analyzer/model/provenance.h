@@ -80,7 +80,8 @@ inline constexpr std::size_t kMaxSteps = 8;
 struct Provenance {
   Provenance() = default;
   // Most facts are written where they are: `via` is filled by the renderers that follow values.
-  Provenance(Location a, Frontend fe, Condition c = {}, std::vector<Step> v = {})
+  explicit(false) Provenance(Location a, Frontend fe = Frontend::Kubernetes, Condition c = {},
+                             std::vector<Step> v = {})
       : at(a), frontend(fe), condition(std::move(c)), via(std::move(v)) {}
 
   Location at;

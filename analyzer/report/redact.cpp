@@ -76,7 +76,7 @@ Redactor::Redactor(const Model& model) {
   finish();
 }
 
-Redactor::Redactor(std::vector<std::string> secrets) {
+Redactor::Redactor(const std::vector<std::string>& secrets) {
   for (const auto& s : secrets) add(s);
   finish();
 }

@@ -19,7 +19,7 @@ class Redactor {
   // whose value is in a key format, and cluster data values (ConfigMap/Secret) that look secret.
   explicit Redactor(const Model& model);
   // For tests and callers that know extra secret values.
-  explicit Redactor(std::vector<std::string> secrets);
+  explicit Redactor(const std::vector<std::string>& secrets);
 
   // `text` with every known secret value and every recognisable key replaced by
   // secrets::kRedacted.

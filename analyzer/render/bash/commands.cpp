@@ -316,6 +316,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     }
     auto [body, tree] = fit->second;
     std::vector<std::string> arg_vars;
+    arg_vars.reserve(args.size());
     for (TSNode a : args) arg_vars.push_back(var_in(ctx.tree->slice(a)));
     validate_from_function(body, tree, fargs, arg_vars);
     auto saved_pos = st_.positional;

@@ -258,7 +258,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
             !vals[0].w.symbolic && vals[0].w.text.empty() && op.empty()) {
           std::vector<EWord> alt_words;
           for (const Alt& a : v->alts) {
-            for (EWord w : a.elems) {
+            for (const EWord& w : a.elems) {
               if (w.w.text.empty() && !w.w.symbolic) continue;
               for (EWord& f : split_fields(w)) {
                 move_to_use(f, prov(n, ctx));
