@@ -9,7 +9,12 @@ cd "$(dirname "$0")/.."
 command -v clang-tidy >/dev/null || { echo "clang-tidy is missing: run scripts/deps.sh" >&2; exit 1; }
 [[ -f $build/compile_commands.json ]] || { echo "no $build/compile_commands.json" >&2; exit 1; }
 pattern='^(analyzer|invariants|prover)/.*\.cpp$'
-if [[ ${SBR_TIDY_ALL:-0} == 1 ]] || ! git rev-parse --verify -q HEAD~1 >/dev/null 2>&1; then
+if [[ ${SBR_TIDY_ALL:-0} != 1 ]] && ! git rev-parse --verify -q HEAD~1 >/dev/null 2>&1; then
+  # A shallow or single-commit clone has nothing to compare with; the whole tree is opt-in.
+  echo "clang-tidy: no earlier commit to diff against; SBR_TIDY_ALL=1 checks every source"
+  exit 0
+fi
+if [[ ${SBR_TIDY_ALL:-0} == 1 ]]; then
   mapfile -t files < <(git ls-files 2>/dev/null | grep -E "$pattern" || find analyzer invariants -name '*.cpp' | sort)
   what="every source"
 else

@@ -13,23 +13,15 @@
 #include "analyzer/check/runner.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
+#include "tests/temp_dir.h"
 
 using namespace sbr;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "sbr-pipeline-XXXXXX").string();
-    path = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
-  void write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((path / rel).parent_path());
-    std::ofstream(path / rel, std::ios::binary) << text;
-  }
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("sbr-pipeline") {}
 };
 
 const char* kPod =

@@ -16,19 +16,15 @@
 #include "analyzer/check/runner.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
+#include "tests/temp_dir.h"
 
 using namespace sbr;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "sbr-provenance-XXXXXX").string();
-    path = mkdtemp(tmpl.data());
-  }
-  ~TempDir() { fs::remove_all(path); }
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("sbr-provenance") {}
 };
 
 const char* const kScript =

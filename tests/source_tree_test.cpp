@@ -21,26 +21,15 @@
 #include "analyzer/source/working_tree.h"
 #include "tests/fixture_harness.h"
 #include "tests/memory_tree_loader.h"
+#include "tests/temp_dir.h"
 
 using namespace sbr;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "sbr-tree-XXXXXX").string();
-    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() { fs::remove_all(path); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  void write(const std::string& rel, const std::string& text) const {
-    fs::create_directories((path / rel).parent_path());
-    std::ofstream(path / rel, std::ios::binary) << text;
-  }
+struct TempDir : test::TempDir {
+  TempDir() : test::TempDir("sbr-tree") {}
   void link(const std::string& rel, const std::string& target) const {
     fs::create_directories((path / rel).parent_path());
     fs::create_symlink(target, path / rel);
