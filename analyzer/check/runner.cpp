@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "analyzer/check/registry.h"
+#include "generated/rule_ids.h"
 
 namespace sbr {
 namespace {
@@ -78,7 +79,7 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   // reason, or past its expiry, must not quietly keep a finding out of the gate.
   for (const auto& a : config.acceptances) {
     if (a.reason.empty()) {
-      raw.add(Finding{"SB0009",
+      raw.add(Finding{rule::acceptance_without_reason,
                       fmt::format("risk acceptance of {} has no reason; it is ignored", a.rule),
                       a.at,
                       {},
@@ -88,7 +89,7 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
                       ThreatClass::UntrustedCode});
     } else if (!a.expires.empty() && !options.today.empty() && a.expires < options.today) {
       raw.add(
-          Finding{"SB0010",
+          Finding{rule::acceptance_expired,
                   fmt::format("risk acceptance of {} expired on {}; the finding is reported again",
                               a.rule, a.expires),
                   a.at,
@@ -106,11 +107,16 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   size_t kept = 0;
   for (Finding& f : items) {
     const Rule* rule = catalog.find(f.rule_id);
-    if (rule == nullptr) continue;  // the catalog test proves every emitted id has an entry
+    if (rule == nullptr) {
+      // Dropping it would pass the gate on a typo: the run stops instead (exit 2).
+      throw CatalogError(fmt::format(
+          "a check reported rule {}, which the rule catalog does not define (finding: {})",
+          f.rule_id.empty() ? std::string_view("<none>") : f.rule_id.str(), f.message));
+    }
     f.invariant = rule->invariant;
     Severity s = rule->severity;
     if (rule->invariant == 0) {
-      if (auto it = config.integrity_severity.find(f.rule_id);
+      if (auto it = config.integrity_severity.find(std::string(f.rule_id));
           it != config.integrity_severity.end()) {
         s = it->second;
       }
