@@ -1,4 +1,5 @@
 #include "analyzer/pipeline/analysis.h"
+#include "analyzer/engine/gate_path.h"
 
 #include <atomic>
 #include <thread>
@@ -74,6 +75,7 @@ Analysis analyze(const std::vector<std::string>& roots, const Config& config,
   a.model.cluster_facts = config.cluster;
   link_kubernetes(a.model);
   link_gates(a.model);
+  engine::attach_gates(a.model);  // the linked gates on each workload's traffic path
   link_launches(a.model);
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
