@@ -35,7 +35,9 @@ const Provenance& container_anchor(const Workload& w) {
 const Provenance& pod_anchor(const Workload& w) {
   return w.pod_spec_from.at.valid() ? w.pod_spec_from : object_anchor(w);
 }
-const Provenance& object_anchor(const Workload& w) { return w.object_from; }
+const Provenance& object_anchor(const Workload& w) {
+  return w.object_from;
+}
 
 bool is_kubernetes(const Workload& w) {
   return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;

@@ -9,6 +9,7 @@
 
 #include "analyzer/engine/defaults.h"
 #include "analyzer/engine/paths.h"
+#include "analyzer/support/strings.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 #include "invariants/workload_facts.h"
@@ -238,13 +239,6 @@ void check_host_root(const Workload& w, FactFindings& out) {
 constexpr std::array<std::string_view, 14> kSidecarWords = {
     "envoy", "istio",  "linkerd",    "proxy",    "squid",  "vault",     "credential",
     "token", "secret", "controller", "operator", "egress", "kube-rbac", "oauth"};
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // "registry.io/envoyproxy/envoy:v1.29@sha256:..." -> "envoyproxy/envoy"
 std::string image_repo(std::string_view image) {

@@ -5,19 +5,13 @@
 #include <cctype>
 
 #include "analyzer/engine/defaults.h"
+#include "analyzer/support/strings.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 #include "invariants/workload_facts.h"
 
 namespace sbr::inv {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool is_dangerous(Capability c) {
   return c == Capability::SysAdmin || c == Capability::SysModule ||

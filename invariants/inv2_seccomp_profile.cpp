@@ -57,8 +57,8 @@ void check_seccomp_profiles(const Model& model, Findings& out) {
                               p.default_action->from, "defaultAction"));
       continue;  // everything is allowed: listing single syscalls would add nothing
     }
-    for (const SeccompAllow& a : p.allows) {
-      if (!a.unconditional) continue;
+    for (const SeccompRule& a : p.rules) {
+      if (!a.unconditional || !engine::default_action_allows(a.action)) continue;
       auto cap = engine::gated_by(a.syscall);
       if (!cap) continue;
       out.add(profile_finding(

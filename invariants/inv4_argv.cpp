@@ -2,7 +2,7 @@
 // every user of the host in the process list. Names only: a value is never printed.
 #include <fmt/format.h>
 
-#include "analyzer/engine/secrets.h"
+#include "analyzer/support/secrets.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
@@ -13,7 +13,7 @@ void check_env_on_argv(const Model& model, Findings& out) {
     for (const EnvVar& e : w.env) {
       // An empty literal (`-e NAME=`) exposes nothing.
       if (!e.on_argv || (e.source == EnvSource::Literal && e.value.empty())) continue;
-      bool secret = engine::is_secret_name(e.name);
+      bool secret = secrets::is_secret_name(e.name);
       out.add(make(w, secret ? "SB4071" : "SB4070",
                    fmt::format("{}: the value of `{}` is on the engine's command line, where "
                                "every local user can read it in the process list; pass a bare "

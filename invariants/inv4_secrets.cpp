@@ -2,7 +2,7 @@
 // the variable or key that holds a secret, never its value.
 #include <fmt/format.h>
 
-#include "analyzer/engine/secrets.h"
+#include "analyzer/support/secrets.h"
 #include "invariants/common.h"
 #include "invariants/inv4_parts.h"
 #include "invariants/modules.h"
@@ -63,14 +63,14 @@ void check_bulk(const Workload& w, Findings& out) {
 void check_env(const Workload& w, Findings& out) {
   for (const auto& e : w.env) {
     if (e.source != EnvSource::Literal || e.value.empty()) continue;
-    std::string format = engine::key_format(e.value);
+    std::string format = secrets::key_format(e.value);
     if (!format.empty()) {
       out.add(make(w, "SB4003",
                    fmt::format("{}: environment variable {} holds a literal {} written in the "
                                "configuration",
                                describe(w), e.name, format),
                    e.from, "env:" + e.name));
-    } else if (engine::is_secret_name(e.name) && !is_reference(e.value)) {
+    } else if (secrets::is_secret_name(e.name) && !is_reference(e.value)) {
       out.add(make(w, "SB4002",
                    fmt::format("{}: environment variable {} looks secret and its value is written "
                                "in the configuration; read it from a Secret (secretKeyRef) instead",
@@ -79,7 +79,7 @@ void check_env(const Workload& w, Findings& out) {
     }
   }
   for (size_t i = 0; i < w.command.size(); ++i) {
-    std::string format = engine::key_format(w.command[i].value);
+    std::string format = secrets::key_format(w.command[i].value);
     if (format.empty()) continue;
     out.add(make(w, "SB4003",
                  fmt::format("{}: argument {} of the command line holds a literal {}; it is "
@@ -91,7 +91,7 @@ void check_env(const Workload& w, Findings& out) {
 
 void check_data(const Model& model, Findings& out) {
   for (const auto& d : model.cluster.data) {
-    std::string format = engine::key_format(d.value);
+    std::string format = secrets::key_format(d.value);
     if (format.empty()) continue;
     Finding f;
     f.rule_id = "SB4003";

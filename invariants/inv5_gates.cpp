@@ -9,16 +9,12 @@
 #include <tuple>
 
 #include "analyzer/engine/gate_path.h"
+#include "analyzer/support/strings.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
 namespace sbr::inv {
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 Finding file_finding(const Model& m, std::string_view rule, std::string msg, const Provenance& at,
                      std::string fact_path) {

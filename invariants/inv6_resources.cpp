@@ -7,23 +7,12 @@
 #include <set>
 #include <tuple>
 
+#include "analyzer/model/enum_names.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
 namespace sbr::inv {
 namespace {
-
-std::string_view qos_name(QosClass q) {
-  switch (q) {
-    case QosClass::BestEffort:
-      return "BestEffort";
-    case QosClass::Burstable:
-      return "Burstable";
-    case QosClass::Guaranteed:
-      return "Guaranteed";
-  }
-  return "BestEffort";
-}
 
 // The pod's QoS class as context for the limit findings (INVARIANTS.md 6: context in the
 // message, never a second finding).

@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "analyzer/support/strings.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
@@ -81,12 +82,8 @@ void check_sandbox_expiry(const Workload& w, Findings& out) {
                object_anchor(w), "spec.lifecycle.shutdownTime"));
 }
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
 bool under(std::string_view path, std::string_view dir) {
-  return path == dir || (starts_with(path, dir) && path.size() > dir.size() &&
+  return path == dir || (std::string_view(path).starts_with(dir) && path.size() > dir.size() &&
                          (dir.back() == '/' || path[dir.size()] == '/'));
 }
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "analyzer/engine/secrets.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::inv {
 
@@ -12,11 +12,11 @@ Finding script_finding(const Model& model, const ScriptFacts& script, const Scri
   f.rule_id = std::string(rule);
   const std::string& path = model.files.path(script.file);
   // Messages name variables and commands, never values; key formats are redacted regardless.
-  f.message = engine::redact_key_formats(fact.message);
+  f.message = secrets::redact_key_formats(fact.message);
   f.at = fact.from.at;
   f.related = fact.related;
   f.subject = path;
-  f.fact_path = engine::redact_key_formats(
+  f.fact_path = secrets::redact_key_formats(
       fmt::format("script.{}.{}", script_finding_kind_name(fact.kind), fact.key));
   f.condition = fact.from.condition;
   f.threat = ThreatClass::UntrustedCode;

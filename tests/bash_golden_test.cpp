@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "analyzer/pipeline/analysis.h"
-#include "analyzer/render/bash/dump.h"
 #include "analyzer/render/bash/render.h"
+#include "analyzer/report/script_dump.h"
 #include "tests/fixture_harness.h"
 
 using namespace sbr;
@@ -21,7 +21,7 @@ std::string dump_dir(const std::string& dir) {
   AnalyzeOptions ao;
   Analysis a = analyze({dir}, cfg, ao);
   std::ostringstream os;
-  for (const ScriptFacts& s : a.model.scripts) bash::dump_script(a.model, s, os);
+  for (const ScriptFacts& s : a.model.scripts) report::dump_script(a.model, s, os);
   for (const Problem& p : a.model.problems) {
     os << "problem " << a.model.files.path(p.at.file) << ":" << p.at.line << ":" << p.at.column
        << " " << p.message << "\n";
@@ -64,7 +64,7 @@ TEST_CASE("dumps never print a secret value", "[bash]") {
   s.file = 0;
   s.invocations = bash::render_script(f, nullptr).invocations;
   std::ostringstream os;
-  bash::dump_script(m, s, os);
+  report::dump_script(m, s, os);
   CHECK(os.str().find("ghp_abcdef") == std::string::npos);
   CHECK(os.str().find("GITHUB_TOKEN=<redacted>") != std::string::npos);
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "analyzer/engine/defaults.h"
+#include "analyzer/engine/qos.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
@@ -31,6 +32,7 @@ Model model_of(std::vector<std::string> docs) {
     merge_part(std::move(part), m);
   }
   link_kubernetes(m);
+  engine::derive_pod_qos(m);
   return m;
 }
 

@@ -131,9 +131,14 @@ TEST_CASE("seccomp profile findings list the workloads that use the profile", "[
   SeccompProfile p;
   p.path = "sandbox/seccomp.json";
   p.default_action = fact(std::string("SCMP_ACT_ERRNO"), Provenance{});
-  p.allows.push_back({"bpf", true, Provenance{Location{1, 5, 3}, Frontend::Seccomp, {}}});
-  p.allows.push_back({"bpf", false, Provenance{Location{1, 6, 3}, Frontend::Seccomp, {}}});
-  p.allows.push_back({"ptrace", true, Provenance{Location{1, 7, 3}, Frontend::Seccomp, {}}});
+  auto at = [](std::uint32_t line) {
+    return Provenance{Location{1, line, 3}, Frontend::Seccomp, {}};
+  };
+  p.rules.push_back({"bpf", "SCMP_ACT_ALLOW", true, at(5)});
+  p.rules.push_back({"bpf", "SCMP_ACT_ALLOW", false, at(6)});
+  p.rules.push_back({"ptrace", "SCMP_ACT_ALLOW", true, at(7)});
+  // Denied outright: the check, not the frontend, knows ERRNO lets nothing through.
+  p.rules.push_back({"init_module", "SCMP_ACT_ERRNO", true, at(8)});
   m.seccomp_profiles.push_back(p);
   m.workloads.push_back(
       launched({"podman", "run", "--security-opt", "seccomp=./seccomp.json", "img"}));

@@ -264,15 +264,20 @@ TEST_CASE("seccomp profiles: default action and unconditional allowances", "[lau
   REQUIRE(out.seccomp_profiles.size() == 1);
   const SeccompProfile& p = out.seccomp_profiles[0];
   CHECK(p.default_action->value == "SCMP_ACT_ERRNO");
-  REQUIRE(p.allows.size() == 5);
-  CHECK(p.allows[0].syscall == "bpf");
-  CHECK(p.allows[0].unconditional);
-  CHECK(p.allows[0].from.at.line == 4);
-  CHECK_FALSE(p.allows[1].unconditional);
-  CHECK_FALSE(p.allows[2].unconditional);
-  CHECK_FALSE(p.allows[3].unconditional);
-  CHECK(p.allows[4].syscall == "perf_event_open");
-  CHECK(p.allows[4].unconditional);
+  // Every entry is recorded as written, the denying one too: what an action means is judged by
+  // the check (engine::default_action_allows), not by the frontend.
+  REQUIRE(p.rules.size() == 6);
+  CHECK(p.rules[0].syscall == "bpf");
+  CHECK(p.rules[0].action == "SCMP_ACT_ALLOW");
+  CHECK(p.rules[0].unconditional);
+  CHECK(p.rules[0].from.at.line == 4);
+  CHECK_FALSE(p.rules[1].unconditional);
+  CHECK_FALSE(p.rules[2].unconditional);
+  CHECK_FALSE(p.rules[3].unconditional);
+  CHECK(p.rules[4].syscall == "kexec_load");
+  CHECK(p.rules[4].action == "SCMP_ACT_ERRNO");
+  CHECK(p.rules[5].syscall == "perf_event_open");
+  CHECK(p.rules[5].unconditional);
 }
 
 TEST_CASE("golden model dumps: compose with a proxy sidecar, a firewalled devcontainer",

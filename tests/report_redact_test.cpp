@@ -1,8 +1,8 @@
 // Secret values never leave sbreview: the redactor alone, then every format end to end.
 #include <catch2/catch.hpp>
 
-#include "analyzer/engine/secrets.h"
 #include "analyzer/report/redact.h"
+#include "analyzer/support/secrets.h"
 #include "tests/report_fixture.h"
 
 using namespace sbr;
@@ -48,7 +48,7 @@ TEST_CASE("no secret value appears in any format", "[report]") {
     CHECK(out.find(test::kDbPassword) == std::string::npos);
     CHECK(out.find("sk-ant-") == std::string::npos);
     CHECK(out.find("AAAAbbbbCCCC") == std::string::npos);
-    CHECK(out.find(engine::kRedacted) != std::string::npos);
+    CHECK(out.find(secrets::kRedacted) != std::string::npos);
   }
   // The variable is still named: the user must know what to fix.
   CHECK(fx.text().find("k8s/agent.yaml:13:14: high [SB4001] DB_PASSWORD holds the literal "

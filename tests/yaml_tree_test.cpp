@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "analyzer/frontends/yaml/yaml_tree.h"
+#include "analyzer/support/yaml_tree.h"
 
 using sbr::yaml::Document;
 using sbr::yaml::DocumentReader;

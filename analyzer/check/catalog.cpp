@@ -4,30 +4,11 @@
 
 #include <algorithm>
 
-#include "analyzer/frontends/yaml/yaml_tree.h"
+#include "analyzer/support/yaml_tree.h"
 
 namespace sbr {
 namespace embedded {
 const std::vector<std::pair<std::string_view, std::string_view>>& rule_files();
-}
-
-std::string_view severity_name(Severity s) {
-  switch (s) {
-    case Severity::Note: return "note";
-    case Severity::Low: return "low";
-    case Severity::Medium: return "medium";
-    case Severity::High: return "high";
-    case Severity::Critical: return "critical";
-  }
-  return "note";
-}
-
-std::optional<Severity> parse_severity(std::string_view s) {
-  for (Severity v : {Severity::Note, Severity::Low, Severity::Medium, Severity::High,
-                     Severity::Critical}) {
-    if (severity_name(v) == s) return v;
-  }
-  return std::nullopt;
 }
 
 Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view origin) {
@@ -51,18 +32,22 @@ Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view origin)
     return n->scalar;
   };
   Rule rule;
-  static const char* const kKnown[] = {"id",      "slug",        "title",      "invariant",
-                                       "severity", "message",     "remediation", "references",
+  static const char* const kKnown[] = {"id",         "slug",    "title",       "invariant",
+                                       "severity",   "message", "remediation", "references",
                                        "applies_to", "origin"};
   for (const auto& [k, v] : r.entries) {
     bool known = false;
     for (const char* name : kKnown) known = known || k->scalar == name;
     if (!known) {
-      return Error{fmt::format("{}:{}:{}: unknown key `{}`", origin, k->line, k->column, k->scalar)};
+      return Error{
+          fmt::format("{}:{}:{}: unknown key `{}`", origin, k->line, k->column, k->scalar)};
     }
   }
-  for (auto [key, field] : {std::pair{"id", &rule.id}, {"slug", &rule.slug}, {"title", &rule.title},
-                            {"message", &rule.message}, {"remediation", &rule.remediation}}) {
+  for (auto [key, field] : {std::pair{"id", &rule.id},
+                            {"slug", &rule.slug},
+                            {"title", &rule.title},
+                            {"message", &rule.message},
+                            {"remediation", &rule.remediation}}) {
     auto v = text_of(key, true);
     if (!v) return v.error();
     *field = *v;
@@ -76,11 +61,11 @@ Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view origin)
   if (!sev) return sev.error();
   auto parsed = parse_severity(*sev);
   if (!parsed) {
-    return Error{fmt::format("{}: severity `{}` is not critical|high|medium|low|note", origin, *sev)};
+    return Error{
+        fmt::format("{}: severity `{}` is not critical|high|medium|low|note", origin, *sev)};
   }
   rule.severity = *parsed;
-  if (rule.id.size() != 6 || rule.id.substr(0, 2) != "SB" ||
-      rule.id[2] - '0' != rule.invariant) {
+  if (rule.id.size() != 6 || rule.id.substr(0, 2) != "SB" || rule.id[2] - '0' != rule.invariant) {
     return Error{fmt::format("{}: id `{}` must be SB<invariant><nnn>", origin, rule.id)};
   }
   for (const char* list : {"references", "applies_to"}) {

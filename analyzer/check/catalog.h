@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "analyzer/check/finding.h"
-#include "analyzer/util/result.h"
+#include "analyzer/support/result.h"
 
 namespace sbr {
 

@@ -4,25 +4,24 @@
 
 #include <cstdint>
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/workload.h"
+#include "analyzer/support/severity.h"
 
 namespace sbr {
 
-enum class Severity : std::uint8_t { Note, Low, Medium, High, Critical };
-
 struct Finding {
-  std::string rule_id;   // "SB1001"
-  std::string message;   // names the workload; never contains a secret value
-  Location at;           // the field that causes it, or the object that lacks it
+  std::string rule_id;  // "SB1001"
+  std::string message;  // names the workload; never contains a secret value
+  Location at;          // the field that causes it, or the object that lacks it
   std::vector<Related> related;
-  std::string subject;   // workload identity ("Deployment/ns/name/container") or file
-  std::string fact_path; // stable path of the fact ("securityContext.privileged", "-p 8080")
-  Condition condition;   // for facts reached only on some path
+  std::string subject;    // workload identity ("Deployment/ns/name/container") or file
+  std::string fact_path;  // stable path of the fact ("securityContext.privileged", "-p 8080")
+  Condition condition;    // for facts reached only on some path
   ThreatClass threat = ThreatClass::UntrustedCode;
 
   // Filled by the runner, not by checks.
@@ -42,8 +41,5 @@ class Findings {
  private:
   std::vector<Finding> items_;
 };
-
-std::string_view severity_name(Severity s);
-std::optional<Severity> parse_severity(std::string_view s);
 
 }  // namespace sbr

@@ -1,9 +1,12 @@
 #include "analyzer/config/config.h"
 
+#include "analyzer/model/enum_names.h"
+
 #include <fmt/format.h>
 #include <fnmatch.h>
 
-#include "analyzer/frontends/yaml/yaml_tree.h"
+#include "analyzer/support/strings.h"
+#include "analyzer/support/yaml_tree.h"
 
 namespace sbr {
 namespace {
@@ -47,9 +50,13 @@ struct Parser {
   Result<WorkloadSelector> selector(const Node* n) const {
     WorkloadSelector s;
     if (n == nullptr || !n->is_map()) return err(n, "`match` must be a mapping");
-    if (auto e = only_keys(n, {"kind", "namespace", "name", "container", "path"}, "match")) return *e;
-    for (auto [key, field] : {std::pair{"kind", &s.kind}, {"namespace", &s.ns}, {"name", &s.name},
-                              {"container", &s.container}, {"path", &s.path}}) {
+    if (auto e = only_keys(n, {"kind", "namespace", "name", "container", "path"}, "match"))
+      return *e;
+    for (auto [key, field] : {std::pair{"kind", &s.kind},
+                              {"namespace", &s.ns},
+                              {"name", &s.name},
+                              {"container", &s.container},
+                              {"path", &s.path}}) {
       if (const Node* v = n->get(key)) {
         auto t = str(v, key);
         if (!t) return t.error();
@@ -69,48 +76,6 @@ struct Parser {
 };
 
 }  // namespace
-
-std::optional<ThreatClass> parse_threat_class(std::string_view s) {
-  if (s == "untrusted-code") return ThreatClass::UntrustedCode;
-  if (s == "untrusted-input") return ThreatClass::UntrustedInput;
-  if (s == "multi-tenant") return ThreatClass::MultiTenant;
-  if (s == "trusted") return ThreatClass::Trusted;
-  return std::nullopt;
-}
-
-std::string_view threat_class_name(ThreatClass t) {
-  switch (t) {
-    case ThreatClass::UntrustedCode: return "untrusted-code";
-    case ThreatClass::UntrustedInput: return "untrusted-input";
-    case ThreatClass::MultiTenant: return "multi-tenant";
-    case ThreatClass::Trusted: return "trusted";
-  }
-  return "untrusted-code";
-}
-
-std::optional<Engine> parse_engine(std::string_view s) {
-  for (Engine e : {Engine::Kubelet, Engine::Podman, Engine::Docker, Engine::PodmanKubePlay,
-                   Engine::Compose, Engine::Devcontainer}) {
-    if (engine_name(e) == s) return e;
-  }
-  return std::nullopt;
-}
-
-std::string_view engine_name(Engine e) {
-  switch (e) {
-    case Engine::Kubelet: return "kubelet";
-    case Engine::Podman: return "podman";
-    case Engine::Docker: return "docker";
-    case Engine::PodmanKubePlay: return "podman-kube-play";
-    case Engine::Compose: return "compose";
-    case Engine::Devcontainer: return "devcontainer";
-  }
-  return "docker";
-}
-
-bool glob_match(std::string_view pattern, std::string_view text) {
-  return fnmatch(std::string(pattern).c_str(), std::string(text).c_str(), 0) == 0;
-}
 
 bool selector_matches(const WorkloadSelector& s, const WorkloadId& id, std::string_view path) {
   auto m = [](const std::string& p, const std::string& v) { return p.empty() || glob_match(p, v); };
@@ -139,9 +104,9 @@ Result<Config> parse_config(std::string_view text, const std::string& path, File
     const auto& d = doc.duplicates.front();
     return Error{fmt::format("{}:{}:{}: duplicate key `{}`", path, d.line, d.column, d.key)};
   }
-  if (auto e = p.only_keys(root, {"version", "threat_classes", "acceptances", "secrets",
-                                  "workspace", "engine", "cluster", "fail_on", "exclude",
-                                  "integrity"},
+  if (auto e = p.only_keys(root,
+                           {"version", "threat_classes", "acceptances", "secrets", "workspace",
+                            "engine", "cluster", "fail_on", "exclude", "integrity"},
                            "the configuration")) {
     return *e;
   }
@@ -152,7 +117,8 @@ Result<Config> parse_config(std::string_view text, const std::string& path, File
     if (!list->is_seq()) return p.err(list, "`threat_classes` must be a list");
     for (const Node* e : list->items) {
       if (!e->is_map()) return p.err(e, "a threat class entry is a mapping");
-      if (auto bad = p.only_keys(e, {"match", "class", "reason"}, "a threat class entry")) return *bad;
+      if (auto bad = p.only_keys(e, {"match", "class", "reason"}, "a threat class entry"))
+        return *bad;
       ThreatClassEntry t;
       t.at = p.loc(e);
       auto sel = p.selector(e->get("match"));

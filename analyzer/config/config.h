@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/check/finding.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/model/model.h"
-#include "analyzer/util/result.h"
+#include "analyzer/support/result.h"
+#include "analyzer/support/severity.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr {
 
@@ -51,11 +53,6 @@ struct Config {
 // Parses the text of a configuration file; `file` is its id in the run's file table.
 Result<Config> parse_config(std::string_view text, const std::string& path, FileId file);
 
-bool glob_match(std::string_view pattern, std::string_view text);
 bool selector_matches(const WorkloadSelector& s, const WorkloadId& id, std::string_view path);
-std::optional<ThreatClass> parse_threat_class(std::string_view s);
-std::string_view threat_class_name(ThreatClass t);
-std::optional<Engine> parse_engine(std::string_view s);
-std::string_view engine_name(Engine e);
 
 }  // namespace sbr

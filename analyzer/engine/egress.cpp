@@ -4,15 +4,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include "analyzer/support/strings.h"
 
 namespace sbr::engine {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 bool any_entity(const std::string& v) {
   std::string e = lower(v);

@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 #include <utility>
+#include "analyzer/support/strings.h"
 
 namespace sbr::engine {
 namespace {
@@ -43,10 +44,6 @@ std::vector<std::string> split(std::string_view s) {
     i = j + 1;
   }
   return out;
-}
-
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
 }
 
 // Whether pattern component `pc` matches `c`; "*" stands for one component (a uid).
@@ -302,7 +299,7 @@ std::string normalize_path(std::string_view raw) {
     s = s.substr(2);
   }
   for (const auto& [var, repl] : kPrefixes) {
-    if (starts_with(s, var) && (s.size() == var.size() || s[var.size()] == '/')) {
+    if (std::string_view(s).starts_with(var) && (s.size() == var.size() || s[var.size()] == '/')) {
       s = std::string(repl) + s.substr(var.size());
       break;
     }
@@ -356,10 +353,11 @@ bool path_within(std::string_view path, std::string_view root) {
   // evaluator could not resolve (its value is unknown, not the launcher's directory).
   if (root == ".")
     return !path.empty() && path[0] != '/' && path[0] != '~' && path[0] != '$' && path[0] != '`' &&
-           path != ".." && !starts_with(path, "../");
+           path != ".." && !std::string_view(path).starts_with("../");
   if (root == "/") return !path.empty() && path[0] == '/';
   if (path == root) return true;
-  return path.size() > root.size() && starts_with(path, root) && path[root.size()] == '/';
+  return path.size() > root.size() && std::string_view(path).starts_with(root) &&
+         path[root.size()] == '/';
 }
 
 HostPathClass classify_host_path(std::string_view raw) {

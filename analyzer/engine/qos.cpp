@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <string>
+#include <tuple>
 
 namespace sbr::engine {
 
@@ -61,6 +63,20 @@ QosClass qos_class(const std::vector<const Resources*>& containers) {
   }
   if (!any) return QosClass::BestEffort;
   return guaranteed ? QosClass::Guaranteed : QosClass::Burstable;
+}
+
+void derive_pod_qos(Model& model) {
+  std::map<std::tuple<FileId, std::uint32_t, std::uint32_t>, std::vector<Workload*>> pods;
+  for (Workload& w : model.workloads) {
+    if (w.engine != Engine::Kubelet || w.role == ContainerRole::Ephemeral) continue;
+    pods[{w.object_from.at.file, w.object_from.at.line, w.object_from.at.column}].push_back(&w);
+  }
+  for (auto& [key, members] : pods) {
+    std::vector<const Resources*> res;
+    for (Workload* w : members) res.push_back(&w->resources);
+    QosClass q = qos_class(res);
+    for (Workload* w : members) w->resources.qos = q;
+  }
 }
 
 }  // namespace sbr::engine

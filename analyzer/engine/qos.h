@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/model/model.h"
 #include "analyzer/model/workload.h"
 
 namespace sbr::engine {
@@ -17,5 +18,10 @@ std::optional<long double> parse_quantity(std::string_view q);
 // limit. Burstable otherwise. Ephemeral storage does not count. Pass every container of the pod,
 // init containers included.
 QosClass qos_class(const std::vector<const Resources*>& containers);
+
+// Sets `resources.qos` on every kubelet workload: QoS is a property of the pod, so the containers
+// of one pod object (init containers included, ephemeral ones not) get one class. Run after the
+// Kubernetes linker has applied LimitRange defaults.
+void derive_pod_qos(Model& model);
 
 }  // namespace sbr::engine

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "analyzer/engine/defaults.h"
-#include "analyzer/engine/secrets.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::engine {
 
@@ -30,11 +30,11 @@ std::vector<SecretInside> secrets_inside(const Workload& w,
     if (e.source == EnvSource::SecretRef) {
       out.push_back({"environment variable " + e.name + " from Secret " + e.ref, e.from});
     } else if (e.source == EnvSource::Literal && !e.value.empty() &&
-               (is_secret_name(e.name) || !key_format(e.value).empty())) {
+               (secrets::is_secret_name(e.name) || !secrets::key_format(e.value).empty())) {
       out.push_back({"environment variable " + e.name + " with a literal secret value", e.from});
     } else if (declared) {
       out.push_back({"environment variable " + e.name + " (declared in secrets.intended)", e.from});
-    } else if (e.source == EnvSource::HostCopy && is_secret_name(e.name)) {
+    } else if (e.source == EnvSource::HostCopy && secrets::is_secret_name(e.name)) {
       out.push_back({"environment variable " + e.name + " copied from the host", e.from});
     }
   }

@@ -30,10 +30,12 @@ struct ImageBuild {
       run_lines;  // RUN bodies (shell form is rendered by the bash frontend)
 };
 
-// One conditional allowance in a seccomp profile: a syscall the profile allows only when the
-// container holds a capability, on a kernel version, or for some arguments.
-struct SeccompAllow {
+// One syscall entry of a seccomp profile as written: its action, and whether the entry holds
+// only under a condition (the container holds a capability, a kernel version, some arguments).
+// Whether the action lets the call through is the engine's reading, not the frontend's.
+struct SeccompRule {
   std::string syscall;
+  std::string action;          // SCMP_ACT_ALLOW, SCMP_ACT_ERRNO, SCMP_ACT_LOG, ...
   bool unconditional = false;  // no includes.caps / minKernel / args restriction
   Provenance from;             // the syscall's name in the profile
 };
@@ -42,7 +44,7 @@ struct SeccompProfile {
   FileId file = kNoFile;
   std::string path;                   // as found in the source set
   Maybe<std::string> default_action;  // SCMP_ACT_ERRNO, SCMP_ACT_ALLOW...
-  std::vector<SeccompAllow> allows;   // syscalls the profile allows (action ALLOW/LOG)
+  std::vector<SeccompRule> rules;     // every syscall entry, in file order
 };
 
 }  // namespace sbr

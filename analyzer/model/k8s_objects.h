@@ -126,7 +126,7 @@ struct IngressObject {
 struct DataEntry {
   std::string object;  // "ConfigMap/ns/name"
   std::string key;
-  std::string value;   // never printed: see report/redact
+  std::string value;  // never printed: see report/redact
   Provenance from;
 };
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/model/invocation.h"
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/script_observations.h"
 #include "analyzer/model/workload.h"
-#include "analyzer/render/invocation.h"
 
 namespace sbr {
 

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <thread>
 
+#include "analyzer/engine/qos.h"
 #include "analyzer/frontends/frontend.h"
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
@@ -74,6 +75,7 @@ Analysis analyze(const std::vector<std::string>& roots, const Config& config,
 
   a.model.cluster_facts = config.cluster;
   link_kubernetes(a.model);
+  engine::derive_pod_qos(a.model);
   link_gates(a.model);
   engine::attach_gates(a.model);  // the linked gates on each workload's traffic path
   link_launches(a.model);

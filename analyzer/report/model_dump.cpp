@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include "analyzer/config/config.h"
-#include "analyzer/engine/secrets.h"
-#include "analyzer/render/bash/dump.h"
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
+#include "analyzer/report/script_dump.h"
+#include "analyzer/support/secrets.h"
 
 #include <sstream>
 
@@ -39,26 +39,14 @@ struct Dump {
   }
 };
 
-const char* kind_name(MountKind k) {
-  static const char* const names[] = {"hostPath", "volume",    "emptyDir",  "tmpfs",
-                                      "secret",   "configMap", "projected", "downwardAPI",
-                                      "pvc",      "ephemeral", "image",     "other"};
-  return names[static_cast<int>(k)];
-}
-
-const char* dest_name(DestKind d) {
-  static const char* const names[] = {"any", "cidr", "fqdn", "pods", "namespaces", "entity"};
-  return names[static_cast<int>(d)];
-}
-
 std::string env_value(const EnvVar& e) {
   if (e.source != EnvSource::Literal) {
     static const char* const src[] = {"literal",  "secretKeyRef", "configMapKeyRef",
                                       "fieldRef", "host",         "symbolic"};
     return fmt::format("<{}{}>", src[static_cast<int>(e.source)], e.ref.empty() ? "" : " " + e.ref);
   }
-  if (engine::is_secret_name(e.name) || !engine::key_format(e.value).empty()) {
-    return std::string(engine::kRedacted);
+  if (secrets::is_secret_name(e.name) || !secrets::key_format(e.value).empty()) {
+    return std::string(secrets::kRedacted);
   }
   return fmt::format("\"{}\"", e.value);
 }
@@ -115,8 +103,8 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
     d.field("shareProcessNamespace", w.share_process_namespace);
     for (const auto& m : w.mounts) {
       out << fmt::format(
-          "    mount {} {} -> {}{}{} @ {} (mounted @ {})\n", kind_name(m.kind), m.source, m.target,
-          m.read_only ? (m.read_only->value ? " ro" : " rw") : "",
+          "    mount {} {} -> {}{}{} @ {} (mounted @ {})\n", mount_kind_name(m.kind), m.source,
+          m.target, m.read_only ? (m.read_only->value ? " ro" : " rw") : "",
           m.projects_sa_token ? " sa-token" : "", d.at(m.source_from), d.at(m.mount_from));
     }
     for (const auto& e : w.env) {
@@ -148,7 +136,7 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
         for (const auto& p : a.ports)
           ports += fmt::format(" {}{}", p.protocol.empty() ? "" : p.protocol + "/", p.from);
         out << fmt::format(
-            "      allow {} {}{}{} @ {}\n", dest_name(a.dest), a.value,
+            "      allow {} {}{}{} @ {}\n", dest_kind_name(a.dest), a.value,
             a.except.empty() ? "" : " except " + fmt::format("{}", fmt::join(a.except, ",")), ports,
             d.at(a.from));
       }
@@ -167,8 +155,7 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
     d.field("requests.cpu", r.cpu_request);
     d.field("pids", r.pids_limit);
     if (r.qos) {
-      static const char* const q[] = {"BestEffort", "Burstable", "Guaranteed"};
-      out << fmt::format("    qos: {}{}\n", q[static_cast<int>(*r.qos)],
+      out << fmt::format("    qos: {}{}\n", qos_name(*r.qos),
                          r.defaults_from_limit_range ? " (LimitRange defaults)" : "");
     }
     const Lifecycle& l = w.lifecycle;
@@ -246,12 +233,12 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
   for (const SeccompProfile& p : model.seccomp_profiles) {
     out << fmt::format("seccomp profile {}\n", p.path);
     d.field("defaultAction", p.default_action);
-    for (const auto& a : p.allows) {
-      out << fmt::format("    allow {}{} @ {}\n", a.syscall,
+    for (const auto& a : p.rules) {
+      out << fmt::format("    syscall {} {}{} @ {}\n", a.syscall, a.action,
                          a.unconditional ? "" : " (conditional)", d.at(a.from));
     }
   }
-  for (const ScriptFacts& script : model.scripts) bash::dump_script(model, script, out);
+  for (const ScriptFacts& script : model.scripts) report::dump_script(model, script, out);
   for (const Problem& p : model.problems) {
     out << fmt::format("problem {} @ {}:{}:{}: {}\n", static_cast<int>(p.kind),
                        model.files.path(p.at.file), p.at.line, p.at.column, p.message);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "analyzer/engine/secrets.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr {
 namespace {
@@ -62,14 +62,14 @@ Redactor::Redactor(const Model& model) {
       // Only literal values: a symbolic one ("$TOKEN", unresolved) names where a secret comes
       // from and is what the user needs to see.
       if (e.value.empty() || e.source != EnvSource::Literal) continue;
-      if (engine::is_secret_name(e.name) || !engine::key_format(e.value).empty()) add(e.value);
+      if (secrets::is_secret_name(e.name) || !secrets::key_format(e.value).empty()) add(e.value);
     }
   }
   for (const DataEntry& d : model.cluster.data) {
     if (d.value.empty()) continue;
     // A Secret's data is secret whatever its key; elsewhere the key name or a key format says so.
     bool secret_object = d.object.rfind("Secret/", 0) == 0;
-    if (secret_object || engine::is_secret_name(d.key) || !engine::key_format(d.value).empty()) {
+    if (secret_object || secrets::is_secret_name(d.key) || !secrets::key_format(d.value).empty()) {
       add(d.value);
     }
   }
@@ -137,12 +137,12 @@ std::string Redactor::operator()(std::string_view text) const {
       auto [begin, end] = spans[i];
       while (++i < spans.size() && spans[i].first <= end) end = std::max(end, spans[i].second);
       out.append(text.substr(cursor, begin - cursor));
-      out.append(engine::kRedacted);
+      out.append(secrets::kRedacted);
       cursor = end;
     }
     out.append(text.substr(cursor));
   }
-  return engine::redact_key_formats(out);
+  return secrets::redact_key_formats(out);
 }
 
 }  // namespace sbr

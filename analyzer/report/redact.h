@@ -22,7 +22,7 @@ class Redactor {
   explicit Redactor(std::vector<std::string> secrets);
 
   // `text` with every known secret value and every recognisable key replaced by
-  // engine::kRedacted.
+  // secrets::kRedacted.
   std::string operator()(std::string_view text) const;
 
   const std::vector<std::string>& secrets() const { return secrets_; }  // longest first

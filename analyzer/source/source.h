@@ -11,8 +11,8 @@
 namespace sbr {
 
 enum class FileType : std::uint8_t {
-  Yaml,          // Kubernetes manifests and other YAML (the frontend tells them apart)
-  Json,          // JSON manifests (and seccomp profiles, recognised by content)
+  Yaml,  // Kubernetes manifests and other YAML (the frontend tells them apart)
+  Json,  // JSON manifests (and seccomp profiles, recognised by content)
   Compose,
   Devcontainer,
   Dockerfile,
@@ -20,8 +20,8 @@ enum class FileType : std::uint8_t {
   Nft,
   Squid,
   Markdown,
-  Config,        // .sbreview.yaml: read by the configuration, not analysed
-  Other,         // not a format sbreview reads
+  Config,  // .sbreview.yaml: read by the configuration, not analysed
+  Other,   // not a format sbreview reads
 };
 
 struct SourceFile {

@@ -8,14 +8,10 @@
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/gates/iptables.h"
 #include "analyzer/frontends/gates/nft_parser.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr {
 namespace {
-
-std::string base_name(const std::string& p) {
-  size_t s = p.rfind('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
 
 enum class Tool : std::uint8_t { None, Nft, Iptables, Ip6tables, Restore4, Restore6, Ipset };
 

@@ -8,18 +8,10 @@
 #include <tuple>
 
 #include "analyzer/frontends/gates/gates.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr {
 namespace {
-
-std::string base_name(const std::string& p) {
-  size_t s = p.rfind('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool is_proxy_env(const std::string& name) {
   std::string n = lower(name);

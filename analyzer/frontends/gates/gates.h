@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "analyzer/frontends/frontend.h"
-#include "analyzer/render/invocation.h"
+#include "analyzer/model/invocation.h"
 
 namespace sbr {
 

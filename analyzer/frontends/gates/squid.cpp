@@ -8,6 +8,7 @@
 
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/gates/iptables.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr {
 namespace {
@@ -27,11 +28,6 @@ struct Access {
 bool is_destination_acl(const std::string& type) {
   return type == "dstdomain" || type == "dst" || type == "dstdom_regex" ||
          type == "ssl::server_name" || type == "ssl::server_name_regex";
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 // squid's predefined ACLs: `all` matches every request; the others narrow nothing we model.

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 
-#include "analyzer/engine/qos.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/frontends/k8s/reader.h"
 
@@ -228,18 +227,6 @@ void link_kubernetes(Model& model) {
     for (const auto& ns : model.cluster.namespaces) {
       if (!w.id.ns.empty() && ns.ref.name == w.id.ns) w.pod_security = ns.labels;
     }
-  }
-  // QoS is a property of the pod: group the containers of each pod (same object, same file).
-  std::map<std::tuple<FileId, std::uint32_t, std::uint32_t>, std::vector<Workload*>> pods;
-  for (Workload& w : model.workloads) {
-    if (w.engine != Engine::Kubelet || w.role == ContainerRole::Ephemeral) continue;
-    pods[{w.object_from.at.file, w.object_from.at.line, w.object_from.at.column}].push_back(&w);
-  }
-  for (auto& [key, members] : pods) {
-    std::vector<const Resources*> res;
-    for (Workload* w : members) res.push_back(&w->resources);
-    QosClass q = engine::qos_class(res);
-    for (Workload* w : members) w->resources.qos = q;
   }
 }
 

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "analyzer/frontends/frontend.h"
-#include "analyzer/frontends/yaml/yaml_tree.h"
+#include "analyzer/support/yaml_tree.h"
 
 namespace sbr::k8s {
 

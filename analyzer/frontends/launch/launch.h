@@ -7,7 +7,7 @@
 #include <string>
 
 #include "analyzer/frontends/frontend.h"
-#include "analyzer/render/invocation.h"
+#include "analyzer/model/invocation.h"
 
 namespace sbr {
 

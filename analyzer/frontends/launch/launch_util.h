@@ -5,7 +5,7 @@
 #include <string>
 
 #include "analyzer/frontends/frontend.h"
-#include "analyzer/frontends/yaml/yaml_tree.h"
+#include "analyzer/support/yaml_tree.h"
 
 namespace sbr::launch {
 

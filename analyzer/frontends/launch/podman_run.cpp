@@ -7,14 +7,10 @@
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
 #include "analyzer/frontends/launch/run_options.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr {
 namespace {
-
-std::string base_name(const std::string& p) {
-  std::size_t slash = p.rfind('/');
-  return slash == std::string::npos ? p : p.substr(slash + 1);
-}
 
 struct EngineGuess {
   bool is_engine = false;

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/render/invocation.h"
+#include "analyzer/model/invocation.h"
 
 namespace sbr::launch {
 

@@ -1,7 +1,6 @@
 // Seccomp JSON profiles (the OCI/moby format): the default action and the syscalls allowed, each
 // marked unconditional or not. includes.caps, includes.minKernel and argument filters make an
 // allowance conditional; includes.arches alone does not (it only picks the architecture).
-#include "analyzer/engine/seccomp_default.h"
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
 #include "analyzer/frontends/yaml/documents.h"
@@ -38,7 +37,6 @@ void read_profile_document(const SourceFile& file, FilePart& out, const yaml::Do
   if (syscalls && syscalls->is_seq()) {
     for (const Node* e : syscalls->items) {
       if (!e->is_map()) continue;
-      if (!engine::default_action_allows(str(e->get("action")))) continue;
       bool conditional = non_empty(e->get("args"));
       if (const Node* inc = e->get("includes")) {
         conditional =
@@ -49,7 +47,8 @@ void read_profile_document(const SourceFile& file, FilePart& out, const yaml::Do
       std::vector<const Node*> names;
       if (const Node* ns = e->get("names"); ns && ns->is_seq()) names = ns->items;
       if (const Node* n = e->get("name"); n && n->is_scalar()) names.push_back(n);
-      for (const Node* n : names) p.allows.push_back({str(n), !conditional, at(n)});
+      std::string action = str(e->get("action"));
+      for (const Node* n : names) p.rules.push_back({str(n), action, !conditional, at(n)});
     }
   }
   out.seccomp_profiles.push_back(std::move(p));

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/frontends/yaml/yaml_tree.h"
 #include "analyzer/model/model.h"
+#include "analyzer/support/yaml_tree.h"
 
 namespace sbr {
 

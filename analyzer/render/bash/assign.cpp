@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "analyzer/engine/secrets.h"
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
 
@@ -115,13 +115,13 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
   v.w.from = prov(ts_node_is_null(value) ? n : value, ctx);
   // A scalar is reported where it is used; only array elements keep their own site.
   v.keep_from = false;
-  if (engine::is_secret_name(name) && v.secret_var.empty()) v.secret_var = name;
+  if (secrets::is_secret_name(name) && v.secret_var.empty()) v.secret_var = name;
   {
     std::vector<EWord> one{v};
     mark_config(one);
     v = one[0];
   }
-  if (st_.opts.xtrace && engine::is_secret_name(name))
+  if (st_.opts.xtrace && secrets::is_secret_name(name))
     observed().traced_secrets.push_back(TracedSecret{name, true, st_.opts.xtrace_at, prov(n, ctx)});
   // `pid=$!` names the process just started in the background, for its cleanup.
   if (!ts_node_is_null(value) && ctx.tree->slice(value) == "$!" && last_background_ >= 0) {

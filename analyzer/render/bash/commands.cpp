@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analyzer/engine/secrets.h"
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/words.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
 

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cctype>
 
-#include "analyzer/engine/secrets.h"
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/fields.h"
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/words.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
 
@@ -297,7 +297,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       if (validated_.count(name)) vals[0].w.tainted = false;
       is_set = false;
     }
-    if (engine::is_secret_name(name)) {
+    if (secrets::is_secret_name(name)) {
       for (auto& w : vals) w.secret_var = name;
     }
     if (length) {

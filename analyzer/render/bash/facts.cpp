@@ -8,6 +8,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/words.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
 

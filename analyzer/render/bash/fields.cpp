@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 
@@ -118,25 +119,6 @@ std::string ansi_c(std::string_view s) {
     }
   }
   return out;
-}
-
-bool glob_match(std::string_view pat, std::string_view s) {
-  size_t p = 0, i = 0, star = std::string_view::npos, mark = 0;
-  while (i < s.size()) {
-    if (p < pat.size() && (pat[p] == '?' || pat[p] == s[i])) {
-      ++p;
-      ++i;
-    } else if (p < pat.size() && pat[p] == '*') {
-      star = p++;
-      mark = i;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
-      i = ++mark;
-    } else
-      return false;
-  }
-  while (p < pat.size() && pat[p] == '*') ++p;
-  return p == pat.size();
 }
 
 bool well_known_env(const std::string& n) {

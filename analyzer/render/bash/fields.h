@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 
@@ -18,7 +19,6 @@ std::string unescape_word(std::string_view s);
 // $'...' escapes.
 std::string ansi_c(std::string_view s);
 // Shell pattern matching (`case`, `${x#pat}`): *, ?, [...].
-bool glob_match(std::string_view pat, std::string_view s);
 // Variables every login environment sets: symbolic, but not attacker-chosen.
 bool well_known_env(const std::string& n);
 // The value of an environment parameter: symbolic, and tainted unless well known.

@@ -5,10 +5,10 @@
 
 #include <algorithm>
 
-#include "analyzer/engine/secrets.h"
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/words.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
 namespace {
@@ -105,7 +105,7 @@ void Evaluator::note_secrets(const std::vector<EWord>& argv, const std::vector<E
     UrlUserinfo u;
     u.secret_variable = w.secret_var;
     u.has_password = userinfo.find(':') != std::string::npos;
-    u.password_key_format = engine::key_format(userinfo);
+    u.password_key_format = secrets::key_format(userinfo);
     u.from = Provenance{w.w.from.at, Frontend::Bash, ctx.cond};
     observed().urls.push_back(std::move(u));
   }

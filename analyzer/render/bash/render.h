@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyzer/model/invocation.h"
 #include "analyzer/model/model.h"
-#include "analyzer/render/invocation.h"
 #include "analyzer/source/source.h"
 
 namespace sbr::bash {

@@ -1,10 +1,10 @@
-#include "analyzer/render/bash/dump.h"
+#include "analyzer/report/script_dump.h"
 
 #include <fmt/format.h>
 
-#include "analyzer/engine/secrets.h"
+#include "analyzer/support/secrets.h"
 
-namespace sbr::bash {
+namespace sbr::report {
 namespace {
 
 std::string where(const Model& m, const Location& at) {
@@ -19,11 +19,11 @@ std::string cond(const Condition& c) {
 // NAME=value with a secret-looking NAME, and recognisable keys anywhere, never printed.
 std::string redact(const std::string& text) {
   auto eq = text.find('=');
-  if (eq != std::string::npos && eq > 0 && engine::is_secret_name(text.substr(0, eq)) &&
+  if (eq != std::string::npos && eq > 0 && secrets::is_secret_name(text.substr(0, eq)) &&
       eq + 1 < text.size()) {
-    return text.substr(0, eq + 1) + std::string(engine::kRedacted);
+    return text.substr(0, eq + 1) + std::string(secrets::kRedacted);
   }
-  return engine::redact_key_formats(text);
+  return secrets::redact_key_formats(text);
 }
 
 std::string shown(const Word& w) {
@@ -66,4 +66,4 @@ void dump_script(const Model& model, const ScriptFacts& s, std::ostream& out) {
   dump_observations(model, s.observed, out);
 }
 
-}  // namespace sbr::bash
+}  // namespace sbr::report

@@ -3,10 +3,10 @@
 // (commands, handlers) are redacted like invocation words.
 #include <fmt/format.h>
 
-#include "analyzer/engine/secrets.h"
-#include "analyzer/render/bash/dump.h"
+#include "analyzer/report/script_dump.h"
+#include "analyzer/support/secrets.h"
 
-namespace sbr::bash {
+namespace sbr::report {
 namespace {
 
 struct Out {
@@ -24,7 +24,7 @@ struct Out {
     return s;
   }
   void line(std::string_view what, const std::string& body, const Provenance& p) {
-    os << fmt::format("  observed {} {} at {}\n", what, engine::redact_key_formats(body), at(p));
+    os << fmt::format("  observed {} {} at {}\n", what, secrets::redact_key_formats(body), at(p));
   }
 };
 
@@ -128,4 +128,4 @@ void dump_observations(const Model& model, const ScriptObservations& o, std::ost
   dump_secrets(o, out);
 }
 
-}  // namespace sbr::bash
+}  // namespace sbr::report

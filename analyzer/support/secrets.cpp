@@ -1,4 +1,4 @@
-#include "analyzer/engine/secrets.h"
+#include "analyzer/support/secrets.h"
 
 #include <re2/re2.h>
 
@@ -6,7 +6,7 @@
 #include <cctype>
 #include <memory>
 
-namespace sbr::engine {
+namespace sbr::secrets {
 namespace {
 
 struct KeyFormat {
@@ -78,4 +78,4 @@ std::string redact_key_formats(std::string_view text) {
   return out;
 }
 
-}  // namespace sbr::engine
+}  // namespace sbr::secrets

@@ -15,8 +15,8 @@ struct Error {
 template <class T>
 class Result {
  public:
-  Result(T v) : v_(std::move(v)) {}          // NOLINT(google-explicit-constructor)
-  Result(Error e) : v_(std::move(e)) {}      // NOLINT(google-explicit-constructor)
+  Result(T v) : v_(std::move(v)) {}      // NOLINT(google-explicit-constructor)
+  Result(Error e) : v_(std::move(e)) {}  // NOLINT(google-explicit-constructor)
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   T& value() { return std::get<0>(v_); }

@@ -1,4 +1,4 @@
-#include "analyzer/frontends/yaml/yaml_tree.h"
+#include "analyzer/support/yaml_tree.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace sbr::engine {
+namespace sbr::secrets {
 
 // *_TOKEN, *_KEY, *SECRET*, *PASSWORD*, AWS_*, ... (case-insensitive).
 bool is_secret_name(std::string_view name);
@@ -20,4 +20,4 @@ std::string redact_key_formats(std::string_view text);
 
 inline constexpr std::string_view kRedacted = "<redacted>";
 
-}  // namespace sbr::engine
+}  // namespace sbr::secrets

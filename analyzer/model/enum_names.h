@@ -1,0 +1,21 @@
+// The spelling of the model's enums, in one table per enum: the configuration parses these
+// names, and every report and dump prints them. The enums are model types, so their names live
+// here (support/ sits below the model and cannot know them).
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "analyzer/model/workload.h"
+
+namespace sbr {
+
+std::string_view threat_class_name(ThreatClass t);
+std::optional<ThreatClass> parse_threat_class(std::string_view s);
+std::string_view engine_name(Engine e);
+std::optional<Engine> parse_engine(std::string_view s);
+std::string_view mount_kind_name(MountKind k);  // Kubernetes spelling: hostPath, emptyDir, ...
+std::string_view dest_kind_name(DestKind d);
+std::string_view qos_name(QosClass q);
+
+}  // namespace sbr

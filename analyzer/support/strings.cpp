@@ -1,0 +1,28 @@
+#include "analyzer/support/strings.h"
+
+#include <fnmatch.h>
+
+#include <cctype>
+
+namespace sbr {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string base_name(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  // fnmatch needs NUL-terminated strings; a NUL inside either cannot match anything real.
+  if (pattern.find('\0') != std::string_view::npos || text.find('\0') != std::string_view::npos) {
+    return false;
+  }
+  return fnmatch(std::string(pattern).c_str(), std::string(text).c_str(), 0) == 0;
+}
+
+}  // namespace sbr

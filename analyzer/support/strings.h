@@ -1,0 +1,20 @@
+// The small string helpers every layer needs, in one place so they behave alike everywhere.
+// (`starts_with`/`ends_with` are std::string_view members since C++20: use those.)
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace sbr {
+
+// ASCII lower case; configuration and engine names are ASCII.
+std::string lower(std::string_view s);
+
+// The last path component: "a/b/c.sh" -> "c.sh".
+std::string base_name(std::string_view path);
+
+// Shell-style pattern match (`*`, `?`, `[...]`, backslash escapes), as bash `case` and the
+// configuration's selectors both mean it. `/` is an ordinary character.
+bool glob_match(std::string_view pattern, std::string_view text);
+
+}  // namespace sbr
