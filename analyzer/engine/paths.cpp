@@ -34,18 +34,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kPrefixe
     {"$PWD", "."},
 }};
 
-std::vector<std::string> split(std::string_view s) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while (i <= s.size()) {
-    size_t j = s.find('/', i);
-    if (j == std::string_view::npos) j = s.size();
-    if (j > i) out.emplace_back(s.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
-}
-
 // Whether pattern component `pc` matches `c`; "*" stands for one component (a uid).
 bool component_matches(std::string_view pc, std::string_view c) {
   return pc == "*" || pc == c;
@@ -173,7 +161,7 @@ struct HomeSplit {
 
 HomeSplit split_home(const std::string& norm) {
   HomeSplit h;
-  auto parts = split(norm);
+  auto parts = path_components(norm);
   if (!norm.empty() && norm[0] == '~') {
     h.is_home = true;
     h.home = parts.empty() ? "~" : parts[0];
@@ -219,7 +207,7 @@ const std::string_view* find_under(const std::vector<std::string>& rel,
   const std::string_view* best = nullptr;
   size_t best_len = 0;
   for (const auto& e : table) {
-    auto pat = split(e);
+    auto pat = path_components(e);
     if (under_pattern(rel, pat) && pat.size() >= best_len) {
       best = &e;
       best_len = pat.size();
@@ -232,7 +220,7 @@ template <size_t N>
 const std::string_view* find_parent_of(const std::vector<std::string>& rel,
                                        const std::array<std::string_view, N>& table) {
   for (const auto& e : table) {
-    if (parent_of_pattern(rel, split(e))) return &e;
+    if (parent_of_pattern(rel, path_components(e))) return &e;
   }
   return nullptr;
 }
@@ -242,7 +230,7 @@ std::string home_label(const HomeSplit& h, std::string_view entry) {
 }
 
 bool is_socket_path(const std::string& norm, std::string& why) {
-  auto parts = split(norm);
+  auto parts = path_components(norm);
   if (norm == "/") {
     why = "/run";
     return true;
@@ -266,7 +254,7 @@ bool is_socket_path(const std::string& norm, std::string& why) {
     return true;
   }
   for (auto d : kSocketDirs) {
-    auto pat = split(d);
+    auto pat = path_components(d);
     if (under_pattern(parts, pat) || parent_of_pattern(parts, pat)) {
       why = norm;
       return true;
@@ -307,7 +295,7 @@ std::string normalize_path(std::string_view raw) {
 
   enum class Root { Absolute, Home, Relative } root = Root::Relative;
   std::string home;
-  auto parts = split(s);
+  auto parts = path_components(s);
   if (!s.empty() && s[0] == '/') {
     root = Root::Absolute;
   } else if (!s.empty() && s[0] == '~') {
@@ -404,7 +392,7 @@ HostPathClass classify_host_path(std::string_view raw) {
     }
   }
   if (p.size() > 1 && p[0] == '/') {
-    auto parts = split(p);
+    auto parts = path_components(p);
     for (auto e : kPublicSystemFiles) {
       if (path_within(p, e)) {
         c.kind = HostPathKind::PublicSystemFile;
@@ -413,7 +401,7 @@ HostPathClass classify_host_path(std::string_view raw) {
       }
     }
     for (auto e : kSystemPaths) {
-      if (path_within(p, e) || parent_of_pattern(parts, split(e))) {
+      if (path_within(p, e) || parent_of_pattern(parts, path_components(e))) {
         c.kind = HostPathKind::SystemPath;
         c.why = std::string(e);
         return c;
@@ -421,7 +409,7 @@ HostPathClass classify_host_path(std::string_view raw) {
     }
   }
   // Git hooks and config run on the host the next time a human uses the repository.
-  auto parts = split(p);
+  auto parts = path_components(p);
   for (size_t i = 0; i < parts.size(); ++i) {
     if (parts[i] == ".githooks" || parts[i] == ".husky" ||
         (parts[i] == ".git" &&

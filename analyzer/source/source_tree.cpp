@@ -1,4 +1,5 @@
 #include "analyzer/source/source_tree.h"
+#include "analyzer/support/strings.h"
 
 #include <deque>
 
@@ -6,18 +7,6 @@ namespace sbr {
 namespace {
 
 constexpr int kMaxLinkHops = 40;  // the kernel's MAXSYMLINKS
-
-std::vector<std::string> components(std::string_view path) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string_view::npos) slash = path.size();
-    if (slash > start) out.emplace_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
-  return out;
-}
 
 std::string joined(const std::vector<std::string>& parts) {
   std::string out;
@@ -49,12 +38,12 @@ std::string too_large_message(std::uint64_t size, std::uint64_t limit) {
 std::optional<std::string> resolve_textually(
     const SourceTree& tree, std::string_view link,
     const std::function<std::optional<std::string>(std::string_view)>& target_of) {
-  std::vector<std::string> done = components(link);
+  std::vector<std::string> done = path_components(link);
   if (done.empty()) return std::nullopt;
   done.pop_back();  // the link's own name: its target replaces it
   std::optional<std::string> first = target_of(link);
   if (!first || first->empty() || first->front() == '/') return std::nullopt;
-  std::vector<std::string> first_parts = components(*first);
+  std::vector<std::string> first_parts = path_components(*first);
   std::deque<std::string> todo(first_parts.begin(), first_parts.end());
   int hops = 0;
   while (!todo.empty()) {
@@ -75,7 +64,7 @@ std::optional<std::string> resolve_textually(
         return std::nullopt;
       }
       done.pop_back();
-      std::vector<std::string> parts = components(*next);
+      std::vector<std::string> parts = path_components(*next);
       todo.insert(todo.begin(), parts.begin(), parts.end());
     } else if (k == EntryKind::Missing || (k != EntryKind::Directory && !todo.empty())) {
       return std::nullopt;  // dangling, or a path through something that is no directory

@@ -17,6 +17,18 @@ std::string base_name(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+std::vector<std::string> path_components(std::string_view path) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash > start) out.emplace_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return out;
+}
+
 bool glob_match(std::string_view pattern, std::string_view text) {
   // fnmatch needs NUL-terminated strings; a NUL inside either cannot match anything real.
   if (pattern.find('\0') != std::string_view::npos || text.find('\0') != std::string_view::npos) {

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace sbr {
 
@@ -12,6 +13,9 @@ std::string lower(std::string_view s);
 
 // The last path component: "a/b/c.sh" -> "c.sh".
 std::string base_name(std::string_view path);
+
+// The non-empty components of a '/'-separated path: "a//b/" -> {"a", "b"}.
+std::vector<std::string> path_components(std::string_view path);
 
 // Shell-style pattern match (`*`, `?`, `[...]`, backslash escapes), as bash `case` and the
 // configuration's selectors both mean it. `/` is an ordinary character.
