@@ -7,10 +7,8 @@ namespace sbr::inv {
 
 void check_script_privilege(const Model& model, Findings& out) {
   for (const ScriptFacts& s : model.scripts) {
-    for (const ScriptFact& f : s.facts) {
-      if (f.kind == ScriptFactKind::CapabilityKeptAtExec)
-        out.add(script_finding(model, s, f, "SB2050"));
-    }
+    for (const ScriptJudgment& j : judge_privilege(s.observed))
+      out.add(script_finding(model, s, j, "SB2050"));
   }
 }
 

@@ -7,16 +7,16 @@ namespace sbr::inv {
 
 void check_script_secrets(const Model& model, Findings& out) {
   for (const ScriptFacts& s : model.scripts) {
-    for (const ScriptFact& f : s.facts) {
+    for (const ScriptJudgment& f : judge_secrets(s.observed)) {
       std::string_view rule;
       switch (f.kind) {
-        case ScriptFactKind::SecretFileUnprotected:
+        case ScriptFindingKind::SecretFileUnprotected:
           rule = "SB4050";
           break;
-        case ScriptFactKind::XtraceWithSecrets:
+        case ScriptFindingKind::XtraceWithSecrets:
           rule = "SB4051";
           break;
-        case ScriptFactKind::SecretInUrl:
+        case ScriptFindingKind::SecretInUrl:
           rule = "SB4052";
           break;
         default:

@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "analyzer/engine/gate_path.h"
 #include "analyzer/support/strings.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
@@ -168,26 +169,24 @@ bool attached(const Workload& w, const EgressGate& g) {
   return false;
 }
 
-// Why a launcher's host ruleset is not on the path of the workload's traffic.
+// Why a launcher's host ruleset is not on the path of the workload's traffic, in words; the
+// engine decides which hook the traffic crosses.
 std::string missed_path(const Workload& w, const EgressGate& g) {
-  NetMode m = w.network.mode ? w.network.mode->value : NetMode::EngineDefault;
-  if (m == NetMode::None || m == NetMode::Container || m == NetMode::Namespace) return "";
-  bool forward = g.hook == GateHook::Forward;
-  if (m == NetMode::Host) {
-    return forward ? "with --network host the container's traffic is the host's own: it crosses "
-                     "OUTPUT, never FORWARD"
-                   : "";
+  switch (engine::hook_missed(w, g.hook)) {
+    case engine::HookMiss::None:
+      return "";
+    case engine::HookMiss::HostNetworkSkipsForward:
+      return "with --network host the container's traffic is the host's own: it crosses "
+             "OUTPUT, never FORWARD";
+    case engine::HookMiss::RootlessRelaySkipsForward:
+      return "rootless podman relays the container's connections through pasta or "
+             "slirp4netns, processes of the user on the host: they cross the host's "
+             "OUTPUT, never FORWARD";
+    case engine::HookMiss::BridgedSkipsOutput:
+      return "a bridged container's packets are forwarded by the host: they cross FORWARD (and "
+             "DOCKER-USER for docker), never the host's OUTPUT";
   }
-  bool rootless = w.engine == Engine::Podman && !(w.rootful && w.rootful->value);
-  if (forward) {
-    return rootless ? "rootless podman relays the container's connections through pasta or "
-                      "slirp4netns, processes of the user on the host: they cross the host's "
-                      "OUTPUT, never FORWARD"
-                    : "";
-  }
-  if (m == NetMode::Pasta || m == NetMode::Slirp4netns || rootless) return "";
-  return "a bridged container's packets are forwarded by the host: they cross FORWARD (and "
-         "DOCKER-USER for docker), never the host's OUTPUT";
+  return "";
 }
 
 // A launcher loads a default-deny ruleset on a hook its containers' traffic never crosses.

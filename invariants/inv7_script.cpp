@@ -7,30 +7,30 @@ namespace sbr::inv {
 
 void check_script_lifecycle(const Model& model, Findings& out) {
   for (const ScriptFacts& s : model.scripts) {
-    for (const ScriptFact& f : s.facts) {
+    for (const ScriptJudgment& f : judge_lifecycle(s.observed)) {
       std::string_view rule;
       switch (f.kind) {
-        case ScriptFactKind::ErrexitMissing:
+        case ScriptFindingKind::ErrexitMissing:
           rule = "SB7050";
           break;
-        case ScriptFactKind::FailOpenStep:
+        case ScriptFindingKind::FailOpenStep:
           rule = "SB7051";
           break;
-        case ScriptFactKind::UnvalidatedSplice:
+        case ScriptFindingKind::UnvalidatedSplice:
           rule = "SB7052";
           break;
-        case ScriptFactKind::MissingCleanup:
-        case ScriptFactKind::TrapAfterStart:
+        case ScriptFindingKind::MissingCleanup:
+        case ScriptFindingKind::TrapAfterStart:
           // A published port or a secret file left behind is worse than a stray container.
           rule = f.high_stakes ? "SB7054" : "SB7053";
           break;
-        case ScriptFactKind::TrapDiscardedByExec:
+        case ScriptFindingKind::TrapDiscardedByExec:
           rule = "SB7055";
           break;
-        case ScriptFactKind::EscapeHatch:
+        case ScriptFindingKind::EscapeHatch:
           rule = "SB7056";
           break;
-        case ScriptFactKind::CurlPipeShell:
+        case ScriptFindingKind::CurlPipeShell:
           rule = "SB7057";
           break;
         default:

@@ -6,18 +6,18 @@
 
 namespace sbr::inv {
 
-Finding script_finding(const Model& model, const ScriptFacts& script, const ScriptFact& fact,
+Finding script_finding(const Model& model, const ScriptFacts& script, const ScriptJudgment& fact,
                        std::string_view rule) {
   Finding f;
   f.rule_id = std::string(rule);
   const std::string& path = model.files.path(script.file);
-  // Details name variables and commands, never values; key formats are redacted regardless.
-  f.message = secrets::redact_key_formats(fact.detail);
+  // Messages name variables and commands, never values; key formats are redacted regardless.
+  f.message = secrets::redact_key_formats(fact.message);
   f.at = fact.from.at;
   f.related = fact.related;
   f.subject = path;
   f.fact_path = secrets::redact_key_formats(
-      fmt::format("script.{}.{}", script_fact_kind_name(fact.kind), fact.detail));
+      fmt::format("script.{}.{}", script_finding_kind_name(fact.kind), fact.key));
   f.condition = fact.from.condition;
   f.threat = ThreatClass::UntrustedCode;
   return f;

@@ -1,16 +1,19 @@
 // Findings from script facts (model.scripts): shared by the invariant 2, 4 and 7 modules.
-// A script finding's subject is the script path; it points at the word or command the fact
-// was found at, with the contributing places as related locations.
+// A script finding's subject is the script path; it points at the word or command the judgment
+// is about, with the contributing places as related locations.
 #pragma once
 
 #include <string_view>
 
 #include "analyzer/check/finding.h"
 #include "analyzer/model/model.h"
+#include "invariants/script_judgments.h"
 
 namespace sbr::inv {
 
-Finding script_finding(const Model& model, const ScriptFacts& script, const ScriptFact& fact,
+// The finding for one judgment. Its fact path is `script.<kind>.<key>`: the judgment's kind and
+// the structured identity of what it is about, so rewording a message keeps the fingerprint.
+Finding script_finding(const Model& model, const ScriptFacts& script, const ScriptJudgment& j,
                        std::string_view rule);
 
 }  // namespace sbr::inv

@@ -60,10 +60,9 @@ inline std::string dump(const bash::ScriptRender& r) {
                                          w.from.condition.needs_switch ? " switch" : ""));
     }
   }
-  for (const auto& f : r.facts) {
-    s += fmt::format("FACT {} {}:{} {}{}\n", static_cast<int>(f.kind), f.from.at.line,
-                     f.from.at.column, f.detail,
-                     f.from.condition.always() ? "" : " [" + f.from.condition.text + "]");
+  for (const auto& st : r.observed.steps) {
+    s += fmt::format("STEP {} {}:{} {}\n", status_use_name(st.status), st.from.at.line,
+                     st.from.at.column, st.command);
   }
   for (const auto& p : r.problems)
     s += fmt::format("PROBLEM {} {}:{} {}\n", static_cast<int>(p.kind), p.at.line, p.at.column,

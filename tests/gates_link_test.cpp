@@ -1,6 +1,7 @@
 // link_gates: a gate is attached only to the workloads whose traffic crosses it.
 #include <catch2/catch.hpp>
 
+#include "analyzer/engine/gate_path.h"
 #include "tests/gates_test_util.h"
 
 using namespace sbr;
@@ -45,6 +46,12 @@ void add_script(Model& m, FileId f, std::vector<EgressGate> gs) {
   m.scripts.push_back(std::move(s));
 }
 
+// The frontend records the links, the engine attaches the gates on each workload's path.
+void link(Model& m) {
+  link_gates(m);
+  engine::attach_gates(m);
+}
+
 std::vector<GateKind> kinds(const Workload& w) {
   std::vector<GateKind> out;
   for (const auto& g : w.network.egress) out.push_back(g.kind);
@@ -64,7 +71,7 @@ TEST_CASE("host FORWARD gates filter bridged containers of the same script only"
   Workload rootful = launched(0, Engine::Podman, NetMode::Named, "agent-net");
   rootful.rootful = fact(true, Provenance{});
   m.workloads.push_back(rootful);
-  link_gates(m);
+  link(m);
   CHECK(m.workloads[4].network.egress.empty());
   CHECK(m.workloads[5].network.egress.size() == 1);
   CHECK(kinds(m.workloads[0]) == std::vector<GateKind>{GateKind::Iptables});
@@ -85,7 +92,7 @@ TEST_CASE("host OUTPUT gates filter host-network and rootless-podman traffic onl
   Workload host_admin = launched(0, Engine::Docker, NetMode::Host);
   host_admin.identity.cap_add.push_back(fact(Capability::NetAdmin, Provenance{}));
   m.workloads.push_back(host_admin);
-  link_gates(m);
+  link(m);
   CHECK(m.workloads[0].network.egress.empty());
   CHECK(m.workloads[1].network.egress.size() == 1);
   CHECK_FALSE(m.workloads[1].network.egress[0].removable_by_workload);
@@ -109,7 +116,7 @@ TEST_CASE("a gate loaded by the container's entrypoint filters its own namespace
   Workload unrelated = launched(0, Engine::Podman, std::nullopt);
   unrelated.command.push_back(fact(std::string("agent"), Provenance{}));
   m.workloads.push_back(unrelated);
-  link_gates(m);
+  link(m);
   REQUIRE(m.workloads[0].network.egress.size() == 1);
   CHECK(m.workloads[0].network.egress[0].hook == GateHook::NetnsOutput);
   CHECK(m.workloads[0].network.egress[0].removable_by_workload);
@@ -120,7 +127,7 @@ TEST_CASE("a gate loaded by the container's entrypoint filters its own namespace
   // The same entrypoint dropping the bounding set before it hands over.
   m.scripts[0].gates[0].setup_caps_dropped = true;
   m.workloads[0].network.egress.clear();
-  link_gates(m);
+  link(m);
   CHECK_FALSE(m.workloads[0].network.egress.at(0).removable_by_workload);
 }
 
@@ -138,7 +145,7 @@ TEST_CASE("a container command naming an nft file of the repository loads it", "
   w.command.back().value =
       "nft -f /etc/sandbox/egress.nft && exec setpriv --reuid=1000 --bounding-set=-all agent";
   m.workloads.push_back(w);
-  link_gates(m);
+  link(m);
   REQUIRE(m.workloads[0].network.egress.size() == 1);
   CHECK(m.workloads[0].network.egress[0].removable_by_workload);
   REQUIRE(m.workloads[1].network.egress.size() == 1);
@@ -157,7 +164,7 @@ TEST_CASE("devcontainer: the firewall script its lifecycle commands run", "[gate
       fact(std::string("initializeCommand: .devcontainer/firewall.sh"), Provenance{}));
   m.workloads.push_back(host_side);
   m.workloads.push_back(launched(5, Engine::Devcontainer, std::nullopt));
-  link_gates(m);
+  link(m);
   REQUIRE(m.workloads[0].network.egress.size() == 1);
   CHECK(m.workloads[0].network.egress[0].hook == GateHook::NetnsOutput);
   CHECK(m.workloads[1].network.egress.empty());  // initializeCommand runs on the host
@@ -172,7 +179,7 @@ TEST_CASE("network none and internal networks are gates", "[gates]") {
   m.workloads.push_back(launched(0, Engine::Podman, NetMode::None));
   m.workloads.push_back(launched(0, Engine::Podman, NetMode::Named, "sandbox-net"));
   m.workloads.push_back(launched(0, Engine::Podman, NetMode::Named, "other-net"));
-  link_gates(m);
+  link(m);
   REQUIRE(kinds(m.workloads[0]) == std::vector<GateKind>{GateKind::NetworkNone});
   CHECK(m.workloads[0].network.egress[0].from.at.column == 15);
   CHECK(kinds(m.workloads[1]) == std::vector<GateKind>{GateKind::InternalNetwork});
@@ -194,7 +201,7 @@ TEST_CASE("a squid proxy is a gate only with a proxy variable and direct egress 
   open.env.push_back(proxy);
   m.workloads.push_back(open);
   m.workloads.push_back(launched(0, Engine::Docker, std::nullopt));  // no proxy variable
-  link_gates(m);
+  link(m);
   CHECK(kinds(m.workloads[0]) == std::vector<GateKind>{GateKind::Nft, GateKind::Squid});
   CHECK(m.workloads[1].network.egress.empty());
   CHECK(kinds(m.workloads[2]) == std::vector<GateKind>{GateKind::Nft});

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/model/gate_link.h"
 #include "analyzer/model/image_build.h"
 #include "analyzer/model/k8s_objects.h"
 #include "analyzer/model/provenance.h"
@@ -71,6 +72,7 @@ struct Model {
   std::vector<Workload> workloads;
   ClusterObjects cluster;
   std::vector<ScriptFacts> scripts;
+  std::vector<GateLink> gate_links;  // which workload meets which script gate (link_gates)
   std::vector<Problem> problems;
   std::vector<ImageBuild> images;                // Dockerfiles/Containerfiles in the input
   std::vector<SeccompProfile> seccomp_profiles;  // seccomp JSON profiles in the input

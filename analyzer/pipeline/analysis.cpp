@@ -1,4 +1,5 @@
 #include "analyzer/pipeline/analysis.h"
+#include "analyzer/engine/gate_path.h"
 
 #include <atomic>
 #include <thread>
@@ -80,6 +81,7 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   link_kubernetes(a.model);
   engine::derive_pod_qos(a.model);
   link_gates(a.model);
+  engine::attach_gates(a.model);  // the linked gates on each workload's traffic path
   link_launches(a.model);
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;

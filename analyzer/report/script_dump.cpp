@@ -63,14 +63,7 @@ void dump_script(const Model& model, const ScriptFacts& s, std::ostream& out) {
       out << fmt::format("    stdin {} lines from {}\n", lines, where(model, inv.stdin_from.at));
     }
   }
-  for (const ScriptFact& f : s.facts) {
-    out << fmt::format("  fact {}{} at {}: {}{}\n", script_fact_kind_name(f.kind),
-                       f.high_stakes ? " (high stakes)" : "", where(model, f.from.at),
-                       secrets::redact_key_formats(f.detail), cond(f.from.condition));
-    for (const Related& r : f.related) {
-      out << fmt::format("    related {}: {}\n", where(model, r.at), r.message);
-    }
-  }
+  dump_observations(model, s.observed, out);
 }
 
 }  // namespace sbr::report

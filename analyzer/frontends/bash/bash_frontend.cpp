@@ -23,7 +23,7 @@ void read_bash_file(const SourceFile& file, const FrontendContext& ctx, FilePart
   }
   ScriptFacts sf;
   sf.file = file.id;
-  sf.facts = std::move(r.facts);
+  sf.observed = std::move(r.observed);
   sf.gates = gates.finish(out.problems);
   sf.invocations = std::move(r.invocations);
   out.scripts.push_back(std::move(sf));
@@ -45,7 +45,7 @@ void read_embedded_shell(FileId file, std::string_view text, std::uint32_t line,
   bash::ScriptRender r = bash::render_script(embedded, ctx.sources);
   ScriptFacts sf;
   sf.file = file;
-  sf.facts = std::move(r.facts);
+  sf.observed = std::move(r.observed);
   sf.invocations = std::move(r.invocations);
   out.scripts.push_back(std::move(sf));
   out.problems.insert(out.problems.end(), r.problems.begin(), r.problems.end());

@@ -1,12 +1,8 @@
-// Which gates filter which workload's traffic (INVARIANTS.md 5):
-// - a launcher's host ruleset filters its bridged containers at FORWARD (DOCKER-USER), and at
-//   OUTPUT only the traffic that leaves from a host process: --network host, and rootless
-//   podman's pasta/slirp4netns, which relay the container's connections as the user's own;
-// - a ruleset the container's own entrypoint loads (a repository script it runs, a script its
-//   devcontainer lifecycle commands run, or an nft file its command names) filters that
-//   container at its OUTPUT;
-// - `--network none`, and an `--internal` network created by the same script, deny everything;
-// - a squid proxy counts only for a workload pointed at a proxy whose direct egress is blocked.
+// Which gates a workload meets, as written: the gates its own launcher script builds, those of
+// a script the container runs first (its entrypoint, or a script a devcontainer lifecycle
+// command runs), those of an nft file its command loads, and squid proxies when it has a proxy
+// variable. Recorded as GateLinks; whether each gate is on the workload's traffic path and
+// whether the workload can remove it is decided by engine::attach_gates (engine/gate_path.h).
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -16,36 +12,6 @@
 
 namespace sbr {
 namespace {
-
-NetMode mode_of(const Workload& w) {
-  return w.network.mode ? w.network.mode->value : NetMode::EngineDefault;
-}
-
-// Rootless podman relays the container's connections through pasta/slirp4netns, processes of
-// the user on the host (named networks too: they live in the rootless network namespace), so
-// their packets cross the host's OUTPUT, not FORWARD. Podman without a known rootful launch is
-// taken as rootless, its default.
-bool leaves_as_host_process(const Workload& w) {
-  NetMode m = mode_of(w);
-  if (m == NetMode::Host || m == NetMode::Pasta || m == NetMode::Slirp4netns) return true;
-  bool rootless_podman = w.engine == Engine::Podman && !(w.rootful && w.rootful->value);
-  return rootless_podman &&
-         (m == NetMode::EngineDefault || m == NetMode::Bridge || m == NetMode::Named);
-}
-
-bool bridged(const Workload& w) {
-  NetMode m = mode_of(w);
-  bool on_bridge = m == NetMode::Bridge || m == NetMode::Named || m == NetMode::EngineDefault;
-  return on_bridge && !leaves_as_host_process(w);
-}
-
-bool holds_net_admin(const Workload& w) {
-  if (w.identity.privileged && w.identity.privileged->value) return true;
-  for (const auto& c : w.identity.cap_add) {
-    if (c.value == Capability::NetAdmin || c.value == Capability::All) return true;
-  }
-  return false;
-}
 
 bool is_proxy_env(const std::string& name) {
   std::string n = lower(name);
@@ -100,100 +66,54 @@ bool setup_runs(const Workload& w, const std::string& path) {
   return false;
 }
 
-void attach(Workload& w, EgressGate g) {
-  for (const auto& e : w.network.egress) {
-    if (e.kind == g.kind && e.name == g.name && e.from.at == g.from.at) return;
-  }
-  w.network.egress.push_back(std::move(g));
-}
-
-bool denies_directly(const Workload& w) {
-  if (mode_of(w) == NetMode::None) return true;
-  return std::any_of(w.network.egress.begin(), w.network.egress.end(), [](const EgressGate& g) {
-    return g.kind != GateKind::Squid && (g.denies_v4 || g.denies_v6);
-  });
-}
-
 }  // namespace
 
 void link_gates(Model& model) {
-  // Scripts in a stable order, so the attached gates do not depend on file read order.
-  std::vector<const ScriptFacts*> scripts;
-  for (const auto& s : model.scripts) {
-    if (!s.gates.empty()) scripts.push_back(&s);
+  model.gate_links.clear();
+  // Scripts in a stable order, so the links do not depend on file read order.
+  std::vector<std::size_t> scripts;
+  for (std::size_t i = 0; i < model.scripts.size(); ++i) {
+    if (!model.scripts[i].gates.empty()) scripts.push_back(i);
   }
-  std::stable_sort(scripts.begin(), scripts.end(), [&](const ScriptFacts* a, const ScriptFacts* b) {
-    return std::make_tuple(model.files.path(a->file), a->gates.front().from.at.line) <
-           std::make_tuple(model.files.path(b->file), b->gates.front().from.at.line);
-  });
+  auto key = [&](std::size_t i) {
+    const ScriptFacts& s = model.scripts[i];
+    return std::make_tuple(model.files.path(s.file), s.gates.front().from.at.line);
+  };
+  std::stable_sort(scripts.begin(), scripts.end(),
+                   [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
 
-  for (Workload& w : model.workloads) {
-    if (mode_of(w) == NetMode::None) {
-      EgressGate g;
-      g.kind = GateKind::NetworkNone;
-      g.name = "none";
-      g.denies_v4 = g.denies_v6 = true;
-      g.from = w.network.mode->from;
-      attach(w, std::move(g));
-    }
+  for (std::size_t wi = 0; wi < model.workloads.size(); ++wi) {
+    const Workload& w = model.workloads[wi];
     const FileId launcher = w.object_from.at.file;
     auto entries = entry_names(w);
     const std::string cmd = joined_command(w);
-    for (const ScriptFacts* s : scripts) {
-      const std::string& path = model.files.path(s->file);
-      bool same_script = s->file == launcher;
+    bool proxied = std::any_of(w.env.begin(), w.env.end(),
+                               [](const EnvVar& e) { return is_proxy_env(e.name); });
+    for (std::size_t si : scripts) {
+      const ScriptFacts& s = model.scripts[si];
+      const std::string& path = model.files.path(s.file);
+      bool same_script = s.file == launcher;
       bool entrypoint =
-          !same_script && model.files.path(s->file).size() > 0 &&
+          !same_script && !path.empty() &&
           (std::find(entries.begin(), entries.end(), base_name(path)) != entries.end() ||
            setup_runs(w, path));
       bool loaded_by_command = !same_script && command_loads(cmd, path);
-      for (const EgressGate& g : s->gates) {
-        if (g.kind == GateKind::Squid) continue;
-        EgressGate copy = g;
-        bool on_path = false;
-        if (same_script) {
-          switch (g.hook) {
-            case GateHook::None:
-              on_path = g.kind == GateKind::InternalNetwork && mode_of(w) == NetMode::Named &&
-                        w.network.mode_arg == g.name;
-              break;
-            case GateHook::Forward:
-              on_path = bridged(w);
-              break;
-            case GateHook::Output:
-              on_path = leaves_as_host_process(w);
-              // Only a rootful engine gives a host-network container the host's NET_ADMIN.
-              copy.removable_by_workload =
-                  mode_of(w) == NetMode::Host && holds_net_admin(w) &&
-                  (w.engine == Engine::Docker || (w.rootful && w.rootful->value));
-              break;
-            case GateHook::NetnsOutput:
-              on_path = mode_of(w) != NetMode::Host && mode_of(w) != NetMode::None;
-              copy.removable_by_workload = holds_net_admin(w) && !g.setup_caps_dropped;
-              break;
-          }
-        } else if (loaded_by_command && g.hook == GateHook::Output) {
-          on_path = true;
-          copy.hook = GateHook::NetnsOutput;
-          copy.removable_by_workload = holds_net_admin(w) && !command_drops_bounding_set(cmd);
-        } else if (entrypoint && g.hook == GateHook::Output) {
-          // Loaded inside the container: it filters the container's own namespace, and the
-          // workload can flush it unless NET_ADMIN is gone from the bounding set.
-          on_path = true;
-          copy.hook = GateHook::NetnsOutput;
-          copy.removable_by_workload = holds_net_admin(w) && !g.setup_caps_dropped;
+      for (std::size_t gi = 0; gi < s.gates.size(); ++gi) {
+        GateLink l{wi, si, gi, GateVia::SameScript, false};
+        if (s.gates[gi].kind == GateKind::Squid) {
+          if (!proxied) continue;
+          l.via = GateVia::Proxy;
+        } else if (same_script) {
+          l.via = GateVia::SameScript;
+        } else if (loaded_by_command) {
+          l.via = GateVia::CommandLoad;
+          l.command_drops_bounding_set = command_drops_bounding_set(cmd);
+        } else if (entrypoint) {
+          l.via = GateVia::Entrypoint;
+        } else {
+          continue;
         }
-        if (on_path) attach(w, std::move(copy));
-      }
-    }
-    // A proxy is a gate only when direct egress is blocked too.
-    bool proxied = std::any_of(w.env.begin(), w.env.end(),
-                               [](const EnvVar& e) { return is_proxy_env(e.name); });
-    if (proxied && denies_directly(w)) {
-      for (const ScriptFacts* s : scripts) {
-        for (const EgressGate& g : s->gates) {
-          if (g.kind == GateKind::Squid) attach(w, g);
-        }
+        model.gate_links.push_back(l);
       }
     }
   }

@@ -53,6 +53,7 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
       w.w.tainted = true;
       w.taint_var = name;
       w.taint_at = at;
+      w.taint_source = ValueSource::ConfigFile;
       if (!w.w.symbolic) w.w.origin = fmt::format("config file {} ({})", path_of(ctx.tree), name);
     }
   };
@@ -134,12 +135,8 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
     mark_config(one);
     v = one[0];
   }
-  if (st_.opts.xtrace && secrets::is_secret_name(name) && !xtrace_seen_.count(name)) {
-    xtrace_seen_.insert(name);
-    add_fact(ScriptFactKind::XtraceWithSecrets,
-             fmt::format("set -x prints the value assigned to {}", name), prov(n, ctx),
-             {Related{st_.opts.xtrace_at, "set -x"}});
-  }
+  if (st_.opts.xtrace && secrets::is_secret_name(name))
+    observed().traced_secrets.push_back(TracedSecret{name, true, st_.opts.xtrace_at, prov(n, ctx)});
   // `pid=$!` names the process just started in the background, for its cleanup.
   if (!ts_node_is_null(value) && ctx.tree->slice(value) == "$!" && last_background_ >= 0) {
     resources_[static_cast<size_t>(last_background_)].idents.push_back(name);

@@ -185,6 +185,7 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
           src.w.tainted = true;
           src.taint_var = w.taint_var;
           src.taint_at = w.taint_at;
+          src.taint_source = w.taint_source;
         }
       }
       if (!src.w.symbolic) {
@@ -196,6 +197,7 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
       src.w.tainted = true;
       src.taint_var = src.w.origin;
       src.taint_at = loc(n, ctx.tree);
+      src.taint_source = ValueSource::StdinRead;
       src.default_known = false;
     }
     src.w.from = prov(n, ctx);

@@ -8,6 +8,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/fields.h"
+#include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/secrets.h"
 
@@ -340,10 +341,8 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       if (st_.dead || st_.returning) break;
       Ctx sc = fc;
       sc.status = k + 1 == stmts.size() ? ctx.status : StatusUse::Unchecked;
-      if (k + 1 < stmts.size()) {
-        std::string_view t = tree->slice(stmts[k + 1]);
-        if (t.find("$?") != std::string_view::npos) sc.status = StatusUse::Checked;
-      }
+      if (k + 1 < stmts.size() && reads_status(stmts[k + 1], tree))
+        sc.status = StatusUse::StatusReadNext;
       statement(stmts[k], sc);
     }
     st_.frames.pop_back();
@@ -421,13 +420,13 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       secret_writes_.push_back(wr);
       if (wr.temp) {
         Resource r;
-        r.what = fmt::format("temporary file holding {}", secret);
+        r.start.kind = ResourceKind::TempSecretFile;
+        r.start.name = wr.path;
+        r.start.holds = secret;
+        r.start.from = wr.from;
         if (!write_vars[k].empty()) r.idents.push_back(write_vars[k]);
         r.idents.push_back(wr.path);
-        r.high_stakes = true;
-        r.from = wr.from;
-        resources_.push_back(r);
-        traps_at_start_.push_back(st_.traps);
+        add_resource(std::move(r));
       }
     }
   }

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/observe.h"
 
 namespace sbr::bash {
 
@@ -42,8 +43,9 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
     bool negated = is(cnd, "negated_command");
     auto negated_kids = negated ? named_children(cnd) : std::vector<TSNode>{};
     TSNode inner = negated_kids.empty() ? cnd : negated_kids.back();
-    bool security = (is(inner, "command") || is(inner, "redirected_statement")) &&
-                    node_is_security(inner, ctx.tree);
+    std::optional<StepKind> security;
+    if (is(inner, "command") || is(inner, "redirected_statement"))
+      security = node_security_step(inner, ctx.tree);
     Truth t = condition(cnd, cc);
     auto run_body = [&](const std::vector<TSNode>& b, Ctx& bc) {
       for (TSNode s : b) {
@@ -91,14 +93,13 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
       } else if (rest_i < rest.size()) {
         fail_branch_exits = node_exits(rest[rest_i], ctx.tree);
       }
-      if (!fail_branch_exits) {
-        add_fact(ScriptFactKind::FailOpenStep,
-                 fmt::format("`{}` can fail and the script goes on: the branch taken on "
-                             "failure does not exit",
-                             std::string(ctx.tree->slice(inner).substr(0, 60))),
-                 prov(inner, ctx));
-        fail_open_seen_.insert({loc(inner, ctx.tree).line, loc(inner, ctx.tree).column});
-      }
+      SecurityStep step;
+      step.kind = *security;
+      step.command = std::string(ctx.tree->slice(inner).substr(0, 60));
+      step.status = StatusUse::Condition;
+      step.failure_branch_exits = fail_branch_exits;
+      step.from = prov(inner, ctx);
+      observed().steps.push_back(std::move(step));
     }
     if (t.known) {
       if (*t.known) {
@@ -132,15 +133,9 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
   EWord v = expand_joined(value, ctx);
   std::string var;
   {
-    std::string_view vt = ctx.tree->slice(value);
-    size_t b = vt.find('$');
-    if (b != std::string_view::npos) {
-      ++b;
-      if (b < vt.size() && vt[b] == '{') ++b;
-      size_t e = b;
-      while (e < vt.size() && (isalnum(static_cast<unsigned char>(vt[e])) || vt[e] == '_')) ++e;
-      var = std::string(vt.substr(b, e - b));
-    }
+    std::vector<std::string> vars;
+    expanded_variables(value, ctx.tree, vars);
+    if (!vars.empty()) var = vars.front();
   }
   std::vector<TSNode> items;
   for (TSNode c : named_children(n))
@@ -153,16 +148,8 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
       if (ts_node_is_null(field(it, "value"))) break;
       std::string_view pt = ctx.tree->slice(pv);
       if (pt.rfind("--", 0) != 0 && pt.rfind("\"--", 0) != 0) continue;
-      static const char* hatches[] = {"--insecure",    "--allow-unenforced", "--no-sandbox",
-                                      "--unsafe",      "--dangerously",      "--disable-firewall",
-                                      "--no-firewall", "--skip-gate",        "--allow-unconfined"};
-      bool hatch = false;
-      for (const char* h : hatches) hatch = hatch || pt.find(h) != std::string_view::npos;
-      if (hatch && !node_warns(it, ctx.tree)) {
-        add_fact(ScriptFactKind::EscapeHatch,
-                 fmt::format("option {} turns a control off without a warning", std::string(pt)),
-                 prov(pv, ctx));
-      }
+      observed().option_branches.push_back(
+          OptionBranch{std::string(pt), node_warns(it, ctx.tree), prov(pv, ctx)});
       break;
     }
   }
@@ -307,6 +294,7 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
     w.w.tainted = true;
     w.taint_var = "arguments";
     w.taint_at = loc(n, ctx.tree);
+    w.taint_source = ValueSource::Argument;
     w.default_known = false;
     list.push_back(w);
   }

@@ -1,5 +1,6 @@
 // Statements and control flow of the bash partial evaluator.
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/observe.h"
 
 #include <fmt/format.h>
 
@@ -126,8 +127,7 @@ void Evaluator::statements(TSNode parent, Ctx& ctx) {
       TSNode nx = ts_node_child(parent, j);
       if (!ts_node_is_named(nx)) continue;
       if (kind(nx) == "comment") continue;
-      std::string_view t = ctx.tree->slice(nx);
-      if (t.find("$?") != std::string_view::npos) c.status = StatusUse::Checked;
+      if (reads_status(nx, ctx.tree)) c.status = StatusUse::StatusReadNext;
       break;
     }
     statement(n, c);
@@ -169,9 +169,8 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       bool is_or = kind(tail_op) == "||";
       c.errexit_suppressed = true;
       if (is_or) {
-        bool exits = node_exits(tail_right, ctx.tree);
-        c.status = exits ? StatusUse::Checked : StatusUse::Swallowed;
-        c.swallowed_at = loc(tail_op, ctx.tree);
+        c.status = status_after_or(tail_right, ctx.tree);
+        c.status_at = loc(tail_op, ctx.tree);
       }
     }
     if (!ts_node_is_null(tail_pipe)) c.stdout_piped = true;
@@ -217,9 +216,8 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     Ctx lc = ctx;
     lc.errexit_suppressed = true;  // errexit does not apply left of && / ||
     if (is_or) {
-      bool exits = node_exits(right, ctx.tree);
-      lc.status = exits ? StatusUse::Checked : StatusUse::Swallowed;
-      lc.swallowed_at = loc(op, ctx.tree);
+      lc.status = status_after_or(right, ctx.tree);
+      lc.status_at = loc(op, ctx.tree);
     }
     // `[[ $x =~ re ]] || exit` validates x for the rest of the script.
     Truth t;
@@ -230,16 +228,11 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       statement(left, lc);
     if (st_.dead) return;
     if (is_test && is_or && node_exits(right, ctx.tree)) {
-      std::string_view lt = ctx.tree->slice(left);
-      if (lt.find("=~") != std::string_view::npos) {
+      if (regex_test(left, ctx.tree)) {
         // Every variable tested with a regex is validated once the failure path exits.
-        for (size_t p = lt.find('$'); p != std::string_view::npos; p = lt.find('$', p + 1)) {
-          size_t b = p + 1;
-          if (b < lt.size() && lt[b] == '{') ++b;
-          size_t e = b;
-          while (e < lt.size() && (isalnum(static_cast<unsigned char>(lt[e])) || lt[e] == '_')) ++e;
-          if (e > b) mark_validated(std::string(lt.substr(b, e - b)));
-        }
+        std::vector<std::string> vars;
+        expanded_variables(left, ctx.tree, vars);
+        for (const auto& v : vars) mark_validated(v);
       }
     }
     if (is_test && t.known) {
@@ -269,7 +262,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       Ctx c = ctx;
       c.in_pipeline_not_last = i + 1 < stages.size();
       c.stdout_piped = c.in_pipeline_not_last;
-      if (c.in_pipeline_not_last && !st_.opts.pipefail) c.status = StatusUse::Swallowed;
+      if (c.in_pipeline_not_last && !st_.opts.pipefail) c.status = StatusUse::PipedWithoutPipefail;
       State saved = st_;
       statement(stages[i], c);
       // Every stage but the last runs in a subshell (and the last too, without lastpipe).
@@ -278,42 +271,11 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       st_ = saved;
       if (keep_dead) st_.dead = false;
     }
-    // Pipelines of curl into a shell.
-    for (size_t i = 0; i + 1 < stages.size(); ++i) {
-      std::string_view a = ctx.tree->slice(stages[i]);
-      auto first_word = [](std::string_view s) {
-        size_t b = s.find_first_not_of(" \t");
-        if (b == std::string_view::npos) return std::string_view{};
-        size_t e = s.find_first_of(" \t\n", b);
-        return s.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b);
-      };
-      std::string_view a0 = first_word(a);
-      if (a0 != "curl" && a0 != "wget" && a0 != "fetch") continue;
-      for (size_t j = i + 1; j < stages.size(); ++j) {
-        std::string_view b = ctx.tree->slice(stages[j]);
-        std::string_view b0 = first_word(b);
-        while (b0 == "sudo" || b0 == "env" || b0 == "command") {
-          b = b.substr(b.find(b0) + b0.size());
-          b0 = first_word(b);
-        }
-        for (std::string_view sh :
-             {"sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl", "ruby", "node"}) {
-          if (b0 == sh || (b0.size() > sh.size() &&
-                           b0.substr(b0.size() - sh.size() - 1) == "/" + std::string(sh))) {
-            add_fact(ScriptFactKind::CurlPipeShell,
-                     fmt::format("output of {} is executed by {} without verification",
-                                 std::string(a0), std::string(b0)),
-                     prov(stages[j], ctx), {Related{loc(stages[i], ctx.tree), "the download"}});
-            j = stages.size();
-            break;
-          }
-        }
-      }
-    }
+    note_fetch_pipes(stages, ctx);
   } else if (k == "negated_command") {
     Ctx c = ctx;
     c.errexit_suppressed = true;
-    if (c.status == StatusUse::Unchecked) c.status = StatusUse::Swallowed;
+    if (c.status == StatusUse::Unchecked) c.status = StatusUse::Negated;
     for (TSNode s : named_children(n)) statement(s, c);
   } else if (k == "subshell") {
     State saved = st_;

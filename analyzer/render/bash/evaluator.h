@@ -31,6 +31,7 @@ struct EWord {
   // call-site argument) in this role: the next use moves it into w.from.via.
   std::optional<StepRole> site_role;
   std::string site_note;  // the variable or function named at that place
+  ValueSource taint_source = ValueSource::Unknown;  // where the tainted value comes from
 };
 
 struct Alt {
@@ -57,11 +58,8 @@ struct Trap {
 };
 
 struct Resource {
-  std::string what;                 // "container agentbox-proxy", "port forwarder socat"
+  ResourceStart start;              // what the model records
   std::vector<std::string> idents;  // names a cleanup would mention: var names, container names
-  bool high_stakes = false;         // published port or secret file
-  Provenance from;
-  bool trap_before = false;  // a covering trap was already installed when it started
 };
 
 struct Options {
@@ -87,19 +85,11 @@ struct State {
   bool may_break = false;  // a `break` on an undecided path: the loop's bound is unknown
 };
 
-// How the exit status of the command being evaluated is used.
-enum class StatusUse : std::uint8_t {
-  Unchecked,  // a statement on its own: only errexit stops the script on failure
-  Checked,    // a failure leads to exit (`|| exit 1`, an if whose failure branch exits)
-  Swallowed,  // a failure leads somewhere that continues (`|| true`, `|| echo`)
-  Condition,  // an if/while condition: the if statement decides
-};
-
 struct Ctx {
   Condition cond;  // the path condition
   bool errexit_suppressed = false;
-  StatusUse status = StatusUse::Unchecked;
-  Location swallowed_at;  // the `|| true` that swallows, for related locations
+  StatusUse status = StatusUse::Unchecked;  // how this command's exit status is used
+  Location status_at;                       // the `||` that decides it, for related locations
   bool background = false;
   bool in_pipeline_not_last = false;
   bool stdout_piped = false;
@@ -155,12 +145,12 @@ class Evaluator {
   Truth condition(TSNode n, Ctx& ctx);
   std::optional<long long> arith(TSNode n, Ctx& ctx);
 
-  // Facts and helpers (facts.cpp).
-  void add_fact(ScriptFactKind kind, std::string detail, const Provenance& at,
-                std::vector<Related> related = {}, bool high = false);
+  // Observations (facts.cpp, observe_command.cpp, lifecycle.cpp): what is there, for the
+  // checks to judge.
   bool node_exits(TSNode n, const SyntaxTree* tree, int depth = 0);
-  bool node_is_security(TSNode n, const SyntaxTree* tree, int depth = 0);
-  bool node_warns(TSNode n, const SyntaxTree* tree);
+  std::optional<StepKind> node_security_step(TSNode n, const SyntaxTree* tree);
+  bool node_warns(TSNode n, const SyntaxTree* tree, int depth = 0);
+  StatusUse status_after_or(TSNode right, const SyntaxTree* tree);
   void mark_validated(const std::string& var);
   void validate_from_function(TSNode body, const SyntaxTree* tree, const std::vector<EWord>& args,
                               const std::vector<std::string>& arg_vars);
@@ -170,6 +160,13 @@ class Evaluator {
   void note_command_facts(const Invocation& inv, const std::vector<EWord>& argv,
                           const std::vector<EWord>& stdin_words, Ctx& ctx,
                           const std::vector<std::pair<std::string, Location>>& writes);
+  void note_secrets(const std::vector<EWord>& argv, const std::vector<EWord>& stdin_words, Ctx& ctx,
+                    const std::vector<std::pair<std::string, Location>>& writes);
+  void note_resources(const Invocation& inv, const std::vector<EWord>& argv, Ctx& ctx);
+  void note_exec(const Invocation& inv, const std::vector<std::string>& texts, Ctx& ctx);
+  void note_fetch_pipes(const std::vector<TSNode>& stages, const Ctx& ctx);
+  void add_resource(Resource r);
+  ScriptObservations& observed() { return out_.observed; }
   void finish_facts();
 
   Location loc(TSNode n, const SyntaxTree* tree) const;
@@ -212,9 +209,6 @@ class Evaluator {
   std::set<std::string> removed_paths_;
   bool uses_net_admin_ = false;
   Provenance net_admin_at_;
-  std::set<std::pair<std::uint32_t, std::uint32_t>> fail_open_seen_;
-  std::set<std::string> xtrace_seen_;
-  bool errexit_reported_ = false;
   bool recursion_reported_ = false;
   // Scalars whose value differs by path (`NET=host` on one branch, `NET=none` on the other):
   // the command is rendered once more per other value, as a conditional variant.

@@ -8,9 +8,23 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/fields.h"
+#include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/words.h"
 #include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
+
+namespace {
+// A command substitution whose first command fetches from the network (`$(curl -s URL)`).
+bool fetches(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
+  if (stmts.empty()) return false;
+  TSNode first = stmts.front();
+  if (is(first, "pipeline")) first = ts_node_named_child(first, 0);
+  auto words = written_words(statement_command(first), tree);
+  return !words.empty() && in(base_name(words[0]), {"curl", "wget"});
+}
+}  // namespace
+
 std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (ts_node_is_null(n)) return {};
   step(n, ctx);
@@ -167,6 +181,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         w.w.tainted = true;
         w.taint_var = "arguments";
         w.taint_at = at;
+        w.taint_source = ValueSource::Argument;
         w.default_known = false;
         vals = {w};
       } else {
@@ -179,6 +194,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         w.w = Word{"", true, "argument count", true, {}};
         w.taint_var = "arguments";
         w.taint_at = at;
+        w.taint_source = ValueSource::Argument;
         w.default_known = false;
         vals = {w};
       } else {
@@ -202,6 +218,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         w.w.tainted = true;
         w.taint_var = "argument " + name;
         w.taint_at = at;
+        w.taint_source = ValueSource::Argument;
         vals = {w};
         is_set = false;  // unknown: defaults apply as the default guess
       }
@@ -464,6 +481,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       w.w.tainted = true;
       w.taint_var = w.w.origin;
       w.taint_at = loc(n, ctx.tree);
+      w.taint_source =
+          fetches(stmts, ctx.tree) ? ValueSource::NetworkRead : ValueSource::CommandSubstitution;
     }
     return finish({w});
   }

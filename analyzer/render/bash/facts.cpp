@@ -1,17 +1,16 @@
-// Script facts the evaluator sees as it runs (INVARIANTS.md 2, 4 and 7): fail-open security
-// steps, unvalidated input spliced into code, secrets in traces, URLs and files, capabilities
-// kept across the final exec, and cleanup of what the launcher starts.
-#include <fmt/format.h>
+// Syntax-level observations the evaluator needs as it runs: whether a node exits, whether a
+// command is a security step, whether a branch warns, how a `||` uses a status, which variables
+// a test constrains, and which values are spliced into code. Every predicate reads node kinds
+// and command names from the tree, never substrings of a node's text.
+#include <set>
 
-#include <algorithm>
-#include <cctype>
+#include "analyzer/render/bash/observe.h"
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
-namespace {
 
 bool is_firewall_tool(const std::string& b) {
   return in(b, {"nft", "iptables", "ip6tables", "iptables-restore", "ip6tables-restore",
@@ -19,63 +18,116 @@ bool is_firewall_tool(const std::string& b) {
                 "ebtables", "arptables"});
 }
 
-// A command that changes the sandbox's security state (not a query like `nft list`).
-bool security_step(const std::vector<std::string>& a) {
-  if (a.empty()) return false;
+// What a command configures, when it changes the sandbox's security state (not a query like
+// `nft list`).
+std::optional<StepKind> security_step(const std::vector<std::string>& a) {
+  if (a.empty()) return std::nullopt;
   std::string b = base_name(a[0]);
-  if (b == "setpriv" || b == "capsh") return true;
-  if (!is_firewall_tool(b)) return false;
+  if (b == "capsh") return StepKind::CapabilityDrop;
+  if (b == "setpriv") {
+    for (const std::string& w : a) {
+      if (starts(w, "--bounding-set") || starts(w, "--inh-caps") || starts(w, "--ambient-caps"))
+        return StepKind::CapabilityDrop;
+    }
+    return StepKind::UserSwitch;
+  }
+  if (!is_firewall_tool(b)) return std::nullopt;
   for (size_t i = 1; i < a.size(); ++i) {
     const std::string& w = a[i];
-    if (b == "nft" && (w == "list" || w == "-c" || w == "--check" || w == "monitor")) return false;
+    if (b == "nft" && (w == "list" || w == "-c" || w == "--check" || w == "monitor"))
+      return std::nullopt;
     if (b.find("tables") != std::string::npos && b.find("restore") == std::string::npos &&
         (w == "-L" || w == "-S" || w == "-C" || w == "--check" || w == "--list" || w == "-nL" ||
          w == "-vL" || w == "--list-rules")) {
-      return false;
+      return std::nullopt;
     }
-    if (b == "ipset" && (w == "list" || w == "test" || w == "-L")) return false;
+    if (b == "ipset" && (w == "list" || w == "test" || w == "-L")) return std::nullopt;
   }
-  return true;
+  return StepKind::GateLoad;
 }
 
-std::vector<std::string> slice_words(std::string_view s) {
+// The words of a `command` node as written: its name, then its arguments (assignments and
+// redirections left out), with the quotes of plain strings removed.
+std::vector<std::string> written_words(TSNode cmd, const SyntaxTree* tree) {
   std::vector<std::string> out;
-  size_t i = 0;
-  while (i < s.size() && out.size() < 12) {
-    size_t b = s.find_first_not_of(" \t\\\n", i);
-    if (b == std::string_view::npos) break;
-    size_t e = s.find_first_of(" \t\n;|&", b);
-    if (e == std::string_view::npos) e = s.size();
-    std::string w(s.substr(b, e - b));
-    if (w.size() >= 2 && (w.front() == '"' || w.front() == '\'')) w = w.substr(1, w.size() - 2);
-    out.push_back(w);
-    if (e < s.size() && (s[e] == ';' || s[e] == '|' || s[e] == '&')) break;
-    i = e;
+  if (!is(cmd, "command")) return out;
+  for (TSNode c : named_children(cmd)) {
+    std::string_view k = kind(c);
+    if (k == "variable_assignment" || k == "comment" || k.find("redirect") != std::string::npos)
+      continue;
+    std::string w(tree->slice(c));
+    // `"nft"` and `'nft'`, as a name or an argument: the quotes are not part of the word.
+    bool quoted = w.size() >= 2 && (w.front() == '"' || w.front() == '\'') && w.back() == w.front();
+    if (quoted && (k == "string" || k == "raw_string" || k == "command_name"))
+      w = w.substr(1, w.size() - 2);
+    out.push_back(std::move(w));
+    if (out.size() >= 12) break;
   }
   return out;
 }
 
-}  // namespace
-
-void Evaluator::add_fact(ScriptFactKind kind, std::string detail, const Provenance& at,
-                         std::vector<Related> related, bool high) {
-  ScriptFact f;
-  f.kind = kind;
-  f.detail = std::move(detail);
-  f.from = at;
-  f.from.frontend = Frontend::Bash;
-  f.related = std::move(related);
-  f.high_stakes = high;
-  for (const ScriptFact& x : out_.facts) {
-    if (x.kind == f.kind && x.from.at == f.from.at && x.detail == f.detail) return;
-  }
-  out_.facts.push_back(std::move(f));
+// The command of a statement: a command, or the body of a redirected statement.
+TSNode statement_command(TSNode n) {
+  if (is(n, "redirected_statement")) n = field(n, "body");
+  return is(n, "command") ? n : TSNode{};
 }
+
+// Variables named by the expansions (`$x`, `${x...}`) under `n`.
+void expanded_variables(TSNode n, const SyntaxTree* tree, std::vector<std::string>& out,
+                        int depth) {
+  if (ts_node_is_null(n) || depth > 24) return;
+  if (is(n, "simple_expansion") || is(n, "expansion")) {
+    for (TSNode c : named_children(n)) {
+      if (is(c, "variable_name")) out.emplace_back(tree->slice(c));
+    }
+  }
+  for (TSNode c : named_children(n)) expanded_variables(c, tree, out, depth + 1);
+}
+
+namespace {
+
+// A binary test operator under `n` among `ops` (`[[ $x =~ re ]]`, `[ "$n" -gt 0 ]`), or a case
+// statement when `with_case`.
+bool has_test(TSNode n, const SyntaxTree* tree, std::initializer_list<std::string_view> ops,
+              bool with_case, int depth) {
+  if (ts_node_is_null(n) || depth > 24) return false;
+  if (with_case && is(n, "case_statement")) return true;
+  if (is(n, "binary_expression")) {
+    for (TSNode c : children(n)) {
+      if (!ts_node_is_named(c) && in(kind(c), ops)) return true;
+      if (is(c, "test_operator") && in(tree->slice(c), ops)) return true;
+    }
+  }
+  for (TSNode c : named_children(n))
+    if (has_test(c, tree, ops, with_case, depth + 1)) return true;
+  return false;
+}
+
+// The name a command node runs ("" for a null node or a command without one).
+std::string name_of(TSNode cmd, const SyntaxTree* tree) {
+  if (ts_node_is_null(cmd)) return "";
+  TSNode name = field(cmd, "name");
+  return ts_node_is_null(name) ? "" : std::string(tree->slice(name));
+}
+
+// `>&2`, `1>&2`, `>/dev/stderr`: a redirection of the command's output to stderr.
+bool to_stderr(TSNode redirect, const SyntaxTree* tree) {
+  if (!is(redirect, "file_redirect")) return false;
+  TSNode dest = field(redirect, "destination");
+  if (ts_node_is_null(dest)) return false;
+  std::string_view d = tree->slice(dest);
+  TSNode descriptor = field(redirect, "descriptor");
+  std::string_view desc = ts_node_is_null(descriptor) ? "" : tree->slice(descriptor);
+  bool from_stdout = desc.empty() || desc == "1";
+  return from_stdout && (d == "2" || d == "/dev/stderr");
+}
+
+}  // namespace
 
 bool Evaluator::node_exits(TSNode n, const SyntaxTree* tree, int depth) {
   if (ts_node_is_null(n) || depth > 8) return false;
   if (is(n, "command")) {
-    std::string name(tree->slice(field(n, "name")));
+    std::string name = name_of(n, tree);
     if (name == "exit" ||
         in(name, {"die", "fatal", "abort", "bail", "error_exit", "panic", "fail"}))
       return true;
@@ -98,20 +150,41 @@ bool Evaluator::node_exits(TSNode n, const SyntaxTree* tree, int depth) {
   return false;
 }
 
-bool Evaluator::node_is_security(TSNode n, const SyntaxTree* tree, int depth) {
-  if (ts_node_is_null(n) || depth > 6) return false;
-  if (is(n, "redirected_statement")) return node_is_security(field(n, "body"), tree, depth + 1);
-  if (!is(n, "command")) return false;
-  auto words = slice_words(tree->slice(n));
-  while (!words.empty() && (words[0] == "sudo" || words[0] == "command" || words[0] == "env"))
-    words.erase(words.begin());
+std::optional<StepKind> Evaluator::node_security_step(TSNode n, const SyntaxTree* tree) {
+  auto words = written_words(statement_command(n), tree);
+  while (!words.empty() && in(words[0], {"sudo", "command", "env"})) words.erase(words.begin());
   return security_step(words);
 }
 
-bool Evaluator::node_warns(TSNode n, const SyntaxTree* tree) {
-  std::string_view t = tree->slice(n);
-  return t.find(">&2") != std::string_view::npos || t.find("warn") != std::string_view::npos ||
-         t.find("WARNING") != std::string_view::npos || t.find("logger") != std::string_view::npos;
+// A branch warns when a command in it writes to stderr or calls logger, directly or through a
+// function it calls. A function named `warn_user` or a string saying "warning" is not enough.
+bool Evaluator::node_warns(TSNode n, const SyntaxTree* tree, int depth) {
+  if (ts_node_is_null(n) || depth > 24) return false;
+  if (is(n, "redirected_statement")) {
+    for (TSNode c : named_children(n))
+      if (to_stderr(c, tree)) return true;
+  }
+  if (is(n, "command")) {
+    std::string name = name_of(n, tree);
+    if (name == "logger") return true;
+    auto f = st_.functions.find(name);
+    if (f != st_.functions.end() && depth < 16)
+      return node_warns(f->second.first, f->second.second, depth + 4);
+    return false;
+  }
+  if (is(n, "function_definition")) return false;
+  for (TSNode c : named_children(n))
+    if (node_warns(c, tree, depth + 1)) return true;
+  return false;
+}
+
+// The status use of `left || right`: the failure exits, is ignored (`true`, `:`), or something
+// runs and the script goes on.
+StatusUse Evaluator::status_after_or(TSNode right, const SyntaxTree* tree) {
+  if (node_exits(right, tree)) return StatusUse::ExitsOnFailure;
+  TSNode cmd = statement_command(right);
+  std::string name = name_of(cmd, tree);
+  return name == "true" || name == ":" ? StatusUse::OrTrue : StatusUse::OrContinue;
 }
 
 void Evaluator::mark_validated(const std::string& var) {
@@ -124,369 +197,53 @@ void Evaluator::mark_validated(const std::string& var) {
   }
 }
 
-// A function that tests its arguments and exits on failure validates the variables passed in.
+// A function that tests (a regex, a case, a numeric comparison) and exits on failure validates
+// the variables passed in and the variables its body expands.
 void Evaluator::validate_from_function(TSNode body, const SyntaxTree* tree,
                                        const std::vector<EWord>& args,
                                        const std::vector<std::string>& arg_vars) {
-  std::string_view t = tree->slice(body);
-  bool tests = t.find("=~") != std::string_view::npos ||
-               t.find("case ") != std::string_view::npos ||
-               t.find("-gt") != std::string_view::npos || t.find("-lt") != std::string_view::npos;
-  if (!tests || !node_exits(body, tree)) return;
-  // Which variables? Those passed as arguments (by the caller's spelling) and globals tested.
+  if (!has_test(body, tree, {"=~", "-gt", "-lt"}, true, 0) || !node_exits(body, tree)) return;
   for (const EWord& a : args) {
     if (!a.taint_var.empty()) mark_validated(a.taint_var);
   }
-  for (size_t p = t.find('$'); p != std::string_view::npos; p = t.find('$', p + 1)) {
-    size_t b = p + 1;
-    if (b < t.size() && t[b] == '{') ++b;
-    size_t e = b;
-    while (e < t.size() && (std::isalnum(static_cast<unsigned char>(t[e])) || t[e] == '_')) ++e;
-    std::string nm(t.substr(b, e - b));
-    if (!nm.empty() && !std::isdigit(static_cast<unsigned char>(nm[0]))) mark_validated(nm);
-  }
+  std::vector<std::string> vars;
+  expanded_variables(body, tree, vars, 0);
+  for (const auto& v : vars) mark_validated(v);
   // Arguments written as `"$proxy"`: the caller's variable is the one validated.
   for (const auto& v : arg_vars) mark_validated(v);
 }
 
-void Evaluator::note_splices(const Invocation& inv, const std::vector<EWord>& argv,
-                             const std::vector<EWord>& stdin_words, const std::string& write_target,
-                             Ctx& ctx) {
-  if (argv.empty()) return;
-  std::string b = argv[0].w.symbolic ? "" : base_name(argv[0].w.text);
-  std::string sink;
-  std::vector<const EWord*> spliced;
-  auto from_args = [&](size_t first) {
-    for (size_t i = first; i < argv.size(); ++i)
-      if (argv[i].w.tainted) spliced.push_back(&argv[i]);
-  };
-  auto from_stdin = [&] {
-    for (const EWord& w : stdin_words)
-      if (w.w.tainted) spliced.push_back(&w);
-  };
-  if (b == "eval") {
-    sink = "eval";
-    from_args(1);
-  } else if (in(b, {"sh", "bash", "dash", "zsh", "ksh"})) {
-    for (size_t i = 1; i + 1 < argv.size(); ++i) {
-      const std::string& o = argv[i].w.text;
-      if (starts(o, "-") && !starts(o, "--") && o.find('c') != std::string::npos) {
-        sink = b + " -c";
-        if (argv[i + 1].w.tainted) spliced.push_back(&argv[i + 1]);
-        break;
-      }
-    }
-    if (sink.empty() && !stdin_words.empty()) {
-      sink = b + " reading a script on stdin";
-      from_stdin();
-    }
-  } else if (is_firewall_tool(b)) {
-    sink = b + " rule";
-    for (size_t i = 1; i < argv.size(); ++i) {
-      if ((argv[i].w.text == "-f" || argv[i].w.text == "--file") && i + 1 < argv.size()) {
-        auto tf = tainted_files_.find(argv[i + 1].w.text);
-        if (tf != tainted_files_.end()) spliced.push_back(&tf->second);
-        ++i;
-        continue;
-      }
-      if (argv[i].w.tainted) spliced.push_back(&argv[i]);
-    }
-    from_stdin();
-  } else if (b == "sed") {
-    sink = "sed script";
-    bool explicit_script = false;
-    for (size_t i = 1; i < argv.size(); ++i) {
-      const std::string& o = argv[i].w.text;
-      if ((o == "-e" || o == "--expression") && i + 1 < argv.size()) {
-        explicit_script = true;
-        if (argv[i + 1].w.tainted) spliced.push_back(&argv[i + 1]);
-        ++i;
-      } else if (starts(o, "--expression=") && argv[i].w.tainted) {
-        explicit_script = true;
-        spliced.push_back(&argv[i]);
-      }
-    }
-    if (!explicit_script) {
-      for (size_t i = 1; i < argv.size(); ++i) {
-        if (starts(argv[i].w.text, "-") && !argv[i].w.symbolic) continue;
-        if (argv[i].w.tainted) spliced.push_back(&argv[i]);
-        break;
-      }
-    }
+// A `$?` expansion under `n` (not in a nested function definition).
+bool reads_status(TSNode n, const SyntaxTree* tree, int depth) {
+  if (ts_node_is_null(n) || depth > 24 || is(n, "function_definition")) return false;
+  if (is(n, "simple_expansion") || is(n, "expansion")) {
+    for (TSNode c : named_children(n))
+      if (is(c, "special_variable_name") && tree->slice(c) == "?") return true;
   }
-  if (!write_target.empty() && write_target.find("squid") != std::string::npos) {
-    sink = "squid configuration";
-    from_stdin();
-    if (b == "echo" || b == "printf") from_args(1);
-  }
-  if (sink.empty()) return;
-  std::set<std::string> seen;
-  for (const EWord* w : spliced) {
-    if (!seen.insert(w->taint_var).second) continue;
-    std::vector<Related> rel;
-    if (w->taint_at.valid())
-      rel.push_back(Related{w->taint_at, "the unvalidated value enters here"});
-    std::string what = w->w.origin.empty() ? w->taint_var : w->w.origin;
-    add_fact(
-        ScriptFactKind::UnvalidatedSplice,
-        fmt::format("{} reaches {} without a validating check", what, sink),
-        Provenance{w->w.from.at.valid() ? w->w.from.at : inv.from.at, Frontend::Bash, ctx.cond},
-        rel);
-  }
+  for (TSNode c : named_children(n))
+    if (reads_status(c, tree, depth + 1)) return true;
+  return false;
 }
 
-void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWord>& argv,
-                                   const std::vector<EWord>& stdin_words, Ctx& ctx,
-                                   const std::vector<std::pair<std::string, Location>>& writes) {
-  std::vector<std::string> texts;
-  for (const EWord& w : argv) texts.push_back(w.w.text);
-  std::string b = argv[0].w.symbolic ? "" : base_name(argv[0].w.text);
-  Provenance at = Provenance{argv[0].w.from.at, Frontend::Bash, ctx.cond};
+bool regex_test(TSNode n, const SyntaxTree* tree) {
+  return has_test(n, tree, {"=~"}, false, 0);
+}
 
-  // Fail-open security steps.
-  if (security_step(texts) && ctx.status != StatusUse::Condition &&
-      ctx.status != StatusUse::Checked) {
-    bool swallowed = ctx.status == StatusUse::Swallowed;
-    bool errexit_stops = st_.opts.errexit && !ctx.errexit_suppressed;
-    if ((swallowed || !errexit_stops) &&
-        fail_open_seen_.insert({at.at.line, at.at.column}).second) {
-      std::string cmdline;
-      for (size_t i = 0; i < texts.size() && i < 4; ++i) cmdline += (i ? " " : "") + texts[i];
-      std::vector<Related> rel;
-      if (swallowed && ctx.swallowed_at.valid())
-        rel.push_back(Related{ctx.swallowed_at, "the failure is swallowed here"});
-      add_fact(ScriptFactKind::FailOpenStep,
-               swallowed ? fmt::format("`{}` can fail and the script goes on: its failure is "
-                                       "swallowed",
-                                       cmdline)
-                         : fmt::format("`{}` can fail and the script goes on: its status is never "
-                                       "checked and errexit does not apply here",
-                                       cmdline),
-               at, rel);
-    }
-  }
-  if (is_firewall_tool(b) ||
-      (b == "ip" && argv.size() > 2 && !in(texts[2], {"show", "list", "ls"})) ||
-      (b == "sysctl" && std::find(texts.begin(), texts.end(), "-w") != texts.end()) || b == "tc") {
-    if (security_step(texts) || b == "ip" || b == "sysctl" || b == "tc") {
-      if (!uses_net_admin_) net_admin_at_ = at;
-      uses_net_admin_ = true;
-    }
-  }
-  note_splices(inv, argv, stdin_words, writes.empty() ? "" : writes.front().first, ctx);
+}  // namespace sbr::bash
 
-  // Secrets: traced, echoed, in URLs.
-  if (st_.opts.xtrace) {
-    for (const auto* list : {&argv}) {
-      for (const EWord& w : *list) {
-        if (w.secret_var.empty() || xtrace_seen_.count(w.secret_var)) continue;
-        xtrace_seen_.insert(w.secret_var);
-        add_fact(ScriptFactKind::XtraceWithSecrets,
-                 fmt::format("set -x prints the value of {} in this command", w.secret_var),
-                 Provenance{w.w.from.at, Frontend::Bash, ctx.cond},
-                 {Related{st_.opts.xtrace_at, "set -x"}});
-      }
-    }
-  }
-  for (const EWord& w : argv) {
-    const std::string& t = w.w.text;
-    size_t scheme = t.find("://");
-    if (scheme == std::string::npos) continue;
-    size_t at_sign = t.find('@', scheme);
-    size_t slash = t.find('/', scheme + 3);
-    if (at_sign == std::string::npos || (slash != std::string::npos && slash < at_sign)) continue;
-    std::string userinfo = t.substr(scheme + 3, at_sign - scheme - 3);
-    bool has_password = userinfo.find(':') != std::string::npos;
-    if (!w.secret_var.empty() || (has_password && !secrets::key_format(userinfo).empty())) {
-      add_fact(ScriptFactKind::SecretInUrl,
-               w.secret_var.empty() ? "a credential is written into a URL"
-                                    : fmt::format("{} is put into a URL", w.secret_var),
-               Provenance{w.w.from.at, Frontend::Bash, ctx.cond});
-    }
-  }
-  if ((b == "echo" || b == "printf") && writes.empty() && !ctx.stdout_piped) {
-    for (size_t i = 1; i < argv.size(); ++i) {
-      if (argv[i].secret_var.empty()) continue;
-      add_fact(ScriptFactKind::SecretInUrl,
-               fmt::format("{} echoes {} to the terminal", b, argv[i].secret_var),
-               Provenance{argv[i].w.from.at, Frontend::Bash, ctx.cond});
-      break;
-    }
-  }
-  if (b == "chmod" || b == "install") {
-    bool strict = false;
-    for (size_t i = 1; i < texts.size(); ++i) {
-      const std::string& m = texts[i];
-      if (in(m, {"600", "0600", "400", "0400", "700", "0700", "go-rwx", "og-rwx",
-                 "u=rw,go=", "u=rw,g=,o=", "g-rwx,o-rwx", "go=", "og=", "u=r,go="})) {
-        strict = true;
-      }
-      if (b == "install" && (m == "-m" || m == "--mode") && i + 1 < texts.size() &&
-          in(texts[i + 1], {"600", "0600", "400", "0400"})) {
-        strict = true;
-      }
-    }
-    if (strict) {
-      for (size_t i = 1; i < texts.size(); ++i)
-        if (!starts(texts[i], "-")) chmodded_.insert(texts[i]);
-    }
-  }
+namespace sbr::bash {
 
-  // Sudo grants: a sudoers rule or a sudo/wheel group membership written by the script
-  // (a general grant lets the workload undo the gate).
-  for (const auto& [path, at_w] : writes) {
-    if (path.rfind("/etc/sudoers", 0) != 0) continue;
-    std::string body;
-    for (const EWord& w : stdin_words) body += w.w.text;
-    for (size_t i = 1; i < argv.size(); ++i) body += " " + argv[i].w.text;
-    if (body.find("ALL") != std::string::npos) {
-      add_fact(ScriptFactKind::SudoGrant,
-               fmt::format("a sudoers rule is written to {}{}", path,
-                           body.find("NOPASSWD") != std::string::npos ? " (NOPASSWD)" : ""),
-               Provenance{at_w, Frontend::Bash, ctx.cond});
-    }
-  }
-  if ((b == "usermod" || b == "adduser" || b == "gpasswd") &&
-      (std::find(texts.begin(), texts.end(), "sudo") != texts.end() ||
-       std::find(texts.begin(), texts.end(), "wheel") != texts.end() ||
-       std::any_of(texts.begin(), texts.end(), [](const std::string& t) {
-         return t.find("sudo") != std::string::npos && t.find(',') != std::string::npos;
-       }))) {
-    add_fact(ScriptFactKind::SudoGrant, fmt::format("`{}` adds a user to the sudo group", b), at);
-  }
-
-  // Container launches.
-  if (is_container_launch(inv)) {
-    if (!st_.opts.errexit && !errexit_reported_) {
-      errexit_reported_ = true;
-      add_fact(ScriptFactKind::ErrexitMissing,
-               fmt::format("`{} {}` runs without `set -e`: a failed step before it does not stop "
-                           "the launch",
-                           inv.argv[0].text.empty() ? inv.argv[0].origin : inv.argv[0].text,
-                           inv.argv.size() > 1 ? inv.argv[1].text : ""),
-               inv.from);
-    }
-    bool detached = ctx.background, published = false;
-    std::vector<std::string> idents;
-    size_t image_at = argv.size();
-    for (size_t i = 1; i < argv.size(); ++i) {
-      const std::string& o = argv[i].w.text;
-      if (o == "-d" || o == "--detach" || o == "--detach=true")
-        detached = true;
-      else if (o.size() > 2 && o[0] == '-' && o[1] != '-' &&
-               o.find_first_not_of("ditP", 1) == std::string::npos &&
-               o.find('d') != std::string::npos)
-        detached = true;
-      if (o == "-p" || o == "--publish" || o == "-P" || o == "--publish-all" ||
-          starts(o, "--publish=") ||
-          (starts(o, "-p") && o.size() > 2 && std::isdigit(static_cast<unsigned char>(o[2]))))
-        published = true;
-      if (o == "--name" && i + 1 < argv.size()) idents.push_back(argv[i + 1].w.text);
-      if (starts(o, "--name=")) idents.push_back(o.substr(7));
-      // Extra-arguments variables from the environment reaching the engine's options.
-      if (argv[i].w.symbolic && argv[i].w.tainted && i < image_at) {
-        std::string v = argv[i].taint_var;
-        std::string up = v;
-        std::transform(up.begin(), up.end(), up.begin(),
-                       [](unsigned char c) { return std::toupper(c); });
-        bool hatch =
-            up.find("EXTRA") != std::string::npos || up.find("_ARGS") != std::string::npos ||
-            up.find("_OPTS") != std::string::npos || up.find("_FLAGS") != std::string::npos ||
-            up.find("OPTIONS") != std::string::npos;
-        if (hatch && argv[i].w.origin.rfind("env ", 0) == 0) {
-          add_fact(ScriptFactKind::EscapeHatch,
-                   fmt::format("{} passes arbitrary engine options from the environment", v),
-                   Provenance{argv[i].w.from.at, Frontend::Bash, ctx.cond});
-        }
-      }
-    }
-    if (!ctx.assign_target.empty()) idents.push_back(ctx.assign_target);
-    if (detached) {
-      Resource r;
-      r.what = idents.empty() ? "a detached container" : "container " + idents.front();
-      r.idents = idents;
-      r.high_stakes = published;
-      r.from = inv.from;
-      resources_.push_back(r);
-      traps_at_start_.push_back(st_.traps);
-    }
-  } else if (ctx.background && !b.empty()) {
-    bool forwarder = in(b, {"socat", "kubectl", "ssh", "nc", "ncat", "gost", "autossh"});
-    bool proxy = in(b, {"squid", "tinyproxy", "mitmdump", "mitmproxy", "privoxy", "envoy", "3proxy",
-                        "caddy", "nginx", "slirp4netns", "python", "python3"});
-    if (b == "kubectl" && std::find(texts.begin(), texts.end(), "port-forward") == texts.end())
-      forwarder = false;
-    if ((b == "python" || b == "python3") &&
-        std::find(texts.begin(), texts.end(), "http.server") == texts.end())
-      proxy = false;
-    if (forwarder || proxy) {
-      Resource r;
-      r.what = fmt::format("{} {}", forwarder ? "port forwarder" : "proxy", b);
-      r.idents.push_back(b);
-      r.high_stakes = forwarder;
-      r.from = inv.from;
-      last_background_ = static_cast<int>(resources_.size());
-      resources_.push_back(r);
-      traps_at_start_.push_back(st_.traps);
-    }
-  } else if (!b.empty() && (b == "podman" || b == "docker") && texts.size() > 2 &&
-             (texts[1] == "network" || texts[1] == "pod") && texts[2] == "create") {
-    Resource r;
-    r.what = fmt::format("{} {}", texts[1], texts.size() > 3 ? texts.back() : "");
-    for (size_t i = 3; i < texts.size(); ++i)
-      if (!starts(texts[i], "-")) r.idents.push_back(texts[i]);
-    if (!ctx.assign_target.empty()) r.idents.push_back(ctx.assign_target);
-    r.from = inv.from;
-    resources_.push_back(r);
-    traps_at_start_.push_back(st_.traps);
-  }
-
-  // exec replaces the shell.
-  if (inv.via_exec) {
-    for (const Trap& t : st_.traps) {
-      if (std::find(t.signals.begin(), t.signals.end(), "EXIT") == t.signals.end() &&
-          t.signals.size() < 2)
-        continue;
-      add_fact(ScriptFactKind::TrapDiscardedByExec,
-               fmt::format("exec replaces the shell, so the trap `{}` never runs",
-                           t.handler.size() > 40 ? t.handler.substr(0, 37) + "..." : t.handler),
-               inv.from, {Related{t.at, "the discarded trap"}});
-      break;
-    }
-    if (uses_net_admin_ && !is_container_launch(inv)) {
-      bool dropped = false;
-      std::string switcher;
-      for (size_t i = 0; i < texts.size(); ++i) {
-        std::string w = base_name(texts[i]);
-        if (w == "setpriv") {
-          for (size_t j = i + 1; j < texts.size(); ++j) {
-            if ((texts[j] == "--bounding-set" && j + 1 < texts.size() &&
-                 texts[j + 1].find("-all") != std::string::npos) ||
-                (starts(texts[j], "--bounding-set=") &&
-                 texts[j].find("-all") != std::string::npos)) {
-              dropped = true;
-            }
-          }
-          if (!dropped) switcher = "setpriv without --bounding-set -all";
-        } else if (w == "capsh") {
-          for (size_t j = i + 1; j < texts.size(); ++j)
-            if (starts(texts[j], "--drop=")) dropped = true;
-        } else if (in(w, {"gosu", "su-exec", "runuser", "su", "chpst", "s6-setuidgid"})) {
-          switcher = w;
-        }
-      }
-      if (!dropped) {
-        add_fact(
-            ScriptFactKind::CapabilityKeptAtExec,
-            switcher.empty() || switcher.find("setpriv") != std::string::npos
-                ? fmt::format("the final exec keeps the capabilities the setup used (NET_ADMIN "
-                              "for {}): the bounding set is not dropped",
-                              "the firewall")
-                : fmt::format("{} switches user but keeps the bounding set: NET_ADMIN used for "
-                              "the firewall can be regained",
-                              switcher),
-            at, {Related{net_admin_at_.at, "NET_ADMIN is used here"}});
-      }
+// Every later stage of a pipeline whose stage runs a network fetch (`curl URL | sudo bash`).
+void Evaluator::note_fetch_pipes(const std::vector<TSNode>& stages, const Ctx& ctx) {
+  for (size_t i = 0; i + 1 < stages.size(); ++i) {
+    auto a = written_words(statement_command(stages[i]), ctx.tree);
+    if (a.empty() || !in(a[0], {"curl", "wget", "fetch"})) continue;
+    for (size_t j = i + 1; j < stages.size(); ++j) {
+      auto b = written_words(statement_command(stages[j]), ctx.tree);
+      while (!b.empty() && in(b[0], {"sudo", "env", "command"})) b.erase(b.begin());
+      if (b.empty()) continue;
+      observed().fetch_pipes.push_back(
+          FetchPipe{a[0], b[0], loc(stages[i], ctx.tree), prov(stages[j], ctx)});
     }
   }
 }

@@ -74,6 +74,12 @@ void concat_into(EWord& a, const EWord& b) {
     a.w.tainted = true;
     a.taint_var = b.taint_var;
     a.taint_at = b.taint_at;
+    a.taint_source = b.taint_source;
+  } else if (!a.w.tainted && a.taint_var.empty() && !b.taint_var.empty()) {
+    // A validated value keeps its identity, so a splice of it is observed as validated.
+    a.taint_var = b.taint_var;
+    a.taint_at = b.taint_at;
+    a.taint_source = b.taint_source;
   }
   if (a.secret_var.empty()) a.secret_var = b.secret_var;
   a.default_known = a.default_known && b.default_known;
@@ -180,6 +186,7 @@ std::vector<EWord> env_word(const std::string& name, Location at) {
     w.w.tainted = true;
     w.taint_var = name;
     w.taint_at = at;
+    w.taint_source = ValueSource::Environment;
   }
   return {w};
 }

@@ -1,6 +1,7 @@
-// What the launcher leaves behind: started resources matched against the cleanup traps
-// (rendered in the script's final state), traps installed too late, EXIT-only traps in sh, and
-// secret files written without protection. Runs once the whole script has been rendered.
+// What the launcher leaves behind, observed once the whole script has been rendered: the traps
+// installed, each started resource with the first trap whose handler (rendered in the script's
+// final state) removes it and whether that trap was in force at the start, and the secret files
+// written with how they were protected. The checks judge what is missing or late.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -43,7 +44,8 @@ void Evaluator::finish_facts() {
     const SyntaxTree* tp = ht.get();
     trees_.push_back(std::move(ht));
     State saved = st_;
-    size_t inv_count = out_.invocations.size(), fact_count = out_.facts.size();
+    size_t inv_count = out_.invocations.size();
+    ScriptObservations saved_obs = out_.observed;
     size_t res_count = resources_.size();
     std::uint32_t saved_steps = steps_;
     st_.dead = false;
@@ -62,7 +64,7 @@ void Evaluator::finish_facts() {
       for (const Word& w : out_.invocations[i].argv) t.expanded += w.text + " ";
     }
     out_.invocations.resize(inv_count);
-    out_.facts.resize(fact_count);
+    out_.observed = std::move(saved_obs);
     resources_.resize(res_count);
     traps_at_start_.resize(res_count);
     st_ = saved;
@@ -97,7 +99,7 @@ void Evaluator::finish_facts() {
     bool generic_kill =
         h.find("kill 0") != std::string::npos || h.find("jobs -p") != std::string::npos ||
         h.find("kill %") != std::string::npos || h.find("pkill -P") != std::string::npos;
-    if (r.what.rfind("port forwarder", 0) == 0 || r.what.rfind("proxy", 0) == 0)
+    if (r.start.kind == ResourceKind::PortForwarder || r.start.kind == ResourceKind::Proxy)
       return generic_kill;
     if (r.idents.empty()) {
       bool engine = h.find("podman") != std::string::npos ||
@@ -108,50 +110,23 @@ void Evaluator::finish_facts() {
     }
     return false;
   };
+  ScriptObservations& obs = observed();
+  obs.posix_sh = posix_sh_;
+  for (const Trap& t : all_traps_) obs.traps.push_back(TrapInstall{t.signals, t.handler, t.at});
   for (size_t i = 0; i < resources_.size(); ++i) {
-    const Resource& r = resources_[i];
-    const Trap* cover = nullptr;
-    for (const Trap& t : all_traps_) {
-      if (covers(t, r)) {
-        cover = &t;
-        break;
-      }
+    ResourceStart r = resources_[i].start;
+    for (size_t ti = 0; ti < all_traps_.size() && !r.cleanup_trap; ++ti) {
+      if (!covers(all_traps_[ti], resources_[i])) continue;
+      r.cleanup_trap = ti;
+      r.cleanup_installed_before =
+          std::any_of(traps_at_start_[i].begin(), traps_at_start_[i].end(),
+                      [&](const Trap& t) { return t.at == all_traps_[ti].at; });
     }
-    if (cover == nullptr) {
-      add_fact(ScriptFactKind::MissingCleanup,
-               fmt::format("{} is started but no trap removes it when the script exits or fails",
-                           r.what),
-               r.from, {}, r.high_stakes);
-      continue;
-    }
-    bool before = std::any_of(traps_at_start_[i].begin(), traps_at_start_[i].end(),
-                              [&](const Trap& t) { return t.at == cover->at; });
-    if (!before) {
-      add_fact(ScriptFactKind::TrapAfterStart,
-               fmt::format("{} is started before the trap that removes it is installed: a failure "
-                           "in between leaves it behind",
-                           r.what),
-               r.from, {Related{cover->at, "the trap is installed here"}}, r.high_stakes);
-    } else if (posix_sh_) {
-      bool signal = false;
-      for (const auto& s : cover->signals) signal = signal || in(s, {"INT", "TERM", "HUP"});
-      if (!signal) {
-        add_fact(ScriptFactKind::MissingCleanup,
-                 fmt::format("{} is removed only by an EXIT trap, which sh does not run on INT or "
-                             "TERM",
-                             r.what),
-                 Provenance{cover->at, Frontend::Bash, {}},
-                 {Related{r.from.at, "the resource starts here"}}, r.high_stakes);
-      }
-    }
+    obs.resources.push_back(std::move(r));
   }
   for (const Write& w : secret_writes_) {
-    if (w.protected_ || chmodded_.count(w.path)) continue;
-    add_fact(ScriptFactKind::SecretFileUnprotected,
-             fmt::format("{} is written to {} without umask 077 or chmod 600: other users can read "
-                         "it",
-                         w.secret_var, w.path),
-             w.from);
+    obs.secret_files.push_back(
+        SecretFileWrite{w.path, w.secret_var, w.protected_, chmodded_.count(w.path) > 0, w.from});
   }
 }
 

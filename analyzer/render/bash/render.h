@@ -1,6 +1,7 @@
 // Partial evaluation of a bash script into the commands it would run (Invocations, each word
-// with its origin and the condition of its path) and the script facts around them
-// (INVARIANTS.md 2, 4 and 7). No TSNode crosses this interface.
+// with its origin and the condition of its path) and neutral observations of the
+// script around them (security steps, splices, traps, resources; judged by INVARIANTS.md 2, 4
+// and 7 checks). No TSNode crosses this interface.
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,7 @@ struct RenderLimits {
 
 struct ScriptRender {
   std::vector<Invocation> invocations;  // in evaluated order; `sequence` is the index
-  std::vector<ScriptFact> facts;
+  ScriptObservations observed;          // what the script does around them, for the checks
   std::vector<Problem> problems;
 };
 

@@ -1,0 +1,29 @@
+// Syntax predicates and word classifiers behind the renderer's observations (facts.cpp),
+// shared by the evaluator's translation units. Private to analyzer/render/bash.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/script_observations.h"
+#include "analyzer/render/bash/syntax.h"
+
+namespace sbr::bash {
+
+bool is_firewall_tool(const std::string& base);
+// What a command (its words, first the command name) configures, if it is a security step.
+std::optional<StepKind> security_step(const std::vector<std::string>& words);
+// A `command` node's name and arguments as written (quotes of plain strings removed).
+std::vector<std::string> written_words(TSNode cmd, const SyntaxTree* tree);
+// The command node of a statement (a command or a redirected command), or a null node.
+TSNode statement_command(TSNode n);
+// Variables named by the expansions under `n`, in document order.
+void expanded_variables(TSNode n, const SyntaxTree* tree, std::vector<std::string>& out,
+                        int depth = 0);
+// A `$?` expansion node under `n`.
+bool reads_status(TSNode n, const SyntaxTree* tree, int depth = 0);
+// A `=~` test node under `n` (`[[ $x =~ re ]]`); `=~` inside a string is not one.
+bool regex_test(TSNode n, const SyntaxTree* tree);
+
+}  // namespace sbr::bash

@@ -1,0 +1,92 @@
+// Resources a launcher starts (detached containers, port forwarders, proxies, networks, pods)
+// with the names a cleanup would mention, and the symbolic words among a container launch's
+// engine options. Whether a trap removes each resource is matched in lifecycle.cpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/words.h"
+
+namespace sbr::bash {
+namespace {
+
+bool detach_flag(const std::string& o) {
+  if (o == "-d" || o == "--detach" || o == "--detach=true") return true;
+  return o.size() > 2 && o[0] == '-' && o[1] != '-' &&
+         o.find_first_not_of("ditP", 1) == std::string::npos && o.find('d') != std::string::npos;
+}
+
+bool publish_flag(const std::string& o) {
+  return o == "-p" || o == "--publish" || o == "-P" || o == "--publish-all" ||
+         starts(o, "--publish=") ||
+         (starts(o, "-p") && o.size() > 2 && std::isdigit(static_cast<unsigned char>(o[2])));
+}
+
+}  // namespace
+
+void Evaluator::add_resource(Resource r) {
+  resources_.push_back(std::move(r));
+  traps_at_start_.push_back(st_.traps);
+}
+
+void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& argv, Ctx& ctx) {
+  std::vector<std::string> texts;
+  for (const EWord& w : argv) texts.push_back(w.w.text);
+  std::string b = argv[0].w.symbolic ? "" : base_name(argv[0].w.text);
+  if (is_container_launch(inv)) {
+    bool detached = ctx.background, published = false;
+    std::vector<std::string> idents;
+    for (size_t i = 1; i < argv.size(); ++i) {
+      const std::string& o = argv[i].w.text;
+      detached = detached || detach_flag(o);
+      published = published || publish_flag(o);
+      if (o == "--name" && i + 1 < argv.size()) idents.push_back(argv[i + 1].w.text);
+      if (starts(o, "--name=")) idents.push_back(o.substr(7));
+      if (argv[i].w.symbolic && argv[i].w.tainted) {
+        observed().engine_options.push_back(
+            EngineOptionWord{argv[i].taint_var, argv[i].taint_source,
+                             Provenance{argv[i].w.from.at, Frontend::Bash, ctx.cond}});
+      }
+    }
+    if (!ctx.assign_target.empty()) idents.push_back(ctx.assign_target);
+    if (!detached) return;
+    Resource r;
+    r.start.kind = ResourceKind::Container;
+    r.start.name = idents.empty() ? "" : idents.front();
+    r.start.publishes_ports = published;
+    r.start.from = inv.from;
+    r.idents = idents;
+    add_resource(std::move(r));
+  } else if (ctx.background && !b.empty()) {
+    bool forwarder = in(b, {"socat", "kubectl", "ssh", "nc", "ncat", "gost", "autossh"});
+    bool proxy = in(b, {"squid", "tinyproxy", "mitmdump", "mitmproxy", "privoxy", "envoy", "3proxy",
+                        "caddy", "nginx", "slirp4netns", "python", "python3"});
+    if (b == "kubectl" && std::find(texts.begin(), texts.end(), "port-forward") == texts.end())
+      forwarder = false;
+    if ((b == "python" || b == "python3") &&
+        std::find(texts.begin(), texts.end(), "http.server") == texts.end())
+      proxy = false;
+    if (!forwarder && !proxy) return;
+    Resource r;
+    r.start.kind = forwarder ? ResourceKind::PortForwarder : ResourceKind::Proxy;
+    r.start.name = b;
+    r.start.from = inv.from;
+    r.idents.push_back(b);
+    last_background_ = static_cast<int>(resources_.size());
+    add_resource(std::move(r));
+  } else if (!b.empty() && (b == "podman" || b == "docker") && texts.size() > 2 &&
+             (texts[1] == "network" || texts[1] == "pod") && texts[2] == "create") {
+    Resource r;
+    r.start.kind = texts[1] == "network" ? ResourceKind::Network : ResourceKind::Pod;
+    r.start.name = texts.size() > 3 ? texts.back() : "";
+    for (size_t i = 3; i < texts.size(); ++i)
+      if (!starts(texts[i], "-")) r.idents.push_back(texts[i]);
+    if (!ctx.assign_target.empty()) r.idents.push_back(ctx.assign_target);
+    r.start.from = inv.from;
+    add_resource(std::move(r));
+  }
+}
+
+}  // namespace sbr::bash

@@ -1,0 +1,197 @@
+// Invariant 7 judgments over a launcher's observations (INVARIANTS.md 7, "Scripts").
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "invariants/script_judgments.h"
+
+namespace sbr::inv {
+namespace {
+
+using K = ScriptFindingKind;
+
+bool swallowed(StatusUse s) {
+  return s == StatusUse::OrTrue || s == StatusUse::OrContinue ||
+         s == StatusUse::PipedWithoutPipefail || s == StatusUse::Negated;
+}
+
+void errexit(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
+  for (const ContainerLaunch& l : o.launches) {
+    if (l.errexit) continue;
+    add_unique(out, {K::ErrexitMissing,
+                     fmt::format("`{}` runs without `set -e`: a failed step before it does not "
+                                 "stop the launch",
+                                 l.command),
+                     l.command,
+                     false,
+                     l.from,
+                     {}});
+    return;  // once per script, at the first launch
+  }
+}
+
+void fail_open(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
+  std::set<std::pair<std::uint32_t, std::uint32_t>> reported;
+  for (const SecurityStep& s : o.steps) {
+    std::string why;
+    std::vector<Related> rel;
+    if (s.status == StatusUse::Condition) {
+      if (!s.failure_branch_exits || *s.failure_branch_exits) continue;
+      why = "the branch taken on failure does not exit";
+    } else if (swallowed(s.status) || (s.status == StatusUse::Unchecked && !s.errexit_applies)) {
+      if (!reported.insert({s.from.at.line, s.from.at.column}).second) continue;
+      why = swallowed(s.status) ? "its failure is swallowed"
+                                : "its status is never checked and errexit does not apply here";
+      if (swallowed(s.status) && s.status_at.valid())
+        rel.push_back(Related{s.status_at, "the failure is swallowed here"});
+    } else {
+      continue;
+    }
+    reported.insert({s.from.at.line, s.from.at.column});
+    add_unique(out, {K::FailOpenStep,
+                     fmt::format("`{}` can fail and the script goes on: {}", s.command, why),
+                     s.command, false, s.from, rel});
+  }
+}
+
+void splices(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
+  for (const Splice& s : o.splices) {
+    if (s.validated) continue;
+    std::string sink;
+    switch (s.sink) {
+      case SinkKind::Eval:
+        sink = "eval";
+        break;
+      case SinkKind::ShellCommandString:
+        sink = s.sink_command + " -c";
+        break;
+      case SinkKind::ShellStdin:
+        sink = s.sink_command + " reading a script on stdin";
+        break;
+      case SinkKind::FirewallRule:
+        sink = s.sink_command + " rule";
+        break;
+      case SinkKind::SedScript:
+        sink = "sed script";
+        break;
+      case SinkKind::SquidConfig:
+        sink = "squid configuration";
+        break;
+    }
+    std::vector<Related> rel;
+    if (s.entered_at.valid())
+      rel.push_back(Related{s.entered_at, "the unvalidated value enters here"});
+    add_unique(out, {K::UnvalidatedSplice,
+                     fmt::format("{} reaches {} without a validating check",
+                                 s.value_origin.empty() ? s.variable : s.value_origin, sink),
+                     fmt::format("{}.{}.{}", sink_kind_name(s.sink), s.sink_command, s.variable),
+                     false, s.from, rel});
+  }
+}
+
+std::string resource_text(const ResourceStart& r) {
+  switch (r.kind) {
+    case ResourceKind::Container:
+      return r.name.empty() ? "a detached container" : "container " + r.name;
+    case ResourceKind::PortForwarder:
+      return "port forwarder " + r.name;
+    case ResourceKind::Proxy:
+      return "proxy " + r.name;
+    case ResourceKind::Network:
+      return "network " + r.name;
+    case ResourceKind::Pod:
+      return "pod " + r.name;
+    case ResourceKind::TempSecretFile:
+      return "temporary file holding " + r.holds;
+  }
+  return r.name;
+}
+
+void cleanup(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
+  for (const ResourceStart& r : o.resources) {
+    // A published port or a secret file left behind is worse than a stray container.
+    bool high = r.publishes_ports || r.kind == ResourceKind::PortForwarder ||
+                r.kind == ResourceKind::TempSecretFile;
+    std::string what = resource_text(r);
+    std::string key = fmt::format("{}.{}", resource_kind_name(r.kind), r.name);
+    if (!r.cleanup_trap || *r.cleanup_trap >= o.traps.size()) {
+      add_unique(out, {K::MissingCleanup,
+                       what + " is started but no trap removes it when the script exits or fails",
+                       key,
+                       high,
+                       r.from,
+                       {}});
+      continue;
+    }
+    const TrapInstall& t = o.traps[*r.cleanup_trap];
+    if (!r.cleanup_installed_before) {
+      add_unique(out, {K::TrapAfterStart,
+                       what + " is started before the trap that removes it is installed: a "
+                              "failure in between leaves it behind",
+                       key,
+                       high,
+                       r.from,
+                       {Related{t.at, "the trap is installed here"}}});
+      continue;
+    }
+    bool on_signal = std::any_of(t.signals.begin(), t.signals.end(), [](const std::string& s) {
+      return s == "INT" || s == "TERM" || s == "HUP";
+    });
+    if (o.posix_sh && !on_signal) {
+      add_unique(out, {K::MissingCleanup,
+                       what + " is removed only by an EXIT trap, which sh does not run on INT or "
+                              "TERM",
+                       key + ".exit-only",
+                       high,
+                       Provenance{t.at, Frontend::Bash, {}},
+                       {Related{r.from.at, "the resource starts here"}}});
+    }
+  }
+}
+
+void exec_after_trap(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
+  for (const ExecHandover& e : o.execs) {
+    for (const TrapInstall& t : e.traps_in_force) {
+      bool exit_trap = std::find(t.signals.begin(), t.signals.end(), "EXIT") != t.signals.end();
+      if (!exit_trap && t.signals.size() < 2) continue;
+      std::string h = t.handler.size() > 40 ? t.handler.substr(0, 37) + "..." : t.handler;
+      std::string signals;
+      for (const auto& s : t.signals) signals += (signals.empty() ? "" : ",") + s;
+      add_unique(out, {K::TrapDiscardedByExec,
+                       fmt::format("exec replaces the shell, so the trap `{}` never runs", h),
+                       signals,
+                       false,
+                       e.from,
+                       {Related{t.at, "the discarded trap"}}});
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<ScriptJudgment> judge_escape_hatches(const ScriptObservations& o);
+std::vector<ScriptJudgment> judge_downloads(const ScriptObservations& o);
+
+std::vector<ScriptJudgment> judge_lifecycle(const ScriptObservations& o) {
+  std::vector<ScriptJudgment> out;
+  errexit(o, out);
+  fail_open(o, out);
+  splices(o, out);
+  cleanup(o, out);
+  exec_after_trap(o, out);
+  for (auto& j : judge_escape_hatches(o)) add_unique(out, std::move(j));
+  for (auto& j : judge_downloads(o)) add_unique(out, std::move(j));
+  return out;
+}
+
+void add_unique(std::vector<ScriptJudgment>& out, ScriptJudgment j) {
+  for (const ScriptJudgment& x : out) {
+    if (x.kind == j.kind && x.from.at == j.from.at && x.message == j.message) return;
+  }
+  out.push_back(std::move(j));
+}
+
+}  // namespace sbr::inv
