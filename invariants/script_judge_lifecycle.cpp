@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 #include "invariants/script_judgments.h"
@@ -172,9 +171,6 @@ void exec_after_trap(const ScriptObservations& o, std::vector<ScriptJudgment>& o
 
 }  // namespace
 
-std::vector<ScriptJudgment> judge_escape_hatches(const ScriptObservations& o);
-std::vector<ScriptJudgment> judge_downloads(const ScriptObservations& o);
-
 std::vector<ScriptJudgment> judge_lifecycle(const ScriptObservations& o) {
   std::vector<ScriptJudgment> out;
   errexit(o, out);
@@ -185,13 +181,6 @@ std::vector<ScriptJudgment> judge_lifecycle(const ScriptObservations& o) {
   for (auto& j : judge_escape_hatches(o)) add_unique(out, std::move(j));
   for (auto& j : judge_downloads(o)) add_unique(out, std::move(j));
   return out;
-}
-
-void add_unique(std::vector<ScriptJudgment>& out, ScriptJudgment j) {
-  for (const ScriptJudgment& x : out) {
-    if (x.kind == j.kind && x.from.at == j.from.at && x.message == j.message) return;
-  }
-  out.push_back(std::move(j));
 }
 
 }  // namespace sbr::inv

@@ -1,85 +1,15 @@
-// Invariant 2 and 4 judgments over a launcher's observations, the escape hatches and the
-// downloads piped to an interpreter (invariant 7), and the judgment kinds' names.
+// Invariant 4 judgments over a launcher's observations (secret files, traces, URLs and
+// echoes) and the invariant 2 one (capabilities kept across the final exec).
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
 #include <set>
 
 #include "invariants/script_judgments.h"
 
 namespace sbr::inv {
 namespace {
-
 using K = ScriptFindingKind;
-
-std::string base_name(const std::string& p) {
-  size_t s = p.rfind('/');
-  return s == std::string::npos ? p : p.substr(s + 1);
-}
-
-bool is_hatch_option(const std::string& option) {
-  static const char* hatches[] = {"--insecure",    "--allow-unenforced", "--no-sandbox",
-                                  "--unsafe",      "--dangerously",      "--disable-firewall",
-                                  "--no-firewall", "--skip-gate",        "--allow-unconfined"};
-  return std::any_of(std::begin(hatches), std::end(hatches),
-                     [&](const char* h) { return option.find(h) != std::string::npos; });
-}
-
-// Names of variables that carry extra engine options (PODMAN_EXTRA_ARGS, RUN_OPTS...).
-bool is_options_variable(const std::string& v) {
-  std::string up = v;
-  std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return std::toupper(c); });
-  for (const char* p : {"EXTRA", "_ARGS", "_OPTS", "_FLAGS", "OPTIONS"})
-    if (up.find(p) != std::string::npos) return true;
-  return false;
-}
-
 }  // namespace
-
-std::vector<ScriptJudgment> judge_escape_hatches(const ScriptObservations& o) {
-  std::vector<ScriptJudgment> out;
-  for (const OptionBranch& b : o.option_branches) {
-    if (!is_hatch_option(b.option) || b.warns) continue;
-    add_unique(out, {K::EscapeHatch,
-                     fmt::format("option {} turns a control off without a warning", b.option),
-                     "option." + b.option,
-                     false,
-                     b.from,
-                     {}});
-  }
-  for (const EngineOptionWord& w : o.engine_options) {
-    if (w.source != ValueSource::Environment || !is_options_variable(w.variable)) continue;
-    add_unique(out,
-               {K::EscapeHatch,
-                fmt::format("{} passes arbitrary engine options from the environment", w.variable),
-                "engine-options." + w.variable,
-                false,
-                w.from,
-                {}});
-  }
-  return out;
-}
-
-std::vector<ScriptJudgment> judge_downloads(const ScriptObservations& o) {
-  std::vector<ScriptJudgment> out;
-  std::set<Location> judged;  // one finding per download: its first interpreter stage
-  for (const FetchPipe& p : o.fetch_pipes) {
-    std::string c = base_name(p.consumer);
-    if (!(c == "sh" || c == "bash" || c == "dash" || c == "zsh" || c == "ksh" || c == "python" ||
-          c == "python3" || c == "perl" || c == "ruby" || c == "node"))
-      continue;
-    if (!judged.insert(p.producer_at).second) continue;
-    add_unique(out, {K::CurlPipeShell,
-                     fmt::format("output of {} is executed by {} without verification", p.producer,
-                                 p.consumer),
-                     p.producer + "." + c,
-                     false,
-                     p.from,
-                     {Related{p.producer_at, "the download"}}});
-  }
-  return out;
-}
 
 std::vector<ScriptJudgment> judge_secrets(const ScriptObservations& o) {
   std::vector<ScriptJudgment> out;
@@ -145,36 +75,6 @@ std::vector<ScriptJudgment> judge_privilege(const ScriptObservations& o) {
                      {Related{e.net_admin_used_at, "NET_ADMIN is used here"}}});
   }
   return out;
-}
-
-const char* script_finding_kind_name(ScriptFindingKind k) {
-  switch (k) {
-    case K::ErrexitMissing:
-      return "errexit-missing";
-    case K::FailOpenStep:
-      return "fail-open";
-    case K::UnvalidatedSplice:
-      return "unvalidated-splice";
-    case K::MissingCleanup:
-      return "missing-cleanup";
-    case K::TrapDiscardedByExec:
-      return "trap-discarded-by-exec";
-    case K::TrapAfterStart:
-      return "trap-after-start";
-    case K::CurlPipeShell:
-      return "curl-pipe-shell";
-    case K::EscapeHatch:
-      return "escape-hatch";
-    case K::SecretFileUnprotected:
-      return "secret-file-unprotected";
-    case K::XtraceWithSecrets:
-      return "xtrace-with-secrets";
-    case K::SecretInUrl:
-      return "secret-in-url";
-    case K::CapabilityKeptAtExec:
-      return "capability-kept-at-exec";
-  }
-  return "script-finding";
 }
 
 }  // namespace sbr::inv

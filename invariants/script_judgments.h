@@ -45,6 +45,11 @@ struct ScriptJudgment {
 // Invariant 7: errexit, fail-open steps, unvalidated splices, cleanup, exec after traps, escape
 // hatches, downloaded code.
 std::vector<ScriptJudgment> judge_lifecycle(const ScriptObservations& o);
+// Invariant 7: options that turn a control off silently, engine options from the environment
+// (script_judge_code.cpp); part of judge_lifecycle.
+std::vector<ScriptJudgment> judge_escape_hatches(const ScriptObservations& o);
+// Invariant 7: a download piped into an interpreter; part of judge_lifecycle.
+std::vector<ScriptJudgment> judge_downloads(const ScriptObservations& o);
 // Invariant 4: secret files, traces, URLs and echoes.
 std::vector<ScriptJudgment> judge_secrets(const ScriptObservations& o);
 // Invariant 2: capabilities kept across the final exec.

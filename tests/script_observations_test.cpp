@@ -4,6 +4,8 @@
 // hand-built observations, so each check is tested without the renderer.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "invariants/script_findings.h"
 #include "invariants/script_judgments.h"
 #include "tests/bash_helpers.h"
@@ -238,4 +240,27 @@ TEST_CASE("script fact paths come from the judgment's key, not its wording", "[o
   b.key = "nft -f other.nft";  // the offending command changed
   CHECK(inv::script_finding(m, s, a, "SB7051").fact_path !=
         inv::script_finding(m, s, b, "SB7051").fact_path);
+}
+
+TEST_CASE("observed: a step evaluated again the same way is one observation", "[observe]") {
+  // Two loop iterations run the same command the same way: one step, as in the dump.
+  auto o = observe("for h in a b; do iptables -A OUT -d \"$h\" -j ACCEPT || echo skip; done\n");
+  REQUIRE(o.steps.size() == 1);
+  CHECK(o.steps[0].status == StatusUse::OrContinue);
+  // The same command used differently on another line is another observation.
+  CHECK(observe("nft -f r || true\nnft -f r || exit 1\n").steps.size() == 2);
+}
+
+TEST_CASE("an endless loop is found by its commands, not by the word `break` in text",
+          "[observe]") {
+  auto endless = [](const std::string& script) {
+    auto r = render_text(script, "launch.sh");
+    return std::any_of(r.problems.begin(), r.problems.end(), [](const Problem& p) {
+      return p.message.find("loop without an exit") != std::string::npos;
+    });
+  };
+  CHECK(endless("while true; do echo 'no break here'; sleep 1; done\n"));
+  CHECK(endless("while true; do sleep 1 # break\ndone\n"));
+  CHECK_FALSE(endless("while true; do sleep 1; break; done\n"));
+  CHECK_FALSE(endless("while true; do if [ -f x ]; then break; fi; sleep 1; done\n"));
 }

@@ -99,7 +99,7 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
       step.status = StatusUse::Condition;
       step.failure_branch_exits = fail_branch_exits;
       step.from = prov(inner, ctx);
-      observed().steps.push_back(std::move(step));
+      add_step(std::move(step));
     }
     if (t.known) {
       if (*t.known) {
@@ -372,7 +372,7 @@ void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
     bool constant = ctext == "true" || ctext == ":" || ctext == "(( 1 ))" || ctext == "((1))" ||
                     ctext == "[ 1 ]" || (!is_while && ts_node_is_null(cnd));
     if (iter == 0 && constant && !node_exits(body, ctx.tree) &&
-        ctx.tree->slice(body).find("break") == std::string_view::npos) {
+        !runs_command(body, ctx.tree, "break")) {
       // An endless loop (a watchdog, a restart loop): its body once, and say so.
       out_.problems.push_back({ProblemKind::BudgetExceeded,
                                "loop without an exit: one iteration rendered", loc(n, ctx.tree)});

@@ -30,7 +30,7 @@ struct EWord {
   // w.from.at is an earlier place of the value (an assignment, an array element, a default, a
   // call-site argument) in this role: the next use moves it into w.from.via.
   std::optional<StepRole> site_role;
-  std::string site_note;  // the variable or function named at that place
+  std::string site_note;                            // the variable or function named at that place
   ValueSource taint_source = ValueSource::Unknown;  // where the tainted value comes from
 };
 
@@ -166,6 +166,7 @@ class Evaluator {
   void note_exec(const Invocation& inv, const std::vector<std::string>& texts, Ctx& ctx);
   void note_fetch_pipes(const std::vector<TSNode>& stages, const Ctx& ctx);
   void add_resource(Resource r);
+  void add_step(SecurityStep s);
   ScriptObservations& observed() { return out_.observed; }
   void finish_facts();
 

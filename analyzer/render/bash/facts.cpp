@@ -1,14 +1,11 @@
-// Syntax-level observations the evaluator needs as it runs: whether a node exits, whether a
+// Syntax-level predicates behind the evaluator's observations: whether a node exits, whether a
 // command is a security step, whether a branch warns, how a `||` uses a status, which variables
-// a test constrains, and which values are spliced into code. Every predicate reads node kinds
-// and command names from the tree, never substrings of a node's text.
-#include <set>
-
-#include "analyzer/render/bash/observe.h"
-
+// a test constrains, whether `$?` is read, and which pipelines feed a download to a later stage.
+// Every predicate reads node kinds, operator tokens and command names from the tree, never
+// substrings of a node's text.
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/words.h"
-#include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
 
@@ -229,9 +226,13 @@ bool regex_test(TSNode n, const SyntaxTree* tree) {
   return has_test(n, tree, {"=~"}, false, 0);
 }
 
-}  // namespace sbr::bash
-
-namespace sbr::bash {
+bool runs_command(TSNode n, const SyntaxTree* tree, std::string_view name, int depth) {
+  if (ts_node_is_null(n) || depth > 24 || is(n, "function_definition")) return false;
+  if (is(n, "command") && name_of(n, tree) == name) return true;
+  for (TSNode c : named_children(n))
+    if (runs_command(c, tree, name, depth + 1)) return true;
+  return false;
+}
 
 // Every later stage of a pipeline whose stage runs a network fetch (`curl URL | sudo bash`).
 void Evaluator::note_fetch_pipes(const std::vector<TSNode>& stages, const Ctx& ctx) {

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/model/script_observations.h"
@@ -25,5 +26,8 @@ void expanded_variables(TSNode n, const SyntaxTree* tree, std::vector<std::strin
 bool reads_status(TSNode n, const SyntaxTree* tree, int depth = 0);
 // A `=~` test node under `n` (`[[ $x =~ re ]]`); `=~` inside a string is not one.
 bool regex_test(TSNode n, const SyntaxTree* tree);
+// A command named `name` under `n`, outside nested function definitions (`break` in a loop
+// body; the word in a string or a comment is not one).
+bool runs_command(TSNode n, const SyntaxTree* tree, std::string_view name, int depth = 0);
 
 }  // namespace sbr::bash

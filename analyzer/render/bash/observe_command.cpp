@@ -35,6 +35,7 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
                                    const std::vector<EWord>& stdin_words, Ctx& ctx,
                                    const std::vector<std::pair<std::string, Location>>& writes) {
   std::vector<std::string> texts;
+  texts.reserve(argv.size());
   for (const EWord& w : argv) texts.push_back(w.w.text);
   std::string b = argv[0].w.symbolic ? "" : base_name(argv[0].w.text);
   Provenance at = Provenance{argv[0].w.from.at, Frontend::Bash, ctx.cond};
@@ -48,7 +49,7 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
     s.errexit_applies = st_.opts.errexit && !ctx.errexit_suppressed;
     s.status_at = ctx.status_at;
     s.from = at;
-    observed().steps.push_back(std::move(s));
+    add_step(std::move(s));
   }
   if (needs_net_admin(b, texts)) {
     if (!uses_net_admin_) net_admin_at_ = at;
@@ -82,6 +83,19 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
   }
   note_resources(inv, argv, ctx);
   if (inv.via_exec) note_exec(inv, texts, ctx);
+}
+
+// A step evaluated again the same way (a loop body, a function called twice) is one
+// observation: what is recorded is the place and how its status is used, not how often.
+void Evaluator::add_step(SecurityStep s) {
+  auto same = [&](const SecurityStep& x) {
+    return x.kind == s.kind && x.command == s.command && x.status == s.status &&
+           x.errexit_applies == s.errexit_applies &&
+           x.failure_branch_exits == s.failure_branch_exits && x.status_at == s.status_at &&
+           x.from.at == s.from.at && x.from.condition.text == s.from.condition.text;
+  };
+  auto& steps = observed().steps;
+  if (std::none_of(steps.begin(), steps.end(), same)) steps.push_back(std::move(s));
 }
 
 // Where secret values go: traced by `set -x`, put in URLs, echoed, written to sudoers.

@@ -33,6 +33,7 @@ void Evaluator::add_resource(Resource r) {
 
 void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& argv, Ctx& ctx) {
   std::vector<std::string> texts;
+  texts.reserve(argv.size());
   for (const EWord& w : argv) texts.push_back(w.w.text);
   std::string b = argv[0].w.symbolic ? "" : base_name(argv[0].w.text);
   if (is_container_launch(inv)) {
