@@ -1,4 +1,4 @@
-// Findings from script facts (model.scripts): shared by the invariant 2, 4 and 7 modules.
+// Findings from script judgments (script_judgments.h): shared by the invariant 2, 4 and 7 modules.
 // A script finding's subject is the script path; it points at the word or command the judgment
 // is about, with the contributing places as related locations.
 #pragma once

@@ -145,7 +145,7 @@ class Evaluator {
   Truth condition(TSNode n, Ctx& ctx);
   std::optional<long long> arith(TSNode n, Ctx& ctx);
 
-  // Observations (facts.cpp, observe_command.cpp, lifecycle.cpp): what is there, for the
+  // Observations (facts.cpp, observe_*.cpp, lifecycle.cpp): what is there, for the
   // checks to judge.
   bool node_exits(TSNode n, const SyntaxTree* tree, int depth = 0);
   std::optional<StepKind> node_security_step(TSNode n, const SyntaxTree* tree);

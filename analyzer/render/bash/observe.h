@@ -1,5 +1,5 @@
-// Syntax predicates and word classifiers behind the renderer's observations (facts.cpp),
-// shared by the evaluator's translation units. Private to analyzer/render/bash.
+// Syntax predicates and word classifiers behind the renderer's observations (defined in
+// facts.cpp), shared by the evaluator's translation units. Private to analyzer/render/bash.
 #pragma once
 
 #include <optional>
