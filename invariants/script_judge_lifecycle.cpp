@@ -51,7 +51,7 @@ void fail_open(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
     reported.insert({s.from.at.line, s.from.at.column});
     add_unique(out, {K::FailOpenStep,
                      fmt::format("`{}` can fail and the script goes on: {}", s.command, why),
-                     s.command, false, s.from, rel});
+                     s.line.empty() ? s.command : s.line, false, s.from, rel});
   }
 }
 

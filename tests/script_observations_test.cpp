@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "analyzer/check/fingerprint.h"
 #include "invariants/script_findings.h"
 #include "invariants/script_judgments.h"
 #include "tests/bash_helpers.h"
@@ -243,10 +244,17 @@ TEST_CASE("script fact paths come from the judgment's key, not its wording", "[o
 }
 
 TEST_CASE("observed: a step evaluated again the same way is one observation", "[observe]") {
-  // Two loop iterations run the same command the same way: one step, as in the dump.
-  auto o = observe("for h in a b; do iptables -A OUT -d \"$h\" -j ACCEPT || echo skip; done\n");
+  // A function called twice with the same words runs the same step the same way: one step.
+  auto o = observe("gate() { nft -f g.nft || echo skip; }\ngate\ngate\n");
   REQUIRE(o.steps.size() == 1);
   CHECK(o.steps[0].status == StatusUse::OrContinue);
+  // Two loop iterations with other values are two command lines at one place: two steps, one
+  // finding (a place fails open once).
+  auto loop = observe("for h in a b; do iptables -A OUT -d \"$h\" -j ACCEPT || echo skip; done\n");
+  REQUIRE(loop.steps.size() == 2);
+  CHECK(loop.steps[0].line == "iptables -A OUT -d a -j ACCEPT");
+  CHECK(loop.steps[1].line == "iptables -A OUT -d b -j ACCEPT");
+  CHECK(inv::judge_lifecycle(loop).size() == 1);
   // The same command used differently on another line is another observation.
   CHECK(observe("nft -f r || true\nnft -f r || exit 1\n").steps.size() == 2);
 }
@@ -263,4 +271,29 @@ TEST_CASE("an endless loop is found by its commands, not by the word `break` in 
   CHECK(endless("while true; do sleep 1 # break\ndone\n"));
   CHECK_FALSE(endless("while true; do sleep 1; break; done\n"));
   CHECK_FALSE(endless("while true; do if [ -f x ]; then break; fi; sleep 1; done\n"));
+}
+
+TEST_CASE("steps with the same first words are told apart by their whole line",
+          "[observe][fingerprint]") {
+  Model m;
+  ScriptFacts s;
+  s.file = m.files.add("gate.sh");
+  s.observed = observe(
+      "iptables -A OUTPUT -p tcp -d 140.82.112.0/20 --dport 443 -j ACCEPT\n"
+      "iptables -A OUTPUT -p udp --dport 53 -j ACCEPT\n");
+  auto j = inv::judge_lifecycle(s.observed);
+  REQUIRE(j.size() == 2);
+  CHECK(j[0].message == j[1].message);  // the wording shows the first words only
+  CHECK(fingerprint(inv::script_finding(m, s, j[0], "SB7051")) !=
+        fingerprint(inv::script_finding(m, s, j[1], "SB7051")));
+  // Lines inserted above move the step but keep its fingerprint.
+  ScriptFacts moved = s;
+  moved.observed = observe(
+      "# a comment\necho setting up\n"
+      "iptables -A OUTPUT -p tcp -d 140.82.112.0/20 --dport 443 -j ACCEPT\n");
+  auto k = inv::judge_lifecycle(moved.observed);
+  REQUIRE(k.size() == 1);
+  CHECK(k[0].from.at.line == 3);
+  CHECK(fingerprint(inv::script_finding(m, moved, k[0], "SB7051")) ==
+        fingerprint(inv::script_finding(m, s, j[0], "SB7051")));
 }

@@ -34,6 +34,9 @@ const char* step_kind_name(StepKind k);
 struct SecurityStep {
   StepKind kind = StepKind::GateLoad;
   std::string command;  // the first words of the command line, as rendered or as written
+  // The whole command line (its words joined): what tells two steps with the same first words
+  // apart (`iptables -A OUTPUT -p tcp` and `-p udp`).
+  std::string line;
   StatusUse status = StatusUse::Unchecked;
   bool errexit_applies = false;  // errexit is on and not suppressed where the step runs
   // For a step that is an if condition: whether the branch taken on failure exits.

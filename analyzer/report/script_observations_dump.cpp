@@ -40,8 +40,9 @@ void dump_steps_and_splices(const ScriptObservations& o, Out& out) {
                           : *s.failure_branch_exits ? " failure-branch-exits"
                                                     : " failure-branch-continues";
     out.line("step",
-             fmt::format("{} `{}` status={}{}{}", step_kind_name(s.kind), s.command,
-                         status_use_name(s.status), s.errexit_applies ? " errexit" : "", failure),
+             fmt::format("{} `{}` status={}{}{}", step_kind_name(s.kind),
+                         s.line.empty() ? s.command : s.line, status_use_name(s.status),
+                         s.errexit_applies ? " errexit" : "", failure),
              s.from);
   }
   for (const Splice& s : o.splices) {

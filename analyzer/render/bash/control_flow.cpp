@@ -96,6 +96,8 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
       SecurityStep step;
       step.kind = *security;
       step.command = std::string(ctx.tree->slice(inner).substr(0, 60));
+      for (const std::string& w : written_words(statement_command(inner), ctx.tree))
+        step.line += (step.line.empty() ? "" : " ") + w;
       step.status = StatusUse::Condition;
       step.failure_branch_exits = fail_branch_exits;
       step.from = prov(inner, ctx);

@@ -44,7 +44,10 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
   if (auto kind = security_step(texts); kind && ctx.status != StatusUse::Condition) {
     SecurityStep s;
     s.kind = *kind;
-    for (size_t i = 0; i < texts.size() && i < 4; ++i) s.command += (i ? " " : "") + texts[i];
+    for (size_t i = 0; i < texts.size(); ++i) {
+      if (i < 4) s.command += (i ? " " : "") + texts[i];
+      s.line += (i ? " " : "") + texts[i];
+    }
     s.status = ctx.status;
     s.errexit_applies = st_.opts.errexit && !ctx.errexit_suppressed;
     s.status_at = ctx.status_at;
@@ -89,7 +92,7 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
 // observation: what is recorded is the place and how its status is used, not how often.
 void Evaluator::add_step(SecurityStep s) {
   auto same = [&](const SecurityStep& x) {
-    return x.kind == s.kind && x.command == s.command && x.status == s.status &&
+    return x.kind == s.kind && x.line == s.line && x.status == s.status &&
            x.errexit_applies == s.errexit_applies &&
            x.failure_branch_exits == s.failure_branch_exits && x.status_at == s.status_at &&
            x.from.at == s.from.at && x.from.condition.text == s.from.condition.text;
