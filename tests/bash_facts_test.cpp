@@ -8,7 +8,6 @@
 
 using namespace sbr;
 using sbr::test::render_text;
-using ScriptFactKind = sbr::inv::ScriptFindingKind;
 
 namespace {
 
@@ -20,7 +19,7 @@ std::vector<inv::ScriptJudgment> judged(const bash::ScriptRender& r) {
   return out;
 }
 
-std::vector<inv::ScriptJudgment> facts_of(const bash::ScriptRender& r, ScriptFactKind k) {
+std::vector<inv::ScriptJudgment> judged_as(const bash::ScriptRender& r, inv::ScriptFindingKind k) {
   std::vector<inv::ScriptJudgment> out;
   for (auto& j : judged(r)) {
     if (j.kind == k) out.push_back(std::move(j));
@@ -28,27 +27,28 @@ std::vector<inv::ScriptJudgment> facts_of(const bash::ScriptRender& r, ScriptFac
   return out;
 }
 
-std::size_t count(const std::string& script, ScriptFactKind k) {
+std::size_t count(const std::string& script, inv::ScriptFindingKind k) {
   auto r = render_text(script);
-  return facts_of(r, k).size();
+  return judged_as(r, k).size();
 }
 
 }  // namespace
 
 TEST_CASE("errexit missing at a launch", "[bash]") {
   auto r = render_text("#!/bin/bash\nmkdir -p x\npodman run --rm img\npodman run --rm img2\n");
-  auto f = facts_of(r, ScriptFactKind::ErrexitMissing);
+  auto f = judged_as(r, inv::ScriptFindingKind::ErrexitMissing);
   REQUIRE(f.size() == 1);  // once per script, at the first launch
   CHECK(f[0].from.at.line == 3);
   CHECK(count("#!/bin/bash\nset -o errexit\npodman run --rm img\n",
-              ScriptFactKind::ErrexitMissing) == 0);
-  CHECK(count("#!/bin/bash -e\npodman run --rm img\n", ScriptFactKind::ErrexitMissing) == 0);
+              inv::ScriptFindingKind::ErrexitMissing) == 0);
+  CHECK(count("#!/bin/bash -e\npodman run --rm img\n", inv::ScriptFindingKind::ErrexitMissing) ==
+        0);
   // Not a launcher: no finding.
-  CHECK(count("#!/bin/bash\necho hello\n", ScriptFactKind::ErrexitMissing) == 0);
+  CHECK(count("#!/bin/bash\necho hello\n", inv::ScriptFindingKind::ErrexitMissing) == 0);
 }
 
 TEST_CASE("fail-open security steps", "[bash]") {
-  const auto k = ScriptFactKind::FailOpenStep;
+  const auto k = inv::ScriptFindingKind::FailOpenStep;
   CHECK(count("set -e\nnft -f rules.nft || true\n", k) == 1);
   CHECK(count("set -e\nnft -f rules.nft || echo failed\n", k) == 1);
   CHECK(count("nft -f rules.nft 2>/dev/null\n", k) == 1);  // no errexit, no check
@@ -77,7 +77,7 @@ TEST_CASE("fail-open security steps", "[bash]") {
 }
 
 TEST_CASE("unvalidated input spliced into code", "[bash]") {
-  const auto k = ScriptFactKind::UnvalidatedSplice;
+  const auto k = inv::ScriptFindingKind::UnvalidatedSplice;
   CHECK(count("eval \"$1\"\n", k) == 1);
   CHECK(count("bash -c \"echo $GREETING\"\n", k) == 1);
   CHECK(count("iptables -A OUTPUT -d \"$ALLOW\" -j ACCEPT || exit 1\n", k) == 1);
@@ -99,7 +99,7 @@ TEST_CASE("unvalidated input spliced into code", "[bash]") {
   // Literals and the script's own values are not input.
   CHECK(count("PORT=443\nnft add rule inet f o tcp dport $PORT accept\n", k) == 0);
   auto r = render_text("p=$(cat ports.txt)\nnft -f - <<EOF\ntcp dport $p accept\nEOF\n");
-  auto f = facts_of(r, k);
+  auto f = judged_as(r, k);
   REQUIRE(f.size() == 1);
   CHECK(f[0].from.at.line == 3);  // the `$p` inside the heredoc
   CHECK(f[0].from.at.column == 11);
@@ -109,61 +109,63 @@ TEST_CASE("unvalidated input spliced into code", "[bash]") {
 
 TEST_CASE("cleanup traps: missing, after the start, sh without signals", "[bash]") {
   auto missing = render_text("set -e\npodman run -d --name gate -p 127.0.0.1:3128:3128 squid\n");
-  auto f = facts_of(missing, ScriptFactKind::MissingCleanup);
+  auto f = judged_as(missing, inv::ScriptFindingKind::MissingCleanup);
   REQUIRE(f.size() == 1);
   CHECK(f[0].high_stakes);  // a published port
   auto after =
       render_text("set -e\npodman run -d --name gate squid\ntrap 'podman rm -f gate' EXIT\n");
-  auto a = facts_of(after, ScriptFactKind::TrapAfterStart);
+  auto a = judged_as(after, inv::ScriptFindingKind::TrapAfterStart);
   REQUIRE(a.size() == 1);
   CHECK_FALSE(a[0].high_stakes);
   REQUIRE(a[0].related.size() == 1);
   CHECK(a[0].related[0].at.line == 3);
   CHECK(count("#!/bin/sh\nset -e\ntrap 'podman rm -f gate' EXIT\npodman run -d --name gate squid\n",
-              ScriptFactKind::MissingCleanup) == 1);
+              inv::ScriptFindingKind::MissingCleanup) == 1);
   CHECK(count("#!/bin/sh\nset -e\ntrap 'podman rm -f gate' EXIT INT TERM\npodman run -d --name "
               "gate squid\n",
-              ScriptFactKind::MissingCleanup) == 0);
+              inv::ScriptFindingKind::MissingCleanup) == 0);
   CHECK(count("#!/bin/bash\nset -e\ncleanup() { podman rm -f \"$cid\"; }\ntrap cleanup "
               "EXIT\ncid=$(podman run -d squid)\n",
-              ScriptFactKind::MissingCleanup) == 0);
+              inv::ScriptFindingKind::MissingCleanup) == 0);
   CHECK(count("set -e\nsocat TCP-LISTEN:8080,fork TCP:10.0.0.2:80 &\n",
-              ScriptFactKind::MissingCleanup) == 1);
+              inv::ScriptFindingKind::MissingCleanup) == 1);
   CHECK(count("set -e\ntrap 'kill $(jobs -p)' EXIT\nsocat TCP-LISTEN:8080,fork TCP:10.0.0.2:80 &\n",
-              ScriptFactKind::MissingCleanup) == 0);
+              inv::ScriptFindingKind::MissingCleanup) == 0);
   // A foreground --rm container is not left behind.
-  CHECK(count("set -e\npodman run --rm img\n", ScriptFactKind::MissingCleanup) == 0);
+  CHECK(count("set -e\npodman run --rm img\n", inv::ScriptFindingKind::MissingCleanup) == 0);
 }
 
 TEST_CASE("exec discards traps", "[bash]") {
   CHECK(count("trap 'rm -f /tmp/x' EXIT\nexec podman run img\n",
-              ScriptFactKind::TrapDiscardedByExec) == 1);
-  CHECK(count("trap 'rm -f /tmp/x' EXIT\npodman run img\n", ScriptFactKind::TrapDiscardedByExec) ==
-        0);
+              inv::ScriptFindingKind::TrapDiscardedByExec) == 1);
+  CHECK(count("trap 'rm -f /tmp/x' EXIT\npodman run img\n",
+              inv::ScriptFindingKind::TrapDiscardedByExec) == 0);
   CHECK(count("trap 'rm -f /tmp/x' EXIT\nexec >log 2>&1\npodman run img\n",
-              ScriptFactKind::TrapDiscardedByExec) == 0);
-  CHECK(count("exec podman run img\n", ScriptFactKind::TrapDiscardedByExec) == 0);
+              inv::ScriptFindingKind::TrapDiscardedByExec) == 0);
+  CHECK(count("exec podman run img\n", inv::ScriptFindingKind::TrapDiscardedByExec) == 0);
 }
 
 TEST_CASE("curl piped into a shell", "[bash]") {
-  CHECK(count("curl -fsSL https://x.example/i.sh | sh\n", ScriptFactKind::CurlPipeShell) == 1);
-  CHECK(count("wget -qO- https://x.example/i.sh | sudo bash -s\n", ScriptFactKind::CurlPipeShell) ==
+  CHECK(count("curl -fsSL https://x.example/i.sh | sh\n", inv::ScriptFindingKind::CurlPipeShell) ==
         1);
-  CHECK(count("curl -fsSL https://x.example/data.json | jq .\n", ScriptFactKind::CurlPipeShell) ==
-        0);
+  CHECK(count("wget -qO- https://x.example/i.sh | sudo bash -s\n",
+              inv::ScriptFindingKind::CurlPipeShell) == 1);
+  CHECK(count("curl -fsSL https://x.example/data.json | jq .\n",
+              inv::ScriptFindingKind::CurlPipeShell) == 0);
 }
 
 TEST_CASE("escape hatches", "[bash]") {
-  CHECK(count("case \"$1\" in --insecure) INSECURE=1 ;; esac\n", ScriptFactKind::EscapeHatch) == 1);
+  CHECK(count("case \"$1\" in --insecure) INSECURE=1 ;; esac\n",
+              inv::ScriptFindingKind::EscapeHatch) == 1);
   CHECK(count("case \"$1\" in --insecure) echo 'WARNING: insecure' >&2; INSECURE=1 ;; esac\n",
-              ScriptFactKind::EscapeHatch) == 0);
-  CHECK(count("set -e\npodman run --rm $PODMAN_EXTRA_ARGS img\n", ScriptFactKind::EscapeHatch) ==
-        1);
-  CHECK(count("set -e\npodman run --rm \"$IMAGE\"\n", ScriptFactKind::EscapeHatch) == 0);
+              inv::ScriptFindingKind::EscapeHatch) == 0);
+  CHECK(count("set -e\npodman run --rm $PODMAN_EXTRA_ARGS img\n",
+              inv::ScriptFindingKind::EscapeHatch) == 1);
+  CHECK(count("set -e\npodman run --rm \"$IMAGE\"\n", inv::ScriptFindingKind::EscapeHatch) == 0);
 }
 
 TEST_CASE("secrets: unprotected files, xtrace, URLs", "[bash]") {
-  const auto file = ScriptFactKind::SecretFileUnprotected;
+  const auto file = inv::ScriptFindingKind::SecretFileUnprotected;
   CHECK(count("echo \"$API_TOKEN\" > ~/.token\n", file) == 1);
   CHECK(count("env > /tmp/env.dump\n", file) == 1);
   CHECK(count("umask 077\necho \"$API_TOKEN\" > ~/.token\n", file) == 0);
@@ -171,7 +173,7 @@ TEST_CASE("secrets: unprotected files, xtrace, URLs", "[bash]") {
   CHECK(count("f=$(mktemp)\necho \"$API_TOKEN\" > \"$f\"\n", file) == 0);
   CHECK(count("echo \"$API_URL\" > ~/.url\n", file) == 0);
 
-  const auto trace = ScriptFactKind::XtraceWithSecrets;
+  const auto trace = inv::ScriptFindingKind::XtraceWithSecrets;
   CHECK(count("set -x\ncurl -H \"Authorization: Bearer $GH_TOKEN\" https://api.github.com\n",
               trace) == 1);
   CHECK(count("set -x\nDB_PASSWORD=$(cat /run/secrets/db)\n", trace) == 1);
@@ -180,7 +182,7 @@ TEST_CASE("secrets: unprotected files, xtrace, URLs", "[bash]") {
             trace) == 0);
   CHECK(count("curl -H \"Authorization: Bearer $GH_TOKEN\" https://api.github.com\n", trace) == 0);
 
-  const auto url = ScriptFactKind::SecretInUrl;
+  const auto url = inv::ScriptFindingKind::SecretInUrl;
   CHECK(count("git clone https://oauth2:$GITLAB_TOKEN@gitlab.example.com/g/r.git\n", url) == 1);
   CHECK(count("echo \"$OPENAI_API_KEY\"\n", url) == 1);
   CHECK(count("echo \"$OPENAI_API_KEY\" | podman secret create key -\n", url) == 0);
@@ -188,7 +190,7 @@ TEST_CASE("secrets: unprotected files, xtrace, URLs", "[bash]") {
 }
 
 TEST_CASE("capabilities kept across the final exec", "[bash]") {
-  const auto k = ScriptFactKind::CapabilityKeptAtExec;
+  const auto k = inv::ScriptFindingKind::CapabilityKeptAtExec;
   CHECK(count("nft -f /etc/gate.nft\nexec gosu agent \"$@\"\n", k) == 1);
   CHECK(count("iptables -P OUTPUT DROP\nexec su-exec 1000:1000 agent\n", k) == 1);
   CHECK(count("nft -f /etc/gate.nft\nexec \"$@\"\n", k) == 1);
