@@ -11,6 +11,6 @@
 namespace sbr::inv {
 
 Finding script_finding(const Model& model, const ScriptFacts& script, const ScriptFact& fact,
-                       std::string_view rule);
+                       RuleId rule);
 
 }  // namespace sbr::inv
