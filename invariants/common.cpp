@@ -16,10 +16,10 @@ std::string describe(const Workload& w) {
   return fmt::format("{} {} ({})", w.id.kind, w.id.name, w.id.container);
 }
 
-Finding make(const Workload& w, std::string_view rule, std::string message, const Provenance& at,
+Finding make(const Workload& w, RuleId rule, std::string message, const Provenance& at,
              std::string fact_path) {
   Finding f;
-  f.rule_id = std::string(rule);
+  f.rule_id = rule;
   f.message = std::move(message);
   f.at = at.at;
   f.via = at.via;
@@ -29,6 +29,19 @@ Finding make(const Workload& w, std::string_view rule, std::string message, cons
   f.condition = at.condition;
   f.threat = w.threat;
   return f;
+}
+
+Finding make(const Workload& w, RuleId rule, MessageArgs args, const Provenance& at,
+             std::string fact_path) {
+  default_arg(args, "workload", describe(w));
+  return make(w, rule, rule_message(rule, args), at, std::move(fact_path));
+}
+
+void default_arg(MessageArgs& args, const char* name, std::string value) {
+  for (const MessageArg& a : args) {
+    if (std::string_view(a.name) == name) return;
+  }
+  args.push_back({name, std::move(value)});
 }
 
 const Provenance& container_anchor(const Workload& w) {

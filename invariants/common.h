@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "analyzer/check/finding.h"
+#include "analyzer/check/summary.h"
 #include "analyzer/model/model.h"
 
 namespace sbr::inv {
@@ -15,8 +16,13 @@ std::string subject_of(const Workload& w);
 // Human name for messages: "Deployment agents/runner, container agent".
 std::string describe(const Workload& w);
 
-Finding make(const Workload& w, std::string_view rule, std::string message, const Provenance& at,
+Finding make(const Workload& w, RuleId rule, std::string message, const Provenance& at,
              std::string fact_path);
+// The same, worded by the rule's catalog summary; `workload` defaults to describe(w).
+Finding make(const Workload& w, RuleId rule, MessageArgs args, const Provenance& at,
+             std::string fact_path);
+// Adds {name, value} unless the check already supplied `name`.
+void default_arg(MessageArgs& args, const char* name, std::string value);
 
 // Where a missing field is reported: the container entry for container fields, the pod spec
 // for pod fields, the object for object fields (INVARIANTS.md, "Locations").

@@ -6,38 +6,39 @@
 #include <map>
 #include <tuple>
 
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
 namespace sbr::inv {
 namespace {
 
-std::string_view rule_for(ProblemKind k) {
+RuleId rule_for(ProblemKind k) {
   switch (k) {
     case ProblemKind::ParseError:
-      return "SB0001";
+      return rule::parse_error;
     case ProblemKind::Unreadable:
-      return "SB0002";
+      return rule::unreadable_file;
     case ProblemKind::SymlinkOutside:
-      return "SB0003";
+      return rule::symlink_outside_root;
     case ProblemKind::TooLarge:
-      return "SB0004";
+      return rule::file_too_large;
     case ProblemKind::InvalidObject:
-      return "SB0005";
+      return rule::invalid_kubernetes_object;
     case ProblemKind::DuplicateKey:
-      return "SB0006";
+      return rule::duplicate_key;
     case ProblemKind::BudgetExceeded:
-      return "SB0007";
+      return rule::analysis_budget_exceeded;
     case ProblemKind::SpecialFile:
-      return "SB0008";
+      return rule::special_file;
     case ProblemKind::BadAcceptance:
-      return "SB0009";
+      return rule::acceptance_without_reason;
     case ProblemKind::ExpiredAcceptance:
-      return "SB0010";
+      return rule::acceptance_expired;
     case ProblemKind::RenderFailed:
-      return "SB0011";
+      return rule::render_failed;
   }
-  return "SB0001";
+  return rule::parse_error;
 }
 
 }  // namespace
@@ -55,7 +56,7 @@ void check_integrity(const Model& model, Findings& out) {
   for (const Problem* pp : sorted) {
     const Problem& p = *pp;
     Finding f;
-    f.rule_id = std::string(rule_for(p.kind));
+    f.rule_id = rule_for(p.kind);
     f.message = p.message;
     f.at = p.at;
     f.subject = model.files.path(p.at.file);

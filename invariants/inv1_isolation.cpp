@@ -10,6 +10,7 @@
 #include "analyzer/engine/defaults.h"
 #include "analyzer/engine/paths.h"
 #include "analyzer/support/strings.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 #include "invariants/workload_facts.h"
@@ -19,22 +20,18 @@ namespace {
 
 void check_privileged(const Workload& w, FactFindings& out) {
   if (!is_privileged(w)) return;
-  out.add(w, "SB1001",
-          fmt::format("runs privileged ({}): it holds every capability and host device, with no "
-                      "seccomp or LSM confinement, so the container is no boundary{}",
-                      spell(w, "privileged: true", "--privileged", "privileged: true"),
-                      admission_note(w, PsaLevel::Baseline)),
+  out.add(w, rule::privileged_container,
+          MessageArgs{{"setting", spell(w, "privileged: true", "--privileged", "privileged: true")},
+                      {"admission", admission_note(w, PsaLevel::Baseline)}},
           w.identity.privileged->from, "privileged");
 }
 
 void check_host_namespaces(const Workload& w, FactFindings& out) {
   const Network& n = w.network;
   if (n.host_pid && n.host_pid->value) {
-    out.add(w, "SB1002",
-            fmt::format("shares the host PID namespace ({}): it sees and signals every host "
-                        "process and reads their environment and memory through /proc{}",
-                        spell(w, "hostPID: true", "--pid=host", "pid: host"),
-                        admission_note(w, PsaLevel::Baseline)),
+    out.add(w, rule::host_pid_namespace,
+            MessageArgs{{"setting", spell(w, "hostPID: true", "--pid=host", "pid: host")},
+                        {"admission", admission_note(w, PsaLevel::Baseline)}},
             n.host_pid->from, "namespaces.pid");
   }
   std::optional<Provenance> net;
@@ -44,15 +41,14 @@ void check_host_namespaces(const Workload& w, FactFindings& out) {
     net = n.mode->from;
   }
   if (net) {
-    out.add(w, "SB1003",
-            fmt::format("shares the host network namespace ({}): every service on the host's "
-                        "loopback is reachable and network policies do not apply{}",
-                        spell(w, "hostNetwork: true", "--network=host", "network_mode: host"),
-                        admission_note(w, PsaLevel::Baseline)),
+    out.add(w, rule::host_network_namespace,
+            MessageArgs{
+                {"setting", spell(w, "hostNetwork: true", "--network=host", "network_mode: host")},
+                {"admission", admission_note(w, PsaLevel::Baseline)}},
             *net, "namespaces.network");
   }
   if (n.host_ipc && n.host_ipc->value) {
-    out.add(w, "SB1004",
+    out.add(w, rule::host_ipc_or_uts_namespace,
             fmt::format("shares the host IPC namespace ({}): host shared memory and message "
                         "queues are readable and writable{}",
                         spell(w, "hostIPC: true", "--ipc=host", "ipc: host"),
@@ -60,7 +56,7 @@ void check_host_namespaces(const Workload& w, FactFindings& out) {
             n.host_ipc->from, "namespaces.ipc");
   }
   if (n.host_uts && n.host_uts->value) {
-    out.add(w, "SB1004",
+    out.add(w, rule::host_ipc_or_uts_namespace,
             "shares the host UTS namespace (--uts=host): it can change the host's hostname and "
             "domain name",
             n.host_uts->from, "namespaces.uts");
@@ -79,14 +75,14 @@ void check_host_paths(const Model& model, const Workload& w, FactFindings& out) 
               ? fmt::format("mounts the container runtime socket path {}{}", m.source, ro)
               : fmt::format("mounts {}{}, which holds the container runtime sockets under {}",
                             m.source, ro, c.why);
-      out.add(w, "SB1005",
+      out.add(w, rule::runtime_socket_mount,
               what +
                   ": a socket can be connected to through a read-only mount, and the runtime "
                   "API starts privileged containers on the host" +
                   admission_note(w, PsaLevel::Baseline),
               mount_anchor(w, m), "mount:" + c.normalized + "->" + m.target, mount_related(m));
     } else if (c.kind == engine::HostPathKind::Device) {
-      out.add(w, "SB1007",
+      out.add(w, rule::host_device_access,
               fmt::format("mounts host device path {}{}: device nodes reach host hardware and "
                           "kernel drivers directly{}",
                           m.source, ro, admission_note(w, PsaLevel::Baseline)),
@@ -97,7 +93,7 @@ void check_host_paths(const Model& model, const Workload& w, FactFindings& out) 
 
 void check_devices(const Workload& w, FactFindings& out) {
   for (const auto& d : w.resources.devices) {
-    out.add(w, "SB1007",
+    out.add(w, rule::host_device_access,
             fmt::format("is given host device {}: device nodes reach host hardware and kernel "
                         "drivers directly",
                         d.value),
@@ -110,7 +106,7 @@ void check_devices(const Workload& w, FactFindings& out) {
     bool all = v == "all" || v.rfind("all,", 0) == 0 || v.find("device=all") != std::string::npos ||
                v.find("=all") != std::string::npos;
     if (!all) continue;  // GPUs by count or id are a budget (invariant 6)
-    out.add(w, "SB1007",
+    out.add(w, rule::host_device_access,
             fmt::format("is given every GPU ({}): all devices pass through and the vendor's OCI "
                         "hooks run on the host for it",
                         g.value),
@@ -121,21 +117,21 @@ void check_devices(const Workload& w, FactFindings& out) {
 void check_proc(const Workload& w, FactFindings& out) {
   const Identity& id = w.identity;
   if (id.proc_mount && id.proc_mount->value == "Unmasked") {
-    out.add(w, "SB1008",
+    out.add(w, rule::unmasked_proc,
             "sets procMount: Unmasked: the host's sensitive /proc and /sys entries are no longer "
             "masked" +
                 admission_note(w, PsaLevel::Baseline),
             id.proc_mount->from, "procMount");
   }
   for (const auto& p : id.unmasked_paths) {
-    out.add(w, "SB1008",
+    out.add(w, rule::unmasked_proc,
             fmt::format("unmasks {} (--security-opt unmask={}): masked kernel interfaces become "
                         "readable or writable",
                         p.value, p.value),
             p.from, "unmask/" + p.value);
   }
   if (id.systempaths_unconfined && id.systempaths_unconfined->value) {
-    out.add(w, "SB1008",
+    out.add(w, rule::unmasked_proc,
             "sets --security-opt systempaths=unconfined: /proc and /sys are exposed unmasked and "
             "writable",
             id.systempaths_unconfined->from, "systempaths");
@@ -190,7 +186,7 @@ void check_runtime(const Model& model, const Workload& w, FactFindings& out) {
         "runs under the engine's default runtime (runc-class; no --runtime runsc or kata): "
         "one kernel separates the untrusted code from the host";
   }
-  out.add(w, "SB1006", what, at, "runtime", std::move(related));
+  out.add(w, rule::runtime_not_hardened, what, at, "runtime", std::move(related));
 }
 
 void check_host_root(const Workload& w, FactFindings& out) {
@@ -227,7 +223,7 @@ void check_host_root(const Workload& w, FactFindings& out) {
   }
   std::vector<Related> related;
   if (id.host_users) related.push_back({id.host_users->from.at, "hostUsers: true"});
-  out.add(w, "SB1009",
+  out.add(w, rule::container_root_is_host_root,
           fmt::format("runs as uid 0 with no user namespace ({}): root in the container is root "
                       "on the host, one kernel bug or writable mount away from owning it",
                       why),
@@ -337,8 +333,8 @@ void check_sidecars(const Workload& w,
     if (pid_shared) {
       related.push_back({w.share_process_namespace->from.at, "shareProcessNamespace: true"});
     }
-    out.add(w, "SB1010", std::move(what), container_anchor(w), "sibling/" + s.name,
-            std::move(related));
+    out.add(w, rule::shared_namespace_with_sidecar, std::move(what), container_anchor(w),
+            "sibling/" + s.name, std::move(related));
   }
 }
 

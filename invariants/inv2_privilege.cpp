@@ -6,6 +6,7 @@
 
 #include "analyzer/engine/defaults.h"
 #include "analyzer/support/strings.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 #include "invariants/workload_facts.h"
@@ -89,8 +90,9 @@ void check_capabilities(const Model& model, const Workload& w, FactFindings& out
     for (const auto& d : w.identity.cap_drop) {
       related.push_back({d.from.at, fmt::format("drops {}", capability_name(d.value))});
     }
-    out.add(w, rootish ? "SB2002" : "SB2001", what + admission_note(w, PsaLevel::Restricted),
-            container_anchor(w), "capabilities.drop", std::move(related));
+    out.add(w, rootish ? rule::capabilities_not_dropped_as_root : rule::capabilities_not_dropped,
+            what + admission_note(w, PsaLevel::Restricted), container_anchor(w),
+            "capabilities.drop", std::move(related));
   }
 
   if (w.identity.cap_add.empty()) return;
@@ -102,7 +104,7 @@ void check_capabilities(const Model& model, const Workload& w, FactFindings& out
     std::vector<Related> related;
     if (r.handler_line) related.push_back(*r.handler_line);
     if (is_dangerous(c.value) && r.rt.kind == engine::RuntimeKind::Runc) {
-      out.add(w, "SB2003",
+      out.add(w, rule::dangerous_capability_under_runc,
               fmt::format("adds capability {} under a runc-class runtime{}: {} on the host's "
                           "own kernel is a short path out of the container{}",
                           name, r.rt.handler.empty() ? "" : " (handler " + r.rt.handler + ")",
@@ -114,7 +116,7 @@ void check_capabilities(const Model& model, const Workload& w, FactFindings& out
                             ? fmt::format(" (contained by {}, still full power inside it)",
                                           runtime_kind_name(r.rt.kind))
                             : "";
-    out.add(w, "SB2004",
+    out.add(w, rule::capability_added,
             fmt::format("adds capability {}{}: {}{}", name, where, capability_risk(c.value), note),
             c.from, "capabilities.add/" + name, std::move(related));
   }
@@ -124,21 +126,19 @@ void check_escalation(const Workload& w, FactFindings& out) {
   if (is_privileged(w) || !engine::privilege_escalation_allowed(w)) return;
   std::string note = admission_note(w, PsaLevel::Restricted);
   if (w.identity.allow_privilege_escalation) {
-    out.add(w, "SB2005",
-            "allows privilege escalation (allowPrivilegeEscalation: true): setuid binaries and "
-            "file capabilities can raise the process's privileges" +
-                note,
+    out.add(w, rule::privilege_escalation_allowed,
+            MessageArgs{{"setting", "allows privilege escalation (allowPrivilegeEscalation: true)"},
+                        {"admission", note}},
             w.identity.allow_privilege_escalation->from, "allowPrivilegeEscalation");
     return;
   }
-  out.add(
-      w, "SB2005",
-      fmt::format("does not set {} (unset allows escalation): setuid binaries and file "
-                  "capabilities can raise the process's privileges{}",
-                  spell(w, "allowPrivilegeEscalation: false", "--security-opt no-new-privileges",
-                        "security_opt: [no-new-privileges:true]"),
-                  note),
-      container_anchor(w), "allowPrivilegeEscalation");
+  std::string unset =
+      spell(w, "allowPrivilegeEscalation: false", "--security-opt no-new-privileges",
+            "security_opt: [no-new-privileges:true]");
+  out.add(w, rule::privilege_escalation_allowed,
+          MessageArgs{{"setting", fmt::format("does not set {} (unset allows escalation)", unset)},
+                      {"admission", note}},
+          container_anchor(w), "allowPrivilegeEscalation");
 }
 
 void check_user(const Workload& w, FactFindings& out) {
@@ -149,13 +149,13 @@ void check_user(const Workload& w, FactFindings& out) {
       return;
     case UserState::Root:
       if (id.run_as_user) {
-        out.add(w, "SB2006",
+        out.add(w, rule::runs_as_root,
                 fmt::format("runs as root ({}): every file the image owns and every kernel path "
                             "gated on uid 0 is open to it{}",
                             spell(w, "runAsUser: 0", "--user 0", "user: 0"), note),
                 id.run_as_user->from, "user");
       } else {
-        out.add(w, "SB2006",
+        out.add(w, rule::runs_as_root,
                 "runs as root (user root): every file the image owns and every kernel path "
                 "gated on uid 0 is open to it" +
                     note,
@@ -163,14 +163,14 @@ void check_user(const Workload& w, FactFindings& out) {
       }
       return;
     case UserState::Unknown:
-      out.add(w, "SB2006",
+      out.add(w, rule::runs_as_root,
               fmt::format("sets no {}: the image decides the user, and most images run as "
                           "root{}",
                           spell(w, "runAsUser and no runAsNonRoot: true", "--user", "user:"), note),
               container_anchor(w), "user");
       return;
     case UserState::Named:
-      out.add(w, "SB2007",
+      out.add(w, rule::user_name_unverifiable,
               fmt::format("runs as user name {}, which cannot be verified to be non-root here "
                           "(the image's /etc/passwd decides); a numeric uid can",
                           id.user_name->value),
@@ -182,25 +182,22 @@ void check_user(const Workload& w, FactFindings& out) {
 void check_root_fs(const Workload& w, FactFindings& out) {
   const auto& ro = w.identity.read_only_root;
   if (ro && ro->value) return;
-  std::string what =
-      "lets the untrusted code rewrite its image's binaries and libraries and "
-      "hide files outside its mounts";
   if (ro) {
-    out.add(w, "SB2008", "has a writable root filesystem (readOnlyRootFilesystem: false): " + what,
-            ro->from, "readOnlyRootFilesystem");
+    out.add(w, rule::writable_root_filesystem,
+            MessageArgs{{"setting", "readOnlyRootFilesystem: false"}}, ro->from,
+            "readOnlyRootFilesystem");
     return;
   }
-  out.add(
-      w, "SB2008",
-      fmt::format("has a writable root filesystem (no {}): {}",
-                  spell(w, "readOnlyRootFilesystem: true", "--read-only", "read_only: true"), what),
-      container_anchor(w), "readOnlyRootFilesystem");
+  std::string unset =
+      "no " + spell(w, "readOnlyRootFilesystem: true", "--read-only", "read_only: true");
+  out.add(w, rule::writable_root_filesystem, MessageArgs{{"setting", unset}}, container_anchor(w),
+          "readOnlyRootFilesystem");
 }
 
 void check_seccomp(const Model& model, const Workload& w, FactFindings& out) {
   const auto& s = w.identity.seccomp;
   if (s && s->value.kind == SeccompKind::Unconfined) {
-    out.add(w, "SB2009",
+    out.add(w, rule::seccomp_unconfined,
             fmt::format("runs seccomp Unconfined ({} is written): every system call reaches the "
                         "host kernel{}",
                         spell(w, "seccompProfile type Unconfined", "seccomp=unconfined",
@@ -211,7 +208,7 @@ void check_seccomp(const Model& model, const Workload& w, FactFindings& out) {
   }
   if (s || is_privileged(w)) return;
   if (engine::effective_seccomp(w, model.cluster_facts) != SeccompKind::Unconfined) return;
-  out.add(w, "SB2009",
+  out.add(w, rule::seccomp_unconfined,
           "sets no seccompProfile and the kubelet's seccompDefault is not declared "
           "(.sbreview.yaml cluster.seccomp_default): Kubernetes runs it Unconfined, so every "
           "system call reaches the host kernel" +
@@ -223,21 +220,21 @@ void check_lsm(const Workload& w, FactFindings& out) {
   const Identity& id = w.identity;
   std::string note = admission_note(w, PsaLevel::Baseline);
   if (id.apparmor && lower(id.apparmor->value) == "unconfined") {
-    out.add(w, "SB2011",
+    out.add(w, rule::lsm_disabled,
             fmt::format("disables AppArmor ({}): the mandatory access control layer that blocks "
                         "mounts and writes to /proc and /sys is off{}",
                         spell(w, "AppArmor profile Unconfined", "apparmor=unconfined"), note),
             id.apparmor->from, "apparmor");
   }
   if (id.selinux_type && id.selinux_type->value == "spc_t") {
-    out.add(w, "SB2011",
+    out.add(w, rule::lsm_disabled,
             fmt::format("runs as SELinux type spc_t ({}): the super-privileged container type "
                         "is not confined by the container policy{}",
                         spell(w, "seLinuxOptions.type: spc_t", "label=type:spc_t"), note),
             id.selinux_type->from, "selinux");
   }
   if (id.selinux_disabled && id.selinux_disabled->value) {
-    out.add(w, "SB2011",
+    out.add(w, rule::lsm_disabled,
             "disables SELinux separation (--security-opt label=disable): host files the "
             "container reaches are no longer kept apart by label",
             id.selinux_disabled->from, "selinux.disable");
@@ -257,12 +254,11 @@ void check_admission(const Model& model, Findings& out) {
     if (!l.audit.empty()) modes.push_back("audit=" + l.audit);
     if (!l.warn.empty()) modes.push_back("warn=" + l.warn);
     Finding f;
-    f.rule_id = "SB2010";
-    f.message = fmt::format(
-        "Namespace {} sets Pod Security Admission {} but {}: audit and warn only record or "
-        "print violations, admission still lets every pod in",
-        ns.ref.name, fmt::join(modes, ", "),
-        l.enforce.empty() ? "no enforce label" : "enforce=" + l.enforce);
+    f.rule_id = rule::pod_security_admission_not_enforced;
+    f.message = rule_message(
+        f.rule_id, {{"namespace", ns.ref.name},
+                    {"modes", fmt::format("{}", fmt::join(modes, ", "))},
+                    {"enforce", l.enforce.empty() ? "no enforce label" : "enforce=" + l.enforce}});
     const Provenance& at = l.from.at.valid() ? l.from : ns.ref.from;
     f.at = at.at;
     f.subject = "Namespace//" + ns.ref.name;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/engine/seccomp_default.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
@@ -32,10 +33,10 @@ std::vector<Related> users_of(const Model& model, const SeccompProfile& p) {
   return out;
 }
 
-Finding profile_finding(const Model& model, const SeccompProfile& p, std::string_view rule,
+Finding profile_finding(const Model& model, const SeccompProfile& p, RuleId rule,
                         std::string message, const Provenance& at, std::string fact_path) {
   Finding f;
-  f.rule_id = std::string(rule);
+  f.rule_id = rule;
   f.message = std::move(message);
   f.at = at.at;
   f.subject = "seccomp " + p.path;
@@ -49,7 +50,7 @@ Finding profile_finding(const Model& model, const SeccompProfile& p, std::string
 void check_seccomp_profiles(const Model& model, Findings& out) {
   for (const SeccompProfile& p : model.seccomp_profiles) {
     if (p.default_action && engine::default_action_allows(p.default_action->value)) {
-      out.add(profile_finding(model, p, "SB2051",
+      out.add(profile_finding(model, p, rule::seccomp_profile_default_allows,
                               fmt::format("seccomp profile {}: defaultAction `{}` lets every "
                                           "syscall the profile does not list through; deny by "
                                           "default (SCMP_ACT_ERRNO) and list what is allowed",
@@ -62,7 +63,7 @@ void check_seccomp_profiles(const Model& model, Findings& out) {
       auto cap = engine::gated_by(a.syscall);
       if (!cap) continue;
       out.add(profile_finding(
-          model, p, "SB2052",
+          model, p, rule::seccomp_profile_allows_privileged_syscall,
           fmt::format("seccomp profile {}: `{}` is allowed unconditionally; the engines' default "
                       "profile allows it only to a container holding CAP_{}",
                       p.path, a.syscall, capability_name(*cap)),

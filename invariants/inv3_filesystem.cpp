@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/engine/paths.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 #include "invariants/workload_facts.h"
@@ -28,9 +29,15 @@ struct MountJudge {
   FactFindings& out;
   const Mount* first_workspace_mount = nullptr;
 
-  void add(std::string_view rule, const Mount& m, const engine::HostPathClass& c,
-           std::string what) {
+  void add(RuleId rule, const Mount& m, const engine::HostPathClass& c, std::string what) {
     out.add(w, rule, std::move(what), mount_anchor(w, m), fact_of(c, m), mount_related(m));
+  }
+  // Worded by the rule's summary: `source` and `target` are the mount's, `admission` note().
+  void add(RuleId rule, const Mount& m, const engine::HostPathClass& c, MessageArgs args) {
+    args.push_back({"source", m.source});
+    args.push_back({"target", m.target});
+    args.push_back({"admission", note()});
+    out.add(w, rule, std::move(args), mount_anchor(w, m), fact_of(c, m), mount_related(m));
   }
 
   std::string note() const {
@@ -46,40 +53,31 @@ struct MountJudge {
       case HostPathKind::RuntimeSocket:
         return;  // invariant 1
       case HostPathKind::CredentialStore:
-        add("SB3003", m, c,
-            fmt::format("mounts credential store {} (host path {}, {}) at {}: the keys and "
-                        "tokens in it are readable by the untrusted code{}",
-                        c.why, m.source, mode, m.target, note()));
+        add(rule::credential_store_mount, m, c, MessageArgs{{"store", c.why}, {"mode", mode}});
         return;
       case HostPathKind::Home:
-        add(rw ? "SB3004" : "SB3005", m, c,
-            fmt::format("mounts home directory {} {} at {}: {}{}", m.source, mode, m.target,
-                        rw ? "it holds credentials and the shell and tool configuration a human "
-                             "runs later, all of it now writable"
-                           : "every credential and configuration file in it is disclosed",
-                        note()));
+        add(rw ? rule::home_directory_writable : rule::home_directory_read_only, m, c,
+            MessageArgs{});
         return;
       case HostPathKind::InstructionDir:
         if (rw) {
-          add("SB3006", m, c,
-              fmt::format("mounts instruction directory {} (host path {}) writable at {}: the "
-                          "agent can plant instructions, hooks or commands that a human or a "
-                          "later run executes on the host{}",
-                          c.why, m.source, m.target, note()));
+          add(rule::instruction_directory_writable, m, c, MessageArgs{{"directory", c.why}});
           return;
         }
         break;  // read-only: judged as any other host path below
       case HostPathKind::SystemPath:
-        add(rw ? "SB3001" : "SB3002", m, c,
-            fmt::format("mounts host system path {} ({}) {} at {}: {}{}", m.source, c.why, mode,
-                        m.target,
-                        rw ? "host configuration, binaries or runtime state can be rewritten"
-                           : "host configuration and secrets are disclosed",
-                        note()));
+        if (!rw) {
+          add(rule::host_system_path_read_only, m, c, MessageArgs{{"why", c.why}});
+          return;
+        }
+        add(rule::host_system_path_writable, m, c,
+            fmt::format("mounts host system path {} ({}) writable at {}: host configuration, "
+                        "binaries or runtime state can be rewritten{}",
+                        m.source, c.why, m.target, note()));
         return;
       case HostPathKind::PublicSystemFile:
         if (rw) {
-          add("SB3001", m, c,
+          add(rule::host_system_path_writable, m, c,
               fmt::format("mounts host system path {} ({}) writable at {}: the host's trust or "
                           "time configuration can be rewritten{}",
                           m.source, c.why, m.target, note()));
@@ -95,19 +93,12 @@ struct MountJudge {
   // A host path with nothing sensitive known about it.
   void judge_plain(const Mount& m, const engine::HostPathClass& c, bool rw) {
     if (is_kubernetes(w)) {
-      add(rw ? "SB3008" : "SB3009", m, c,
-          fmt::format("mounts hostPath {} {} at {}: {}{}", m.source, rw ? "writable" : "read-only",
-                      m.target,
-                      rw ? "the untrusted code writes to the node's filesystem, which outlives "
-                           "the pod and is shared with the node's other pods"
-                         : "the node's files there are readable and the pod is pinned to the "
-                           "node's state",
-                      note()));
+      add(rw ? rule::host_path_volume : rule::host_path_volume_read_only, m, c, MessageArgs{});
       return;
     }
     if (!rw) return;
     if (!engine::in_workspace(m.source, model.workspace_paths)) {
-      add("SB3007", m, c,
+      add(rule::writable_mount_outside_workspace, m, c,
           fmt::format("mounts host path {} writable at {}, outside the workspace ({}): whatever "
                       "the agent writes there persists on the host",
                       m.source, m.target, workspace_text(model)));
@@ -117,7 +108,7 @@ struct MountJudge {
       first_workspace_mount = &m;
       return;
     }
-    add("SB3007", m, c,
+    add(rule::writable_mount_outside_workspace, m, c,
         fmt::format("mounts a second writable host path {} at {} (the first is {}): each "
                     "writable host path is one more place the agent's writes reach the host",
                     m.source, m.target, first_workspace_mount->source));
@@ -126,29 +117,25 @@ struct MountJudge {
   void judge_options(const Mount& m) {
     auto c = engine::classify_host_path(m.source);
     if (m.propagation && m.propagation->value == Propagation::Bidirectional) {
-      out.add(w, "SB3010",
-              fmt::format("mounts {} at {} with bidirectional propagation ({}): mounts made "
-                          "inside the container appear on the host",
-                          m.source.empty() ? m.volume_name : m.source, m.target,
-                          is_kubernetes(w) ? "mountPropagation: Bidirectional" : "rshared"),
+      out.add(w, rule::bidirectional_mount_propagation,
+              MessageArgs{
+                  {"source", m.source.empty() ? m.volume_name : m.source},
+                  {"target", m.target},
+                  {"setting", is_kubernetes(w) ? "mountPropagation: Bidirectional" : "rshared"}},
               m.propagation->from.at.valid() ? m.propagation->from : mount_anchor(w, m),
               fact_of(c, m) + "#propagation", mount_related(m));
     }
     if (m.kind != MountKind::HostPath || is_kubernetes(w)) return;
     bool inside = engine::in_workspace(m.source, model.workspace_paths);
     if (m.chown && !inside) {
-      add("SB3011", m, c,
-          fmt::format("chowns host path {} to the container's user (:U), outside the workspace: "
-                      "the host directory's ownership changes for every host process",
-                      m.source));
+      add(rule::host_mount_chown, m, c, MessageArgs{});
     }
     if ((m.relabel_shared || m.relabel_private) && !inside) {
-      add("SB3012", m, c,
-          fmt::format("relabels host path {} ({}), outside the workspace: its SELinux labels "
-                      "change on the host, {}",
-                      m.source, m.relabel_private ? ":Z" : ":z",
-                      m.relabel_private ? "locking host services out of it"
-                                        : "sharing it with every container on the host"));
+      add(rule::host_mount_relabel, m, c,
+          MessageArgs{
+              {"option", m.relabel_private ? ":Z" : ":z"},
+              {"effect", m.relabel_private ? "locking host services out of it"
+                                           : "sharing it with every container on the host"}});
     }
   }
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/support/secrets.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
@@ -14,7 +15,7 @@ void check_env_on_argv(const Model& model, Findings& out) {
       // An empty literal (`-e NAME=`) exposes nothing.
       if (!e.on_argv || (e.source == EnvSource::Literal && e.value.empty())) continue;
       bool secret = secrets::is_secret_name(e.name);
-      out.add(make(w, secret ? "SB4071" : "SB4070",
+      out.add(make(w, secret ? rule::secret_named_value_on_argv : rule::env_value_on_argv,
                    fmt::format("{}: the value of `{}` is on the engine's command line, where "
                                "every local user can read it in the process list; pass a bare "
                                "`-e {}` or an `--env-file` written with umask 077",

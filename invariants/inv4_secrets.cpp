@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/support/secrets.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/inv4_parts.h"
 #include "invariants/modules.h"
@@ -56,7 +57,7 @@ void check_bulk(const Workload& w, Findings& out) {
       case EnvBulkKind::ConfigMapEnvFrom:
         continue;
     }
-    out.add(make(w, "SB4001", std::move(msg), b.from, "envFrom:" + b.name));
+    out.add(make(w, rule::environment_passthrough, std::move(msg), b.from, "envFrom:" + b.name));
   }
 }
 
@@ -65,13 +66,13 @@ void check_env(const Workload& w, Findings& out) {
     if (e.source != EnvSource::Literal || e.value.empty()) continue;
     std::string format = secrets::key_format(e.value);
     if (!format.empty()) {
-      out.add(make(w, "SB4003",
+      out.add(make(w, rule::key_material_in_configuration,
                    fmt::format("{}: environment variable {} holds a literal {} written in the "
                                "configuration",
                                describe(w), e.name, format),
                    e.from, "env:" + e.name));
     } else if (secrets::is_secret_name(e.name) && !is_reference(e.value)) {
-      out.add(make(w, "SB4002",
+      out.add(make(w, rule::secret_literal_in_environment,
                    fmt::format("{}: environment variable {} looks secret and its value is written "
                                "in the configuration; read it from a Secret (secretKeyRef) instead",
                                describe(w), e.name),
@@ -81,7 +82,7 @@ void check_env(const Workload& w, Findings& out) {
   for (size_t i = 0; i < w.command.size(); ++i) {
     std::string format = secrets::key_format(w.command[i].value);
     if (format.empty()) continue;
-    out.add(make(w, "SB4003",
+    out.add(make(w, rule::key_material_in_configuration,
                  fmt::format("{}: argument {} of the command line holds a literal {}; it is "
                              "visible in the configuration and in every process listing",
                              describe(w), i, format),
@@ -94,7 +95,7 @@ void check_data(const Model& model, Findings& out) {
     std::string format = secrets::key_format(d.value);
     if (format.empty()) continue;
     Finding f;
-    f.rule_id = "SB4003";
+    f.rule_id = rule::key_material_in_configuration;
     f.message = fmt::format("{} key {} holds a literal {} committed with the configuration",
                             d.object, d.key, format);
     f.at = d.from.at;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyzer/engine/secrets_inside.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/inv4_parts.h"
 #include "invariants/pod_once.h"
@@ -46,7 +47,7 @@ std::string token_source(const Workload& w) {
 
 void check_token(const Workload& w, PodOnce& once, Findings& out) {
   if (!is_kubernetes(w) || !engine::automounts_service_account_token(w)) return;
-  if (!once.first(w, "SB4004")) return;
+  if (!once.first(w, rule::service_account_token_mounted)) return;
   const auto& s = w.service;
   std::string why;
   Provenance at = pod_anchor(w);
@@ -63,7 +64,7 @@ void check_token(const Workload& w, PodOnce& once, Findings& out) {
         "automountServiceAccountToken is set neither on the pod nor on its ServiceAccount, "
         "and the default mounts the token";
   }
-  Finding f = make(w, "SB4004",
+  Finding f = make(w, rule::service_account_token_mounted,
                    fmt::format("{}: the token of service account {} is mounted into the "
                                "sandbox ({}); set automountServiceAccountToken: false on the pod",
                                describe(w), s.account, why),
@@ -77,7 +78,7 @@ void check_token(const Workload& w, PodOnce& once, Findings& out) {
 void check_projected(const Workload& w, Findings& out) {
   for (const auto& m : w.mounts) {
     if (!m.projects_sa_token || m.target.empty()) continue;
-    Finding f = make(w, "SB4005",
+    Finding f = make(w, rule::projected_service_account_token,
                      fmt::format("{}: volume {} projects a service-account token (of {}) into "
                                  "{}; automountServiceAccountToken: false does not prevent it",
                                  describe(w), m.volume_name, w.service.account, m.target),
@@ -95,8 +96,8 @@ void check_grants(const Workload& w, PodOnce& once, Findings& out) {
     std::string reason = dangerous_grant(g);
     if (reason.empty()) continue;
     std::string fact = fmt::format("rbac:{}:{}:{}", g.role, join(g.verbs), join(g.resources));
-    if (!once.first(w, "SB4006", fact)) continue;
-    Finding f = make(w, "SB4006",
+    if (!once.first(w, rule::dangerous_rbac_grant, fact)) continue;
+    Finding f = make(w, rule::dangerous_rbac_grant,
                      fmt::format("{}: service account {} is bound to {} (verbs: {}; resources: "
                                  "{}), and its {} token is inside the sandbox: the code there "
                                  "can {}",

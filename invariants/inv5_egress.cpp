@@ -4,6 +4,7 @@
 
 #include "analyzer/engine/egress.h"
 #include "analyzer/engine/secrets_inside.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/inv5_parts.h"
 #include "invariants/pod_once.h"
@@ -109,14 +110,14 @@ void check_default_deny(const Workload& w, const engine::EgressPosture& p,
                         Findings& out) {
   if (p.denies_by_default()) return;
   OpenReason r = why_open(w, p);
-  const char* rule = secrets.empty() ? "SB5001" : "SB5002";
-  if (!once.first(w, rule)) return;
+  RuleId id = secrets.empty() ? rule::egress_not_default_deny : rule::egress_open_with_secrets;
+  if (!once.first(w, id)) return;
   std::string msg =
       secrets.empty()
           ? fmt::format("{}: egress is not denied by default: {}", describe(w), r.text)
           : fmt::format("{}: egress is not denied by default while secrets are inside ({}): {}",
                         describe(w), list_secrets(secrets), r.text);
-  Finding f = make(w, rule, std::move(msg), r.at, "egress:default-deny");
+  Finding f = make(w, id, std::move(msg), r.at, "egress:default-deny");
   f.related = std::move(r.related);
   add_secret_related(f, secrets);
   out.add(std::move(f));
@@ -125,9 +126,10 @@ void check_default_deny(const Workload& w, const engine::EgressPosture& p,
 void check_allows(const Workload& w, const engine::EgressPosture& p,
                   const std::vector<engine::SecretInside>& secrets, PodOnce& once, Findings& out) {
   for (const auto& ref : p.any_destination) {
-    const char* rule = secrets.empty() ? "SB5003" : "SB5004";
+    RuleId id = secrets.empty() ? rule::egress_allows_any_destination
+                                : rule::egress_allows_any_with_secrets;
     std::string fact = allow_fact(ref);
-    if (!once.first(w, rule, fact)) continue;
+    if (!once.first(w, id, fact)) continue;
     std::string what =
         fmt::format("{} allows egress to {} on {}", describe_gate(*ref.gate),
                     describe_destination(*ref.allow), engine::describe_ports(ref.allow->ports));
@@ -139,14 +141,14 @@ void check_allows(const Workload& w, const engine::EgressPosture& p,
                   describe(w), what)
             : fmt::format("{}: {} while secrets are inside ({}): the code can send them anywhere",
                           describe(w), what, list_secrets(secrets));
-    Finding f = make(w, rule, std::move(msg), ref.allow->from, fact);
+    Finding f = make(w, id, std::move(msg), ref.allow->from, fact);
     f.related.push_back({ref.gate->from.at, describe_gate(*ref.gate)});
     add_secret_related(f, secrets);
     out.add(std::move(f));
   }
   for (const auto& s : p.sensitive) {
     std::string fact = allow_fact(s.ref);
-    if (!once.first(w, "SB5005", fact)) continue;
+    if (!once.first(w, rule::egress_reaches_metadata_or_private_ranges, fact)) continue;
     std::string metadata, priv;
     for (const auto& r : s.reached) {
       std::string& list = r.metadata ? metadata : priv;
@@ -156,7 +158,7 @@ void check_allows(const Workload& w, const engine::EgressPosture& p,
     if (!metadata.empty()) reached = "cloud metadata (" + metadata + ")";
     if (!priv.empty())
       reached += (reached.empty() ? "" : " and ") + ("private ranges (" + priv + ")");
-    Finding f = make(w, "SB5005",
+    Finding f = make(w, rule::egress_reaches_metadata_or_private_ranges,
                      fmt::format("{}: {} allows egress to {}, which reaches {} not covered by an "
                                  "`except`",
                                  describe(w), describe_gate(*s.ref.gate),
@@ -167,9 +169,9 @@ void check_allows(const Workload& w, const engine::EgressPosture& p,
   }
   for (const auto& ref : p.dns_to_any) {
     std::string fact = allow_fact(ref);
-    if (!once.first(w, "SB5006", fact)) continue;
+    if (!once.first(w, rule::dns_to_any_address, fact)) continue;
     Finding f =
-        make(w, "SB5006",
+        make(w, rule::dns_to_any_address,
              fmt::format("{}: {} allows port 53 to {}: the code can use any resolver, "
                          "and tunnel data through one it runs itself; allow DNS only to "
                          "the cluster resolver",
@@ -182,8 +184,9 @@ void check_allows(const Workload& w, const engine::EgressPosture& p,
 
 void check_dns_policy(const Workload& w, PodOnce& once, Findings& out) {
   const auto& d = w.network.dns_policy;
-  if (!d || d->value != "Default" || !is_kubernetes(w) || !once.first(w, "SB5007")) return;
-  out.add(make(w, "SB5007",
+  if (!d || d->value != "Default" || !is_kubernetes(w) || !once.first(w, rule::dns_policy_default))
+    return;
+  out.add(make(w, rule::dns_policy_default,
                fmt::format("{}: dnsPolicy Default resolves names with the node's resolver, "
                            "outside the cluster DNS that egress policies expect; use ClusterFirst",
                            describe(w)),

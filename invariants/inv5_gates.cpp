@@ -10,16 +10,17 @@
 
 #include "analyzer/engine/gate_path.h"
 #include "analyzer/support/strings.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
 namespace sbr::inv {
 namespace {
 
-Finding file_finding(const Model& m, std::string_view rule, std::string msg, const Provenance& at,
+Finding file_finding(const Model& m, RuleId rule, std::string msg, const Provenance& at,
                      std::string fact_path) {
   Finding f;
-  f.rule_id = std::string(rule);
+  f.rule_id = rule;
   f.message = std::move(msg);
   f.at = at.at;
   f.subject = m.files.path(at.at.file);
@@ -35,7 +36,7 @@ void check_squid(const Model& m, const EgressGate& g, Findings& out) {
         "every destination is allowed: an `http_access allow` line without a destination ACL "
         "(`allow all`, `allow localnet`), or a last line that denies something narrow, which "
         "makes squid allow whatever no line matched";
-    out.add(file_finding(m, "SB5070",
+    out.add(file_finding(m, rule::squid_allows_all,
                          fmt::format("squid proxy {}: {}; allow only dstdomain ACLs and end "
                                      "with `http_access deny all`",
                                      g.name, why),
@@ -45,7 +46,7 @@ void check_squid(const Model& m, const EgressGate& g, Findings& out) {
   bool has_allow = !g.allows.empty();
   if (has_allow && g.connect_restricted && !g.connect_restricted->value) {
     out.add(file_finding(
-        m, "SB5071",
+        m, rule::squid_connect_not_restricted,
         fmt::format("squid proxy {}: no `http_access deny CONNECT !SSL_ports` before the allows, "
                     "so CONNECT can tunnel to any port of an allowed domain",
                     g.name),
@@ -57,7 +58,7 @@ void check_family(const Model& m, const EgressGate& g, Findings& out) {
   if (!g.denies_v4 || g.denies_v6) return;
   bool nft = g.kind == GateKind::Nft;
   out.add(file_finding(
-      m, "SB5072",
+      m, rule::egress_ipv6_open,
       fmt::format("{} {} denies IPv4 egress by default but not IPv6: IPv6 traffic passes "
                   "whenever the network has IPv6 (pasta copies the host's addresses); {}",
                   nft ? "nft ruleset" : "iptables ruleset", g.name,
@@ -75,7 +76,7 @@ void check_switched(const Model& m, const EgressGate& g, Findings& out) {
   if (!g.switched_deny || g.denies_v4 || g.denies_v6) return;
   const Provenance& at = *g.switched_deny;
   Finding f = file_finding(
-      m, "SB5073",
+      m, rule::empty_allowlist_open,
       fmt::format("{}: the default deny is only applied {}; on the default path (the list empty "
                   "or unset) the script skips it and egress starts wide open; exit with an "
                   "error when the allowlist is empty instead",
@@ -132,7 +133,7 @@ void check_removable(const Workload& w, Findings& out) {
       cause = &w.identity.privileged->from;
     }
     Finding f = make(
-        w, "SB5074",
+        w, rule::gate_removable_by_workload,
         fmt::format("{}: its egress gate ({}) lives in {} while the workload keeps NET_ADMIN, so "
                     "the code inside can flush it; drop the bounding set before the untrusted "
                     "command runs (setpriv --bounding-set -all) or load the gate from outside",
@@ -152,7 +153,7 @@ void check_proxy(const Workload& w, Findings& out) {
   for (const auto& e : w.env) {
     std::string n = lower(e.name);
     if (n != "http_proxy" && n != "https_proxy" && n != "all_proxy") continue;
-    out.add(make(w, "SB5075",
+    out.add(make(w, rule::proxy_without_direct_block,
                  fmt::format("{}: {} points the workload at a proxy, but nothing blocks direct "
                              "egress, so any program that ignores the variable goes straight "
                              "out; add a default-deny gate that only lets the proxy through",
@@ -199,7 +200,7 @@ void check_gate_path(const Model& m, const Workload& w, Findings& out) {
       if ((!g.denies_v4 && !g.denies_v6) || attached(w, g)) continue;
       std::string why = missed_path(w, g);
       if (why.empty()) continue;
-      Finding f = make(w, "SB5076",
+      Finding f = make(w, rule::gate_not_on_traffic_path,
                        fmt::format("{}: the launcher's {} is not on this workload's path: {}; "
                                    "the sandbox's egress does not meet it",
                                    describe(w), gate_label(g), why),

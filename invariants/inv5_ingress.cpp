@@ -2,6 +2,7 @@
 // cluster only what a policy allows.
 #include <fmt/format.h>
 
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/inv5_parts.h"
 #include "invariants/pod_once.h"
@@ -26,7 +27,7 @@ const char* exposure_name(ExposureKind k) {
 void check_host_ports(const Workload& w, Findings& out) {
   for (const auto& p : w.network.ports) {
     if (!p.is_host_port) continue;
-    out.add(make(w, "SB5008",
+    out.add(make(w, rule::host_port,
                  fmt::format("{}: containerPort {} is published on port {} of the node's "
                              "addresses (hostPort), around every NetworkPolicy",
                              describe(w), p.container_port, p.host_port),
@@ -37,9 +38,9 @@ void check_host_ports(const Workload& w, Findings& out) {
 void check_exposures(const Workload& w, PodOnce& once, Findings& out) {
   for (const auto& e : w.network.exposures) {
     bool ingress = e.kind == ExposureKind::Ingress;
-    const char* rule = ingress ? "SB5010" : "SB5009";
+    RuleId id = ingress ? rule::ingress_routes_to_sandbox : rule::service_exposes_sandbox;
     std::string fact = fmt::format("expose:{}:{}", static_cast<int>(e.kind), e.name);
-    if (!once.first(w, rule, fact)) continue;
+    if (!once.first(w, id, fact)) continue;
     std::string msg =
         ingress ? fmt::format(
                       "{}: Ingress {} routes outside traffic to a Service selecting the "
@@ -47,7 +48,7 @@ void check_exposures(const Workload& w, PodOnce& once, Findings& out) {
                       describe(w), e.name)
                 : fmt::format("{}: Service {} selects the sandbox pod and exposes it with {}",
                               describe(w), e.name, exposure_name(e.kind));
-    Finding f = make(w, rule, std::move(msg), e.from, fact);
+    Finding f = make(w, id, std::move(msg), e.from, fact);
     f.related = e.via;
     out.add(std::move(f));
   }
@@ -57,12 +58,12 @@ void check_ingress_default_deny(const Workload& w, PodOnce& once, Findings& out)
   if (w.engine != Engine::Kubelet) return;
   bool applies = w.network.policies_apply;
   if (w.network.ingress_default_deny && applies) return;
-  if (!once.first(w, "SB5011")) return;
+  if (!once.first(w, rule::no_ingress_default_deny)) return;
   std::string why = applies ? "no NetworkPolicy with policyTypes Ingress selects the pod"
                             : "the pod uses the host network, where NetworkPolicies do not apply";
   Provenance at = pod_anchor(w);
   if (!applies && w.network.host_network) at = w.network.host_network->from;
-  Finding f = make(w, "SB5011",
+  Finding f = make(w, rule::no_ingress_default_deny,
                    fmt::format("{}: nothing denies ingress by default ({}), so any pod in the "
                                "cluster can connect to the sandbox's ports",
                                describe(w), why),

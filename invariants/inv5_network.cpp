@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/inv5_parts.h"
 #include "invariants/modules.h"
@@ -48,7 +49,7 @@ void check_policy_enforcement(const Model& model, Findings& out) {
                                      b.ref.from.at.column);
       });
   Finding f;
-  f.rule_id = "SB5012";
+  f.rule_id = rule::network_policy_enforcement_depends_on_cni;
   f.message = fmt::format(
       "{} network polic{} in the input (first: {} {}) only take effect when the cluster's network "
       "plugin enforces them; a CNI without policy support accepts and ignores them",

@@ -2,6 +2,7 @@
 // loopback services must not be reachable from inside.
 #include <fmt/format.h>
 
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
@@ -33,30 +34,27 @@ void check_publish(const Model& model, Findings& out) {
       for (const PublishedPort& p : w.network.ports) {
         if (p.is_host_port || !port_bound(w, p)) continue;
         if (p.publish_all) {
-          out.add(make(w, "SB5050",
+          out.add(make(w, rule::publish_binds_all_interfaces,
                        fmt::format("{}: `{}` publishes every exposed port of the image on every "
                                    "host interface; publish single ports bound to 127.0.0.1",
                                    describe(w), p.spec),
                        p.from, "ports/" + p.spec));
         } else if (p.host_ip.empty() && !p.container_port.empty()) {
-          out.add(make(w, "SB5050",
+          out.add(make(w, rule::publish_binds_all_interfaces,
                        fmt::format("{}: port `{}` is published without an address, so it binds "
                                    "every host interface; write `127.0.0.1:{}`",
                                    describe(w), p.spec, p.spec),
                        p.from, "ports/" + p.spec));
         } else if (!p.host_ip.empty() && !loopback(p.host_ip)) {
-          out.add(make(w, "SB5051",
-                       fmt::format("{}: port `{}` is published on `{}`, a non-loopback address",
-                                   describe(w), p.spec, p.host_ip),
-                       p.from, "ports/" + p.spec));
+          out.add(make(w, rule::publish_non_loopback_address,
+                       MessageArgs{{"spec", p.spec}, {"address", p.host_ip}}, p.from,
+                       "ports/" + p.spec));
         }
       }
     }
     for (const auto& h : w.network.host_loopback) {
-      out.add(make(w, "SB5052",
-                   fmt::format("{}: the host's own services are reachable from inside ({})",
-                               describe(w), h.value),
-                   h.from, "network/host-loopback/" + h.value));
+      out.add(make(w, rule::host_loopback_reachable, MessageArgs{{"how", h.value}}, h.from,
+                   "network/host-loopback/" + h.value));
     }
   }
 }

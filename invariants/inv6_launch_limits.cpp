@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/engine/defaults.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
@@ -28,15 +29,11 @@ void check_launch_limits(const Model& model, Findings& out) {
   for (const Workload& w : model.workloads) {
     if (is_kubernetes(w)) continue;
     if (const auto& swap = w.resources.memory_swap; swap && swap->value == "-1") {
-      out.add(make(w, "SB6002",
-                   fmt::format("{}: `--memory-swap -1` lets the container swap without limit, "
-                               "so the memory limit no longer bounds it",
-                               describe(w)),
-                   swap->from, "resources/memory-swap"));
+      out.add(make(w, rule::unlimited_swap, MessageArgs{}, swap->from, "resources/memory-swap"));
     }
     const auto& pids = w.resources.pids_limit;
     if (pids && pids->value <= 0) {
-      out.add(make(w, "SB6003",
+      out.add(make(w, rule::no_pids_limit,
                    fmt::format("{}: pids limit {} means no limit on the number of processes",
                                describe(w), pids->value),
                    pids->from, "resources/pids-limit"));
@@ -44,7 +41,7 @@ void check_launch_limits(const Model& model, Findings& out) {
     }
     if (!pids && !engine::default_pids_limit(w.engine, model.cluster_facts)) {
       out.add(make(
-          w, "SB6003",
+          w, rule::no_pids_limit,
           fmt::format("{}: no pids limit{}; a fork bomb exhausts the host's process "
                       "table; set {}",
                       describe(w), engine_note(w),

@@ -8,8 +8,10 @@
 #include <tuple>
 
 #include "analyzer/model/enum_names.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
+#include "invariants/workload_facts.h"
 
 namespace sbr::inv {
 namespace {
@@ -69,20 +71,14 @@ std::vector<Pod> pods_of(const Model& model) {
 void check_memory(const Workload& w, Findings& out) {
   if (w.resources.memory_limit) return;
   std::string how = is_kubernetes(w) ? "resources.limits.memory" : "--memory";
-  out.add(make(w, "SB6001",
-               fmt::format("{} has no memory limit ({}){}: one process can take the node's "
-                           "memory and the kernel's OOM killer picks victims outside the sandbox",
-                           describe(w), how, qos_context(w)),
+  out.add(make(w, rule::no_memory_limit, MessageArgs{{"setting", how}, {"qos", qos_context(w)}},
                container_anchor(w), "resources.limits.memory"));
 }
 
 void check_cpu(const Workload& w, Findings& out) {
   if (w.resources.cpu_limit) return;
   std::string how = is_kubernetes(w) ? "resources.limits.cpu" : "--cpus";
-  out.add(make(w, "SB6005",
-               fmt::format("{} has no CPU limit ({}){}: a busy loop competes with every other "
-                           "workload on the host",
-                           describe(w), how, qos_context(w)),
+  out.add(make(w, rule::no_cpu_limit, MessageArgs{{"setting", how}, {"qos", qos_context(w)}},
                container_anchor(w), "resources.limits.cpu"));
 }
 
@@ -111,22 +107,16 @@ void check_ephemeral(const Workload& w, Findings& out) {
     what = fmt::format("{} writable {} without a size limit", unsized.size(),
                        unsized.size() == 1 ? "volume" : "volumes");
   }
-  Finding f = make(w, "SB6006",
-                   fmt::format("{} has no ephemeral-storage limit ({}) and {}: filling the "
-                               "node's disk evicts or breaks other workloads",
-                               describe(w), limit, what),
-                   container_anchor(w), "resources.limits.ephemeral-storage");
+  Finding f = make(w, rule::no_ephemeral_storage_limit,
+                   MessageArgs{{"setting", limit}, {"unbounded", what}}, container_anchor(w),
+                   "resources.limits.ephemeral-storage");
   f.related = std::move(unsized);
   out.add(std::move(f));
 }
 
 void check_pids(const Workload& w, const Model& model, Findings& out) {
   if (w.engine != Engine::Kubelet || model.cluster_facts.pod_pids_limit) return;
-  out.add(make(w, "SB6004",
-               fmt::format("{} {}: Kubernetes has no per-pod process limit in the manifest; a "
-                           "fork bomb is bounded only by the kubelet's podPidsLimit, which is not "
-                           "declared (cluster.pod_pids_limit in .sbreview.yaml)",
-                           w.id.kind, w.id.ns.empty() ? w.id.name : w.id.ns + "/" + w.id.name),
+  out.add(make(w, rule::pids_limit_not_declared, MessageArgs{{"workload", describe_pod(w)}},
                pod_anchor(w), "pod.pidsLimit"));
 }
 
@@ -140,11 +130,9 @@ bool has_wall_clock(const Workload& w) {
 void check_wall_clock(const Workload& w, Findings& out) {
   if (has_wall_clock(w)) return;
   if (is_kubernetes(w)) {
-    out.add(make(w, "SB6007",
-                 fmt::format("{} {} has no wall clock (activeDeadlineSeconds on the pod or Job): "
-                             "CPU and memory limits throttle a stuck or hostile run, they never "
-                             "end it",
-                             w.id.kind, w.id.ns.empty() ? w.id.name : w.id.ns + "/" + w.id.name),
+    out.add(make(w, rule::no_wall_clock,
+                 MessageArgs{{"workload", describe_pod(w)},
+                             {"how", "activeDeadlineSeconds on the pod or Job"}},
                  pod_anchor(w), "pod.activeDeadlineSeconds"));
     return;
   }
@@ -159,11 +147,8 @@ void check_wall_clock(const Workload& w, Findings& out) {
     default:
       how = "a timeout(1) wrapper around the session; the file itself cannot set one";
   }
-  out.add(make(w, "SB6007",
-               fmt::format("{} has no wall clock ({}): limits throttle a stuck or hostile run, "
-                           "they never end it",
-                           describe(w), how),
-               object_anchor(w), "lifecycle.timeout"));
+  out.add(make(w, rule::no_wall_clock, MessageArgs{{"how", how}}, object_anchor(w),
+               "lifecycle.timeout"));
 }
 
 // Burstable with every limit written means the requests are below the limits: under memory
@@ -183,14 +168,8 @@ void check_burstable(const Pod& pod, const Workload& first, Findings& out) {
       }
     }
   }
-  Finding f =
-      make(first, "SB6008",
-           fmt::format("{} {} sets memory and CPU limits but its QoS class is Burstable: "
-                       "requests below the limits make it an early eviction target and "
-                       "leave the node overcommitted; set requests equal to limits",
-                       first.id.kind,
-                       first.id.ns.empty() ? first.id.name : first.id.ns + "/" + first.id.name),
-           pod_anchor(first), "pod.qos");
+  Finding f = make(first, rule::burstable_qos_with_limits,
+                   MessageArgs{{"workload", describe_pod(first)}}, pod_anchor(first), "pod.qos");
   f.related = std::move(requests);
   out.add(std::move(f));
 }

@@ -3,16 +3,17 @@
 // the image unverified.
 #include <fmt/format.h>
 
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
 namespace sbr::inv {
 namespace {
 
-Finding file_finding(const Model& model, std::string_view rule, std::string message,
-                     const Provenance& at, std::string fact_path, FileId file) {
+Finding file_finding(const Model& model, RuleId rule, std::string message, const Provenance& at,
+                     std::string fact_path, FileId file) {
   Finding f;
-  f.rule_id = std::string(rule);
+  f.rule_id = rule;
   f.message = std::move(message);
   f.at = at.at;
   f.subject = "image " + model.files.path(file);
@@ -35,7 +36,7 @@ void check_launch_lifecycle(const Model& model, Findings& out) {
       bool same_path = mc.always() || p.from.condition.always() || mc == p.from.condition;
       if (p.is_host_port || !same_path) continue;
       std::vector<Related> related = {{w.network.mode->from.at, "--network none"}};
-      Finding f = make(w, "SB7080",
+      Finding f = make(w, rule::publish_with_network_none,
                        fmt::format("{}: `{}` is published while the network is `none`: podman "
                                    "discards the mapping and starts anyway, so the service the "
                                    "launcher expects is silently unreachable",
@@ -48,14 +49,14 @@ void check_launch_lifecycle(const Model& model, Findings& out) {
   for (const ImageBuild& b : model.images) {
     for (const BaseImage& base : b.bases) {
       if (base.pinned || base.is_stage || base.is_scratch) continue;
-      out.add(file_finding(model, "SB7081",
+      out.add(file_finding(model, rule::base_image_not_pinned,
                            fmt::format("base image `{}` is not pinned by digest: the same tag can "
                                        "be repointed to different code; write `{}@sha256:...`",
                                        base.reference, base.reference),
                            base.from, "from/" + base.reference, b.file));
     }
     for (const auto& url : b.added_urls) {
-      out.add(file_finding(model, "SB7082",
+      out.add(file_finding(model, rule::downloaded_file_added,
                            fmt::format("`ADD {}` downloads a file into the image without "
                                        "verifying it; use `ADD --checksum=sha256:...` or fetch "
                                        "and verify in a RUN step",

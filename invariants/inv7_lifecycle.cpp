@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analyzer/support/strings.h"
+#include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
 
@@ -22,7 +23,7 @@ std::string object_name(const Workload& w) {
 // containers come first, so the finding names the container that runs the workload.
 class OncePerObject {
  public:
-  bool first(const Workload& w, std::string_view rule) {
+  bool first(const Workload& w, RuleId rule) {
     const Location& at = w.object_from.at;
     return seen_
         .emplace(std::string(rule), at.file, at.line, at.column, w.id.kind, w.id.name,
@@ -51,7 +52,7 @@ bool long_lived(Controller c) {
 
 void check_long_lived(const Workload& w, Findings& out) {
   if (!long_lived(w.lifecycle.controller)) return;
-  out.add(make(w, "SB7001",
+  out.add(make(w, rule::long_lived_controller,
                fmt::format("{} keeps its pods running and restarts them: one sandbox serves "
                            "every session, so what one task leaves behind (files, processes, "
                            "credentials) is there for the next; run each task as a Job or "
@@ -63,7 +64,7 @@ void check_long_lived(const Workload& w, Findings& out) {
 void check_job_ttl(const Workload& w, Findings& out) {
   Controller c = w.lifecycle.controller;
   if ((c != Controller::Job && c != Controller::CronJob) || w.lifecycle.ttl_after_finished) return;
-  out.add(make(w, "SB7002",
+  out.add(make(w, rule::job_without_ttl,
                fmt::format("{} has no ttlSecondsAfterFinished: its finished pods, their logs and "
                            "their volumes stay in the cluster until someone deletes them",
                            object_name(w)),
@@ -74,7 +75,7 @@ void check_sandbox_expiry(const Workload& w, Findings& out) {
   // A SandboxTemplate's lifetime comes from the claim that uses it, which is not modelled:
   // only a directly created Sandbox is judged.
   if (w.lifecycle.controller != Controller::Sandbox || w.lifecycle.shutdown_time) return;
-  out.add(make(w, "SB7003",
+  out.add(make(w, rule::sandbox_never_expires,
                fmt::format("{} has no spec.lifecycle.shutdownTime: the agent-sandbox controller "
                            "keeps it (and whatever the agent left in it) until it is deleted by "
                            "hand",
@@ -144,7 +145,7 @@ void check_home_volume(const Workload& w, Findings& out) {
   if (first == nullptr) return;
   const Provenance& at = first->mount_from.at.valid() ? first->mount_from : first->source_from;
   std::string src = first->source.empty() ? first->volume_name : first->source;
-  Finding f = make(w, "SB7004",
+  Finding f = make(w, rule::persistent_home_volume,
                    fmt::format("{} mounts {} `{}` at {}: a home directory that outlives the run "
                                "carries logins, tokens and planted dotfiles into later runs",
                                describe(w), kind_name(first->kind), src, first->target),
@@ -167,9 +168,9 @@ void check_lifecycle(const Model& model, Findings& out) {
                         [](const Workload* w) { return w->role == ContainerRole::Main; });
   for (const Workload* p : order) {
     const Workload& w = *p;
-    if (once.first(w, "SB7001")) check_long_lived(w, out);
-    if (once.first(w, "SB7002")) check_job_ttl(w, out);
-    if (once.first(w, "SB7003")) check_sandbox_expiry(w, out);
+    if (once.first(w, rule::long_lived_controller)) check_long_lived(w, out);
+    if (once.first(w, rule::job_without_ttl)) check_job_ttl(w, out);
+    if (once.first(w, rule::sandbox_never_expires)) check_sandbox_expiry(w, out);
     check_home_volume(w, out);
   }
 }

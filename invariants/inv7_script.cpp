@@ -1,5 +1,6 @@
 // Invariant 7 over launcher scripts: errexit, fail-open security steps, unvalidated input in
 // code, cleanup traps, escape hatches and downloaded code (INVARIANTS.md 7).
+#include "generated/rule_ids.h"
 #include "invariants/modules.h"
 #include "invariants/script_findings.h"
 
@@ -8,30 +9,31 @@ namespace sbr::inv {
 void check_script_lifecycle(const Model& model, Findings& out) {
   for (const ScriptFacts& s : model.scripts) {
     for (const ScriptJudgment& f : judge_lifecycle(s.observed)) {
-      std::string_view rule;
+      RuleId rule;
       switch (f.kind) {
         case ScriptFindingKind::ErrexitMissing:
-          rule = "SB7050";
+          rule = rule::launcher_without_errexit;
           break;
         case ScriptFindingKind::FailOpenStep:
-          rule = "SB7051";
+          rule = rule::security_step_fails_open;
           break;
         case ScriptFindingKind::UnvalidatedSplice:
-          rule = "SB7052";
+          rule = rule::unvalidated_input_in_code;
           break;
         case ScriptFindingKind::MissingCleanup:
         case ScriptFindingKind::TrapAfterStart:
           // A published port or a secret file left behind is worse than a stray container.
-          rule = f.high_stakes ? "SB7054" : "SB7053";
+          rule = f.high_stakes ? rule::missing_cleanup_of_published_port_or_secret
+                               : rule::missing_cleanup_trap;
           break;
         case ScriptFindingKind::TrapDiscardedByExec:
-          rule = "SB7055";
+          rule = rule::trap_discarded_by_exec;
           break;
         case ScriptFindingKind::EscapeHatch:
-          rule = "SB7056";
+          rule = rule::escape_hatch;
           break;
         case ScriptFindingKind::CurlPipeShell:
-          rule = "SB7057";
+          rule = rule::downloaded_code_executed;
           break;
         default:
           continue;

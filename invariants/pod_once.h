@@ -19,19 +19,18 @@ class PodOnce {
  public:
   // True the first time this (pod, rule, fact) is seen. Containers of one pod with different
   // threat classes are reported apart: their severities differ.
-  bool first(const Workload& w, std::string_view rule, std::string_view fact = {}) {
+  bool first(const Workload& w, RuleId rule, std::string_view fact = {}) {
     const Location& at = w.pod_spec_from.at.valid() ? w.pod_spec_from.at : w.object_from.at;
     // A launcher's "container" is its launch: each launch is its own pod.
     std::string unit = is_kubernetes(w) ? w.id.name : w.id.name + "\x1f" + w.id.container;
-    auto key =
-        std::make_tuple(w.id.render_root, w.id.kind, w.id.ns, unit, at.file, at.line, at.column,
-                        static_cast<int>(w.threat), std::string(rule), std::string(fact));
+    auto key = std::make_tuple(w.id.render_root, w.id.kind, w.id.ns, unit, at.file, at.line,
+                               at.column, static_cast<int>(w.threat), rule, std::string(fact));
     return seen_.insert(std::move(key)).second;
   }
 
  private:
   std::set<std::tuple<std::string, std::string, std::string, std::string, FileId, std::uint32_t,
-                      std::uint32_t, int, std::string, std::string>>
+                      std::uint32_t, int, RuleId, std::string>>
       seen_;
 };
 

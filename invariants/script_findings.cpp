@@ -7,9 +7,9 @@
 namespace sbr::inv {
 
 Finding script_finding(const Model& model, const ScriptFacts& script, const ScriptJudgment& fact,
-                       std::string_view rule) {
+                       RuleId rule) {
   Finding f;
-  f.rule_id = std::string(rule);
+  f.rule_id = rule;
   const std::string& path = model.files.path(script.file);
   // Messages name variables and commands, never values; key formats are redacted regardless.
   f.message = secrets::redact_key_formats(fact.message);

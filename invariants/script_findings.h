@@ -3,8 +3,6 @@
 // is about, with the contributing places as related locations.
 #pragma once
 
-#include <string_view>
-
 #include "analyzer/check/finding.h"
 #include "analyzer/model/model.h"
 #include "invariants/script_judgments.h"
@@ -14,6 +12,6 @@ namespace sbr::inv {
 // The finding for one judgment. Its fact path is `script.<kind>.<key>`: the judgment's kind and
 // the structured identity of what it is about, so rewording a message keeps the fingerprint.
 Finding script_finding(const Model& model, const ScriptFacts& script, const ScriptJudgment& j,
-                       std::string_view rule);
+                       RuleId rule);
 
 }  // namespace sbr::inv

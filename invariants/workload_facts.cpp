@@ -22,21 +22,35 @@ int threat_rank(ThreatClass t) {
 
 }  // namespace
 
-void FactFindings::add(const Workload& w, std::string_view rule, std::string what,
-                       const Provenance& at, std::string fact_path, std::vector<Related> related) {
-  Key key{std::string(rule), at.at, fact_path, at.condition.text,
+void FactFindings::add(const Workload& w, RuleId rule, std::string what, const Provenance& at,
+                       std::string fact_path, std::vector<Related> related) {
+  if (Entry* e = place(w, rule, at, std::move(fact_path), std::move(related))) {
+    e->what = std::move(what);
+  }
+}
+
+void FactFindings::add(const Workload& w, RuleId rule, MessageArgs args, const Provenance& at,
+                       std::string fact_path, std::vector<Related> related) {
+  if (Entry* e = place(w, rule, at, std::move(fact_path), std::move(related))) {
+    e->args = std::move(args);
+  }
+}
+
+FactFindings::Entry* FactFindings::place(const Workload& w, RuleId rule, const Provenance& at,
+                                         std::string fact_path, std::vector<Related> related) {
+  Key key{rule, at.at, fact_path, at.condition.text,
           w.id.render_root + "\x1f" + w.id.kind + "\x1f" + w.id.ns + "\x1f" + w.id.name};
   auto it = index_.find(key);
   if (it == index_.end() || !at.at.valid()) {
     index_.emplace(key, entries_.size());
-    entries_.push_back(Entry{&w,
-                             std::string(rule),
-                             std::move(what),
-                             std::move(fact_path),
-                             at,
-                             std::move(related),
-                             {w.id.container}});
-    return;
+    Entry& e = entries_.emplace_back();
+    e.w = &w;
+    e.rule = rule;
+    e.fact_path = std::move(fact_path);
+    e.at = at;
+    e.related = std::move(related);
+    e.containers.push_back(w.id.container);
+    return &e;
   }
   Entry& e = entries_[it->second];
   e.containers.push_back(w.id.container);
@@ -47,6 +61,7 @@ void FactFindings::add(const Workload& w, std::string_view rule, std::string wha
       (cand == now && e.w->role != ContainerRole::Main && w.role == ContainerRole::Main)) {
     e.w = &w;
   }
+  return nullptr;
 }
 
 void FactFindings::flush() {
@@ -58,7 +73,14 @@ void FactFindings::flush() {
     } else {
       who = describe(*e.w);
     }
-    Finding f = make(*e.w, e.rule, who + " " + e.what, e.at, e.fact_path);
+    std::string message;
+    if (e.args) {
+      default_arg(*e.args, "workload", std::move(who));
+      message = rule_message(e.rule, *e.args);
+    } else {
+      message = who + " " + e.what;
+    }
+    Finding f = make(*e.w, e.rule, std::move(message), e.at, e.fact_path);
     f.related = std::move(e.related);
     out_.add(std::move(f));
   }

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "analyzer/check/finding.h"
+#include "analyzer/check/summary.h"
 #include "analyzer/engine/defaults.h"
 #include "analyzer/model/model.h"
 
@@ -26,19 +28,27 @@ class FactFindings {
   ~FactFindings() { flush(); }
 
   // `what` completes a sentence whose subject is the workload ("runs privileged ...").
-  void add(const Workload& w, std::string_view rule, std::string what, const Provenance& at,
+  void add(const Workload& w, RuleId rule, std::string what, const Provenance& at,
+           std::string fact_path, std::vector<Related> related = {});
+  // Worded by the rule's catalog summary; `workload` is the pod or container named above.
+  void add(const Workload& w, RuleId rule, MessageArgs args, const Provenance& at,
            std::string fact_path, std::vector<Related> related = {});
   void flush();
 
  private:
   struct Entry {
     const Workload* w = nullptr;
-    std::string rule, what, fact_path;
+    RuleId rule;
+    std::string what, fact_path;
+    std::optional<MessageArgs> args;  // set: the message is the rule's summary
     Provenance at;
     std::vector<Related> related;
     std::vector<std::string> containers;
   };
-  using Key = std::tuple<std::string, Location, std::string, std::string, std::string>;
+  // The entry for this fact, or nullptr when an earlier container's entry now covers it.
+  Entry* place(const Workload& w, RuleId rule, const Provenance& at, std::string fact_path,
+               std::vector<Related> related);
+  using Key = std::tuple<RuleId, Location, std::string, std::string, std::string>;
   Findings& out_;
   std::vector<Entry> entries_;
   std::map<Key, size_t> index_;

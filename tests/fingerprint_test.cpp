@@ -18,6 +18,7 @@
 #include "analyzer/check/fingerprint.h"
 #include "analyzer/check/runner.h"
 #include "analyzer/pipeline/analysis.h"
+#include "generated/rule_ids.h"
 #include "tests/temp_dir.h"
 
 using namespace sbr;
@@ -51,7 +52,7 @@ std::vector<Finding> run(const Files& files) {
 // rule id -> its fingerprints, the shape compared across edits.
 std::multiset<std::string> fingerprints(const std::vector<Finding>& fs) {
   std::multiset<std::string> out;
-  for (const auto& f : fs) out.insert(f.rule_id + " " + f.fingerprint);
+  for (const auto& f : fs) out.insert(std::string(f.rule_id) + " " + f.fingerprint);
   return out;
 }
 
@@ -139,7 +140,7 @@ TEST_CASE("a fingerprint is made of structure, not of message text or lines", "[
 TEST_CASE("the condition is a set of terms: the order they were joined in does not matter",
           "[fingerprint]") {
   Finding a;
-  a.rule_id = "SB1001";
+  a.rule_id = rule::privileged_container;
   a.subject = "s";
   a.condition = {"when MODE=full and GPU is set", true};
   Finding b = a;

@@ -53,6 +53,9 @@ inline Rule make_rule(std::string id, std::string slug, int invariant, Severity 
   r.message = "Why " + r.slug + " matters.\n";
   r.remediation = "Fix " + r.slug + ".\n";
   r.references = {"https://example.org/" + r.slug};
+  r.applies_to = {"kubernetes"};
+  r.origin = {"invariant", "Invariant " + std::to_string(invariant)};
+  r.tool_notification = r.id == "SB0002";  // an unreadable file, as in the real catalog
   return r;
 }
 
@@ -99,11 +102,11 @@ struct ReportFixture {
 
     auto add = [&](std::string rule, Location at, std::string message, Severity s) -> Finding& {
       Finding f;
-      f.rule_id = std::move(rule);
+      f.rule_id = *RuleId::parse(rule);
       f.at = at;
       f.message = std::move(message);
       f.subject = "Pod/default/agent/main";
-      f.fact_path = f.rule_id + ".path";
+      f.fact_path = rule + ".path";
       f.severity = s;
       f.invariant = catalog.find(f.rule_id)->invariant;
       findings.push_back(std::move(f));

@@ -36,7 +36,7 @@ TEST_CASE("json: every finding has every key, absent values are null", "[report]
                                    "via",          "subject",
                                    "threat_class", "condition",
                                    "fingerprint",  "accepted_reason",
-                                   "remediation"};
+                                   "remediation",  "origin"};
   auto ordered = nlohmann::ordered_json::parse(fx.json());
   for (const auto& f : ordered["findings"]) {
     std::vector<std::string> got;
@@ -60,6 +60,7 @@ TEST_CASE("json: every finding has every key, absent values are null", "[report]
   CHECK(priv["accepted_reason"].is_null());
   CHECK(priv["fingerprint"] == fx.findings[2].fingerprint);
   CHECK(priv["remediation"] == "Fix privileged-container.");
+  CHECK(priv["origin"] == json({{"kind", "invariant"}, {"detail", "Invariant 1"}}));
 
   const json& accepted = doc["findings"][1];
   CHECK(accepted["severity"] == "note");

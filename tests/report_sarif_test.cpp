@@ -46,7 +46,9 @@ TEST_CASE("sarif: rules are the whole catalog, sorted, with GitHub's properties"
   CHECK(r["help"]["markdown"].get<std::string>().find("**Remediation:**") != std::string::npos);
   CHECK(r["defaultConfiguration"]["level"] == "error");
   CHECK(r["properties"]["security-severity"] == "9.5");
-  CHECK(r["properties"]["tags"] == json::array({"security", "invariant-1"}));
+  CHECK(r["properties"]["tags"] == json::array({"security", "invariant-1", "kubernetes"}));
+  CHECK(r["properties"]["applies-to"] == json::array({"kubernetes"}));
+  CHECK(r["properties"]["origin"] == json({{"kind", "invariant"}, {"detail", "Invariant 1"}}));
   CHECK(r["properties"]["precision"] == "high");
   std::map<std::string, std::pair<std::string, std::string>> expect = {
       {"SB0002", {"8.0", "error"}},

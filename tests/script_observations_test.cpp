@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "analyzer/check/fingerprint.h"
+#include "generated/rule_ids.h"
 #include "invariants/script_findings.h"
 #include "invariants/script_judgments.h"
 #include "tests/bash_helpers.h"
@@ -235,12 +236,13 @@ TEST_CASE("script fact paths come from the judgment's key, not its wording", "[o
   inv::ScriptJudgment b = a;
   b.message = "reworded entirely";
   b.from.at.line = 40;  // and moved
-  CHECK(inv::script_finding(m, s, a, "SB7051").fact_path == "script.fail-open.nft -f gate.nft");
-  CHECK(inv::script_finding(m, s, a, "SB7051").fact_path ==
-        inv::script_finding(m, s, b, "SB7051").fact_path);
+  CHECK(inv::script_finding(m, s, a, rule::security_step_fails_open).fact_path ==
+        "script.fail-open.nft -f gate.nft");
+  CHECK(inv::script_finding(m, s, a, rule::security_step_fails_open).fact_path ==
+        inv::script_finding(m, s, b, rule::security_step_fails_open).fact_path);
   b.key = "nft -f other.nft";  // the offending command changed
-  CHECK(inv::script_finding(m, s, a, "SB7051").fact_path !=
-        inv::script_finding(m, s, b, "SB7051").fact_path);
+  CHECK(inv::script_finding(m, s, a, rule::security_step_fails_open).fact_path !=
+        inv::script_finding(m, s, b, rule::security_step_fails_open).fact_path);
 }
 
 TEST_CASE("observed: a step evaluated again the same way is one observation", "[observe]") {
@@ -284,8 +286,8 @@ TEST_CASE("steps with the same first words are told apart by their whole line",
   auto j = inv::judge_lifecycle(s.observed);
   REQUIRE(j.size() == 2);
   CHECK(j[0].message == j[1].message);  // the wording shows the first words only
-  CHECK(fingerprint(inv::script_finding(m, s, j[0], "SB7051")) !=
-        fingerprint(inv::script_finding(m, s, j[1], "SB7051")));
+  CHECK(fingerprint(inv::script_finding(m, s, j[0], rule::security_step_fails_open)) !=
+        fingerprint(inv::script_finding(m, s, j[1], rule::security_step_fails_open)));
   // Lines inserted above move the step but keep its fingerprint.
   ScriptFacts moved = s;
   moved.observed = observe(
@@ -294,6 +296,6 @@ TEST_CASE("steps with the same first words are told apart by their whole line",
   auto k = inv::judge_lifecycle(moved.observed);
   REQUIRE(k.size() == 1);
   CHECK(k[0].from.at.line == 3);
-  CHECK(fingerprint(inv::script_finding(m, moved, k[0], "SB7051")) ==
-        fingerprint(inv::script_finding(m, s, j[0], "SB7051")));
+  CHECK(fingerprint(inv::script_finding(m, moved, k[0], rule::security_step_fails_open)) ==
+        fingerprint(inv::script_finding(m, s, j[0], rule::security_step_fails_open)));
 }

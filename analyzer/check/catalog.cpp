@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analyzer/check/summary.h"
 #include "analyzer/support/yaml_tree.h"
 
 namespace sbr {
@@ -11,74 +12,177 @@ namespace embedded {
 const std::vector<std::pair<std::string_view, std::string_view>>& rule_files();
 }
 
-Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view origin) {
-  yaml::DocumentReader reader(text);
-  yaml::Document doc;
-  yaml::ParseFailure fail;
-  auto st = reader.next(doc, fail);
-  if (st == yaml::DocumentReader::Status::Error) {
-    return Error{fmt::format("{}:{}:{}: {}", origin, fail.line, fail.column, fail.message)};
+const std::vector<std::string_view>& applies_to_values() {
+  static const std::vector<std::string_view> v = {
+      "kubernetes", "launcher", "compose", "devcontainer", "dockerfile", "egress-gate", "config"};
+  return v;
+}
+
+const std::vector<std::string_view>& origin_kinds() {
+  static const std::vector<std::string_view> v = {"invariant", "past-review"};
+  return v;
+}
+
+namespace {
+
+bool one_of(const std::vector<std::string_view>& values, std::string_view v) {
+  return std::find(values.begin(), values.end(), v) != values.end();
+}
+
+// Reads one rule mapping; every error names the file and the position.
+class RuleReader {
+ public:
+  RuleReader(const yaml::Node& root, std::string_view file) : r_(root), file_(file) {}
+
+  std::optional<Error> err(const yaml::Node& at, std::string what) const {
+    return Error{fmt::format("{}:{}:{}: {}", file_, at.line, at.column, what)};
   }
-  if (st != yaml::DocumentReader::Status::Document || doc.root == nullptr || !doc.root->is_map()) {
-    return Error{fmt::format("{}:1:1: a rule file holds one mapping", origin)};
+  // A scalar under `key`; "" when absent and not required.
+  std::optional<Error> text(std::string_view key, bool required, std::string& out) const {
+    const yaml::Node* n = r_.get(key);
+    if (n == nullptr && !required) return std::nullopt;
+    if (n == nullptr || !n->is_scalar())
+      return err(n ? *n : r_, fmt::format("missing string `{}`", key));
+    out = n->scalar;
+    return std::nullopt;
   }
-  const yaml::Node& r = *doc.root;
-  auto text_of = [&](std::string_view key, bool required) -> Result<std::string> {
-    const yaml::Node* n = r.get(key);
-    if (n == nullptr || !n->is_scalar()) {
-      if (!required) return std::string();
-      return Error{fmt::format("{}:{}:{}: missing string `{}`", origin, r.line, r.column, key)};
+  // A list of strings under `key` (non-empty when `allowed` is given), each one of `allowed`.
+  std::optional<Error> list(std::string_view key, const std::vector<std::string_view>* allowed,
+                            std::vector<std::string>& out) const {
+    const yaml::Node* n = r_.get(key);
+    if (n == nullptr || !n->is_seq() || (allowed && n->items.empty())) {
+      return err(n ? *n : r_,
+                 fmt::format("`{}` must be a {}list", key, allowed ? "non-empty " : ""));
     }
-    return n->scalar;
-  };
-  Rule rule;
-  static const char* const kKnown[] = {"id",         "slug",    "title",       "invariant",
-                                       "severity",   "message", "remediation", "references",
-                                       "applies_to", "origin"};
+    for (const yaml::Node* item : n->items) {
+      if (!item->is_scalar()) return err(*item, fmt::format("`{}` holds strings", key));
+      if (allowed && !one_of(*allowed, item->scalar)) {
+        return err(*item, fmt::format("`{}` value `{}` is not {}", key, item->scalar,
+                                      fmt::join(*allowed, "|")));
+      }
+      out.push_back(item->scalar);
+    }
+    return std::nullopt;
+  }
+  std::optional<Error> origin(RuleOrigin& out) const {
+    const yaml::Node* n = r_.get("origin");
+    if (n == nullptr || !n->is_map()) return err(n ? *n : r_, "`origin` must map kind and detail");
+    for (const auto& [k, v] : n->entries) {
+      if (k->scalar != "kind" && k->scalar != "detail") {
+        return err(*k, fmt::format("unknown key `origin.{}`", k->scalar));
+      }
+    }
+    RuleReader o(*n, file_);
+    if (auto e = o.text("kind", true, out.kind)) return e;
+    if (auto e = o.text("detail", true, out.detail)) return e;
+    if (!one_of(origin_kinds(), out.kind)) {
+      return err(*n->get("kind"), fmt::format("`origin.kind` `{}` is not {}", out.kind,
+                                              fmt::join(origin_kinds(), "|")));
+    }
+    return std::nullopt;
+  }
+
+ private:
+  const yaml::Node& r_;
+  std::string_view file_;
+};
+
+constexpr std::string_view kKnownKeys[] = {
+    "id",       "slug",       "title",       "invariant",
+    "severity", "applies_to", "origin",      "tool_notification",
+    "summary",  "message",    "remediation", "references"};
+
+std::optional<Error> check_keys(const yaml::Node& r, const RuleReader& rd) {
   for (const auto& [k, v] : r.entries) {
-    bool known = false;
-    for (const char* name : kKnown) known = known || k->scalar == name;
-    if (!known) {
-      return Error{
-          fmt::format("{}:{}:{}: unknown key `{}`", origin, k->line, k->column, k->scalar)};
+    if (std::find(std::begin(kKnownKeys), std::end(kKnownKeys), k->scalar) ==
+        std::end(kKnownKeys)) {
+      return rd.err(*k, fmt::format("unknown key `{}`", k->scalar));
     }
   }
+  return std::nullopt;
+}
+
+std::optional<Error> read_rule(const yaml::Node& r, std::string_view file, Rule& rule) {
+  RuleReader rd(r, file);
+  if (auto e = check_keys(r, rd)) return e;
   for (auto [key, field] : {std::pair{"id", &rule.id},
                             {"slug", &rule.slug},
                             {"title", &rule.title},
                             {"message", &rule.message},
                             {"remediation", &rule.remediation}}) {
-    auto v = text_of(key, true);
-    if (!v) return v.error();
-    *field = *v;
+    if (auto e = rd.text(key, true, *field)) return e;
   }
   const yaml::Node* inv = r.get("invariant");
   if (inv == nullptr || !inv->as_int() || *inv->as_int() < 0 || *inv->as_int() > 7) {
-    return Error{fmt::format("{}:{}:{}: `invariant` must be 0-7", origin, r.line, r.column)};
+    return rd.err(inv ? *inv : r, "`invariant` must be 0-7");
   }
   rule.invariant = static_cast<int>(*inv->as_int());
-  auto sev = text_of("severity", true);
-  if (!sev) return sev.error();
-  auto parsed = parse_severity(*sev);
+  std::string sev;
+  if (auto e = rd.text("severity", true, sev)) return e;
+  auto parsed = parse_severity(sev);
   if (!parsed) {
-    return Error{
-        fmt::format("{}: severity `{}` is not critical|high|medium|low|note", origin, *sev)};
+    return rd.err(*r.get("severity"),
+                  fmt::format("severity `{}` is not critical|high|medium|low|note", sev));
   }
   rule.severity = *parsed;
-  if (rule.id.size() != 6 || rule.id.substr(0, 2) != "SB" || rule.id[2] - '0' != rule.invariant) {
-    return Error{fmt::format("{}: id `{}` must be SB<invariant><nnn>", origin, rule.id)};
+  if (!RuleId::parse(rule.id) || rule.id[2] - '0' != rule.invariant) {
+    return rd.err(*r.get("id"), fmt::format("id `{}` must be SB<invariant><nnn>", rule.id));
   }
-  for (const char* list : {"references", "applies_to"}) {
-    if (const yaml::Node* n = r.get(list); n != nullptr && n->is_seq()) {
-      for (const yaml::Node* item : n->items) {
-        if (item->is_scalar()) {
-          (std::string_view(list) == "references" ? rule.references : rule.engines)
-              .push_back(item->scalar);
-        }
-      }
+  if (auto e = rd.list("applies_to", &applies_to_values(), rule.applies_to)) return e;
+  if (auto e = rd.origin(rule.origin)) return e;
+  if (auto e = rd.list("references", nullptr, rule.references)) return e;
+  if (const yaml::Node* n = r.get("tool_notification")) {
+    if (!n->as_bool()) return rd.err(*n, "`tool_notification` must be true or false");
+    rule.tool_notification = *n->as_bool();
+    if (rule.tool_notification && rule.invariant != 0) {
+      return rd.err(*n, "`tool_notification` is for invariant-0 rules (a file never read)");
     }
   }
+  if (auto e = rd.text("summary", false, rule.summary)) return e;
+  while (!rule.summary.empty() && (rule.summary.back() == '\n' || rule.summary.back() == ' ')) {
+    rule.summary.pop_back();
+  }
+  auto params = summary_parameters(rule.summary);
+  if (!params) return rd.err(*r.get("summary"), "`summary`: " + params.error().message);
+  rule.summary_params = std::move(*params);
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view file) {
+  yaml::DocumentReader reader(text);
+  yaml::Document doc;
+  yaml::ParseFailure fail;
+  auto st = reader.next(doc, fail);
+  if (st == yaml::DocumentReader::Status::Error) {
+    return Error{fmt::format("{}:{}:{}: {}", file, fail.line, fail.column, fail.message)};
+  }
+  if (st != yaml::DocumentReader::Status::Document || doc.root == nullptr || !doc.root->is_map()) {
+    return Error{fmt::format("{}:1:1: a rule file holds one mapping", file)};
+  }
+  Rule rule;
+  if (auto e = read_rule(*doc.root, file, rule)) return *e;
   return rule;
+}
+
+Result<Catalog> Catalog::load(
+    const std::vector<std::pair<std::string_view, std::string_view>>& files) {
+  Catalog c;
+  std::string errors;
+  for (const auto& [path, text] : files) {
+    auto r = parse_rule(text, path);
+    if (!r) {
+      errors += (errors.empty() ? "" : "\n") + r.error().message;
+    } else if (c.find(r->id) != nullptr) {
+      errors +=
+          (errors.empty() ? "" : "\n") + fmt::format("{}: id {} is already used", path, r->id);
+    } else {
+      c.add(std::move(*r));
+    }
+  }
+  if (!errors.empty()) return Error{errors};
+  return c;
 }
 
 void Catalog::add(Rule r) {
@@ -100,14 +204,11 @@ int Catalog::index_of(std::string_view id) const {
 }
 
 const Catalog& Catalog::embedded() {
+  // A throw leaves the static uninitialised, so every call reports the same defect.
   static const Catalog catalog = [] {
-    Catalog c;
-    for (const auto& [path, text] : embedded::rule_files()) {
-      auto r = parse_rule(text, path);
-      // A broken catalog is a build defect; the catalog test reports it with its location.
-      if (r) c.add(std::move(*r));
-    }
-    return c;
+    auto c = load(embedded::rule_files());
+    if (!c) throw CatalogError("the embedded rule catalog does not load:\n" + c.error().message);
+    return std::move(*c);
   }();
   return catalog;
 }

@@ -1,10 +1,14 @@
 // The rule catalog: every rules/<ID>-<slug>.yaml, embedded at build time. It drives SARIF
-// driver.rules, the docs index and the invariant/severity of every finding.
+// driver.rules, the docs index, the invariant/severity of every finding and, for rules that
+// have a `summary`, the wording of their messages. The schema: docs/architecture.md, "The
+// catalog".
 #pragma once
 
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyzer/check/finding.h"
@@ -12,23 +16,54 @@
 
 namespace sbr {
 
+// A defect of the catalog, or of a check against it (an id the catalog does not hold, a summary
+// naming a parameter the check does not supply): an internal error, so the run stops with exit
+// 2 instead of dropping or garbling a finding.
+class CatalogError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where a rule came from. `invariant`: written from the invariant's text
+// (docs/invariants/<N>-*.md); `past-review`: a weakness found once in a real review, kept so it
+// is never reintroduced (`detail` says what it was).
+struct RuleOrigin {
+  std::string kind;
+  std::string detail;
+};
+
 struct Rule {
   std::string id;     // SB1001
   std::string slug;   // privileged-container
   std::string title;  // one line
   int invariant = 0;
   Severity severity = Severity::High;
+  std::vector<std::string> applies_to;  // kubernetes, launcher, compose, devcontainer, ...
+  RuleOrigin origin;
+  // A finding of this rule is also a SARIF tool execution notification: a file never read.
+  bool tool_notification = false;
+  // The finding message as a template, "{workload} runs privileged ...": empty when the check
+  // words its message itself. summary_params are the names it uses, in order of appearance.
+  std::string summary;
+  std::vector<std::string> summary_params;
   std::string message;      // full description
   std::string remediation;  // what to do
   std::vector<std::string> references;
-  std::vector<std::string> engines;  // where the rule applies: kubernetes, launcher, ...
 };
+
+// The values applies_to may hold, and origin.kind.
+const std::vector<std::string_view>& applies_to_values();
+const std::vector<std::string_view>& origin_kinds();
 
 class Catalog {
  public:
-  // Parses one rule file's text; `origin` names it in errors.
-  static Result<Rule> parse_rule(std::string_view yaml_text, std::string_view origin);
-  // The catalog embedded in this binary.
+  // Parses one rule file's text; `file` names it in errors.
+  static Result<Rule> parse_rule(std::string_view yaml_text, std::string_view file);
+  // A catalog from (path, text) pairs: every file must parse and ids must be unique.
+  static Result<Catalog> load(
+      const std::vector<std::pair<std::string_view, std::string_view>>& files);
+  // The catalog embedded in this binary. Throws CatalogError when it does not load (a build
+  // defect that the catalog test catches first).
   static const Catalog& embedded();
 
   void add(Rule r);

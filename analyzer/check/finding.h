@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyzer/check/rule_id.h"
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/workload.h"
 #include "analyzer/support/severity.h"
@@ -15,7 +16,7 @@
 namespace sbr {
 
 struct Finding {
-  std::string rule_id;  // "SB1001"
+  RuleId rule_id;       // rules::privileged_container (generated/rule_ids.h)
   std::string message;  // names the workload; never contains a secret value
   Location at;          // the field that causes it, or the object that lacks it
   std::vector<Related> related;

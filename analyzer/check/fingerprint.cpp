@@ -50,9 +50,10 @@ std::string fingerprint(const Finding& f) {
   const std::string condition = condition_key(f.condition);
   const std::string& identity = f.identity.empty() ? f.subject : f.identity;
   std::uint64_t h = fnv1a(kFingerprintVersion);
-  for (const std::string* part : {&f.rule_id, &identity, &condition, &f.fact_path}) {
+  for (std::string_view part : {f.rule_id.str(), std::string_view(identity),
+                                std::string_view(condition), std::string_view(f.fact_path)}) {
     h = fnv1a("\x1f", h);
-    h = fnv1a(*part, h);
+    h = fnv1a(part, h);
   }
   return fmt::format("{:016x}", h);
 }

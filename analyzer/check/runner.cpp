@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "analyzer/check/registry.h"
+#include "generated/rule_ids.h"
 
 namespace sbr {
 namespace {
@@ -26,6 +27,18 @@ const Acceptance* find_acceptance(const Finding& f, const Model& model, const Co
 }
 
 }  // namespace
+
+// A weak risk acceptance, reported at the acceptance in the configuration file.
+Finding acceptance_finding(RuleId rule, const Acceptance& a, const std::string& config_path,
+                           std::string message) {
+  Finding f;
+  f.rule_id = rule;
+  f.message = std::move(message);
+  f.at = a.at;
+  f.subject = config_path;
+  f.fact_path = "acceptance:" + a.rule;
+  return f;
+}
 
 std::optional<Severity> severity_for_threat(Severity s, ThreatClass t) {
   switch (t) {
@@ -58,25 +71,14 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   // reason, or past its expiry, must not quietly keep a finding out of the gate.
   for (const auto& a : config.acceptances) {
     if (a.reason.empty()) {
-      raw.add(Finding{"SB0009",
-                      fmt::format("risk acceptance of {} has no reason; it is ignored", a.rule),
-                      a.at,
-                      {},
-                      config.path,
-                      "acceptance:" + a.rule,
-                      {},
-                      ThreatClass::UntrustedCode});
+      raw.add(acceptance_finding(
+          rule::acceptance_without_reason, a, config.path,
+          fmt::format("risk acceptance of {} has no reason; it is ignored", a.rule)));
     } else if (!a.expires.empty() && !options.today.empty() && a.expires < options.today) {
-      raw.add(
-          Finding{"SB0010",
-                  fmt::format("risk acceptance of {} expired on {}; the finding is reported again",
-                              a.rule, a.expires),
-                  a.at,
-                  {},
-                  config.path,
-                  "acceptance:" + a.rule,
-                  {},
-                  ThreatClass::UntrustedCode});
+      raw.add(acceptance_finding(
+          rule::acceptance_expired, a, config.path,
+          fmt::format("risk acceptance of {} expired on {}; the finding is reported again", a.rule,
+                      a.expires)));
     }
   }
 
@@ -86,11 +88,16 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   size_t kept = 0;
   for (Finding& f : items) {
     const Rule* rule = catalog.find(f.rule_id);
-    if (rule == nullptr) continue;  // the catalog test proves every emitted id has an entry
+    if (rule == nullptr) {
+      // Dropping it would pass the gate on a typo: the run stops instead (exit 2).
+      throw CatalogError(fmt::format(
+          "a check reported rule {}, which the rule catalog does not define (finding: {})",
+          f.rule_id.empty() ? std::string_view("<none>") : f.rule_id.str(), f.message));
+    }
     f.invariant = rule->invariant;
     Severity s = rule->severity;
     if (rule->invariant == 0) {
-      if (auto it = config.integrity_severity.find(f.rule_id);
+      if (auto it = config.integrity_severity.find(std::string(f.rule_id));
           it != config.integrity_severity.end()) {
         s = it->second;
       }

@@ -18,6 +18,7 @@ struct RunOptions {
   std::string today;  // YYYY-MM-DD, for acceptance expiry (injected so tests are stable)
 };
 
+// Throws CatalogError when a finding names a rule the catalog does not hold.
 std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, const Config& config,
                                 const RunOptions& options);
 

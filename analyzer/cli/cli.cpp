@@ -260,9 +260,9 @@ void set_report_roots(const std::vector<std::string>& paths, ReportContext& ctx)
   }
 }
 
-}  // namespace
-
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+// The `check` command; CatalogError escapes to run_cli.
+int run_check(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+              CatalogLoader load) {
   Options o;
   bool help = false, version = false;
   if (auto e = parse_args(args, o, help, version)) {
@@ -279,6 +279,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   }
   if (o.paths.empty()) o.paths.push_back(".");
   if (o.outputs.empty()) o.outputs.push_back({"text", ""});
+  const Catalog& catalog = load();  // at start-up: a catalog that does not load stops the run
 
   std::optional<RevisionInput> rev;
   if (o.revision) {
@@ -323,7 +324,6 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
   RunOptions ro;
   ro.today = o.today.empty() ? today_utc() : o.today;
-  const Catalog& catalog = Catalog::embedded();
   std::vector<Finding> findings = run_checks(analysis.model, catalog, config, ro);
   ReportContext ctx{analysis.model, analysis.sources, catalog, findings};
   if (rev) {
@@ -353,6 +353,22 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   }
   std::string level = o.fail_on ? *o.fail_on : config.fail_on ? *config.fail_on : "high";
   return should_fail(findings, level) ? 1 : 0;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  return run_cli(args, out, err, &Catalog::embedded);
+}
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+            CatalogLoader load) {
+  try {
+    return run_check(args, out, err, load);
+  } catch (const CatalogError& e) {
+    err << "sbreview: internal error: " << e.what() << "\n";
+    return 2;
+  }
 }
 
 }  // namespace sbr

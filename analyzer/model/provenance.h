@@ -23,6 +23,7 @@ struct Location {
 
   bool valid() const { return file != kNoFile; }
   friend bool operator==(const Location&, const Location&) = default;
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
   friend auto operator<=>(const Location&, const Location&) = default;
 };
 

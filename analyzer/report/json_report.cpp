@@ -26,7 +26,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   const Rule* rule = ctx.catalog.find(f.rule_id);
   auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
   Json j;
-  j["rule"] = f.rule_id;
+  j["rule"] = f.rule_id.str();
   j["slug"] = rule ? Json(rule->slug) : Json(nullptr);
   j["title"] = rule ? Json(rule->title) : Json(nullptr);
   j["invariant"] = f.invariant;
@@ -60,6 +60,8 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
     remediation.pop_back();
   }
   j["remediation"] = or_null(remediation);
+  j["origin"] =
+      rule ? Json({{"kind", rule->origin.kind}, {"detail", rule->origin.detail}}) : Json(nullptr);
   return j;
 }
 

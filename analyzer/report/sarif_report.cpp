@@ -4,8 +4,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <set>
-
 #include "analyzer/check/fingerprint.h"
 #include "analyzer/config/config.h"
 #include "analyzer/report/redact.h"
@@ -24,11 +22,6 @@ constexpr std::string_view kSchema =
 constexpr std::string_view kFingerprintKey = kFingerprintVersion;
 constexpr std::string_view kSrcRoot = "%SRCROOT%";
 constexpr size_t kMaxSnippet = 400;
-
-// Invariant-0 problems about a file that was never read are also tool execution notifications:
-// GitHub shows those on the tool's status, not only as alerts.
-const std::set<std::string, std::less<>> kNotificationRules = {"SB0002", "SB0003", "SB0004",
-                                                               "SB0008"};
 
 // What every part of the log needs: the run, its one redactor and the indexed source lines.
 struct Emit {
@@ -106,10 +99,16 @@ Json rule_json(const Rule& r) {
   j["defaultConfiguration"]["level"] = report::sarif_level(r.severity);
   Json props;
   props["security-severity"] = report::security_severity(r.severity);
-  props["tags"] = Json::array({"security", "invariant-" + std::to_string(r.invariant)});
+  // Tags are what GitHub filters alerts by: the invariant and the kinds of input it applies to.
+  Json tags = Json::array({"security", "invariant-" + std::to_string(r.invariant)});
+  for (const auto& a : r.applies_to) tags.push_back(a);
+  props["tags"] = std::move(tags);
   props["precision"] = "high";
   props["invariant"] = r.invariant;
   props["severity"] = severity_name(r.severity);
+  props["applies-to"] = r.applies_to;
+  props["origin"]["kind"] = r.origin.kind;
+  props["origin"]["detail"] = r.origin.detail;
   j["properties"] = std::move(props);
   return j;
 }
@@ -189,7 +188,7 @@ Json result_json(const Emit& e, const Finding& f) {
   const Redactor& redact = e.redact;
   bool accepted = !f.accepted_reason.empty();
   Json j;
-  j["ruleId"] = f.rule_id;
+  j["ruleId"] = f.rule_id.str();
   if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) j["ruleIndex"] = index;
   j["level"] = accepted ? std::string_view("note") : report::sarif_level(f.severity);
   j["message"]["text"] = message_with_links(e, f);
@@ -248,12 +247,15 @@ Json invocation_json(const Emit& e) {
   const Redactor& redact = e.redact;
   Json notifications = Json::array();
   for (const Finding& f : ctx.findings) {
-    if (f.invariant != 0 || kNotificationRules.count(f.rule_id) == 0) continue;
+    // A file that was never read (catalog `tool_notification`) is also shown on the tool's
+    // status by GitHub, not only as an alert.
+    const Rule* rule = ctx.catalog.find(f.rule_id);
+    if (rule == nullptr || !rule->tool_notification) continue;
     Json n;
     if (f.at.valid()) n["locations"] = Json::array({location(e, f.at)});
     n["message"]["text"] = redact(f.message);
     n["level"] = report::sarif_level(f.severity) == "error" ? "error" : "warning";
-    n["associatedRule"]["id"] = f.rule_id;
+    n["associatedRule"]["id"] = f.rule_id.str();
     if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) {
       n["associatedRule"]["index"] = index;
     }
