@@ -14,6 +14,7 @@ namespace sbr::bash {
 std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (ts_node_is_null(n)) return {};
   step(n, ctx);
+  Nest nest(*this, n, ctx);
   std::string_view k = kind(n);
   std::vector<EWord> out;
   auto finish = [&](std::vector<EWord> v) {
