@@ -21,9 +21,27 @@ Finding file_finding(const Model& model, RuleId rule, std::string message, const
   return f;
 }
 
+// `always`, `unless-stopped`, `on-failure[:N]`: the engine brings the container back. "no" (and
+// a policy that could not be read) does not.
+bool restarts(const std::string& policy) {
+  return policy == "always" || policy == "unless-stopped" || policy.rfind("on-failure", 0) == 0;
+}
+
+void check_restart(const Workload& w, Findings& out) {
+  if (is_kubernetes(w) || !w.lifecycle.restart || !restarts(w.lifecycle.restart->value)) return;
+  if (w.lifecycle.remove_on_exit && w.lifecycle.remove_on_exit->value) return;
+  const std::string& policy = w.lifecycle.restart->value;
+  std::string setting = w.lifecycle.controller == Controller::ComposeService
+                            ? fmt::format("`restart: {}`", policy)
+                            : fmt::format("`--restart {}`", policy);
+  out.add(make(w, rule::restart_outlives_session, MessageArgs{{"setting", setting}},
+               w.lifecycle.restart->from, "lifecycle.restart"));
+}
+
 }  // namespace
 
 void check_launch_lifecycle(const Model& model, Findings& out) {
+  for (const Workload& w : model.workloads) check_restart(w, out);
   for (const Workload& w : model.workloads) {
     if (is_kubernetes(w) || !w.network.mode || w.network.mode->value != NetMode::None) continue;
     // docker refuses to start such a container (fail closed); podman drops the mapping and

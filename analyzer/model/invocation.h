@@ -31,13 +31,23 @@ struct ShellState {
   std::vector<std::string> exit_traps;  // handlers installed on EXIT/INT/TERM before this point
 };
 
+// A command that ran the recorded one (`timeout 3600`, `nice -n 10`, `setpriv --nnp`), with its
+// own arguments as written. The launch frontend reads what they imply (a wall clock).
+struct WrapperUse {
+  std::string name;               // "timeout"
+  std::vector<std::string> args;  // its options and operands, e.g. {"-k", "10", "1h"}
+  std::string operand;            // the positional it takes before the command ("1h"), if any
+  Provenance from;                // the wrapper's word
+};
+
 struct Invocation {
   std::vector<Word> argv;  // argv[0] is the command after `sudo`, `env X=y`, `command`, `exec`
   std::vector<Word> env_prefix;  // VAR=value words before the command (env, inline assignments)
   bool via_exec = false;         // `exec cmd`: replaces the shell, traps never run
   bool via_sudo = false;
-  Provenance from;             // the command's first line; condition = the path it is on
-  std::uint32_t sequence = 0;  // position in the evaluated call sequence of the script
+  std::vector<WrapperUse> wrappers;  // every wrapper in front of argv[0], outermost first
+  Provenance from;                   // the command's first line; condition = the path it is on
+  std::uint32_t sequence = 0;        // position in the evaluated call sequence of the script
   // The functions called on the way here, outermost first (empty at the top level). With the
   // command it is the launch's structural identity: unlike `sequence`, it does not shift when
   // unrelated commands are added above.

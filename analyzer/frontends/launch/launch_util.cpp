@@ -38,4 +38,23 @@ const SourceFile* find_source(const SourceSet* sources, const std::string& path)
   return nullptr;
 }
 
+std::optional<std::int64_t> duration_seconds(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  std::size_t used = 0;
+  double n = 0;
+  try {
+    n = std::stod(text, &used);
+  } catch (...) {
+    return std::nullopt;
+  }
+  std::string unit = text.substr(used);
+  double scale = unit.empty() || unit == "s" ? 1
+                 : unit == "m"               ? 60
+                 : unit == "h"               ? 3600
+                 : unit == "d"               ? 86400
+                                             : -1;
+  if (scale < 0 || n < 0 || n > 1e12 || text[0] == ' ' || text[0] == '+') return std::nullopt;
+  return static_cast<std::int64_t>(n * scale);
+}
+
 }  // namespace sbr::launch

@@ -2,6 +2,8 @@
 // node positions as provenance, and the Dockerfile attachment.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "analyzer/frontends/frontend.h"
@@ -12,6 +14,9 @@ namespace sbr::launch {
 std::string dir_of(const std::string& path);          // "a/b/c" -> "a/b/" ("" at the top)
 std::string normalize_path(const std::string& path);  // collapses "." and ".."
 const SourceFile* find_source(const SourceSet* sources, const std::string& path);
+
+// timeout(1)'s DURATION ("90", "1.5h", "30m", "2d") in whole seconds; nullopt if not one.
+std::optional<std::int64_t> duration_seconds(const std::string& text);
 
 inline Provenance at_node(FileId file, const yaml::Node* n, Frontend fe) {
   return Provenance{Location{file, n ? n->line : 1, n ? n->column : 1}, fe, {}};

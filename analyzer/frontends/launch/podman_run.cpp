@@ -56,6 +56,20 @@ Workload base_workload(const Invocation& inv, const EngineGuess& g, const Launch
   return w;
 }
 
+// timeout(1) in front of the engine ends the client, and with it a foreground container (the
+// engine stops a container whose attached client is killed with --rm / sig-proxy). A detached
+// one outlives the client, so the wrapper is no wall clock for it. DURATION 0 means none.
+void apply_wrappers(const Invocation& inv, const launch::ParsedRun& args, Workload& w) {
+  for (const auto& o : args.options) {
+    if (o.name == "detach") return;
+  }
+  for (const WrapperUse& wrapper : inv.wrappers) {
+    if (wrapper.name != "timeout" || w.lifecycle.timeout) continue;
+    auto seconds = launch::duration_seconds(wrapper.operand);
+    if (seconds && *seconds > 0) w.lifecycle.timeout = fact(*seconds, wrapper.from);
+  }
+}
+
 // The image without tag or digest: a version bump is the same workload.
 std::string image_repository(const std::string& image) {
   std::string repo = image.substr(0, image.find('@'));
@@ -251,6 +265,7 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
     }
   }
   if (outcome.name && !outcome.name->value.empty()) w.id.container = outcome.name->value;
+  apply_wrappers(inv, args, w);
   if (args.has_image) {
     w.image = args.image.text.empty() ? args.image.origin : args.image.text;
     auto& built = ctx.launch_state().built_images;

@@ -10,6 +10,7 @@
 #include "analyzer/render/bash/fields.h"
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/words.h"
+#include "analyzer/render/bash/wrappers.h"
 #include "analyzer/support/secrets.h"
 
 namespace sbr::bash {
@@ -223,71 +224,14 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     }
   }
   if (argv.empty()) return;
-  // Unwrap sudo / env / command / exec / nohup.
+  // Peel sudo / env / timeout / nice / setpriv ... (wrappers.cpp).
   Invocation inv;
-  bool via_exec = false, via_sudo = false, bypass_functions = false;
-  size_t i = 0;
-  for (;;) {
-    if (i >= argv.size()) break;
-    std::string w = argv[i].w.symbolic ? "" : base_name(argv[i].w.text);
-    if (w == "sudo" || w == "doas") {
-      via_sudo = true;
-      ++i;
-      while (i < argv.size() && starts(argv[i].w.text, "-")) {
-        const std::string& o = argv[i].w.text;
-        bool takes = o == "-u" || o == "-g" || o == "-C" || o == "-D" || o == "-h" || o == "-p" ||
-                     o == "-r" || o == "-t" || o == "-U";
-        i += takes ? 2 : 1;
-        if (o == "--") break;
-      }
-      bypass_functions = true;
-    } else if (w == "env") {
-      // `env` alone prints the environment: it is the command.
-      size_t j = i + 1;
-      while (j < argv.size() &&
-             (starts(argv[j].w.text, "-") || argv[j].w.text.find('=') != std::string::npos))
-        ++j;
-      if (j >= argv.size()) break;
-      ++i;
-      while (i < argv.size()) {
-        const std::string& o = argv[i].w.text;
-        if (o == "-u" || o == "-C" || o == "--unset" || o == "--chdir") {
-          i += 2;
-          continue;
-        }
-        if (starts(o, "-")) {
-          ++i;
-          if (o == "--") break;
-          continue;
-        }
-        if (o.find('=') != std::string::npos && !starts(o, "=")) {
-          env_prefix.push_back(argv[i]);
-          ++i;
-          continue;
-        }
-        break;
-      }
-      bypass_functions = true;
-    } else if (w == "command" || w == "builtin") {
-      ++i;
-      while (i < argv.size() && starts(argv[i].w.text, "-")) {
-        if (argv[i].w.text == "-v" || argv[i].w.text == "-V") return;  // a lookup, not a run
-        ++i;
-      }
-      bypass_functions = true;
-    } else if (w == "exec") {
-      ++i;
-      while (i < argv.size() && starts(argv[i].w.text, "-")) i += argv[i].w.text == "-a" ? 2 : 1;
-      via_exec = true;
-      if (i >= argv.size()) return;  // `exec >log 2>&1`: redirects only
-    } else if (w == "nohup" || w == "stdbuf" || w == "setsid") {
-      ++i;
-      while (i < argv.size() && starts(argv[i].w.text, "-")) ++i;
-    } else {
-      break;
-    }
-  }
-  if (i >= argv.size()) return;
+  Unwrapped u = unwrap(argv);
+  if (u.lookup_only || u.start >= argv.size()) return;
+  const bool via_exec = u.via_exec, via_sudo = u.via_sudo, bypass_functions = u.bypass_functions;
+  for (auto& e : u.env_prefix) env_prefix.push_back(std::move(e));
+  inv.wrappers = std::move(u.wrappers);
+  const size_t i = u.start;
   std::vector<EWord> cmd(argv.begin() + static_cast<long>(i), argv.end());
   std::string name = cmd[0].w.symbolic ? "" : cmd[0].w.text;
   std::string bname = base_name(name);

@@ -2,11 +2,13 @@
 // environment or arguments is not, but is evaluated once more with every symbolic value at its
 // default, which tells the default path (no switch needed) from the one that needs a switch.
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <cctype>
-#include <regex>
+#include <cstdint>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 namespace {
@@ -80,11 +82,26 @@ bool numeric(const std::string& s, long long& v) {
   return true;
 }
 
+// `[[ x =~ re ]]`: a POSIX extended regular expression, matched by RE2 so that a hostile pattern
+// costs linear time and no stack (std::regex recurses per character). Undecided when RE2
+// rejects the pattern (a back-reference, say).
+std::optional<bool> ere_search(const std::string& text, const std::string& pattern) {
+  RE2::Options o;
+  o.set_posix_syntax(true);
+  o.set_longest_match(true);
+  o.set_log_errors(false);
+  o.set_max_mem(std::int64_t{1} << 20);
+  RE2 re(pattern, o);
+  if (!re.ok()) return std::nullopt;
+  return RE2::PartialMatch(text, re);
+}
+
 }  // namespace
 
 Truth Evaluator::condition(TSNode n, Ctx& ctx) {
   if (ts_node_is_null(n)) return Truth{};
   step(n, ctx);
+  Nest nest(*this, n, ctx);
   std::string_view k = kind(n);
   std::string src(ctx.tree->slice(n));
   if (src.size() > 80) src = src.substr(0, 77) + "...";
@@ -136,37 +153,10 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
     std::string la = label_of(ctx.tree->slice(l));
     std::string lb = label_of(ctx.tree->slice(r));
     auto eval = [&](const std::string& x, const std::string& y) -> std::optional<bool> {
-      if (op == "==" || op == "=") {
-        // [[ x == pattern ]]: glob on the right.
-        if (y.find_first_of("*?[") != std::string::npos) {
-          std::regex re;
-          std::string rx;
-          for (char ch : y) {
-            if (ch == '*')
-              rx += ".*";
-            else if (ch == '?')
-              rx += '.';
-            else if (std::string_view("\\^$.|+(){}[]").find(ch) != std::string_view::npos)
-              rx += std::string("\\") + ch;
-            else
-              rx += ch;
-          }
-          try {
-            return std::regex_match(x, std::regex(rx));
-          } catch (...) {
-            return std::nullopt;
-          }
-        }
-        return x == y;
-      }
-      if (op == "!=") return x != y;
-      if (op == "=~") {
-        try {
-          return std::regex_search(x, std::regex(y, std::regex::extended));
-        } catch (...) {
-          return std::nullopt;
-        }
-      }
+      // [[ x == pattern ]] and !=: a glob on the right (fnmatch, as bash's own matcher is).
+      if (op == "==" || op == "=") return glob_match(y, x);
+      if (op == "!=") return !glob_match(y, x);
+      if (op == "=~") return ere_search(x, y);
       if (op == "<") return x < y;
       if (op == ">") return x > y;
       long long xi, yi;
@@ -306,6 +296,7 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
 std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
   if (ts_node_is_null(n)) return std::nullopt;
   step(n, ctx);
+  Nest nest(*this, n, ctx);
   std::string_view k = kind(n);
   auto var_value = [&](const std::string& name) -> std::optional<long long> {
     Var* v = lookup(name);

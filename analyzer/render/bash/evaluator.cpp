@@ -33,6 +33,15 @@ void Evaluator::abort_budget(const std::string& what, Location at) {
                             at}};
 }
 
+Evaluator::Nest::Nest(Evaluator& e, TSNode n, const Ctx& ctx) : e_(e) {
+  if (e.nesting_ >= e.limits_.max_nesting) {
+    // Thrown before the level is counted: ~Nest does not run for a constructor that throws.
+    e.abort_budget(fmt::format("syntax nested more than {} levels deep", e.limits_.max_nesting),
+                   e.loc(n, ctx.tree));
+  }
+  ++e.nesting_;
+}
+
 void Evaluator::step(TSNode n, const Ctx& ctx) {
   if (++steps_ > limits_.max_steps) {
     abort_budget(fmt::format("more than {} evaluation steps", limits_.max_steps), loc(n, ctx.tree));
@@ -137,6 +146,7 @@ void Evaluator::statements(TSNode parent, Ctx& ctx) {
 void Evaluator::statement(TSNode n, Ctx& ctx) {
   if (ts_node_is_null(n) || st_.dead) return;
   step(n, ctx);
+  Nest nest(*this, n, ctx);
   std::string_view k = kind(n);
   if (k == "command") {
     command(n, ctx, {});

@@ -174,6 +174,17 @@ class Evaluator {
   Provenance prov(TSNode n, const Ctx& ctx) const;
   void step(TSNode n, const Ctx& ctx);
   [[noreturn]] void abort_budget(const std::string& what, Location at);
+  // Held by every recursive walk for the duration of one level (RenderLimits::max_nesting).
+  class Nest {
+   public:
+    Nest(Evaluator& e, TSNode n, const Ctx& ctx);
+    ~Nest() { --e_.nesting_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+   private:
+    Evaluator& e_;
+  };
   void charge_bytes(std::size_t n, Location at);
   const SyntaxTree* tree_for_source(const std::string& path, Location at);
   std::string script_dir() const;
@@ -191,6 +202,7 @@ class Evaluator {
   std::uint32_t steps_ = 0;
   std::size_t bytes_ = 0;
   int depth_ = 0;
+  std::uint32_t nesting_ = 0;  // levels of Nest held now
   bool posix_sh_ = false;
   std::set<std::string> validated_;
   std::vector<Resource> resources_;

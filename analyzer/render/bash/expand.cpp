@@ -28,6 +28,7 @@ bool fetches(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
 std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (ts_node_is_null(n)) return {};
   step(n, ctx);
+  Nest nest(*this, n, ctx);
   std::string_view k = kind(n);
   std::vector<EWord> out;
   auto finish = [&](std::vector<EWord> v) {

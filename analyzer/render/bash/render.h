@@ -16,10 +16,13 @@ namespace sbr::bash {
 // Budgets that keep any script finite. Exceeding one is a BudgetExceeded problem at the place
 // it happened; what was rendered up to then is kept.
 struct RenderLimits {
-  std::uint32_t max_steps = 200000;                       // evaluated syntax nodes, in total
-  std::uint32_t max_loop_iterations = 64;                 // per loop
-  std::uint32_t max_call_depth = 32;                      // function calls and `source`, nested
-  std::size_t max_value_bytes = std::size_t{256} * 1024;  // one expanded word
+  std::uint32_t max_steps = 200000;        // evaluated syntax nodes, in total
+  std::uint32_t max_loop_iterations = 64;  // per loop
+  std::uint32_t max_call_depth = 32;       // function calls and `source`, nested
+  // Statements, words, conditions and arithmetic nested inside each other: each level is a
+  // native stack frame, and a hostile file nests thousands deep (`$(` 2,000 times).
+  std::uint32_t max_nesting = 200;
+  std::size_t max_value_bytes = std::size_t{256} * 1024;       // one expanded word
   std::size_t max_total_bytes = std::size_t{8} * 1024 * 1024;  // every expansion of the render
   std::uint32_t max_invocations = 5000;
 };
