@@ -1,4 +1,4 @@
-// Structural fingerprints (sbreview/v2): the edits that do not change a finding (rewording,
+// Structural fingerprints (sbreview/v3): the edits that do not change a finding (rewording,
 // lines or an unrelated launch or object above, another order of files and documents) leave
 // every fingerprint as it was; changing the offending value changes it. Kubernetes and
 // launcher inputs, through the whole pipeline on temporary directories.

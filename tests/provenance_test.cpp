@@ -142,7 +142,7 @@ TEST_CASE("SARIF carries the chain as relatedLocations and a code flow", "[prove
   CHECK(flow[2]["location"]["physicalLocation"]["region"]["startLine"] == 6);
   CHECK(flow[3]["location"]["message"]["text"] == "used flags");
   CHECK(flow[3]["location"]["physicalLocation"]["region"]["startLine"] == 10);
-  CHECK((*net)["partialFingerprints"].contains("sbreview/v2"));
+  CHECK((*net)["partialFingerprints"].contains("sbreview/v3"));
 }
 
 TEST_CASE("text and JSON show the chain", "[provenance]") {

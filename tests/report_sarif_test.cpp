@@ -72,7 +72,7 @@ TEST_CASE("sarif: results carry index, level, location, fingerprint and properti
   for (size_t i = 0; i < results.size(); ++i) {
     CHECK(results[i]["ruleId"] == fx.findings[i].rule_id);  // runner order is kept
     CHECK(results[i]["ruleIndex"] == fx.catalog.index_of(fx.findings[i].rule_id));
-    CHECK(results[i]["partialFingerprints"]["sbreview/v2"] == fx.findings[i].fingerprint);
+    CHECK(results[i]["partialFingerprints"]["sbreview/v3"] == fx.findings[i].fingerprint);
   }
   const json& priv = results[2];
   CHECK(priv["level"] == "error");

@@ -11,7 +11,7 @@ namespace sbr {
 
 // The version tag hashed into every fingerprint and used as the SARIF partialFingerprints key.
 // Bump it whenever what goes into the hash changes, so old and new values never mix.
-inline constexpr std::string_view kFingerprintVersion = "sbreview/v2";
+inline constexpr std::string_view kFingerprintVersion = "sbreview/v3";
 
 // The condition as a set: its terms sorted, so the order branches were joined in does not
 // matter; the non-default-switch mark is part of it.
