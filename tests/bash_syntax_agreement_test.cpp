@@ -1,0 +1,77 @@
+// The parser must not call valid bash a syntax error: every shell script among the fixtures and
+// examples that `bash -n` accepts renders with no parse problem. (Scripts bash rejects are
+// deliberate syntax-error fixtures and are only counted.)
+#include <sys/wait.h>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/bash_helpers.h"
+#include "tests/fixture_harness.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool is_shell(const fs::path& p, const std::string& text) {
+  std::string ext = p.extension().string();
+  if (ext == ".sh" || ext == ".bash") return true;
+  std::string first = text.substr(0, text.find('\n'));
+  return first.rfind("#!", 0) == 0 &&
+         (first.find("bash") != std::string::npos || first.find("/sh") != std::string::npos);
+}
+
+// `bash -n FILE`: 0 when bash parses it. The path is quoted for the shell; fixture names are
+// ours, and none holds a single quote.
+bool bash_accepts(const fs::path& p) {
+  std::string cmd = "bash -n '" + p.string() + "' >/dev/null 2>&1";
+  int rc = std::system(cmd.c_str());
+  return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+}
+
+std::vector<fs::path> shell_files() {
+  std::vector<fs::path> out;
+  for (const char* top : {"fixtures", "examples"}) {
+    fs::path root = fs::path(sbr::test::source_dir()) / top;
+    for (auto it = fs::recursive_directory_iterator(root); it != fs::end(it); ++it) {
+      if (!it->is_regular_file() || it->is_symlink()) continue;
+      if (is_shell(it->path(), read_all(it->path()).substr(0, 200))) out.push_back(it->path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every shell fixture and example that bash -n accepts parses without a syntax error",
+          "[bash-syntax]") {
+  REQUIRE(std::system("bash -c true") == 0);
+  std::vector<fs::path> files = shell_files();
+  REQUIRE(files.size() > 50);  // the walk found the suite, not an empty folder
+  int accepted = 0;
+  for (const fs::path& p : files) {
+    if (!bash_accepts(p)) continue;
+    ++accepted;
+    auto r = sbr::test::render_text(read_all(p), p.filename().string());
+    for (const auto& problem : r.problems) {
+      INFO(p.string() << ":" << problem.at.line << ":" << problem.at.column << ": "
+                      << problem.message);
+      CHECK(problem.kind != sbr::ProblemKind::ParseError);
+    }
+  }
+  CHECK(accepted > 50);
+}
