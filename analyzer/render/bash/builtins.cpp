@@ -175,9 +175,13 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
       names.clear();
     }
     EWord src;
-    if (!stdin_words.empty()) {
+    const std::vector<EWord>* input = &stdin_words;
+    if (auto it = substituted_files_.find(stdin_file);
+        stdin_words.empty() && it != substituted_files_.end())
+      input = &it->second;
+    if (!input->empty()) {
       src = EWord{};
-      for (auto& w : stdin_words) {
+      for (auto& w : *input) {
         if (!src.w.symbolic && w.w.symbolic) src.w.origin = w.w.origin;
         src.w.text += w.w.text;
         src.w.symbolic = src.w.symbolic || w.w.symbolic;

@@ -197,6 +197,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       }
     }
   }
+  bool stdout_redirected = false;  // to a file, /dev/null or stderr: not captured by `$(...)`
   for (size_t ri = 0; ri < redirects.size(); ++ri) {
     TSNode r = redirects[ri];
     if (!is(r, "file_redirect")) continue;
@@ -212,6 +213,10 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     if (op == "<") {
       stdin_file = d.w.text;
       continue;
+    }
+    if (op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|" || op == ">&") {
+      TSNode fd = field(r, "descriptor");
+      stdout_redirected = stdout_redirected || ts_node_is_null(fd) || ctx.tree->slice(fd) == "1";
     }
     if (op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|") {
       TSNode fd = field(r, "descriptor");
@@ -309,6 +314,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   if (!via_exec && !via_sudo && builtin(bname, cmd, n, ctx, stdin_words, stdin_file, ifs)) return;
 
   // An external command (or echo/printf): record it.
+  capture_output(cmd, stdout_redirected, ctx, prov(n, ctx));
   if (out_.invocations.size() >= limits_.max_invocations) {
     abort_budget(fmt::format("more than {} commands", limits_.max_invocations), loc(n, ctx.tree));
   }

@@ -174,6 +174,18 @@ class Evaluator {
   Provenance prov(TSNode n, const Ctx& ctx) const;
   void step(TSNode n, const Ctx& ctx);
   [[noreturn]] void abort_budget(const std::string& what, Location at);
+  // What `echo`/`printf` print inside a `$(...)` or `<(...)` (capture.cpp).
+  struct Printed {
+    std::string text;
+    Provenance from;
+  };
+  struct Capture {
+    std::vector<Printed> chunks;
+    bool known = true;  // false once anything else wrote to the captured output
+  };
+  void capture_output(const std::vector<EWord>& cmd, bool stdout_redirected, const Ctx& ctx,
+                      const Provenance& at);
+  std::optional<std::vector<EWord>> captured_words(const Capture& c, bool quoted);
   // Held by every recursive walk for the duration of one level (RenderLimits::max_nesting).
   class Nest {
    public:
@@ -202,7 +214,10 @@ class Evaluator {
   std::uint32_t steps_ = 0;
   std::size_t bytes_ = 0;
   int depth_ = 0;
-  std::uint32_t nesting_ = 0;  // levels of Nest held now
+  std::uint32_t nesting_ = 0;
+  std::vector<Capture> captures_;  // innermost substitution last
+  // `<(...)` outputs by the path word that stands for them, for mapfile/read to split.
+  std::map<std::string, std::vector<EWord>> substituted_files_;  // levels of Nest held now
   bool posix_sh_ = false;
   std::set<std::string> validated_;
   std::vector<Resource> resources_;

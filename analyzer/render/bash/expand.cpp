@@ -443,13 +443,20 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
           ts_node_start_byte(stmts.front()),
           ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
     }
-    // Run what is inside (it may launch a container) without keeping its state changes.
+    // Run what is inside (it may launch a container) without keeping its state changes, and
+    // collect what it prints.
     State saved = st_;
     Ctx ic = ctx;
     ic.stdout_piped = true;
     ic.errexit_suppressed = ctx.errexit_suppressed;
+    captures_.emplace_back();
     for (TSNode s : stmts) statement(s, ic);
+    Capture printed = std::move(captures_.back());
+    captures_.pop_back();
     st_ = saved;
+    TSNode parent = ts_node_parent(n);
+    bool quoted = !ts_node_is_null(parent) && kind(parent) == "string";
+    if (auto words = captured_words(printed, quoted)) return finish(std::move(*words));
     EWord w;
     w.w.symbolic = true;
     std::string shown = inner.size() > 60 ? inner.substr(0, 57) + "..." : inner;
@@ -490,12 +497,21 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (k == "process_substitution") {
     State saved = st_;
     Ctx ic = ctx;
+    captures_.emplace_back();
     for (TSNode s : named_children(n)) statement(s, ic);
+    Capture printed = std::move(captures_.back());
+    captures_.pop_back();
     st_ = saved;
     EWord w;
     w.w.symbolic = true;
     w.w.text = "/dev/fd/63";
     w.w.origin = "process substitution";
+    // `mapfile -t a < <(fn)` reads these lines (builtins.cpp).
+    if (auto words = captured_words(printed, true)) {
+      substituted_files_[w.w.text] = std::move(*words);
+    } else {
+      substituted_files_.erase(w.w.text);
+    }
     return finish({w});
   }
   if (k == "arithmetic_expansion") {

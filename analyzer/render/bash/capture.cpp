@@ -1,0 +1,127 @@
+// Function output as words: inside `$(...)` and `<(...)` the evaluator collects what `echo` and
+// `printf` print (with each statement's place), so `flags=($(hardening))` or
+// `mapfile -t f < <(hardening)` get the words the function prints. Anything else that writes to
+// the captured stdout (an external command) makes the output unknown, and the substitution stays
+// symbolic as before.
+#include <fmt/format.h>
+
+#include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/fields.h"
+#include "analyzer/render/bash/words.h"
+
+namespace sbr::bash {
+namespace {
+
+// echo's output, or nullopt for an option it has that changes it in ways not modelled (-e).
+std::optional<std::string> echo_output(const std::vector<EWord>& cmd) {
+  std::size_t i = 1;
+  bool newline = true;
+  for (; i < cmd.size(); ++i) {
+    const std::string& o = cmd[i].w.text;
+    if (o == "-n") {
+      newline = false;
+    } else if (o == "-E") {
+      continue;
+    } else if (o == "-e" || o == "-ne" || o == "-en") {
+      return std::nullopt;
+    } else {
+      break;
+    }
+  }
+  std::string out;
+  for (std::size_t j = i; j < cmd.size(); ++j) out += (j > i ? " " : "") + cmd[j].w.text;
+  return newline ? out + "\n" : out;
+}
+
+// printf FORMAT ARGS... with %s, %d, %%, \n, \t and \\; the format is reused while arguments
+// remain, as printf does. Any other directive: nullopt.
+std::optional<std::string> printf_output(const std::vector<EWord>& cmd) {
+  std::size_t f = 1;
+  if (f < cmd.size() && cmd[f].w.text == "--") ++f;
+  if (f >= cmd.size() || cmd[f].w.text == "-v") return std::nullopt;
+  const std::string& fmt_text = cmd[f].w.text;
+  std::size_t arg = f + 1;
+  std::string out;
+  do {
+    bool used = false;
+    for (std::size_t k = 0; k < fmt_text.size(); ++k) {
+      char c = fmt_text[k];
+      char next = k + 1 < fmt_text.size() ? fmt_text[k + 1] : '\0';
+      if (c == '\\') {
+        if (next != 'n' && next != 't' && next != '\\') return std::nullopt;
+        out += next == 'n' ? '\n' : next == 't' ? '\t' : '\\';
+        ++k;
+      } else if (c == '%') {
+        if (next == '%') {
+          out += '%';
+        } else if (next == 's' || next == 'd') {
+          if (arg < cmd.size()) out += cmd[arg++].w.text;
+          used = true;
+        } else {
+          return std::nullopt;
+        }
+        ++k;
+      } else {
+        out += c;
+      }
+    }
+    if (!used) break;
+  } while (arg < cmd.size());
+  return out;
+}
+
+}  // namespace
+
+void Evaluator::capture_output(const std::vector<EWord>& cmd, bool stdout_redirected,
+                               const Ctx& ctx, const Provenance& at) {
+  if (captures_.empty() || stdout_redirected || ctx.in_pipeline_not_last) return;
+  Capture& c = captures_.back();
+  std::string b = cmd[0].w.symbolic ? "" : base_name(cmd[0].w.text);
+  bool concrete = std::none_of(cmd.begin(), cmd.end(),
+                               [](const EWord& w) { return w.w.symbolic || w.w.tainted; });
+  std::optional<std::string> text;
+  if (concrete && b == "echo") text = echo_output(cmd);
+  if (concrete && b == "printf") text = printf_output(cmd);
+  if (!text) {
+    c.known = false;
+    return;
+  }
+  c.chunks.push_back({std::move(*text), at});
+}
+
+// The captured output as words: one word when quoted, else split on blanks. Each field keeps
+// the place of the statement that printed its first byte.
+std::optional<std::vector<EWord>> Evaluator::captured_words(const Capture& c, bool quoted) {
+  if (!c.known || c.chunks.empty()) return std::nullopt;
+  std::string all;
+  std::vector<std::size_t> owner;
+  for (std::size_t i = 0; i < c.chunks.size(); ++i) {
+    all += c.chunks[i].text;
+    owner.resize(all.size(), i);
+  }
+  while (!all.empty() && all.back() == '\n') all.pop_back();
+  auto word = [&](std::string text, std::size_t first_byte) {
+    EWord w;
+    w.w.text = std::move(text);
+    w.w.from = c.chunks[owner.empty() ? 0 : owner[first_byte]].from;
+    mark_site(w, StepRole::Output, "");
+    return w;
+  };
+  std::vector<EWord> out;
+  if (quoted) {
+    out.push_back(word(all, 0));
+    return out;
+  }
+  std::size_t p = 0;
+  while (p < all.size()) {
+    std::size_t s = all.find_first_not_of(" \t\n", p);
+    if (s == std::string::npos) break;
+    std::size_t e = all.find_first_of(" \t\n", s);
+    if (e == std::string::npos) e = all.size();
+    out.push_back(word(all.substr(s, e - s), s));
+    p = e;
+  }
+  return out;
+}
+
+}  // namespace sbr::bash
