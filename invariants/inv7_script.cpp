@@ -14,6 +14,9 @@ void check_script_lifecycle(const Model& model, Findings& out) {
         case ScriptFindingKind::ErrexitMissing:
           rule = rule::launcher_without_errexit;
           break;
+        case ScriptFindingKind::PartialStrictMode:
+          rule = rule::partial_strict_mode;
+          break;
         case ScriptFindingKind::FailOpenStep:
           rule = rule::security_step_fails_open;
           break;

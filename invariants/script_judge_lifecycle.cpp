@@ -31,6 +31,36 @@ void errexit(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
   }
 }
 
+// `set -e` alone: an unset variable expands to "" (an empty `--network`, a rule for no address)
+// and a failure inside a pipeline is hidden by its last stage. Judged at the first launch that
+// has errexit, once per script; a launch without errexit is ErrexitMissing instead.
+std::string_view consequence(const ContainerLaunch& l) {
+  if (!l.nounset && !l.pipefail) {
+    return "an unset variable expands to an empty word, and a failed pipeline stage is hidden by "
+           "the last one";
+  }
+  return l.nounset ? "a failed stage inside a pipeline does not stop it"
+                   : "an unset variable expands to an empty word instead of stopping it";
+}
+
+void partial_strict_mode(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
+  for (const ContainerLaunch& l : o.launches) {
+    if (!l.errexit) continue;
+    if (l.nounset && l.pipefail) return;
+    std::string missing = !l.nounset && !l.pipefail ? "`-u` and `-o pipefail`"
+                          : !l.nounset              ? "`-u`"
+                                                    : "`-o pipefail`";
+    add_unique(out, {K::PartialStrictMode,
+                     fmt::format("`{}` runs under `set -e` without {}: {}", l.command, missing,
+                                 consequence(l)),
+                     l.command,
+                     false,
+                     l.from,
+                     {}});
+    return;
+  }
+}
+
 void fail_open(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
   std::set<std::pair<std::uint32_t, std::uint32_t>> reported;
   for (const SecurityStep& s : o.steps) {
@@ -174,6 +204,7 @@ void exec_after_trap(const ScriptObservations& o, std::vector<ScriptJudgment>& o
 std::vector<ScriptJudgment> judge_lifecycle(const ScriptObservations& o) {
   std::vector<ScriptJudgment> out;
   errexit(o, out);
+  partial_strict_mode(o, out);
   fail_open(o, out);
   splices(o, out);
   cleanup(o, out);

@@ -39,6 +39,8 @@ const char* script_finding_kind_name(ScriptFindingKind k) {
       return "secret-in-url";
     case K::CapabilityKeptAtExec:
       return "capability-kept-at-exec";
+    case K::PartialStrictMode:
+      return "partial-strict-mode";
   }
   return "script-finding";
 }

@@ -26,6 +26,7 @@ enum class ScriptFindingKind : std::uint8_t {
   XtraceWithSecrets,      // set -x while a secret is expanded
   SecretInUrl,            // a credential in a URL, or a secret echoed
   CapabilityKeptAtExec,   // NET_ADMIN used by the setup, not dropped before the final exec
+  PartialStrictMode,      // `set -e` at the first launch, but not `-u` or `pipefail`
 };
 
 // Stable kebab-case name, the first segment of the finding's fact path.

@@ -121,6 +121,8 @@ struct ExecHandover {
 struct ContainerLaunch {
   std::string command;  // `podman run`
   bool errexit = false;
+  bool nounset = false;   // `set -u` in force
+  bool pipefail = false;  // `set -o pipefail` in force
   Provenance from;
 };
 

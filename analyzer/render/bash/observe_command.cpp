@@ -81,6 +81,8 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
         fmt::format("{} {}", inv.argv[0].text.empty() ? inv.argv[0].origin : inv.argv[0].text,
                     inv.argv.size() > 1 ? inv.argv[1].text : "");
     l.errexit = st_.opts.errexit;
+    l.nounset = st_.opts.nounset;
+    l.pipefail = st_.opts.pipefail;
     l.from = inv.from;
     observed().launches.push_back(std::move(l));
   }
