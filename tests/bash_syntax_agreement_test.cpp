@@ -19,13 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 bool is_shell(const fs::path& p, const std::string& text) {
   std::string ext = p.extension().string();
   if (ext == ".sh" || ext == ".bash") return true;
@@ -48,7 +41,8 @@ std::vector<fs::path> shell_files() {
     fs::path root = fs::path(sbr::test::source_dir()) / top;
     for (auto it = fs::recursive_directory_iterator(root); it != fs::end(it); ++it) {
       if (!it->is_regular_file() || it->is_symlink()) continue;
-      if (is_shell(it->path(), read_all(it->path()).substr(0, 200))) out.push_back(it->path());
+      if (is_shell(it->path(), sbr::test::read_file(it->path().string()).substr(0, 200)))
+        out.push_back(it->path());
     }
   }
   std::sort(out.begin(), out.end());
@@ -66,7 +60,7 @@ TEST_CASE("every shell fixture and example that bash -n accepts parses without a
   for (const fs::path& p : files) {
     if (!bash_accepts(p)) continue;
     ++accepted;
-    auto r = sbr::test::render_text(read_all(p), p.filename().string());
+    auto r = sbr::test::render_text(sbr::test::read_file(p.string()), p.filename().string());
     for (const auto& problem : r.problems) {
       INFO(p.string() << ":" << problem.at.line << ":" << problem.at.column << ": "
                       << problem.message);

@@ -17,13 +17,6 @@ using namespace sbr;
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::vector<std::string> files_under(const std::string& dir) {
   std::vector<std::string> out;
   if (DIR* d = opendir(dir.c_str())) {
@@ -145,7 +138,7 @@ TEST_CASE("every rule file has the schema's keys in the schema's order", "[catal
   for (const auto& path : files_under(test::source_dir() + "/rules")) {
     INFO(path);
     std::vector<std::string> keys;
-    std::istringstream in(read_file(path));
+    std::istringstream in(test::read_file(path));
     for (std::string line; std::getline(in, line);) {
       std::smatch m;
       if (std::regex_search(line, m, std::regex("^([a-z_]+):"))) keys.push_back(m[1]);
@@ -179,7 +172,7 @@ TEST_CASE("no rule id is spelt as a literal in analyzer/ or invariants/", "[cata
         continue;
       }
       INFO(path << " names a rule id as a string: use the rule:: constant");
-      CHECK_FALSE(std::regex_search(read_file(path), literal));
+      CHECK_FALSE(std::regex_search(test::read_file(path), literal));
     }
   }
 }

@@ -16,13 +16,6 @@
 
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // A temporary directory that removes itself.
 struct TempDir {
   std::string path;
@@ -61,7 +54,7 @@ Run sbreview(const std::string& cwd, const std::string& args) {
   while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
   int st = pclose(p);
   r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.err = slurp(errf);
+  r.err = sbr::test::read_file(errf);
   unlink(errf);
   return r;
 }
@@ -143,7 +136,8 @@ TEST_CASE("several --format/--output pairs are written in one run", "[cli]") {
                "check --format json --output r.json --format sarif -o r.sarif --format text bad");
   CHECK(r.code == 1);
   CHECK(r.out.find("[SB0001]") != std::string::npos);  // the text view went to stdout
-  std::string json = slurp(t.path + "/r.json"), sarif = slurp(t.path + "/r.sarif");
+  std::string json = sbr::test::read_file(t.path + "/r.json"),
+              sarif = sbr::test::read_file(t.path + "/r.sarif");
   REQUIRE(nlohmann::json::accept(json));
   REQUIRE(nlohmann::json::accept(sarif));
   auto j = nlohmann::json::parse(json);
@@ -155,7 +149,7 @@ TEST_CASE("several --format/--output pairs are written in one run", "[cli]") {
   CHECK(s["runs"][0]["results"][0]["ruleId"] == "SB0001");
   CHECK(sbreview(t.path, "check --output a.txt --output b.txt bad").code == 2);
   CHECK(sbreview(t.path, "check --format text --output t.txt bad").out.empty());
-  CHECK(slurp(t.path + "/t.txt").find("[SB0001]") != std::string::npos);
+  CHECK(sbr::test::read_file(t.path + "/t.txt").find("[SB0001]") != std::string::npos);
 }
 
 TEST_CASE("a configuration error is file:line:col on stderr and exit 2", "[cli]") {

@@ -19,14 +19,15 @@
 #include "tests/memory_tree_loader.h"
 
 namespace sbr::test {
-namespace {
 
-std::string read_all(const std::string& path) {
+std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
+
+namespace {
 
 void list_files(const std::string& dir, const std::string& rel, std::vector<std::string>& out) {
   DIR* d = opendir(dir.c_str());
@@ -122,7 +123,7 @@ void copy_tree(const std::string& from, const std::string& to) {
         throw std::runtime_error("cannot copy symlink " + src);
       }
     } else if (S_ISREG(st.st_mode)) {
-      std::ofstream(dst, std::ios::binary) << read_all(src);
+      std::ofstream(dst, std::ios::binary) << read_file(src);
     }
   }
   closedir(d);
@@ -187,7 +188,7 @@ bool apply_setup(const std::string& copy, const std::string& setup_text, bool& u
 Analysis analyse_files(const std::string& dir, const Config& config) {
   AnalyzeOptions ao;
   ao.jobs = 2;
-  std::string setup = read_all(dir + "/.fixture-setup");
+  std::string setup = read_file(dir + "/.fixture-setup");
   if (setup.empty()) return analyze(load_memory_tree(dir), config, ao);
   char tmpl[] = "/tmp/sbr-fixture-XXXXXX";
   if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
@@ -220,7 +221,7 @@ std::vector<Reported> analyse_tree(const std::string& dir, const std::vector<std
   std::string cfg = dir + "/.sbreview.yaml";
   std::ifstream probe(cfg);
   if (probe) {
-    auto parsed = parse_config(read_all(cfg), cfg, kNoFile);
+    auto parsed = parse_config(read_file(cfg), cfg, kNoFile);
     if (parsed) config = *parsed;
   }
   auto with_skips = [&](Config c) {
@@ -230,7 +231,7 @@ std::vector<Reported> analyse_tree(const std::string& dir, const std::vector<std
   Analysis a = analyse_files(dir, with_skips(config));
   if (probe) {
     FileId id = a.model.files.add(".sbreview.yaml");
-    auto parsed = parse_config(read_all(cfg), ".sbreview.yaml", id);
+    auto parsed = parse_config(read_file(cfg), ".sbreview.yaml", id);
     if (parsed) config = *parsed;
   }
   RunOptions ro;
@@ -337,11 +338,11 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
   std::vector<std::string> files;
   list_files(dir, "", files);
   for (const auto& rel : files) {
-    if (rel != ".fixture-setup") collect_annotations(rel, read_all(dir + "/" + rel), marks);
+    if (rel != ".fixture-setup") collect_annotations(rel, read_file(dir + "/" + rel), marks);
   }
   std::string tree = dir;
   while (tree.size() > 1 && tree.back() == '/') tree.pop_back();
-  collect_tree_expectations(read_all(tree + ".expect"), marks);
+  collect_tree_expectations(read_file(tree + ".expect"), marks);
   r.expected = marks.expected;
 
   // A direct subdirectory with its own .sbreview.yaml is a separate run with that
@@ -390,7 +391,7 @@ void check_golden_dump(const std::string& rel_dir, const std::string& golden) {
   std::string path = source_dir() + "/" + golden;
   if (std::getenv("SBR_UPDATE_GOLDEN")) std::ofstream(path, std::ios::binary) << actual;
   INFO("golden " << path << " (regenerate with SBR_UPDATE_GOLDEN=1 and review the diff)");
-  CHECK(actual == read_all(path));
+  CHECK(actual == read_file(path));
 }
 
 }  // namespace sbr::test

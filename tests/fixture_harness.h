@@ -57,6 +57,8 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
                               bool closed);
 
 std::string source_dir();
+// A whole file as bytes; "" when it cannot be read.
+std::string read_file(const std::string& path);
 
 }  // namespace sbr::test
 

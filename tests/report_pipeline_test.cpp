@@ -30,13 +30,6 @@ void write_file(const std::string& path, const std::string& text) {
   out << text;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 const char* const kPod =
     "apiVersion: v1\n"
     "kind: Pod\n"
@@ -71,7 +64,7 @@ Run run_pipeline(const std::string& dir, const Catalog& catalog) {
   Analysis a = analyze({dir}, config, AnalyzeOptions{});
   // As the CLI does: the configuration's locations need a file id in this run's table.
   FileId id = a.model.files.add(".sbreview.yaml");
-  auto parsed = parse_config(read_file(cfg_path), ".sbreview.yaml", id);
+  auto parsed = parse_config(test::read_file(cfg_path), ".sbreview.yaml", id);
   REQUIRE(parsed);
   config = *parsed;
   RunOptions ro;
@@ -134,10 +127,10 @@ TEST_CASE("the binary writes identical bytes with --jobs 1 and --jobs 2", "[repo
         ".txt --format json --output " + base + ".json --format sarif --output " + base + ".sarif";
     INFO(cmd);
     REQUIRE(std::system(cmd.c_str()) == 0);
-    outputs[jobs - 1] =
-        read_file(base + ".txt") + read_file(base + ".json") + read_file(base + ".sarif");
-    CHECK(read_file(base + ".sarif").find("\"version\": \"2.1.0\"") != std::string::npos);
-    CHECK(read_file(base + ".json").find("\"findings\": [") != std::string::npos);
+    outputs[jobs - 1] = test::read_file(base + ".txt") + test::read_file(base + ".json") +
+                        test::read_file(base + ".sarif");
+    CHECK(test::read_file(base + ".sarif").find("\"version\": \"2.1.0\"") != std::string::npos);
+    CHECK(test::read_file(base + ".json").find("\"findings\": [") != std::string::npos);
   }
   CHECK(!outputs[0].empty());
   CHECK(outputs[0] == outputs[1]);
@@ -152,9 +145,9 @@ TEST_CASE("the binary's paths: text relative to the working directory, SARIF to 
                     "--output " +
                     dir + "/out.txt --format sarif --output " + dir + "/out.sarif";
   REQUIRE(std::system(cmd.c_str()) == 0);
-  std::string text = read_file(dir + "/out.txt");
+  std::string text = test::read_file(dir + "/out.txt");
   CHECK(text.rfind("fixtures/rules/SB0001-parse-error/bad.yaml:9:6: high [SB0001]", 0) == 0);
-  std::string sarif = read_file(dir + "/out.sarif");
+  std::string sarif = test::read_file(dir + "/out.sarif");
   CHECK(sarif.find("\"uri\": \"fixtures/rules/SB0001-parse-error/bad.yaml\"") != std::string::npos);
   char* real = realpath(test::source_dir().c_str(), nullptr);
   REQUIRE(real != nullptr);

@@ -13,20 +13,13 @@ using namespace sbr;
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Runs the validator on `sarif`; returns its exit status, its output in `log`.
 int validate(const std::string& sarif, std::string& log) {
   std::string log_path = sarif + ".validation.txt";
   std::string cmd = "python3 '" + test::source_dir() + "/tests/tools/validate_sarif.py' '" + sarif +
                     "' > '" + log_path + "' 2>&1";
   int rc = std::system(cmd.c_str());
-  log = read_file(log_path);
+  log = test::read_file(log_path);
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
