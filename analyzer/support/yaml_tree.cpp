@@ -213,7 +213,7 @@ struct ViewBuf : std::streambuf {
 
 struct DocumentReader::Impl {
   std::string_view text;
-  std::uint64_t budget;
+  std::uint64_t budget = 0;
   size_t offset = 0;            // where the current parser started
   std::uint32_t line_base = 0;  // lines before `offset`
   std::unique_ptr<ViewBuf> buf;
@@ -230,7 +230,9 @@ struct DocumentReader::Impl {
 };
 
 DocumentReader::DocumentReader(std::string_view text, std::uint64_t node_budget)
-    : impl_(new Impl{text, node_budget}) {
+    : impl_(new Impl()) {
+  impl_->text = text;
+  impl_->budget = node_budget;
   impl_->restart();
 }
 

@@ -400,7 +400,11 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
       auto rv = arith(r, ctx);
       if (!rv) {
         Var& s = assign_slot(nm, false);
-        s.elems = {EWord{Word{"", true, "arithmetic", false, prov(n, ctx)}, "", {}, "", false}};
+        EWord unknown;
+        unknown.w.symbolic = true;
+        unknown.w.origin = "arithmetic";
+        unknown.w.from = prov(n, ctx);
+        s.elems = {unknown};
         return std::nullopt;
       }
       long long base = 0;
