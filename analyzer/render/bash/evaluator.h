@@ -186,6 +186,8 @@ class Evaluator {
   void capture_output(const std::vector<EWord>& cmd, bool stdout_redirected, const Ctx& ctx,
                       const Provenance& at);
   std::optional<std::vector<EWord>> captured_words(const Capture& c, bool quoted);
+  std::vector<EWord> command_substitution(TSNode n, Ctx& ctx);  // substitution.cpp
+  std::vector<EWord> process_substitution(TSNode n, Ctx& ctx);
   // Held by every recursive walk for the duration of one level (RenderLimits::max_nesting).
   class Nest {
    public:

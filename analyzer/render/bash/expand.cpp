@@ -14,17 +14,6 @@
 
 namespace sbr::bash {
 
-namespace {
-// A command substitution whose first command fetches from the network (`$(curl -s URL)`).
-bool fetches(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
-  if (stmts.empty()) return false;
-  TSNode first = stmts.front();
-  if (is(first, "pipeline")) first = ts_node_named_child(first, 0);
-  auto words = written_words(statement_command(first), tree);
-  return !words.empty() && in(base_name(words[0]), {"curl", "wget"});
-}
-}  // namespace
-
 std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (ts_node_is_null(n)) return {};
   step(n, ctx);
@@ -434,86 +423,8 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     }
     return finish(std::move(fields));
   }
-  if (k == "command_substitution") {
-    std::string inner;
-    std::vector<TSNode> stmts;
-    for (TSNode c : named_children(n)) stmts.push_back(c);
-    if (!stmts.empty()) {
-      inner = std::string(ctx.tree->text.substr(
-          ts_node_start_byte(stmts.front()),
-          ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
-    }
-    // Run what is inside (it may launch a container) without keeping its state changes, and
-    // collect what it prints.
-    State saved = st_;
-    Ctx ic = ctx;
-    ic.stdout_piped = true;
-    ic.errexit_suppressed = ctx.errexit_suppressed;
-    captures_.emplace_back();
-    for (TSNode s : stmts) statement(s, ic);
-    Capture printed = std::move(captures_.back());
-    captures_.pop_back();
-    st_ = saved;
-    TSNode parent = ts_node_parent(n);
-    bool quoted = !ts_node_is_null(parent) && kind(parent) == "string";
-    if (auto words = captured_words(printed, quoted)) return finish(std::move(*words));
-    EWord w;
-    w.w.symbolic = true;
-    std::string shown = inner.size() > 60 ? inner.substr(0, 57) + "..." : inner;
-    std::replace(shown.begin(), shown.end(), '\n', ' ');
-    w.w.origin = "command substitution `" + shown + "`";
-    w.default_known = false;
-    auto starts = [&](std::string_view p) { return inner.rfind(p, 0) == 0; };
-    if (inner == "pwd" || inner == "pwd -P") {
-      w.w.text = "$PWD";
-      w.w.origin = "working directory";
-    } else if (inner.find("dirname") != std::string::npos &&
-               (inner.find("$0") != std::string::npos ||
-                inner.find("BASH_SOURCE") != std::string::npos)) {
-      w.w.text = script_dir();
-      w.w.origin = "script directory";
-    } else if (starts("mktemp")) {
-      w.w.text = "/tmp/tmp.XXXXXXXXXX";
-      w.w.origin = "temporary file from mktemp";
-      w.temp_file = true;
-    } else if (starts("command -v ") || starts("which ") || starts("type -P ")) {
-      std::string arg = inner.substr(
-          inner.find(' ', inner.find(' ') + (starts("command") || starts("type") ? 1 : 0)) + 1);
-      arg = arg.substr(0, arg.find_first_of(" |&;)"));
-      w.w.text = arg;
-    } else if (starts("id ") || inner == "id" || starts("whoami") || starts("date") ||
-               starts("uname") || starts("nproc") || starts("hostname") || starts("getconf") ||
-               starts("basename") || starts("realpath") || starts("readlink")) {
-      // Facts about the host, not input an outsider controls.
-    } else {
-      w.w.tainted = true;
-      w.taint_var = w.w.origin;
-      w.taint_at = loc(n, ctx.tree);
-      w.taint_source =
-          fetches(stmts, ctx.tree) ? ValueSource::NetworkRead : ValueSource::CommandSubstitution;
-    }
-    return finish({w});
-  }
-  if (k == "process_substitution") {
-    State saved = st_;
-    Ctx ic = ctx;
-    captures_.emplace_back();
-    for (TSNode s : named_children(n)) statement(s, ic);
-    Capture printed = std::move(captures_.back());
-    captures_.pop_back();
-    st_ = saved;
-    EWord w;
-    w.w.symbolic = true;
-    w.w.text = "/dev/fd/63";
-    w.w.origin = "process substitution";
-    // `mapfile -t a < <(fn)` reads these lines (builtins.cpp).
-    if (auto words = captured_words(printed, true)) {
-      substituted_files_[w.w.text] = std::move(*words);
-    } else {
-      substituted_files_.erase(w.w.text);
-    }
-    return finish({w});
-  }
+  if (k == "command_substitution") return finish(command_substitution(n, ctx));
+  if (k == "process_substitution") return finish(process_substitution(n, ctx));
   if (k == "arithmetic_expansion") {
     std::optional<long long> v;
     for (TSNode c : named_children(n)) v = arith(c, ctx);
