@@ -1,6 +1,8 @@
 // The wrapper table: for each command that runs another, the options that take a separate value
 // and the operands it reads before the command. Options written `--opt=value` are one word and
 // need no entry. Anything else that starts with `-` is taken for a flag.
+// `env -S 'cmd args'` is not split: the string stays the command word, recorded (and unknown)
+// rather than taken for an option value, which would leave no command at all.
 // Not here: setpriv, capsh, gosu and the other user switchers. They are security steps whose own
 // arguments are judged (facts.cpp: is the bounding set dropped?), so they stay the command.
 #include "analyzer/render/bash/wrappers.h"
@@ -27,7 +29,7 @@ const std::vector<WrapperSpec>& specs() {
   static const std::vector<WrapperSpec> table = {
       {"sudo", Kind::Sudo, {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}},
       {"doas", Kind::Sudo, {"-u", "-C"}},
-      {"env", Kind::Env, {"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}},
+      {"env", Kind::Env, {"-u", "--unset", "-C", "--chdir"}},
       {"command", Kind::Command, {}},
       {"builtin", Kind::Command, {}},
       {"exec", Kind::Exec, {"-a"}},
