@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
+#include "invariants/script_judgments.h"
 
 namespace sbr::inv {
 namespace {
@@ -37,8 +39,24 @@ RuleId rule_for(ProblemKind k) {
       return rule::acceptance_expired;
     case ProblemKind::RenderFailed:
       return rule::render_failed;
+    case ProblemKind::SourceUnresolved:
+      return rule::source_unresolved;
+    case ProblemKind::ArgvPartlyUnknown:
+      return rule::argv_partly_unknown;
   }
   return rule::parse_error;
+}
+
+// Launch words that SB7056 already reports as engine options taken from the environment: the
+// same open word is one fact, so SB0013 stays quiet there.
+std::set<Location> escape_hatch_words(const Model& model) {
+  std::set<Location> out;
+  for (const ScriptFacts& s : model.scripts) {
+    for (const ScriptJudgment& j : judge_escape_hatches(s.observed)) {
+      if (j.key.rfind("engine-options.", 0) == 0) out.insert(j.from.at);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -53,8 +71,10 @@ void check_integrity(const Model& model, Findings& out) {
     return std::tie(a->at.file, a->at.line, a->at.column) <
            std::tie(b->at.file, b->at.line, b->at.column);
   });
+  const std::set<Location> hatches = escape_hatch_words(model);
   for (const Problem* pp : sorted) {
     const Problem& p = *pp;
+    if (p.kind == ProblemKind::ArgvPartlyUnknown && hatches.count(p.at) > 0) continue;
     Finding f;
     f.rule_id = rule_for(p.kind);
     f.message = p.message;

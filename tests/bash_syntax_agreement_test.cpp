@@ -69,3 +69,29 @@ TEST_CASE("every shell fixture and example that bash -n accepts parses without a
   }
   CHECK(accepted > 50);
 }
+
+// Heredocs inside command substitutions, the forms launchers use to hold an nft ruleset or a
+// config in a variable: bash accepts each, so the renderer must too.
+TEST_CASE("heredocs inside $( ) parse as bash parses them", "[bash-syntax]") {
+  const std::vector<std::string> snippets = {
+      "rules=\"$(cat <<EOF\ntable inet f { chain o { policy drop; } }\nEOF\n)\"\necho \"$rules\"\n",
+      "r=$(cat <<'EOF'\nit's ) here \"q\"\nEOF\n)\n",
+      "y=\"$(cat <<-EOF\n\ta $HOME\n\tEOF\n)\"\n",
+      "w=\"$(sed 's/a/b/' <<EOF | tr a b\nc\nEOF\n)\"\n",
+      "nft -f /dev/stdin <<< \"$(cat <<EOF\ntable inet f { }\nEOF\n)\"\n",
+      "printf '%s\\n' \"$(cat <<EOF\na\nEOF\n)\" second\n",
+      "f() {\n  local r\n  r=$(cat <<'EOF'\nx\nEOF\n)\n  echo \"$r\"\n}\n",
+  };
+  fs::path dir = fs::temp_directory_path() / "sbr-heredoc-syntax";
+  fs::create_directories(dir);
+  int n = 0;
+  for (const std::string& s : snippets) {
+    fs::path p = dir / ("snippet" + std::to_string(n++) + ".sh");
+    std::ofstream(p) << "#!/bin/bash\n" << s;
+    INFO(s);
+    REQUIRE(bash_accepts(p));
+    auto r = sbr::test::render_text("#!/bin/bash\n" + s, p.filename().string());
+    for (const auto& problem : r.problems) CHECK(problem.kind != sbr::ProblemKind::ParseError);
+  }
+  fs::remove_all(dir);
+}

@@ -11,12 +11,13 @@ using namespace sbr;
 namespace {
 
 const std::pair<ProblemKind, const char*> kKinds[] = {
-    {ProblemKind::ParseError, "SB0001"},     {ProblemKind::Unreadable, "SB0002"},
-    {ProblemKind::SymlinkOutside, "SB0003"}, {ProblemKind::TooLarge, "SB0004"},
-    {ProblemKind::InvalidObject, "SB0005"},  {ProblemKind::DuplicateKey, "SB0006"},
-    {ProblemKind::BudgetExceeded, "SB0007"}, {ProblemKind::SpecialFile, "SB0008"},
-    {ProblemKind::BadAcceptance, "SB0009"},  {ProblemKind::ExpiredAcceptance, "SB0010"},
-    {ProblemKind::RenderFailed, "SB0011"},
+    {ProblemKind::ParseError, "SB0001"},        {ProblemKind::Unreadable, "SB0002"},
+    {ProblemKind::SymlinkOutside, "SB0003"},    {ProblemKind::TooLarge, "SB0004"},
+    {ProblemKind::InvalidObject, "SB0005"},     {ProblemKind::DuplicateKey, "SB0006"},
+    {ProblemKind::BudgetExceeded, "SB0007"},    {ProblemKind::SpecialFile, "SB0008"},
+    {ProblemKind::BadAcceptance, "SB0009"},     {ProblemKind::ExpiredAcceptance, "SB0010"},
+    {ProblemKind::RenderFailed, "SB0011"},      {ProblemKind::SourceUnresolved, "SB0012"},
+    {ProblemKind::ArgvPartlyUnknown, "SB0013"},
 };
 
 }  // namespace

@@ -320,7 +320,7 @@ TEST_CASE("resources, lifecycle, runtime, identity of the launch", "[launch]") {
   CHECK(w.object_from.at.column == 1);
 
   Workload unnamed = run_one({"podman", "run", "img"});
-  CHECK(unnamed.id.container == "launch 1");
+  CHECK(unnamed.id.container == "line 1");
 }
 
 TEST_CASE("unknown options are kept and never swallow the image silently", "[launch]") {
@@ -501,4 +501,36 @@ TEST_CASE("truncated and odd argument lists are kept, not lost", "[launch]") {
   FilePart out;
   CHECK_FALSE(workloads_from_invocation(inv_of({"podman"}), {}, out));
   CHECK_FALSE(workloads_from_invocation(Invocation{}, {}, out));
+}
+
+TEST_CASE("an open word where an option goes is reported, never taken for the image", "[launch]") {
+  Invocation inv = inv_of({"podman", "run", "--rm", "", "ghcr.io/acme/agent:1", "bash"});
+  inv.argv[3].symbolic = true;
+  inv.argv[3].origin = "env AGENT_MOUNTS";
+  FilePart out;
+  LaunchContext ctx;
+  REQUIRE(workloads_from_invocation(inv, ctx, out));
+  REQUIRE(out.workloads.size() == 1);
+  CHECK(out.workloads[0].image == "ghcr.io/acme/agent:1");
+  REQUIRE(out.problems.size() == 1);
+  CHECK(out.problems[0].kind == ProblemKind::ArgvPartlyUnknown);
+  CHECK(out.problems[0].at.column == col(3));
+  CHECK(out.problems[0].message.find("env AGENT_MOUNTS") != std::string::npos);
+
+  // A flag word the environment chooses, parsed by its default.
+  Invocation flag = inv_of({"podman", "run", "--dns=none", "ghcr.io/acme/agent:1"});
+  flag.argv[2].symbolic = true;
+  flag.argv[2].origin = "env AGENT_DNS, default --dns=none";
+  FilePart out2;
+  REQUIRE(workloads_from_invocation(flag, ctx, out2));
+  REQUIRE(out2.problems.size() == 1);
+  CHECK(out2.problems[0].kind == ProblemKind::ArgvPartlyUnknown);
+
+  // Open values as an option's value or as the image are what the other rules judge.
+  Invocation valued = inv_of({"podman", "run", "--network", "", "", "bash"});
+  valued.argv[3].symbolic = true;
+  valued.argv[4].symbolic = true;
+  FilePart out3;
+  REQUIRE(workloads_from_invocation(valued, ctx, out3));
+  CHECK(out3.problems.empty());
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "analyzer/check/implied.h"
 #include "analyzer/check/registry.h"
 #include "generated/rule_ids.h"
 
@@ -140,6 +141,7 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   out.erase(std::unique(out.begin(), out.end(),
                         [&](const Finding& a, const Finding& b) { return key(a) == key(b); }),
             out.end());
+  drop_implied(out);
   return out;
 }
 

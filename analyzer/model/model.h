@@ -30,6 +30,8 @@ enum class ProblemKind : std::uint8_t {
   BadAcceptance,      // a risk acceptance or suppression without a reason
   ExpiredAcceptance,  // a risk acceptance past its expiry
   RenderFailed,       // a chart/overlay/launcher that could not be rendered
+  SourceUnresolved,   // `source FILE` whose file is not in the analysed tree
+  ArgvPartlyUnknown,  // a launch word that could be an option, with a value the script leaves open
 };
 
 struct Problem {

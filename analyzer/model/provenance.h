@@ -42,15 +42,37 @@ enum class Frontend : std::uint8_t {
   Engine,  // a default the engine supplies, not something written in the input
 };
 
-// A fact reached only on some path of a script carries the condition text. needs_switch is
-// true when the path is not the default one (it needs an explicit, non-default switch).
+// One conjunct of a path condition: what a reader is told ("AGENTBOX_NET=full"), its negation,
+// and, when the value tested stays the same wherever it is tested (an environment variable
+// the script never assigns, one assignment of a variable), that value's identity, so that two
+// atoms about it can be seen to contradict each other.
+struct CondAtom {
+  std::string shown;
+  std::string negation;
+  std::string subject;  // "" = not comparable with other atoms
+  std::string equals;   // the literal the subject equals when the atom holds, if it says so
+  friend bool operator==(const CondAtom&, const CondAtom&) = default;
+};
+
+// A fact reached only on some path of a script carries the condition of that path: a
+// conjunction of atoms, and its text for display. needs_switch is true when the path is not
+// the default one (it needs an explicit, non-default switch).
 struct Condition {
   std::string text;
   bool needs_switch = false;
+  std::vector<CondAtom> atoms;  // empty with a text: one atom, the text itself
 
+  static Condition when(CondAtom atom, bool needs_switch);
   bool always() const { return text.empty(); }
+  // Every atom of `weaker` is one of this condition's: whatever holds under `weaker` holds here.
+  bool implies(const Condition& weaker) const;
+  // Some atom of this condition and some atom of `other` cannot hold together.
+  bool contradicts(const Condition& other) const;
   friend bool operator==(const Condition&, const Condition&) = default;
 };
+
+// The conjunction of two path conditions (atoms in order, each once).
+Condition conjoin(const Condition& outer, const Condition& inner);
 
 // One earlier place a value passed through on its way to the fact, with what happened there.
 // The bash renderer fills the steps of a variable, an array element, a default or a function

@@ -48,7 +48,11 @@ void read_embedded_shell(FileId file, std::string_view text, std::uint32_t line,
   sf.observed = std::move(r.observed);
   sf.invocations = std::move(r.invocations);
   out.scripts.push_back(std::move(sf));
-  out.problems.insert(out.problems.end(), r.problems.begin(), r.problems.end());
+  // A RUN line or lifecycle command sources files of the image (`. /opt/venv/bin/activate`),
+  // not of the repository: not following them is no gap in the review of the repository.
+  for (Problem& p : r.problems) {
+    if (p.kind != ProblemKind::SourceUnresolved) out.problems.push_back(std::move(p));
+  }
 }
 
 }  // namespace sbr

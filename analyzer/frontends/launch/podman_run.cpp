@@ -40,6 +40,20 @@ std::string script_path(const LaunchContext& ctx) {
   return "";
 }
 
+// How a reader finds an unnamed launch: the function it is in and its line ("run_agent, line
+// 14"; "line 14" at the top level), and the file when it is not the script the workload is
+// named after (a function in a sourced library).
+std::string launch_label(const Invocation& inv, const LaunchContext& ctx) {
+  const Location& at = inv.argv[0].from.at;
+  std::string where = "line " + std::to_string(at.line);
+  if (ctx.sources && at.file != ctx.script && at.file < ctx.sources->files.size())
+    where = ctx.sources->files[at.file].path + ":" + std::to_string(at.line);
+  std::string fn;
+  for (const auto& f : inv.call_path)
+    if (f.rfind("source ", 0) != 0) fn = f;
+  return fn.empty() ? where : fn + ", " + where;
+}
+
 Workload base_workload(const Invocation& inv, const EngineGuess& g, const LaunchContext& ctx) {
   Workload w;
   w.engine = g.engine;
@@ -47,7 +61,7 @@ Workload base_workload(const Invocation& inv, const EngineGuess& g, const Launch
   w.id.kind = "launcher";
   w.id.name = script_path(ctx);
   w.id.render_root = w.id.name;
-  w.id.container = "launch " + std::to_string(inv.sequence);
+  w.id.container = launch_label(inv, ctx);
   w.object_from = inv.argv[0].from;
   w.container_from = inv.argv[0].from;
   w.pod_spec_from = inv.argv[0].from;
@@ -246,6 +260,7 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
     return true;
   }
 
+  for (Problem& p : launch::unknown_option_words(args)) out.problems.push_back(std::move(p));
   launch::ApplyOutcome outcome;
   // Apply once to learn --pod, then start again from the pod's options so that the
   // container's own flags override what it inherits.

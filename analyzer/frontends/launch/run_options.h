@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/model/invocation.h"
+#include "analyzer/model/model.h"
 
 namespace sbr::launch {
 
@@ -37,6 +38,11 @@ ParsedRun parse_run_args(const std::vector<Word>& argv, std::size_t start, bool 
 // Whether a long option (without dashes) takes a value; false for flags and unknown names.
 bool option_takes_value(std::string_view long_name);
 bool option_is_known(std::string_view long_name);
+
+// Words of a parsed run that the script leaves open where an option goes, as invariant-0
+// problems (unknown_words.cpp). An open word read as the image before a plain image reference
+// becomes an unknown option, and that reference the image.
+std::vector<Problem> unknown_option_words(ParsedRun& run);
 
 // Skips engine-global options (`podman --root X run`) from `i`; returns the subcommand index.
 std::size_t skip_global_options(const std::vector<Word>& argv, std::size_t i);

@@ -20,12 +20,15 @@ Var* Evaluator::lookup(const std::string& name) {
 }
 
 Var& Evaluator::assign_slot(const std::string& name, bool local) {
-  if (local && !st_.frames.empty()) return st_.frames.back()[name];
-  for (auto it = st_.frames.rbegin(); it != st_.frames.rend(); ++it) {
+  Var* slot = nullptr;
+  if (local && !st_.frames.empty()) slot = &st_.frames.back()[name];
+  for (auto it = st_.frames.rbegin(); slot == nullptr && it != st_.frames.rend(); ++it) {
     auto f = it->find(name);
-    if (f != it->end()) return f->second;
+    if (f != it->end()) slot = &f->second;
   }
-  return st_.globals[name];
+  if (slot == nullptr) slot = &st_.globals[name];
+  slot->serial = ++assignments_;
+  return *slot;
 }
 
 void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool readonly,

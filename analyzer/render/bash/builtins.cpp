@@ -148,6 +148,8 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
       statements(t->root(), sc);
       call_path_.pop_back();
       st_.returning = false;
+    } else {
+      note_unresolved_source(n, ctx, cmd[1]);
     }
     --depth_;
     return true;

@@ -9,6 +9,7 @@
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/fields.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/path_idioms.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/render/bash/wrappers.h"
 #include "analyzer/support/secrets.h"
@@ -55,25 +56,6 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
   if (sources_ == nullptr) return nullptr;
   // Resolve relative to the repository root (paths built on the script's directory) or to
   // the script's directory; never outside the root.
-  auto normalise = [](const std::string& p) -> std::optional<std::string> {
-    std::vector<std::string> parts;
-    size_t i = 0;
-    while (i <= p.size()) {
-      size_t e = p.find('/', i);
-      if (e == std::string::npos) e = p.size();
-      std::string seg = p.substr(i, e - i);
-      if (seg == "..") {
-        if (parts.empty()) return std::nullopt;
-        parts.pop_back();
-      } else if (!seg.empty() && seg != ".") {
-        parts.push_back(seg);
-      }
-      i = e + 1;
-    }
-    std::string out;
-    for (auto& s : parts) out += (out.empty() ? "" : "/") + s;
-    return out;
-  };
   if (path_in.empty() || path_in[0] == '/' || path_in[0] == '$' || path_in[0] == '~')
     return nullptr;
   std::vector<std::string> candidates;
@@ -82,7 +64,7 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
   candidates.push_back(dir == "." ? path_in : dir + "/" + path_in);
   candidates.push_back(path_in);
   for (const auto& c : candidates) {
-    auto n = normalise(c);
+    auto n = normalise_repo_path(c);
     if (!n) continue;
     for (const SourceFile& f : sources_->files) {
       if (f.path != *n || !f.readable) continue;
@@ -259,6 +241,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     }
     ++depth_;
     call_path_.push_back(name);
+    called_.insert(name);
     std::vector<EWord> fargs(cmd.begin() + 1, cmd.end());
     for (auto& a : fargs) {
       a.keep_from = true;
@@ -390,6 +373,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       Var* v = lookup(var);
       if (v == nullptr) continue;
       for (std::size_t ai = 0; ai < v->alts.size() && variants < 4; ++ai, ++variants) {
+        if (ctx.cond.contradicts(v->alts[ai].cond)) continue;  // no path has both
         Ctx vc = ctx;
         vc.cond = join(ctx.cond, v->alts[ai].cond);
         alt_override_ = {var, ai};

@@ -96,6 +96,17 @@ std::optional<bool> ere_search(const std::string& text, const std::string& patte
   return RE2::PartialMatch(text, re);
 }
 
+// `[ $# -gt 0 ]` at the top of a script: whether it was started with arguments.
+void describe_argument_count(const std::string& label, const std::string& op, const std::string& n,
+                             Truth& t) {
+  if (label != "#" && label != "$#") return;
+  bool some = (op == "-gt" && n == "0") || (op == "-ne" && n == "0") || (op == "-ge" && n == "1");
+  bool none = (op == "-eq" && n == "0") || (op == "-lt" && n == "1") || (op == "-le" && n == "0");
+  if (!some && !none) return;
+  t.text = some ? "started with arguments" : "started without arguments";
+  t.negated_text = some ? "started without arguments" : "started with arguments";
+}
+
 }  // namespace
 
 Truth Evaluator::condition(TSNode n, Ctx& ctx) {
@@ -106,8 +117,10 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
   std::string src(ctx.tree->slice(n));
   if (src.size() > 80) src = src.substr(0, 77) + "...";
   Truth unknown;
-  unknown.text = "`" + src + "`";
-  unknown.negated_text = "not `" + src + "`";
+  CondAtom said = outcome_atom(src, false);  // "`nft` is installed" for `command -v nft`
+  bool probe = said.shown.rfind("`" + src, 0) != 0;
+  unknown.text = probe ? said.shown : "`" + src + "` succeeds";
+  unknown.negated_text = probe ? said.negation : "`" + src + "` fails";
   if (k == "test_command") {
     for (TSNode c : named_children(n)) {
       if (is(c, "comment")) continue;
@@ -126,6 +139,16 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
   if (k == "negated_command") {
     for (TSNode c : named_children(n)) return negate(condition(c, ctx));
     return unknown;
+  }
+  // `! command -v nft >/dev/null`: the redirect wraps the whole negation. It still runs as the
+  // redirected statement it is; only its words for the reader come from the command inside.
+  if (k == "redirected_statement" && !ts_node_is_null(field(n, "body"))) {
+    TSNode body = field(n, "body");
+    bool negated = is(body, "negated_command") && ts_node_named_child_count(body) > 0;
+    TSNode inner = negated ? ts_node_named_child(body, ts_node_named_child_count(body) - 1) : body;
+    CondAtom a = outcome_atom(ctx.tree->slice(inner), false);
+    unknown.text = negated ? a.negation : a.shown;
+    unknown.negated_text = negated ? a.shown : a.negation;
   }
   if (k == "parenthesized_expression") {
     for (TSNode c : named_children(n)) return condition(c, ctx);
@@ -184,6 +207,13 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
       t.text = la + " " + op + " " + shown_b;
       t.negated_text = "not " + t.text;
     }
+    describe_argument_count(la, op, shown_b, t);
+    if (!b.w.symbolic) {
+      t.subject = subject_of(label_of(ctx.tree->slice(l)) == la ? la : "");
+      bool plain = b.w.text.find_first_of("*?[") == std::string::npos;
+      if (plain && (op == "==" || op == "=")) t.equals = b.w.text;
+      if (plain && op == "!=") t.negated_equals = b.w.text;
+    }
     if (!a.w.symbolic && !b.w.symbolic) {
       t.known = eval(a.w.text, b.w.text);
       if (!t.known) {
@@ -212,6 +242,7 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
       bool want_set = op == "-n";
       t.text = la + (want_set ? " is set" : " is empty");
       t.negated_text = la + (want_set ? " is empty" : " is set");
+      t.subject = subject_of(la);
       if (!a.w.symbolic)
         t.known = a.w.text.empty() != want_set;
       else if (a.default_known)
@@ -241,6 +272,7 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
     std::string la = label_of(ctx.tree->slice(n));
     t.text = la + " is set";
     t.negated_text = la + " is empty";
+    t.subject = subject_of(la);
     if (!a.w.symbolic)
       t.known = !a.w.text.empty();
     else if (a.default_known)
@@ -439,6 +471,59 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
     return std::nullopt;
   }
   return std::nullopt;
+}
+
+}  // namespace sbr::bash
+
+namespace sbr::bash {
+
+CondAtom Evaluator::atom(const Truth& t, bool holds) {
+  return holds ? CondAtom{t.text, t.negated_text, t.subject, t.equals}
+               : CondAtom{t.negated_text, t.text, t.subject, t.negated_equals};
+}
+
+// An environment variable the script never assigns has one value for the whole run; an
+// assigned one has one value per assignment. Positional and special parameters change with
+// `shift` and `set --`: not comparable.
+std::string Evaluator::subject_of(const std::string& name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+    return "";
+  const Var* v = lookup(name);
+  if (v == nullptr) return "env " + name;
+  if (v->serial == 0 || v->array) return "";
+  return fmt::format("{}#{}", name, v->serial);
+}
+
+CondAtom Evaluator::case_atom(const std::string& label, const std::string& joined,
+                              const std::vector<std::string>& patterns,
+                              const std::string& subject) const {
+  bool literal_one = patterns.size() == 1 && patterns[0].find_first_of("*?[") == std::string::npos;
+  std::string equals = literal_one ? patterns[0] : "";
+  bool script_argument =
+      !label.empty() && std::isdigit(static_cast<unsigned char>(label[0])) && st_.frames.empty();
+  if (script_argument) {
+    std::string shown =
+        joined == "*" ? "started with any other argument" : "started with `" + joined + "`";
+    return {shown, "not " + shown, "", ""};
+  }
+  return {label + " matches " + joined, label + " does not match " + joined, subject, equals};
+}
+
+// `command -v nft`, `which iptables`, `type -p ipset`, `hash nft`: a check for a tool.
+CondAtom Evaluator::outcome_atom(std::string_view command, bool fails) {
+  std::string c(command);
+  for (const char* probe : {"command -v ", "which ", "type -p ", "type -P ", "hash "}) {
+    if (c.rfind(probe, 0) != 0) continue;
+    std::string tool = c.substr(std::string_view(probe).size());
+    tool = tool.substr(0, tool.find_first_of(" >&|;"));
+    if (tool.empty()) break;
+    std::string present = "`" + tool + "` is installed";
+    std::string missing = "`" + tool + "` is not installed";
+    return fails ? CondAtom{missing, present, "", ""} : CondAtom{present, missing, "", ""};
+  }
+  std::string shown = "`" + short_text(command) + "` " + (fails ? "fails" : "succeeds");
+  std::string other = "`" + short_text(command) + "` " + (fails ? "succeeds" : "fails");
+  return {shown, other, "", ""};
 }
 
 }  // namespace sbr::bash

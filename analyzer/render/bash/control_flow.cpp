@@ -7,6 +7,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 
@@ -116,8 +117,8 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
     bool def_then = t.default_value.value_or(true);
     bool has_default = t.default_value.has_value();
     Ctx tc = ctx, ec = ctx;
-    tc.cond = join(ctx.cond, Condition{"when " + t.text, has_default && !def_then});
-    ec.cond = join(ctx.cond, Condition{"when " + t.negated_text, has_default && def_then});
+    tc.cond = join(ctx.cond, Condition::when(atom(t, true), has_default && !def_then));
+    ec.cond = join(ctx.cond, Condition::when(atom(t, false), has_default && def_then));
     State before = st_;
     run_body(body, tc);
     State s_then = st_;
@@ -125,7 +126,7 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
     run_else(ec);
     State s_else = st_;
     bool then_default = !has_default || def_then;
-    st_ = merge_states(s_then, s_else, tc.cond, ec.cond, then_default);
+    st_ = merge_states(std::move(s_then), std::move(s_else), tc.cond, ec.cond, then_default);
   };
   run_if(cond, then_body, 0);
 }
@@ -155,39 +156,8 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
       break;
     }
   }
-  auto glob = [](std::string_view pat, std::string_view s) {
-    // Shell pattern match: * ? [...] (enough for case patterns).
-    std::function<bool(size_t, size_t)> m = [&](size_t p, size_t i) -> bool {
-      if (p == pat.size()) return i == s.size();
-      char c = pat[p];
-      if (c == '*') {
-        for (size_t k = i; k <= s.size(); ++k)
-          if (m(p + 1, k)) return true;
-        return false;
-      }
-      if (i == s.size()) return false;
-      if (c == '?') return m(p + 1, i + 1);
-      if (c == '[') {
-        size_t e = pat.find(']', p + 1);
-        if (e == std::string_view::npos) return c == s[i] && m(p + 1, i + 1);
-        std::string_view set = pat.substr(p + 1, e - p - 1);
-        bool neg = !set.empty() && (set[0] == '!' || set[0] == '^');
-        if (neg) set.remove_prefix(1);
-        bool hit = false;
-        for (size_t k = 0; k < set.size(); ++k) {
-          if (k + 2 < set.size() && set[k + 1] == '-') {
-            hit = hit || (s[i] >= set[k] && s[i] <= set[k + 2]);
-            k += 2;
-          } else {
-            hit = hit || s[i] == set[k];
-          }
-        }
-        return hit != neg && m(e + 1, i + 1);
-      }
-      return c == s[i] && m(p + 1, i + 1);
-    };
-    return m(0, 0);
-  };
+  auto glob = [](std::string_view pat, std::string_view s) { return glob_match(pat, s); };
+  const std::string var_subject = var.empty() ? "" : subject_of(var);
   auto pattern_texts = [&](TSNode it) {
     std::vector<std::string> pats;
     for (TSNode c : children(it)) {
@@ -230,6 +200,7 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
   State before = st_;
   std::optional<State> merged;
   Condition merged_cond;
+  int merges = 0;
   bool matched_default = false;
   for (TSNode it : items) {
     auto pats = pattern_texts(it);
@@ -243,23 +214,29 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     for (size_t pi = 0; pi < pats.size(); ++pi)
       pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
     Ctx ic = ctx;
-    ic.cond = join(ctx.cond, Condition{fmt::format("when {} matches {}", label, pj),
-                                       v.default_known && !is_def});
+    ic.cond = join(ctx.cond, Condition::when(case_atom(label, pj, pats, var_subject),
+                                             v.default_known && !is_def));
     st_ = before;
     for (TSNode s : body_of(it)) {
       if (st_.dead || st_.returning || st_.breaking) break;
       statement(s, ic);
     }
+    // After the first merge the accumulated state's elements carry their own items'
+    // conditions; merged_cond stays the condition of its main (scalar) values.
     if (!merged) {
-      merged = st_;
+      merged = std::move(st_);
       merged_cond = ic.cond;
     } else {
-      merged = merge_states(*merged, st_, merged_cond, ic.cond, !is_def);
+      merged = merge_states(std::move(*merged), std::move(st_), merged_cond, ic.cond, !is_def,
+                            merges > 0);
+      ++merges;
+      if (is_def) merged_cond = ic.cond;
     }
   }
   // The path where no pattern matched.
   if (merged) {
-    st_ = merge_states(*merged, before, merged_cond, ctx.cond, true);
+    st_ = merge_states(std::move(*merged), std::move(before), merged_cond, ctx.cond, true,
+                       merges > 0);
   }
   if (any_exits && !var.empty()) mark_validated(var);
 }
@@ -314,7 +291,9 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
     slot.elems.push_back(item);
     Ctx bc = ctx;
     if (item.w.symbolic)
-      bc.cond = join(ctx.cond, Condition{"for each " + name + " in " + item.w.origin, false});
+      bc.cond =
+          join(ctx.cond,
+               Condition::when({"for each " + name + " in " + item.w.origin, "", "", ""}, false));
     statement(body, bc);
     if (st_.may_break) {
       // Whether the loop goes on depends on values the script does not fix: one more
@@ -363,11 +342,12 @@ void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
       // Unknown bound (`while read`, a retry loop): the body once, as a conditional path.
       Ctx bc = ctx;
       bc.cond =
-          join(ctx.cond, Condition{"when " + (t.text.empty() ? "the loop runs" : t.text), false});
+          join(ctx.cond, t.text.empty() ? Condition::when({"the loop runs", "", "", ""}, false)
+                                        : Condition::when(atom(t, true), false));
       State before = st_;
       statement(body, bc);
       st_.breaking = 0;
-      st_ = merge_states(st_, before, bc.cond, ctx.cond, false);
+      st_ = merge_states(std::move(st_), std::move(before), bc.cond, ctx.cond, false);
       break;
     }
     std::string_view ctext = ts_node_is_null(cnd) ? std::string_view{} : ctx.tree->slice(cnd);

@@ -110,6 +110,7 @@ ScriptRender Evaluator::run() {
   } catch (const RenderAbort& a) {
     out_.problems.push_back(a.problem);
   }
+  run_entry_points();
   finish_facts();
   for (std::uint32_t i = 0; i < out_.invocations.size(); ++i) out_.invocations[i].sequence = i;
   return std::move(out_);
@@ -198,14 +199,13 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       // The right side runs only when the left failed (||) or succeeded (&&): conditional.
       Ctx rc = ctx;
       rc.cond =
-          join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(body)),
-                                               kind(tail_op) == "||" ? "fails" : "succeeds"),
-                                   false});
+          join(ctx.cond,
+               Condition::when(outcome_atom(ctx.tree->slice(body), kind(tail_op) == "||"), false));
       State saved = st_;
       statement(tail_right, rc);
       if (kind(tail_op) == "||") {
         State after = st_;
-        st_ = merge_states(saved, after, {}, {}, true);
+        st_ = merge_states(std::move(saved), std::move(after), {}, {}, true);
       }
     }
   } else if (k == "list") {
@@ -252,19 +252,16 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     }
     Ctx rc = ctx;
     if (!is_test) {
-      rc.cond =
-          join(ctx.cond, Condition{fmt::format("when `{}` {}", short_text(ctx.tree->slice(left)),
-                                               is_or ? "fails" : "succeeds"),
-                                   false});
+      rc.cond = join(ctx.cond, Condition::when(outcome_atom(ctx.tree->slice(left), is_or), false));
     } else if (!t.text.empty()) {
       bool runs_when = !is_or;  // && runs right when true
-      std::string text = runs_when ? t.text : t.negated_text;
       bool def = t.default_value.has_value() && (*t.default_value == runs_when);
-      rc.cond = join(ctx.cond, Condition{"when " + text, t.default_value.has_value() && !def});
+      rc.cond =
+          join(ctx.cond, Condition::when(atom(t, runs_when), t.default_value.has_value() && !def));
     }
     State saved = st_;
     statement(right, rc);
-    st_ = merge_states(st_, saved, rc.cond, ctx.cond, false);
+    st_ = merge_states(std::move(st_), std::move(saved), rc.cond, ctx.cond, false);
   } else if (k == "pipeline") {
     std::vector<TSNode> stages;
     for (TSNode c : named_children(n)) stages.push_back(c);
@@ -308,7 +305,9 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     TSNode name = field(n, "name");
     TSNode body = field(n, "body");
     if (!ts_node_is_null(name) && !ts_node_is_null(body)) {
-      st_.functions[std::string(ctx.tree->slice(name))] = {body, ctx.tree};
+      std::string fname(ctx.tree->slice(name));
+      st_.functions[fname] = {body, ctx.tree};
+      note_definition(fname, ctx.tree);
     }
   } else if (k == "declaration_command") {
     std::string_view head = kind(ts_node_child(n, 0));
@@ -354,6 +353,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
         } else {
           existing->exported = existing->exported || exported;
           existing->readonly = existing->readonly || readonly;
+          existing->serial = ++assignments_;  // changed: not the value the other path has
         }
       }
     }

@@ -48,6 +48,9 @@ struct Var {
   bool readonly = false;
   bool from_mktemp = false;
   std::vector<Alt> alts;  // the value on other paths (scalars merged from branches)
+  // Which assignment gave the value (0: merged from paths, not one value): tests of the same
+  // serial test the same value, so their path atoms can contradict each other.
+  std::uint64_t serial = 0;
 };
 
 struct Trap {
@@ -98,7 +101,8 @@ struct Ctx {
 };
 
 Condition join(const Condition& outer, const Condition& inner);
-State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default);
+State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default,
+                   bool a_tagged = false);
 std::string short_text(std::string_view s);
 
 // Word helpers shared by expansion and assignment (expand.cpp).
@@ -141,7 +145,19 @@ class Evaluator {
     std::optional<bool> default_value;  // with every symbolic value at its default
     std::string text;                   // "AGENTBOX_NET=full"
     std::string negated_text;           // "AGENTBOX_NET!=full"
+    std::string subject;                // CondAtom::subject of the value tested, or ""
+    std::string equals;                 // the literal it equals when true (`==`), or ""
+    std::string negated_equals;         // ... when false (`!=`)
   };
+  // The path condition atom for `t` holding (or not).
+  static CondAtom atom(const Truth& t, bool holds);
+  // The identity of the value `$NAME` has here, for CondAtom::subject ("" when not stable).
+  std::string subject_of(const std::string& name);
+  // `case $1 in --net) ...`: "started with `--net`" for the script's own arguments.
+  CondAtom case_atom(const std::string& label, const std::string& joined,
+                     const std::vector<std::string>& patterns, const std::string& subject) const;
+  // The path on which a command fails (`||`) or succeeds (`&&`), in words.
+  static CondAtom outcome_atom(std::string_view command, bool fails);
   Truth condition(TSNode n, Ctx& ctx);
   std::optional<long long> arith(TSNode n, Ctx& ctx);
 
@@ -188,6 +204,14 @@ class Evaluator {
   std::optional<std::vector<EWord>> captured_words(const Capture& c, bool quoted);
   std::vector<EWord> command_substitution(TSNode n, Ctx& ctx);  // substitution.cpp
   std::vector<EWord> process_substitution(TSNode n, Ctx& ctx);
+  // `$(cd "$(dirname "$0")/.." && pwd)` and its kin, as a repository path (path_idioms.cpp).
+  std::optional<EWord> path_idiom(const std::vector<TSNode>& stmts, Ctx& ctx);
+  // Functions nothing calls, evaluated as entry points (entry_points.cpp).
+  void note_definition(const std::string& name, const SyntaxTree* tree);
+  bool referenced(const std::string& name) const;
+  void run_entry_points();
+  void note_unresolved_source(TSNode n, const Ctx& ctx, const EWord& target);
+  std::optional<std::string> path_operand(TSNode cmd, Ctx& ctx, std::string& name, bool& canonical);
   // Held by every recursive walk for the duration of one level (RenderLimits::max_nesting).
   class Nest {
    public:
@@ -244,6 +268,9 @@ class Evaluator {
   // the command is rendered once more per other value, as a conditional variant.
   std::vector<std::string> alt_probe_;
   std::pair<std::string, std::size_t> alt_override_{"", 0};
+  std::vector<std::string> defined_;  // the analysed file's functions, in definition order
+  std::set<std::string> called_;      // functions the evaluation called
+  std::uint64_t assignments_ = 0;     // Var::serial of the latest assignment
 };
 
 }  // namespace sbr::bash

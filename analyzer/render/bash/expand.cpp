@@ -219,10 +219,13 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
       w.default_known = false;
       vals = {w};
     } else if (name == "BASH_SOURCE") {
-      vals = {literal(file_.path)};
+      vals = {literal(path_of(ctx.tree))};  // the file being read, also inside a sourced one
     } else if (Var* v = lookup(name)) {
       if (all) {
         vals = v->elems;
+        // An element added on a path this one contradicts is not in the array here.
+        std::erase_if(vals,
+                      [&](const EWord& w) { return ctx.cond.contradicts(w.w.from.condition); });
         for (auto& w : vals) w.keep_from = true;
       } else if (!index.empty() && v->array) {
         if (v->assoc) {

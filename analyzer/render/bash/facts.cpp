@@ -188,6 +188,7 @@ void Evaluator::mark_validated(const std::string& var) {
   if (var.empty()) return;
   validated_.insert(var);
   if (Var* v = lookup(var)) {
+    v->serial = ++assignments_;  // changed: not the value the other path has
     for (EWord& w : v->elems) w.w.tainted = false;
     for (Alt& a : v->alts)
       for (EWord& w : a.elems) w.w.tainted = false;

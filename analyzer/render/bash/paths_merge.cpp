@@ -8,29 +8,9 @@
 
 namespace sbr::bash {
 
-// "when A and B" + "when B and C" = "when A and B and C": a path condition is a set of parts.
+// "when A and B" + "when B and C" = "when A and B and C": a path condition is a set of atoms.
 Condition join(const Condition& outer, const Condition& inner) {
-  if (outer.always()) return inner;
-  if (inner.always()) return outer;
-  auto parts = [](const std::string& t) {
-    std::vector<std::string> out;
-    std::string s = t.rfind("when ", 0) == 0 ? t.substr(5) : t;
-    size_t p = 0;
-    for (;;) {
-      size_t e = s.find(" and ", p);
-      out.push_back(s.substr(p, e == std::string::npos ? std::string::npos : e - p));
-      if (e == std::string::npos) break;
-      p = e + 5;
-    }
-    return out;
-  };
-  auto a = parts(outer.text);
-  for (const auto& x : parts(inner.text)) {
-    if (std::find(a.begin(), a.end(), x) == a.end()) a.push_back(x);
-  }
-  std::string text = "when ";
-  for (size_t i = 0; i < a.size(); ++i) text += (i ? " and " : "") + a[i];
-  return Condition{text, outer.needs_switch || inner.needs_switch};
+  return conjoin(outer, inner);
 }
 
 namespace {
@@ -54,8 +34,10 @@ void tag(std::vector<EWord>& ws, const Condition& c) {
 // Variables after two paths meet: arrays keep the elements of both paths, each tagged with
 // the condition of the path that added it; scalars keep the default path's value and the other
 // as an alternative.
-Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& cb,
-              bool a_default) {
+// `a_tagged`: a's array elements already carry the conditions of the paths that added them (a
+// state accumulated over several `case` items), so they are not tagged again with `ca`.
+Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& cb, bool a_default,
+              bool a_tagged) {
   const Var* def = a_default ? a : b;
   const Var* other = a_default ? b : a;
   const Condition& cother = a_default ? cb : ca;
@@ -66,6 +48,7 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
   bool array = (def && def->array) || (other && other->array);
   if (array) {
     out = def ? *def : *other;
+    out.serial = 0;
     out.elems.clear();
     out.alts.clear();
     std::vector<EWord> ea = def ? def->elems : std::vector<EWord>{};
@@ -75,8 +58,8 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
     out.elems.assign(ea.begin(), ea.begin() + static_cast<long>(p));
     std::vector<EWord> ra(ea.begin() + static_cast<long>(p), ea.end());
     std::vector<EWord> rb(eb.begin() + static_cast<long>(p), eb.end());
-    tag(ra, cdef);
-    tag(rb, cother);
+    if (!(a_tagged && a_default)) tag(ra, cdef);
+    if (!(a_tagged && !a_default)) tag(rb, cother);
     out.elems.insert(out.elems.end(), ra.begin(), ra.end());
     out.elems.insert(out.elems.end(), rb.begin(), rb.end());
     out.keys.clear();
@@ -87,28 +70,32 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
   } else {
     out.elems.push_back(EWord{});  // unset on the default path
   }
+  out.serial = 0;  // a value per path, not one value
   if (other != nullptr) {
     out.alts.push_back(Alt{other->elems, cother});
-    for (const Alt& alt : other->alts) out.alts.push_back(Alt{alt.elems, join(cother, alt.cond)});
+    for (const Alt& alt : other->alts) {
+      if (cother.contradicts(alt.cond)) continue;  // no path has both
+      out.alts.push_back(Alt{alt.elems, join(cother, alt.cond)});
+    }
   }
   if (out.alts.size() > 4) out.alts.resize(4);
   return out;
 }
 
-std::map<std::string, Var> merge_map(const std::map<std::string, Var>& a,
-                                     const std::map<std::string, Var>& b, const Condition& ca,
-                                     const Condition& cb, bool a_default) {
-  std::map<std::string, Var> out;
-  std::set<std::string> names;
-  for (auto& [k, _] : a) names.insert(k);
-  for (auto& [k, _] : b) names.insert(k);
-  for (const auto& k : names) {
-    auto ia = a.find(k);
+// Merges `b` into `a` in place. A variable with the same assignment serial on both paths holds
+// the same value and is left as it is: an option-parsing `case` with 200 items changes one
+// variable per item, and merging must not copy the other 199 each time.
+void merge_map_into(std::map<std::string, Var>& a, const std::map<std::string, Var>& b,
+                    const Condition& ca, const Condition& cb, bool a_default, bool a_tagged) {
+  for (auto& [k, va] : a) {
     auto ib = b.find(k);
-    out[k] = merge_var(ia == a.end() ? nullptr : &ia->second, ib == b.end() ? nullptr : &ib->second,
-                       ca, cb, a_default);
+    const Var* vb = ib == b.end() ? nullptr : &ib->second;
+    if (vb != nullptr && va.serial != 0 && va.serial == vb->serial) continue;
+    va = merge_var(&va, vb, ca, cb, a_default, a_tagged);
   }
-  return out;
+  for (const auto& [k, vb] : b) {
+    if (a.count(k) == 0) a[k] = merge_var(nullptr, &vb, ca, cb, a_default, a_tagged);
+  }
 }
 
 }  // namespace
@@ -119,29 +106,43 @@ std::string short_text(std::string_view s) {
   return s.size() > 60 ? t + "..." : t;
 }
 
-State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default) {
+State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default,
+                   bool a_tagged) {
   if (a.dead && !b.dead) return b;
   if (b.dead && !a.dead) return a;
-  State out = a_default ? a : b;
-  out.globals = merge_map(a.globals, b.globals, ca, cb, a_default);
+  merge_map_into(a.globals, b.globals, ca, cb, a_default, a_tagged);
   if (a.frames.size() == b.frames.size() && !a.frames.empty()) {
-    out.frames.back() = merge_map(a.frames.back(), b.frames.back(), ca, cb, a_default);
+    merge_map_into(a.frames.back(), b.frames.back(), ca, cb, a_default, a_tagged);
   }
+  // Everything but the variables is the default path's; the variables are merged in `a`.
+  State& out = a_default ? a : b;
   const State& other = a_default ? b : a;
-  for (auto& [k, v] : other.functions) out.functions.emplace(k, v);
+  const bool errexit = a.opts.errexit && b.opts.errexit;
+  const bool xtrace = a.opts.xtrace || b.opts.xtrace;
+  const bool umask_strict = a.opts.umask_strict && b.opts.umask_strict;
+  const bool dead = a.dead && b.dead;
+  const bool returning = a.returning && b.returning;
+  const int breaking = std::min(a.breaking, b.breaking);
+  const bool may_break = a.may_break || b.may_break || a.breaking != b.breaking;
+  if (!a_default) {
+    b.globals.swap(a.globals);
+    if (b.frames.size() == a.frames.size() && !b.frames.empty())
+      b.frames.back().swap(a.frames.back());
+  }
+  for (const auto& [k, v] : other.functions) out.functions.emplace(k, v);
   for (const Trap& t : other.traps) {
     bool seen = std::any_of(out.traps.begin(), out.traps.end(),
                             [&](const Trap& x) { return x.at == t.at; });
     if (!seen) out.traps.push_back(t);
   }
-  out.opts.errexit = a.opts.errexit && b.opts.errexit;
-  out.opts.xtrace = a.opts.xtrace || b.opts.xtrace;
-  out.opts.umask_strict = a.opts.umask_strict && b.opts.umask_strict;
-  out.dead = a.dead && b.dead;
-  out.returning = a.returning && b.returning;
-  out.breaking = std::min(a.breaking, b.breaking);
-  out.may_break = a.may_break || b.may_break || a.breaking != b.breaking;
-  return out;
+  out.opts.errexit = errexit;
+  out.opts.xtrace = xtrace;
+  out.opts.umask_strict = umask_strict;
+  out.dead = dead;
+  out.returning = returning;
+  out.breaking = breaking;
+  out.may_break = may_break;
+  return std::move(out);
 }
 
 }  // namespace sbr::bash

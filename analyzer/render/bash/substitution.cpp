@@ -30,6 +30,7 @@ std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
         ctx.tree->text.substr(ts_node_start_byte(stmts.front()),
                               ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
   }
+  if (auto path = path_idiom(stmts, ctx)) return {*path};
   // Run what is inside (it may launch a container) without keeping its state changes, and
   // collect what it prints.
   State saved = st_;
@@ -54,11 +55,6 @@ std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
   if (inner == "pwd" || inner == "pwd -P") {
     w.w.text = "$PWD";
     w.w.origin = "working directory";
-  } else if (inner.find("dirname") != std::string::npos &&
-             (inner.find("$0") != std::string::npos ||
-              inner.find("BASH_SOURCE") != std::string::npos)) {
-    w.w.text = script_dir();
-    w.w.origin = "script directory";
   } else if (starts("mktemp")) {
     w.w.text = "/tmp/tmp.XXXXXXXXXX";
     w.w.origin = "temporary file from mktemp";

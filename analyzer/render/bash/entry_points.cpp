@@ -1,0 +1,97 @@
+// Functions nothing analysed calls: a library helper, a debug entry point a developer runs by
+// hand after sourcing the file. Their launches are still launches, so each is evaluated once
+// more as an entry point, in the script's final state with unknown arguments, and everything it
+// does carries the condition "when `fn` is called" (a path that needs an explicit switch).
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+
+#include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/words.h"
+
+namespace sbr::bash {
+namespace {
+
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ':';
+}
+
+// The line around `pos` starts (after blanks) with `#`: a comment, not a call.
+bool in_comment(std::string_view text, std::size_t pos) {
+  std::size_t b = text.rfind('\n', pos);
+  b = b == std::string_view::npos ? 0 : b + 1;
+  while (b < pos && (text[b] == ' ' || text[b] == '\t')) ++b;
+  return b < text.size() && text[b] == '#';
+}
+
+// How often `name` occurs as a whole word outside comments.
+std::size_t mentions(std::string_view text, std::string_view name) {
+  std::size_t n = 0;
+  for (std::size_t p = text.find(name); p != std::string_view::npos;
+       p = text.find(name, p + name.size())) {
+    bool left = p == 0 || !ident_char(text[p - 1]);
+    std::size_t e = p + name.size();
+    bool right = e >= text.size() || !ident_char(text[e]);
+    if (left && right && !in_comment(text, p)) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+void Evaluator::note_definition(const std::string& name, const SyntaxTree* tree) {
+  if (tree != trees_.front().get()) return;  // only the analysed file's own functions
+  if (std::find(defined_.begin(), defined_.end(), name) == defined_.end()) defined_.push_back(name);
+}
+
+// Called, or named anywhere else (a call the evaluation did not reach, a trap string, another
+// script that sources this one): then it is not an entry point of its own.
+bool Evaluator::referenced(const std::string& name) const {
+  if (called_.count(name) > 0) return true;
+  if (mentions(file_.bytes, name) > 1) return true;  // the definition is one mention
+  if (sources_ == nullptr) return false;
+  for (const SourceFile& f : sources_->files) {
+    if (f.id == file_.id || f.type != FileType::Shell || !f.readable) continue;
+    if (mentions(f.bytes, name) > 0) return true;
+  }
+  return false;
+}
+
+void Evaluator::run_entry_points() {
+  const State final_state = st_;
+  for (const std::string& name : defined_) {
+    auto fit = final_state.functions.find(name);
+    if (fit == final_state.functions.end() || referenced(name)) continue;
+    auto [body, tree] = fit->second;
+    st_ = final_state;
+    st_.dead = false;
+    st_.returning = false;
+    st_.breaking = 0;
+    st_.positional.clear();
+    st_.positional_unknown = true;
+    st_.frames.emplace_back();
+    if (file_.bytes.rfind("#!", 0) != 0) {
+      // A library run by hand: the shell options are its caller's, not the file's, so the
+      // strict-mode rules have nothing of this file to judge.
+      st_.opts.errexit = st_.opts.nounset = st_.opts.pipefail = true;
+    }
+    Ctx ctx;
+    ctx.tree = tree;
+    ctx.cond = Condition::when({"`" + name + "` is called", "", "", ""}, true);
+    call_path_ = {name};
+    steps_ = 0;  // each entry point gets its own step budget, as a trap handler does
+    try {
+      if (is(body, "compound_statement") || is(body, "subshell")) {
+        statements(body, ctx);
+      } else {
+        statement(body, ctx);
+      }
+    } catch (const RenderAbort& a) {
+      out_.problems.push_back(a.problem);
+    }
+    call_path_.clear();
+  }
+  st_ = final_state;
+}
+
+}  // namespace sbr::bash

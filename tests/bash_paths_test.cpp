@@ -1,0 +1,171 @@
+// The evaluator as a whole-program reader: path conditions as atoms (contradicting paths are
+// dropped, conditions read in words), `source` through the script-directory idioms, and
+// functions nothing calls evaluated as entry points.
+#include <catch2/catch.hpp>
+
+#include "tests/bash_helpers.h"
+
+namespace sbr::test {
+namespace {
+
+SourceFile shell_file(FileId id, std::string path, std::string text) {
+  SourceFile f;
+  f.id = id;
+  f.path = std::move(path);
+  f.type = FileType::Shell;
+  f.bytes = std::move(text);
+  f.readable = true;
+  return f;
+}
+
+std::vector<const Invocation*> launches(const bash::ScriptRender& r) {
+  std::vector<const Invocation*> out;
+  for (const auto& inv : r.invocations)
+    if (bash::is_container_launch(inv)) out.push_back(&inv);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("an array element added on a contradicting path is not in the array", "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+args=(--rm)
+if [[ $AGENT_NET == host ]]; then args+=(--network host); fi
+if [[ $AGENT_NET != host ]]; then
+  podman run "${args[@]}" img
+fi
+if [[ $AGENT_NET == host ]]; then
+  podman run "${args[@]}" img2
+fi
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 2);
+  CHECK(argv_text(*ls[0]) == "podman run --rm img");
+  CHECK(argv_text(*ls[1]) == "podman run --rm --network host img2");
+}
+
+TEST_CASE("a variable reassigned between two tests is not taken for the same value",
+          "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+args=()
+mode=$1
+if [[ $mode == open ]]; then args+=(--network host); fi
+mode=$2
+if [[ $mode != open ]]; then podman run "${args[@]}" img; fi
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 1);
+  CHECK(argv_text(*ls[0]) == "podman run --network host img");
+}
+
+TEST_CASE("path conditions are told in words", "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+if ! command -v iptables >/dev/null; then
+  podman run --network host img
+fi
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 1);
+  CHECK(ls[0]->from.condition.text == "when `iptables` is not installed");
+
+  auto r2 = render_text(R"(#!/bin/bash
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --net) net=$2; shift 2 ;;
+    *) shift ;;
+  esac
+done
+podman run --network "${net:-none}" img
+)");
+  std::vector<std::string> conditions;
+  for (const auto* inv : launches(r2)) conditions.push_back(inv->from.condition.text);
+  CHECK_THAT(conditions, Catch::Matchers::VectorContains(
+                             std::string("when started with arguments and started with `--net`")));
+}
+
+TEST_CASE("source follows the script-directory idioms inside the tree", "[bash-paths]") {
+  SourceSet set;
+  const std::string lib = "agent_flags=(--cap-drop=ALL --read-only)\n";
+  set.files.push_back(shell_file(0, "tools/bin/run-agent", ""));
+  set.files.push_back(shell_file(1, "tools/lib/flags.sh", lib));
+  for (
+      const std::string& how : {
+          std::string(
+              R"sh(root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"; source "$root/lib/flags.sh")sh"),
+          std::string(R"sh(. "$(dirname "$(readlink -f "$0")")/../lib/flags.sh")sh"),
+          std::string(R"sh(source "$(realpath "$(dirname "$0")/../lib/flags.sh")")sh"),
+          std::string(R"sh(here=${BASH_SOURCE[0]%/*}; source "$here/../lib/flags.sh")sh"),
+      }) {
+    DYNAMIC_SECTION(how) {
+      set.files[0].bytes = "#!/bin/bash\n" + how + "\npodman run \"${agent_flags[@]}\" img\n";
+      auto r = render_text(set.files[0].bytes, "tools/bin/run-agent", &set);
+      auto ls = launches(r);
+      REQUIRE(ls.size() == 1);
+      CHECK(argv_text(*ls[0]) == "podman run --cap-drop=ALL --read-only img");
+      CHECK(r.problems.empty());
+    }
+  }
+}
+
+TEST_CASE("a source that leaves the tree or depends on the environment is a note", "[bash-paths]") {
+  SourceSet set;
+  set.files.push_back(shell_file(0, "run.sh", ""));
+  set.files[0].bytes = R"(#!/bin/bash
+source ~/.agentrc
+. "$AGENT_LIB/flags.sh"
+source "$(dirname "$0")/../../etc/passwd"
+source "$(dirname "$0")/missing.sh"
+)";
+  auto r = render_text(set.files[0].bytes, "run.sh", &set);
+  REQUIRE(r.problems.size() == 4);
+  for (const auto& p : r.problems) CHECK(p.kind == ProblemKind::SourceUnresolved);
+  CHECK(r.problems[0].at.line == 2);
+  CHECK(r.problems[0].message.find("`source ~/.agentrc`") != std::string::npos);
+  CHECK(r.problems[1].message.find("AGENT_LIB") != std::string::npos);
+}
+
+TEST_CASE("a function nothing calls is evaluated as an entry point", "[bash-paths]") {
+  SourceSet set;
+  set.files.push_back(shell_file(0, "lib/run.sh", R"(# shellcheck shell=bash
+start() { podman run --rm --network none img; }
+# debug_shell: for people poking around
+debug_shell() { podman run --privileged img bash; }
+cleanup() { podman rm -f agent; }
+trap cleanup EXIT
+)"));
+  set.files.push_back(shell_file(1, "bin/agent", "#!/bin/bash\nsource lib/run.sh\nstart\n"));
+  auto r = render_text(set.files[0].bytes, "lib/run.sh", &set);
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 1);  // start is called by bin/agent; cleanup by the trap
+  CHECK(argv_text(*ls[0]) == "podman run --privileged img bash");
+  CHECK(ls[0]->from.condition.text == "when `debug_shell` is called");
+  CHECK(ls[0]->from.condition.needs_switch);
+  REQUIRE_FALSE(ls[0]->call_path.empty());
+  CHECK(ls[0]->call_path.back() == "debug_shell");
+}
+
+}  // namespace sbr::test
+
+namespace sbr::test {
+
+// The option-parsing loop of a real dispatcher, 200 options long: each option's path merges
+// into one state, so the launch renders once per distinct argument list (a bounded handful),
+// not once per path, and within every budget. (Its speed is measured by
+// bench/bash/option_loop.sh, not asserted here.)
+TEST_CASE("a 200-option parsing loop renders a bounded number of launches", "[bash-paths]") {
+  std::string s = "#!/bin/bash\n";
+  for (int k = 0; k < 200; ++k) s += "opt" + std::to_string(k) + "=default\n";
+  s += "while [[ $# -gt 0 ]]; do\n  case $1 in\n";
+  for (int k = 0; k < 200; ++k)
+    s += "    --opt" + std::to_string(k) + ") opt" + std::to_string(k) + "=$2; shift 2 ;;\n";
+  s += "    *) exit 2 ;;\n  esac\ndone\n";
+  s += "podman run --rm --label a=\"$opt0\" --label b=\"$opt199\" img\n";
+  auto r = render_text(s);
+  CHECK(r.problems.empty());
+  auto ls = launches(r);
+  REQUIRE_FALSE(ls.empty());
+  CHECK(ls.size() <= 5);
+  CHECK(ls[0]->from.condition.always());
+}
+
+}  // namespace sbr::test
