@@ -256,3 +256,24 @@ TEST_CASE("rules loaded with podman exec filter that container and those joining
   CHECK(m.workloads[3].network.egress.empty());
   CHECK(engine::unlinked_gates(m).empty());
 }
+
+TEST_CASE("docker exec iptables-restore records the container too", "[gates]") {
+  std::vector<Problem> problems;
+  auto gs = test::collect_gates(
+      "docker exec -i fw iptables-restore <<EOF\n"
+      "*filter\n"
+      ":OUTPUT DROP [0:0]\n"
+      "-A OUTPUT -d 140.82.112.3/32 -p tcp --dport 443 -j ACCEPT\n"
+      "COMMIT\n"
+      "EOF\n"
+      "docker exec fw ip6tables -w -P OUTPUT DROP\n",
+      0, problems);
+  REQUIRE(problems.empty());
+  REQUIRE(gs.size() == 1);
+  CHECK(gs[0].exec_container == "fw");
+  CHECK(gs[0].hook == GateHook::NetnsOutput);
+  CHECK(gs[0].denies_v4);
+  CHECK(gs[0].denies_v6);
+  REQUIRE(gs[0].allows.size() == 1);
+  CHECK(gs[0].allows[0].value == "140.82.112.3/32");
+}
