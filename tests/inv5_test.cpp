@@ -92,7 +92,7 @@ TEST_CASE("cidr parsing and containment, both families", "[inv5]") {
 }
 
 TEST_CASE("sensitive ranges reached by an allowed CIDR", "[inv5]") {
-  auto names = [](const std::string& cidr, std::vector<std::string> except) {
+  auto names = [](const std::string& cidr, const std::vector<std::string>& except) {
     std::vector<std::string> out;
     for (const auto& r : engine::sensitive_reached(*engine::parse_cidr(cidr), except)) {
       out.push_back(r.cidr);
