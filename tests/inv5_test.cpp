@@ -92,7 +92,7 @@ TEST_CASE("cidr parsing and containment, both families", "[inv5]") {
 }
 
 TEST_CASE("sensitive ranges reached by an allowed CIDR", "[inv5]") {
-  auto names = [](const std::string& cidr, std::vector<std::string> except) {
+  auto names = [](const std::string& cidr, const std::vector<std::string>& except) {
     std::vector<std::string> out;
     for (const auto& r : engine::sensitive_reached(*engine::parse_cidr(cidr), except)) {
       out.push_back(r.cidr);
@@ -197,7 +197,9 @@ TEST_CASE("IPv6 allows: ::/0 is any destination, fd00::/8 reaches metadata", "[i
   CHECK(fired(m, "SB5003"));
 }
 
-TEST_CASE("a gate that leaves IPv6 open is not default deny", "[inv5]") {
+// One fact, one finding: the v6 gap of a ruleset that denies IPv4 alone is SB5072's, at the
+// ruleset; SB5001 used to report it a second time for the workload.
+TEST_CASE("a gate that leaves IPv6 open is SB5072's finding, not SB5001's", "[inv5]") {
   Model m = pod_model();
   m.workloads[0].engine = Engine::Podman;
   EgressGate g;
@@ -206,15 +208,21 @@ TEST_CASE("a gate that leaves IPv6 open is not default deny", "[inv5]") {
   g.denies_v4 = true;
   g.from = at(12);
   m.workloads[0].network.egress.push_back(g);
+  ScriptFacts s;
+  s.file = g.from.at.file;
+  s.gates.push_back(g);
+  m.scripts.push_back(s);
   Findings f;
   inv::check_network(m, f);
+  CHECK(std::none_of(f.items().begin(), f.items().end(),
+                     [](const Finding& x) { return x.rule_id == "SB5001"; }));
   auto it = std::find_if(f.items().begin(), f.items().end(),
-                         [](const Finding& x) { return x.rule_id == "SB5001"; });
+                         [](const Finding& x) { return x.rule_id == "SB5072"; });
   REQUIRE(it != f.items().end());
   CHECK(it->at.line == 12);
-  CHECK(it->message.find("IPv6") != std::string::npos);
-  m.workloads[0].network.egress[0].denies_v6 = true;
-  CHECK_FALSE(fired(m, "SB5001"));
+  // Nothing denying either family is still SB5001.
+  m.workloads[0].network.egress[0].denies_v4 = false;
+  CHECK(fired(m, "SB5001"));
 }
 
 TEST_CASE("a --network none workload denies everything whatever else is allowed", "[inv5]") {

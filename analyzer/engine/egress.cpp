@@ -96,7 +96,23 @@ EgressPosture egress_posture(const Workload& w) {
     p.denies_v4 = p.denies_v4 || g.denies_v4;
     p.denies_v6 = p.denies_v6 || g.denies_v6;
   }
-  if (p.closed) return p;
+  classify_allows(p);
+  return p;
+}
+
+EgressPosture gate_posture(const EgressGate& g) {
+  EgressPosture p;
+  p.gates.push_back(&g);
+  p.closed = g.kind == GateKind::NetworkNone;
+  if (p.closed) p.closed_from = g.from;
+  p.denies_v4 = g.denies_v4;
+  p.denies_v6 = g.denies_v6;
+  classify_allows(p);
+  return p;
+}
+
+void classify_allows(EgressPosture& p) {
+  if (p.closed) return;
   for (const EgressGate* g : p.gates) {
     // A gate that passes everything by default makes its allows moot: what it does not
     // allow passes anyway, and the missing default deny is the finding.
@@ -123,9 +139,10 @@ EgressPosture egress_posture(const Workload& w) {
         });
       }
       if (!reached.empty()) p.sensitive.push_back({ref, std::move(reached)});
+      // The gateway's resolver is the one DNS server a sandbox is meant to use.
+      if (!a.host_subnet_from.empty() && !dns) p.host_subnet.push_back(ref);
     }
   }
-  return p;
 }
 
 }  // namespace sbr::engine

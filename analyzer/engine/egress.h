@@ -36,11 +36,19 @@ struct EgressPosture {
   std::vector<AllowRef> any_destination;  // every address, on more than DNS
   std::vector<AllowRef> dns_to_any;       // every address, port 53 only
   std::vector<SensitiveAllow> sensitive;  // metadata / private ranges left reachable
+  // Destinations the script computed from the host's own network (the default gateway's
+  // subnet, the container network's CIDR), on more than DNS: host services and neighbours.
+  std::vector<AllowRef> host_subnet;
 
   bool denies_by_default() const { return closed || (denies_v4 && denies_v6); }
 };
 
 EgressPosture egress_posture(const Workload& w);
+// One gate judged on its own, as written: no workload links to it, so nothing else on a path
+// adds a deny or bypasses it (an "unlinked gate").
+EgressPosture gate_posture(const EgressGate& g);
+// Fills the allow lists of `p` from its gates (both postures above end with this).
+void classify_allows(EgressPosture& p);
 
 // Kubernetes-style policies: they select pods and do not apply to hostNetwork pods.
 bool is_policy_gate(GateKind k);

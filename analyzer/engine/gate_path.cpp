@@ -1,6 +1,8 @@
 #include "analyzer/engine/gate_path.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 namespace sbr::engine {
 namespace {
@@ -98,6 +100,14 @@ std::optional<EgressGate> gate_on_path(const Workload& w, const EgressGate& g,
       copy.removable_by_workload = holds_net_admin(w) && !dropped;
       return copy;
     }
+    case GateVia::ContainerExec: {
+      // In the exec'd container's namespace, which the workload is or shares: the workload
+      // can flush it with NET_ADMIN unless the script cleared the bounding set.
+      EgressGate copy = g;
+      copy.hook = GateHook::NetnsOutput;
+      copy.removable_by_workload = holds_net_admin(w) && !g.setup_caps_dropped;
+      return copy;
+    }
     case GateVia::Proxy:
       return std::nullopt;
   }
@@ -114,6 +124,29 @@ HookMiss hook_missed(const Workload& w, GateHook hook) {
   if (forward) return rootless ? HookMiss::RootlessRelaySkipsForward : HookMiss::None;
   if (m == NetMode::Pasta || m == NetMode::Slirp4netns || rootless) return HookMiss::None;
   return HookMiss::BridgedSkipsOutput;
+}
+
+std::vector<UnlinkedGate> unlinked_gates(const Model& model) {
+  using Key = std::tuple<int, FileId, std::uint32_t, std::uint32_t>;
+  auto key = [](const EgressGate& g) {
+    return Key{static_cast<int>(g.kind), g.from.at.file, g.from.at.line, g.from.at.column};
+  };
+  std::set<Key> linked;
+  for (const GateLink& l : model.gate_links) {
+    if (l.script >= model.scripts.size() || l.gate >= model.scripts[l.script].gates.size())
+      continue;
+    linked.insert(key(model.scripts[l.script].gates[l.gate]));
+  }
+  std::vector<UnlinkedGate> out;
+  std::set<Key> seen;
+  for (const ScriptFacts& s : model.scripts) {
+    for (const EgressGate& g : s.gates) {
+      if (g.kind != GateKind::Nft && g.kind != GateKind::Iptables) continue;
+      if (linked.count(key(g)) != 0 || !seen.insert(key(g)).second) continue;
+      out.push_back({&s, &g});
+    }
+  }
+  return out;
 }
 
 void attach_gates(Model& model) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "analyzer/model/model.h"
 
@@ -40,6 +41,15 @@ enum class HookMiss : std::uint8_t {
   BridgedSkipsOutput,         // a bridged container is forwarded (FORWARD, DOCKER-USER)
 };
 HookMiss hook_missed(const Workload& w, GateHook hook);
+
+// A script's firewall ruleset (nft, iptables) that no GateLink names: no analysed launcher or
+// workload uses it, so it is judged on its own, as written. A gate that shares its location
+// with a linked one (an nft file a linked script loads) counts as linked. In model order.
+struct UnlinkedGate {
+  const ScriptFacts* script = nullptr;
+  const EgressGate* gate = nullptr;
+};
+std::vector<UnlinkedGate> unlinked_gates(const Model& model);
 
 // Attaches to every workload the gates on its path: `--network none` as a gate, then each
 // linked script gate in link order, then linked proxies when direct egress is denied.

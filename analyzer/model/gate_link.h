@@ -15,6 +15,10 @@ enum class GateVia : std::uint8_t {
   Entrypoint,   // a script the container runs first, or a setup command runs, loads it inside
   CommandLoad,  // the container's own command runs `nft -f` on the gate's file
   Proxy,        // a squid gate, and the workload has a proxy variable set
+  // `podman|docker exec CTR nft|iptables ...` loads the ruleset into the running container CTR:
+  // it filters CTR (a launch `--name CTR`) and every workload that joins CTR's network
+  // namespace (`--network container:CTR`, compose `network_mode: service:CTR`).
+  ContainerExec,
 };
 
 struct GateLink {

@@ -233,6 +233,10 @@ struct EgressAllow {
   std::vector<std::string> except;  // CIDR exceptions
   std::vector<PortRange> ports;     // empty = every port
   Provenance from;
+  // A symbolic destination the script computed from the host's own network configuration:
+  // what it was computed from ("the default gateway (`ip route`)", "the container network's
+  // subnet (`docker network inspect`)"); empty otherwise. An observation, judged by SB5077.
+  std::string host_subnet_from{};
 };
 
 // Where a ruleset sits, which decides whose traffic it sees: a bridged container's packets
@@ -263,6 +267,9 @@ struct EgressGate {
   // A default deny written only on a non-default path of the script (`if [[ -n $ALLOW ]]`):
   // where it is. The gate then does not deny by default.
   std::optional<Provenance> switched_deny;
+  // Rules loaded with `podman|docker exec CTR ...`: the container whose namespace holds them
+  // (link_gates links the gate to CTR and to workloads sharing its network namespace).
+  std::string exec_container{};
 };
 
 enum class ExposureKind : std::uint8_t { NodePort, LoadBalancer, ExternalIPs, Ingress };

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analyzer/frontends/gates/gates.h"
+#include "analyzer/frontends/gates/host_network.h"
 #include "analyzer/frontends/gates/iptables.h"
 #include "analyzer/frontends/gates/nft_parser.h"
 #include "analyzer/support/strings.h"
@@ -37,8 +38,9 @@ Tool tool_of(const std::string& argv0) {
 // Where the command runs and what it is, after unwrapping nsenter / ip netns exec / exec.
 struct Located {
   Tool tool = Tool::None;
-  size_t start = 0;   // index of the tool's argv[0]
-  std::string netns;  // "" = the script's own namespace
+  size_t start = 0;       // index of the tool's argv[0]
+  std::string netns;      // "" = the script's own namespace
+  std::string container;  // `podman|docker exec CTR`: CTR
 };
 
 Located locate(const std::vector<Word>& argv) {
@@ -72,6 +74,10 @@ Located locate(const std::vector<Word>& argv) {
     l.start = i;
     l.netns = argv[i - 1].text.empty() ? "netns" : "netns " + argv[i - 1].text;
     if (b == "nsenter") l.netns = "nsenter";
+    // The word before the tool is the container (options such as -i, -u root come first).
+    if (b != "nsenter" && b != "ip" && i >= 3 && !argv[i - 1].text.empty()) {
+      l.container = argv[i - 1].text;
+    }
     return l;
   }
   return l;
@@ -141,6 +147,7 @@ class Replay {
             g.hook = GateHook::NetnsOutput;
           }
           g.setup_caps_dropped = caps_dropped_;
+          if (auto c = containers_.find(key); c != containers_.end()) g.exec_container = c->second;
           out.push_back(std::move(g));
         }
       }
@@ -166,6 +173,7 @@ class Replay {
     Located l = locate(inv.argv);
     if (l.tool == Tool::None) return;
     Netns& ns = spaces_[l.netns];
+    if (!l.container.empty()) containers_[l.netns] = l.container;
     std::vector<Word> args(inv.argv.begin() + static_cast<std::ptrdiff_t>(l.start) + 1,
                            inv.argv.end());
     switch (l.tool) {
@@ -193,12 +201,13 @@ class Replay {
     }
   }
 
-  static std::vector<gates::Arg> to_args(const Invocation& inv, const std::vector<Word>& words) {
+  std::vector<gates::Arg> to_args(const Invocation& inv, const std::vector<Word>& words) const {
     std::vector<gates::Arg> out;
     for (const Word& w : words) {
       Provenance p = w.from.at.valid() ? w.from : inv.from;
       p.condition = inv.from.condition;
-      out.push_back({w.text.empty() && w.symbolic ? w.origin : w.text, w.symbolic, p});
+      out.push_back({w.text.empty() && w.symbolic ? w.origin : w.text, w.symbolic, p,
+                     gates::host_network_origin(w, sources_)});
     }
     return out;
   }
@@ -284,7 +293,8 @@ class Replay {
       p.condition = inv.from.condition;
       p.frontend = Frontend::Nft;
       std::string text = args[i].symbolic && args[i].text.empty() ? args[i].origin : args[i].text;
-      segs.push_back({text, p, args[i].symbolic, args[i].tainted});
+      segs.push_back({text, p, args[i].symbolic, args[i].tainted,
+                      gates::host_network_origin(args[i], sources_)});
     }
     if (file) {
       gates::Segment seg;
@@ -314,6 +324,7 @@ class Replay {
   const SourceSet* sources_;
   std::vector<Problem>& problems_;
   std::map<std::string, Netns> spaces_;
+  std::map<std::string, std::string> containers_;  // netns key -> the container exec enters
   std::vector<EgressGate> internal_;
   bool caps_dropped_ = false;
 };

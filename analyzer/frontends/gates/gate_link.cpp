@@ -66,6 +66,14 @@ bool setup_runs(const Workload& w, const std::string& path) {
   return false;
 }
 
+// The workload is the container `podman exec CTR` entered, or joins its network namespace.
+bool in_exec_container(const Workload& w, const std::string& ctr) {
+  if (ctr.empty()) return false;
+  bool joins =
+      w.network.mode && w.network.mode->value == NetMode::Container && w.network.mode_arg == ctr;
+  return joins || w.id.container == ctr;
+}
+
 }  // namespace
 
 void link_gates(Model& model) {
@@ -100,7 +108,14 @@ void link_gates(Model& model) {
       bool loaded_by_command = !same_script && command_loads(cmd, path);
       for (std::size_t gi = 0; gi < s.gates.size(); ++gi) {
         GateLink l{wi, si, gi, GateVia::SameScript, false};
-        if (s.gates[gi].kind == GateKind::Squid) {
+        const std::string& ctr = s.gates[gi].exec_container;
+        if (!ctr.empty()) {
+          // Rules inside a named container filter that container's namespace only.
+          // Container names are per host, but a name reused by another script is another run:
+          // only the launches of the script that runs the exec are linked.
+          if (!same_script || !in_exec_container(w, ctr)) continue;
+          l.via = GateVia::ContainerExec;
+        } else if (s.gates[gi].kind == GateKind::Squid) {
           if (!proxied) continue;
           l.via = GateVia::Proxy;
         } else if (same_script) {

@@ -87,13 +87,59 @@ bool is_builtin_target(const std::string& t) {
 }
 
 struct Cmd {
-  char op = 0;  // A I D P F N X or 0 (list/check: no change)
+  char op = 0;            // A I D P F N X or 0 (list/check: no change)
+  bool inspects = false;  // -L, -S, -C, -Z: reads or zeroes counters, changes no rule
   std::string chain;
   std::string table = "filter";
   std::string policy;
   size_t insert_at = 0;
   Rule rule;
 };
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), ::isdigit);
+}
+
+// Options that change how iptables runs, not what the rule matches: the xtables lock wait
+// (`-w`, `-w 5`, `--wait=5`, `-W 100000`, `--wait-interval=...`), output format (`-n`, `-v`,
+// `-x`, `--line-numbers`), and explicit families (`-4`, `-6`). Skips a value when it has one.
+bool skips_option(const std::vector<Arg>& a, size_t& i) {
+  const std::string& w = a[i].text;
+  if (w == "-w" || w == "--wait" || w == "-W" || w == "--wait-interval") {
+    if (i + 1 < a.size() && all_digits(a[i + 1].text)) ++i;  // the value is optional for -w
+    return true;
+  }
+  if (w.rfind("--wait=", 0) == 0 || w.rfind("--wait-interval=", 0) == 0) return true;
+  return w == "-n" || w == "--numeric" || w == "-v" || w == "--verbose" || w == "-x" ||
+         w == "--exact" || w == "--line-numbers" || w == "-4" || w == "--ipv4" || w == "-6" ||
+         w == "--ipv6";
+}
+
+// `-L [chain]`, `-S [chain [n]]`, `-Z [chain [n]]`, also bundled with format flags (`-nL`,
+// `-nvL INPUT`): they print or zero counters and change nothing. `-C chain rule-spec` checks
+// whether a rule exists: the spec is parsed, the rule is not added.
+bool list_command(const std::vector<Arg>& a, size_t& i, Cmd& c) {
+  const std::string& w = a[i].text;
+  bool check = w == "-C" || w == "--check";
+  bool list =
+      w == "-L" || w == "--list" || w == "-S" || w == "--list-rules" || w == "-Z" || w == "--zero";
+  if (!check && !list && w.size() > 2 && w[0] == '-' && w[1] != '-') {
+    // Bundled short flags: only format letters and one list letter.
+    bool ok = std::all_of(w.begin() + 1, w.end(), [](char ch) {
+      return ch == 'n' || ch == 'v' || ch == 'x' || ch == 'L' || ch == 'S' || ch == 'Z';
+    });
+    list = ok && w.find_first_of("LSZ") != std::string::npos;
+  }
+  if (!check && !list) return false;
+  c.op = 0;
+  c.inspects = true;
+  auto operand = [&] {
+    return i + 1 < a.size() && !a[i + 1].text.empty() && a[i + 1].text[0] != '-';
+  };
+  if (operand()) c.chain = a[++i].text;
+  if (list && operand() && all_digits(a[i + 1].text)) ++i;  // -S CHAIN 2
+  return true;
+}
 
 bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t& err_at) {
   bool neg = false;
@@ -115,9 +161,10 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
       neg = true;
     } else if (w == "-t" || w == "--table") {
       if (auto* v = val(i, w)) c.table = v->text;
-    } else if (w == "-w" || w == "--wait" || w == "-W" || w == "--wait-interval") {
-      if (i + 1 < a.size() && std::all_of(a[i + 1].text.begin(), a[i + 1].text.end(), ::isdigit))
-        ++i;
+    } else if (skips_option(a, i)) {
+      continue;
+    } else if (list_command(a, i, c)) {
+      continue;
     } else if (w == "-P" || w == "--policy") {
       c.op = 'P';
       if (auto* v = val(i, w)) c.chain = v->text;
@@ -143,14 +190,11 @@ bool parse(const std::vector<Arg>& a, bool v6, Cmd& c, std::string& err, size_t&
           std::all_of(a[i + 1].text.begin(), a[i + 1].text.end(), ::isdigit)) {
         c.insert_at = std::stoul(a[++i].text) - 1;
       }
-    } else if (w == "-L" || w == "-S" || w == "-C" || w == "--check" || w == "--list" ||
-               w == "-Z" || w == "-n" || w == "-v" || w == "--line-numbers") {
-      if (w == "-C" || w == "--check" || w == "-L" || w == "-S" || w == "--list") c.op = 0;
     } else if (w == "-d" || w == "--destination" || w == "--dst") {
       if (auto* v = val(i, w)) {
         AddrMatch m{v6, n, {}, ""};
         if (v->symbolic) {
-          m.values.push_back({v->text, true});
+          m.values.push_back({v->text, true, v->host_net});
         } else {
           for (const auto& x : split(v->text, ',')) m.values.push_back({x, false});
         }
@@ -405,7 +449,9 @@ bool apply_ipset(const std::vector<Arg>& args, const Provenance& at, Ruleset& rs
     }
     bool symbolic = args.size() > 2 && std::any_of(args.begin() + 2, args.end(),
                                                    [](const Arg& a) { return a.symbolic; });
-    s.elements.push_back({w[2], symbolic});
+    std::string host_net;
+    for (size_t k = 2; k < args.size() && host_net.empty(); ++k) host_net = args[k].host_net;
+    s.elements.push_back({w[2], symbolic, host_net});
   } else if (op == "del" || op == "-D" || op == "d") {
     if (!need(2)) return false;
     auto& el = rs.ipsets[w[1]].elements;

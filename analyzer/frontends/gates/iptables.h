@@ -15,6 +15,7 @@ struct Arg {
   std::string text;
   bool symbolic = false;
   Provenance from;
+  std::string host_net{};  // what of the host's network a symbolic value was computed from
 };
 
 // `args` are the words after the command name. Returns false on a malformed command (a

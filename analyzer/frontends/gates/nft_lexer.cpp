@@ -14,7 +14,7 @@ bool lex_nft(const std::vector<Segment>& segments, std::vector<Token>& out,
              std::vector<Problem>& problems) {
   for (const Segment& seg : segments) {
     if (seg.symbolic) {
-      Token t{TokKind::Word, seg.text, true, seg.at};
+      Token t{TokKind::Word, seg.text, true, seg.at, seg.host_net};
       out.push_back(std::move(t));
       continue;
     }

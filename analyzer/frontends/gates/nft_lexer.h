@@ -16,6 +16,7 @@ struct Token {
   std::string text;
   bool symbolic = false;  // a shell value the renderer could not resolve
   Provenance from;
+  std::string host_net{};  // a symbolic value computed from the host's network (host_network.h)
 };
 
 // A piece of text and where its first character is. `symbolic` pieces become one opaque word.
@@ -24,6 +25,7 @@ struct Segment {
   Provenance at;
   bool symbolic = false;
   bool tainted = false;
+  std::string host_net{};
 };
 
 // Returns false (and adds a ParseError) on an unterminated string.

@@ -64,7 +64,7 @@ std::vector<Value> parse_nft_values(const std::vector<Token>& t, size_t& i, size
       out.insert(out.end(), it->second.begin(), it->second.end());
       return;
     }
-    out.push_back({tok.text, tok.symbolic});
+    out.push_back({tok.text, tok.symbolic, tok.host_net});
   };
   if (i >= end) {
     error = "missing value";

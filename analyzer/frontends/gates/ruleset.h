@@ -22,6 +22,7 @@ enum class Family : std::uint8_t { Ip, Ip6, Inet, Arp, Bridge, Netdev };
 struct Value {
   std::string text;
   bool symbolic = false;
+  std::string host_net{};  // computed from the host's network (host_network.h), else ""
 };
 
 struct NamedSet {

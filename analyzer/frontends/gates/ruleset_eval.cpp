@@ -184,6 +184,7 @@ class Walker {
       DestKind k = !v.symbolic && looks_like_name(v.text) ? DestKind::Fqdn : DestKind::Cidr;
       out_.allows.push_back(
           allow(r, k, v.text, k == DestKind::Cidr ? out_.drops : std::vector<std::string>{}));
+      out_.allows.back().host_subnet_from = v.host_net;
     }
   }
 
