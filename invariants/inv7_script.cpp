@@ -17,6 +17,9 @@ void check_script_lifecycle(const Model& model, Findings& out) {
         case ScriptFindingKind::PartialStrictMode:
           rule = rule::partial_strict_mode;
           break;
+        case ScriptFindingKind::GateAfterStart:
+          rule = rule::gate_after_detached_start;
+          break;
         case ScriptFindingKind::FailOpenStep:
           rule = rule::security_step_fails_open;
           break;

@@ -2,7 +2,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "invariants/script_judgments.h"
 
@@ -61,9 +63,18 @@ void partial_strict_mode(const ScriptObservations& o, std::vector<ScriptJudgment
   }
 }
 
+// A failure goes the way of what the step does: a failed deny (or a step whose effect is not
+// known: a ruleset load, a capability drop) leaves the sandbox open; a failed allow leaves
+// traffic blocked (fail-closed); a failed cleanup (flushing or deleting what is rebuilt next,
+// creating a chain that exists) changes nothing.
+bool fails_open(StepEffect e) {
+  return e == StepEffect::Deny || e == StepEffect::Other;
+}
+
 void fail_open(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
   std::set<std::pair<std::uint32_t, std::uint32_t>> reported;
   for (const SecurityStep& s : o.steps) {
+    if (!fails_open(s.effect)) continue;
     std::string why;
     std::vector<Related> rel;
     if (s.status == StatusUse::Condition) {
@@ -85,38 +96,97 @@ void fail_open(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
   }
 }
 
+// A missing tool or a permissive branch that ends the step (or the script) with success: the
+// caller cannot tell the control is absent.
+void skipped_steps(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
+  for (const ToolGuard& g : o.tool_guards) {
+    add_unique(out, {K::FailOpenStep,
+                     fmt::format("when {} is missing, `{}` skips the security steps and the "
+                                 "script goes on{}",
+                                 g.tool, g.check, g.warns ? " with only a warning" : ""),
+                     "missing-tool." + g.tool,
+                     false,
+                     g.from,
+                     {Related{g.skipped_at, "the steps are skipped here"}}});
+  }
+  for (const EarlySuccess& e : o.early_successes) {
+    add_unique(out, {K::FailOpenStep,
+                     fmt::format("when `{}` holds, the script exits with success before the "
+                                 "gate: whoever runs it cannot tell the gate is missing",
+                                 e.condition),
+                     "early-exit",
+                     false,
+                     e.from,
+                     {Related{e.gate_at, "the gate that is skipped"}}});
+  }
+}
+
+// The window between a detached start and the gate exec'd into it: the workload runs with no
+// rules until the gate is in place, and a failure in between leaves it running unfiltered.
+void late_gates(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
+  for (const LateGate& g : o.late_gates) {
+    add_unique(out, {K::GateAfterStart,
+                     fmt::format("`{}` is applied inside container {} after it was started "
+                                 "detached: until then its traffic is not filtered",
+                                 g.gate, g.container),
+                     g.container + "." + g.gate,
+                     false,
+                     g.from,
+                     {Related{g.started_at, "the container starts here, without the gate"}}});
+  }
+}
+
+std::string sink_text(const Splice& s) {
+  switch (s.sink) {
+    case SinkKind::Eval:
+      return "eval";
+    case SinkKind::ShellCommandString:
+      return s.sink_command + " -c";
+    case SinkKind::ShellStdin:
+      return s.sink_command + " reading a script on stdin";
+    case SinkKind::FirewallRule:
+      return s.sink_command + " rule";
+    case SinkKind::SedScript:
+      return "sed script";
+    case SinkKind::SquidConfig:
+      return "squid configuration";
+  }
+  return s.sink_command;
+}
+
+// A value that is one quoted argument of iptables/ip6tables/ipset is parsed as an address or
+// a port, never as rule text; nft parses its command-line words as rule text again, so for nft
+// the argument is still code.
+bool passed_as_value(const Splice& s) {
+  return s.one_argument && s.sink == SinkKind::FirewallRule && s.sink_command != "nft";
+}
+
+// One finding per flow: the same source reaching the same kind of sink in the same file is
+// reported at its first use, the other uses as related locations.
 void splices(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
+  std::map<std::tuple<std::string, ValueSource, SinkKind, FileId>, std::size_t> flows;
   for (const Splice& s : o.splices) {
-    if (s.validated) continue;
-    std::string sink;
-    switch (s.sink) {
-      case SinkKind::Eval:
-        sink = "eval";
-        break;
-      case SinkKind::ShellCommandString:
-        sink = s.sink_command + " -c";
-        break;
-      case SinkKind::ShellStdin:
-        sink = s.sink_command + " reading a script on stdin";
-        break;
-      case SinkKind::FirewallRule:
-        sink = s.sink_command + " rule";
-        break;
-      case SinkKind::SedScript:
-        sink = "sed script";
-        break;
-      case SinkKind::SquidConfig:
-        sink = "squid configuration";
-        break;
+    if (s.validated || passed_as_value(s)) continue;
+    auto flow = std::make_tuple(s.variable, s.source, s.sink, s.from.at.file);
+    if (auto it = flows.find(flow); it != flows.end()) {
+      std::vector<Related>& rel = out[it->second].related;
+      bool known =
+          s.from.at == out[it->second].from.at ||
+          std::any_of(rel.begin(), rel.end(), [&](const Related& r) { return r.at == s.from.at; });
+      if (!known) rel.push_back(Related{s.from.at, "the same value reaches " + sink_text(s)});
+      continue;
     }
     std::vector<Related> rel;
     if (s.entered_at.valid())
       rel.push_back(Related{s.entered_at, "the unvalidated value enters here"});
-    add_unique(out, {K::UnvalidatedSplice,
-                     fmt::format("{} reaches {} without a validating check",
-                                 s.value_origin.empty() ? s.variable : s.value_origin, sink),
-                     fmt::format("{}.{}.{}", sink_kind_name(s.sink), s.sink_command, s.variable),
-                     false, s.from, rel});
+    size_t before = out.size();
+    add_unique(out,
+               {K::UnvalidatedSplice,
+                fmt::format("{} reaches {} without a validating check",
+                            s.value_origin.empty() ? s.variable : s.value_origin, sink_text(s)),
+                fmt::format("{}.{}.{}", sink_kind_name(s.sink), s.sink_command, s.variable), false,
+                s.from, rel});
+    if (out.size() > before) flows.emplace(flow, out.size() - 1);
   }
 }
 
@@ -206,6 +276,8 @@ std::vector<ScriptJudgment> judge_lifecycle(const ScriptObservations& o) {
   errexit(o, out);
   partial_strict_mode(o, out);
   fail_open(o, out);
+  skipped_steps(o, out);
+  late_gates(o, out);
   splices(o, out);
   cleanup(o, out);
   exec_after_trap(o, out);

@@ -41,6 +41,8 @@ const char* script_finding_kind_name(ScriptFindingKind k) {
       return "capability-kept-at-exec";
     case K::PartialStrictMode:
       return "partial-strict-mode";
+    case K::GateAfterStart:
+      return "gate-after-start";
   }
   return "script-finding";
 }

@@ -27,6 +27,7 @@ enum class ScriptFindingKind : std::uint8_t {
   SecretInUrl,            // a credential in a URL, or a secret echoed
   CapabilityKeptAtExec,   // NET_ADMIN used by the setup, not dropped before the final exec
   PartialStrictMode,      // `set -e` at the first launch, but not `-u` or `pipefail`
+  GateAfterStart,         // a gate exec'd into a container that was started detached before
 };
 
 // Stable kebab-case name, the first segment of the finding's fact path.

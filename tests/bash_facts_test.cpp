@@ -80,7 +80,10 @@ TEST_CASE("unvalidated input spliced into code", "[bash]") {
   const auto k = inv::ScriptFindingKind::UnvalidatedSplice;
   CHECK(count("eval \"$1\"\n", k) == 1);
   CHECK(count("bash -c \"echo $GREETING\"\n", k) == 1);
-  CHECK(count("iptables -A OUTPUT -d \"$ALLOW\" -j ACCEPT || exit 1\n", k) == 1);
+  // Unquoted, the value is split into words and can add options; quoted, iptables takes it as
+  // one address (below). nft re-parses its arguments as rule text, quoted or not.
+  CHECK(count("iptables -A OUTPUT -d $ALLOW -j ACCEPT || exit 1\n", k) == 1);
+  CHECK(count("nft add rule inet f o ip daddr \"$ALLOW\" accept\n", k) == 1);
   CHECK(count("p=$(cat ports.txt)\nnft -f - <<EOF\ntcp dport $p accept\nEOF\n", k) == 1);
   CHECK(count("read -r host\ncat > /etc/squid/squid.conf <<EOF\nacl ok dstdomain $host\nEOF\n",
               k) == 1);
@@ -96,6 +99,38 @@ TEST_CASE("unvalidated input spliced into code", "[bash]") {
   CHECK(count("check() { [[ $1 =~ ^[a-z.]+$ ]] || exit 1; }\ncheck \"$HOST\"\niptables -A OUTPUT "
               "-d \"$HOST\" -j ACCEPT\n",
               k) == 0);
+  // One quoted argument of iptables/ipset is a value, not code.
+  CHECK(count("iptables -A OUTPUT -d \"$ALLOW\" -j ACCEPT || exit 1\n", k) == 0);
+  CHECK(count("ipset add allow \"$ALLOW\"\n", k) == 0);
+  // Validated by an if whose failure branch exits, on the following lines.
+  CHECK(count("if ! [[ $PORT =~ ^[0-9]+$ ]]; then\n  echo bad >&2\n  exit 1\nfi\nnft add rule "
+              "inet f o tcp dport \"$PORT\" accept\n",
+              k) == 0);
+  CHECK(count("if ! [[ $PORT =~ ^[0-9]+$ ]]; then\n  echo bad >&2\nfi\nnft add rule "
+              "inet f o tcp dport \"$PORT\" accept\n",
+              k) == 1);
+  // The machine's own state is not input; a lookup of a name from the environment is.
+  CHECK(count("gw=$(ip route | awk '/default/ {print $3}')\nnet=$(echo \"$gw\" | sed "
+              "'s/x/y/')\nnft add rule inet f o ip daddr \"$net\" accept\n",
+              k) == 0);
+  CHECK(count("ip=$(hostname -I | cut -d' ' -f1)\nnft add rule inet f o ip daddr $ip accept\n",
+              k) == 0);
+  CHECK(count("ip=$(docker inspect -f '{{.NetworkSettings.IPAddress}}' proxy)\nnft add rule inet "
+              "f o ip daddr $ip accept\n",
+              k) == 0);
+  CHECK(count("ip=$(dig +short proxy.internal)\nnft add rule inet f o ip daddr $ip accept\n", k) ==
+        0);
+  CHECK(count("ip=$(dig +short \"$PROXY_HOST\")\nnft add rule inet f o ip daddr $ip accept\n", k) ==
+        1);
+  CHECK(count("ip=$(jq -r .proxy config.json)\nnft add rule inet f o ip daddr $ip accept\n", k) ==
+        1);
+  // Read from a process substitution: the command's output, not stdin.
+  CHECK(count("mapfile -t nets < <(ip -4 route show | cut -d' ' -f1)\nnft add rule inet f o ip "
+              "daddr ${nets[0]} accept\n",
+              k) == 0);
+  CHECK(count("mapfile -t nets < <(curl -s https://example.com/nets)\nnft add rule inet f o ip "
+              "daddr ${nets[0]} accept\n",
+              k) == 1);
   // Literals and the script's own values are not input.
   CHECK(count("PORT=443\nnft add rule inet f o tcp dport $PORT accept\n", k) == 0);
   auto r = render_text("p=$(cat ports.txt)\nnft -f - <<EOF\ntcp dport $p accept\nEOF\n");
@@ -201,4 +236,89 @@ TEST_CASE("capabilities kept across the final exec", "[bash]") {
               k) == 0);
   CHECK(count("exec gosu agent \"$@\"\n", k) == 0);  // no capability used by the setup
   CHECK(count("sudo nft -f gate.nft\nexec podman run --rm img\n", k) == 0);  // the engine sets caps
+}
+
+TEST_CASE("one flow, one finding: later uses are related locations", "[bash]") {
+  auto r = render_text(
+      "nft add rule inet f o ip daddr \"$EXTRA\" accept\n"
+      "nft add rule inet f o ip daddr \"$EXTRA\" tcp dport 22 accept\n"
+      "nft add rule inet f o ip daddr \"$EXTRA\" tcp dport 23 accept\n"
+      "eval \"$EXTRA\"\n");
+  auto f = judged_as(r, inv::ScriptFindingKind::UnvalidatedSplice);
+  REQUIRE(f.size() == 2);  // the nft rules, and eval: another kind of sink
+  CHECK(f[0].from.at.line == 1);
+  std::size_t also = 0;
+  for (const Related& x : f[0].related) also += x.at.line == 2 || x.at.line == 3;
+  CHECK(also == 2);
+  CHECK(f[1].from.at.line == 4);
+}
+
+TEST_CASE("a swallowed failure fails the way of what the step does", "[bash]") {
+  const auto k = inv::ScriptFindingKind::FailOpenStep;
+  // Idempotent cleanup before a rebuild: not fail-open.
+  for (const char* cleanup :
+       {"iptables -F OUTPUT || true\n", "iptables -X AGENT 2>/dev/null || true\n",
+        "iptables -Z || :\n", "iptables -D OUTPUT -j AGENT || true\n",
+        "iptables -N AGENT 2>/dev/null || true\n", "ip6tables -F || true\n",
+        "ipset destroy allow || true\n", "ipset flush allow || true\n",
+        "nft delete table inet agent || true\n", "nft flush ruleset || true\n"}) {
+    INFO(cleanup);
+    CHECK(count(cleanup, k) == 0);
+  }
+  // A failed allow blocks traffic: fail-closed.
+  CHECK(count("iptables -A OUTPUT -d 10.0.0.1 -j ACCEPT || true\n", k) == 0);
+  CHECK(count("ipset add allowlist 10.0.0.1 || true\n", k) == 0);
+  // What enforces, or what is not known, fails open.
+  CHECK(count("iptables -P OUTPUT DROP || true\n", k) == 1);
+  CHECK(count("iptables -A OUTPUT -j REJECT || true\n", k) == 1);
+  CHECK(count("nft -f rules.nft 2>/dev/null || true\n", k) == 1);
+  CHECK(count("nft add rule inet f o drop || true\n", k) == 1);
+  CHECK(count("ipset add blocked 169.254.169.254 || true\n", k) == 1);
+}
+
+TEST_CASE("a missing tool, a permissive exit, a step inside an if-called function", "[bash]") {
+  const auto k = inv::ScriptFindingKind::FailOpenStep;
+  CHECK(count("set -e\ngate() {\n  command -v iptables >/dev/null || { echo 'no iptables' >&2; "
+              "return 0; "
+              "}\n  iptables -P OUTPUT DROP\n}\ngate\n",
+              k) == 1);
+  CHECK(
+      count(
+          "set -e\ngate() {\n  command -v iptables >/dev/null || { echo 'no iptables' >&2; exit 1; "
+          "}\n  iptables -P OUTPUT DROP\n}\ngate\n",
+          k) == 0);
+  CHECK(count("if ! which nft >/dev/null; then\n  echo warn\n  return\nfi\n", k) == 1);
+  CHECK(count("if ! type -p nft >/dev/null; then\n  echo warn >&2\n  exit 1\nfi\n", k) == 0);
+  CHECK(count("if hash nft; then\n  nft -f rules.nft || exit 1\nfi\n", k) == 1);
+  // exit 0 on a permissive path before the gate; a --help branch is not one.
+  CHECK(count("set -e\nif [[ $SANDBOX_MODE == permissive ]]; then\n  echo 'firewall disabled'\n  "
+              "exit 0\nfi\niptables -P OUTPUT DROP\n",
+              k) == 1);
+  CHECK(count("set -e\nif [[ ${1:-} == --help ]]; then\n  echo usage\n  exit 0\nfi\niptables -P "
+              "OUTPUT DROP\n",
+              k) == 0);
+  CHECK(count("set -e\nif [[ $SANDBOX_MODE == permissive ]]; then\n  echo 'no'\n  exit 1\nfi\n"
+              "iptables -P OUTPUT DROP\n",
+              k) == 0);
+  // errexit does not apply inside a function called as an if condition.
+  CHECK(count("set -e\nload() { nft -f rules.nft; }\nif load; then echo ok; fi\n", k) == 1);
+}
+
+TEST_CASE("a gate exec'd into a container started detached", "[bash]") {
+  const auto k = inv::ScriptFindingKind::GateAfterStart;
+  auto r = render_text(
+      "set -e\npodman run -d --name agent img sleep inf\npodman exec agent iptables -P OUTPUT "
+      "DROP\npodman exec agent iptables -S\n");
+  auto f = judged_as(r, k);
+  REQUIRE(f.size() == 1);  // the query is not a gate
+  CHECK(f[0].from.at.line == 3);
+  REQUIRE(f[0].related.size() == 1);
+  CHECK(f[0].related[0].at.line == 2);
+  // Started in the foreground (it has ended), or another container: nothing.
+  CHECK(count("set -e\npodman run --rm --name agent img true\npodman exec agent iptables -P OUTPUT "
+              "DROP\n",
+              k) == 0);
+  CHECK(count("set -e\npodman run -d --name agent img\npodman exec proxy iptables -P OUTPUT "
+              "DROP\n",
+              k) == 0);
 }

@@ -252,10 +252,10 @@ TEST_CASE("observed: a step evaluated again the same way is one observation", "[
   CHECK(o.steps[0].status == StatusUse::OrContinue);
   // Two loop iterations with other values are two command lines at one place: two steps, one
   // finding (a place fails open once).
-  auto loop = observe("for h in a b; do iptables -A OUT -d \"$h\" -j ACCEPT || echo skip; done\n");
+  auto loop = observe("for h in a b; do iptables -A OUT -d \"$h\" -j DROP || echo skip; done\n");
   REQUIRE(loop.steps.size() == 2);
-  CHECK(loop.steps[0].line == "iptables -A OUT -d a -j ACCEPT");
-  CHECK(loop.steps[1].line == "iptables -A OUT -d b -j ACCEPT");
+  CHECK(loop.steps[0].line == "iptables -A OUT -d a -j DROP");
+  CHECK(loop.steps[1].line == "iptables -A OUT -d b -j DROP");
   CHECK(inv::judge_lifecycle(loop).size() == 1);
   // The same command used differently on another line is another observation.
   CHECK(observe("nft -f r || true\nnft -f r || exit 1\n").steps.size() == 2);
@@ -281,8 +281,8 @@ TEST_CASE("steps with the same first words are told apart by their whole line",
   ScriptFacts s;
   s.file = m.files.add("gate.sh");
   s.observed = observe(
-      "iptables -A OUTPUT -p tcp -d 140.82.112.0/20 --dport 443 -j ACCEPT\n"
-      "iptables -A OUTPUT -p udp --dport 53 -j ACCEPT\n");
+      "iptables -A OUTPUT -p tcp -d 140.82.112.0/20 --dport 443 -j REJECT\n"
+      "iptables -A OUTPUT -p udp --dport 53 -j REJECT\n");
   auto j = inv::judge_lifecycle(s.observed);
   REQUIRE(j.size() == 2);
   CHECK(j[0].message == j[1].message);  // the wording shows the first words only
@@ -292,7 +292,7 @@ TEST_CASE("steps with the same first words are told apart by their whole line",
   ScriptFacts moved = s;
   moved.observed = observe(
       "# a comment\necho setting up\n"
-      "iptables -A OUTPUT -p tcp -d 140.82.112.0/20 --dport 443 -j ACCEPT\n");
+      "iptables -A OUTPUT -p tcp -d 140.82.112.0/20 --dport 443 -j REJECT\n");
   auto k = inv::judge_lifecycle(moved.observed);
   REQUIRE(k.size() == 1);
   CHECK(k[0].from.at.line == 3);

@@ -38,6 +38,20 @@ const char* step_kind_name(StepKind k) {
   return "step";
 }
 
+const char* step_effect_name(StepEffect e) {
+  switch (e) {
+    case StepEffect::Cleanup:
+      return "cleanup";
+    case StepEffect::Deny:
+      return "deny";
+    case StepEffect::Allow:
+      return "allow";
+    case StepEffect::Other:
+      return "other";
+  }
+  return "other";
+}
+
 const char* sink_kind_name(SinkKind k) {
   switch (k) {
     case SinkKind::Eval:

@@ -31,6 +31,12 @@ const char* status_use_name(StatusUse s);
 enum class StepKind : std::uint8_t { GateLoad, CapabilityDrop, UserSwitch };
 const char* step_kind_name(StepKind k);
 
+// What a firewall step does to the traffic, which decides the direction a failure fails in:
+// a cleanup (flush, delete, destroy, create-if-missing) is idempotent and the rebuild follows; a
+// deny that fails leaves traffic open; an allow that fails leaves traffic blocked.
+enum class StepEffect : std::uint8_t { Cleanup, Deny, Allow, Other };
+const char* step_effect_name(StepEffect e);
+
 struct SecurityStep {
   StepKind kind = StepKind::GateLoad;
   std::string command;  // the first words of the command line, as rendered or as written
@@ -43,6 +49,7 @@ struct SecurityStep {
   std::optional<bool> failure_branch_exits;
   Location status_at;  // the `||` (or pipe) that decides how the status is used
   Provenance from;
+  StepEffect effect = StepEffect::Other;  // from the command's words (facts.cpp step_effect)
 };
 
 // Code that a value is spliced into.
@@ -77,6 +84,9 @@ struct Splice {
   bool validated = false;  // an earlier test that exits on failure constrained it
   Location entered_at;     // where the value enters the script
   Provenance from;         // the spliced word
+  // The value is one double-quoted word of the command line (`-d "$ip"`), not part of a
+  // here-document, a rule file or a `-c` string: the tool receives it as one argument.
+  bool one_argument = false;
 };
 
 struct TrapInstall {
@@ -189,6 +199,34 @@ struct FetchPipe {
   Provenance from;  // the consumer stage
 };
 
+// A presence check of a security tool (`command -v iptables`, `which nft`, `type -p`, `hash`)
+// whose failure branch skips the steps and succeeds: `return 0`, `return`, `exit 0`,
+// `continue`; or an `if command -v T; then <steps>; fi` whose else (if any) does not fail.
+struct ToolGuard {
+  std::string tool;
+  std::string check;    // the check as written
+  bool warns = false;   // the failure branch writes to stderr or calls logger
+  Location skipped_at;  // the return / exit 0 / continue, or the if whose steps are skipped
+  Provenance from;      // the check
+};
+
+// `exit 0` (or a bare `exit`) in a branch a variable decides, before a security step of the
+// same statement list, with no security step of its own.
+struct EarlySuccess {
+  std::string condition;  // the test as written
+  Location gate_at;       // the first security step after the branch
+  Provenance from;        // the exit
+};
+
+// A security step run inside a container (`podman exec agent iptables ...`) that the script
+// started detached earlier: between the start and this step the container runs without it.
+struct LateGate {
+  std::string container;  // the name given to exec, as rendered
+  std::string gate;       // the step's first words
+  Location started_at;    // the detached start
+  Provenance from;        // the exec
+};
+
 struct ScriptObservations {
   bool posix_sh = false;  // run by sh, not bash: an EXIT trap does not run on INT/TERM
   std::vector<SecurityStep> steps;
@@ -205,6 +243,9 @@ struct ScriptObservations {
   std::vector<EngineOptionWord> engine_options;
   std::vector<OptionBranch> option_branches;
   std::vector<FetchPipe> fetch_pipes;
+  std::vector<ToolGuard> tool_guards;
+  std::vector<EarlySuccess> early_successes;
+  std::vector<LateGate> late_gates;
 };
 
 }  // namespace sbr

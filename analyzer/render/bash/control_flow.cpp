@@ -48,6 +48,7 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
     if (is(inner, "command") || is(inner, "redirected_statement"))
       security = node_security_step(inner, ctx.tree);
     Truth t = condition(cnd, cc);
+    validate_from_if(cnd, body, rest_i < rest.size() ? rest[rest_i] : TSNode{}, ctx.tree);
     auto run_body = [&](const std::vector<TSNode>& b, Ctx& bc) {
       for (TSNode s : b) {
         if (st_.dead || st_.returning || st_.breaking) break;

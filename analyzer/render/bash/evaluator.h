@@ -32,6 +32,9 @@ struct EWord {
   std::optional<StepRole> site_role;
   std::string site_note;                            // the variable or function named at that place
   ValueSource taint_source = ValueSource::Unknown;  // where the tainted value comes from
+  // Expanded inside double quotes ("$ip"): one argument, not split (observe_splice.cpp tells a
+  // value passed as one argument from one spliced into rule text).
+  bool in_quotes = false;
 };
 
 struct Alt {
@@ -271,6 +274,22 @@ class Evaluator {
   std::vector<std::string> defined_;  // the analysed file's functions, in definition order
   std::set<std::string> called_;      // functions the evaluation called
   std::uint64_t assignments_ = 0;     // Var::serial of the latest assignment
+  // The value of a `$(...)`/`<(...)` whose commands print the machine's own state
+  // (machine_state.cpp): an untainted word, or the tainted word of a variable it expands (a
+  // lookup of a name from the environment); nullopt when the commands are not machine state.
+  std::optional<EWord> machine_state_value(const std::vector<TSNode>& stmts, const SyntaxTree* tree,
+                                           Location at);
+  // `if ! [[ $p =~ re ]]; then ...; exit 1; fi` (or the regex test with an else that exits)
+  // validates the variables tested, as `[[ ... ]] || exit` does (facts.cpp).
+  void validate_from_if(TSNode cnd, const std::vector<TSNode>& body, TSNode else_part,
+                        const SyntaxTree* tree);
+  // Tool-presence checks that skip the security steps and early successful exits before the
+  // gate, read from the syntax of each file evaluated (observe_guards.cpp).
+  void note_guards(TSNode root, const SyntaxTree* tree);
+  void note_tool_guard(TSNode n, const SyntaxTree* tree);
+  void note_early_success(TSNode n, const SyntaxTree* tree);
+  // `podman exec CTR iptables ...` after CTR was started detached (observe_resources.cpp).
+  void note_late_gate(const std::vector<std::string>& texts, const Invocation& inv);
 };
 
 }  // namespace sbr::bash

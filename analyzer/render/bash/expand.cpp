@@ -100,8 +100,10 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     if (pos < end)
       join_fields(acc, {literal(std::string(ctx.tree->text.substr(pos, end - pos)))}, started);
     if (!started) acc = {literal("")};
-    for (auto& w : acc)
+    for (auto& w : acc) {
       if (w.w.text.empty() && !w.w.symbolic) w.keep_from = false;
+      w.in_quotes = true;  // observe_splice.cpp: one argument, not split
+    }
     return finish(std::move(acc));
   }
   if (k == "concatenation") {
@@ -418,6 +420,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         }
       }
     }
+    for (EWord& w : vals) w.in_quotes = false;  // the string around it, if any, sets it
     if (assignment) return finish(vals);
     // Unquoted: split concrete values.
     std::vector<EWord> fields;

@@ -211,6 +211,33 @@ void Evaluator::validate_from_function(TSNode body, const SyntaxTree* tree,
   for (const auto& v : arg_vars) mark_validated(v);
 }
 
+namespace {
+// `! [[ ... ]]` or `[[ ! ... ]]`: the test is true when the match fails.
+bool negated_test(TSNode cnd) {
+  if (is(cnd, "negated_command")) return true;
+  if (!is(cnd, "test_command")) return false;
+  auto kids = named_children(cnd);
+  if (kids.empty() || !is(kids.front(), "unary_expression")) return false;
+  TSNode op = ts_node_child(kids.front(), 0);
+  return !ts_node_is_null(op) && kind(op) == "!";
+}
+}  // namespace
+
+void Evaluator::validate_from_if(TSNode cnd, const std::vector<TSNode>& body, TSNode else_part,
+                                 const SyntaxTree* tree) {
+  if (ts_node_is_null(cnd) || !regex_test(cnd, tree)) return;
+  bool exits_on_mismatch = false;
+  if (negated_test(cnd)) {
+    for (TSNode s : body) exits_on_mismatch = exits_on_mismatch || node_exits(s, tree);
+  } else if (!ts_node_is_null(else_part) && is(else_part, "else_clause")) {
+    exits_on_mismatch = node_exits(else_part, tree);
+  }
+  if (!exits_on_mismatch) return;
+  std::vector<std::string> vars;
+  expanded_variables(cnd, tree, vars);
+  for (const auto& v : vars) mark_validated(v);
+}
+
 // A `$?` expansion under `n` (not in a nested function definition).
 bool reads_status(TSNode n, const SyntaxTree* tree, int depth) {
   if (ts_node_is_null(n) || depth > 24 || is(n, "function_definition")) return false;

@@ -32,6 +32,8 @@ bool mentions_var(std::string_view text, const std::string& var) {
 }  // namespace
 
 void Evaluator::finish_facts() {
+  // Every file the evaluation read, before trap handlers add their own trees below.
+  for (const auto& t : trees_) note_guards(t->root(), t.get());
   // What each handler runs, rendered in the final state: `"$ENGINE" rm -f "$NAME-proxy"`
   // becomes `podman rm -f agent-1-proxy`, which is what a started resource is matched against.
   const size_t trap_count = all_traps_.size();

@@ -15,6 +15,8 @@ namespace sbr::bash {
 bool is_firewall_tool(const std::string& base);
 // What a command (its words, first the command name) configures, if it is a security step.
 std::optional<StepKind> security_step(const std::vector<std::string>& words);
+// What a security step's words do to the traffic (step_effect.cpp).
+StepEffect step_effect(const std::vector<std::string>& words);
 // A `command` node's name and arguments as written (quotes of plain strings removed).
 std::vector<std::string> written_words(TSNode cmd, const SyntaxTree* tree);
 // The command node of a statement (a command or a redirected command), or a null node.
@@ -29,5 +31,10 @@ bool regex_test(TSNode n, const SyntaxTree* tree);
 // A command named `name` under `n`, outside nested function definitions (`break` in a loop
 // body; the word in a string or a comment is not one).
 bool runs_command(TSNode n, const SyntaxTree* tree, std::string_view name, int depth = 0);
+
+// Commands whose output is the machine's own state (`ip route | awk ...`, `hostname -I`,
+// `docker inspect`, `getent`, `dig +short NAME`, echo of a value piped to sed): see
+// machine_state.cpp for the table.
+bool machine_state_pipeline(const std::vector<TSNode>& stmts, const SyntaxTree* tree);
 
 }  // namespace sbr::bash

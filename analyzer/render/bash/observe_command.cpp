@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
@@ -40,15 +41,18 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
   std::string b = argv[0].w.symbolic ? "" : base_name(argv[0].w.text);
   Provenance at = Provenance{argv[0].w.from.at, Frontend::Bash, ctx.cond};
 
-  // An if condition records its step with the branch taken on failure (control_flow.cpp).
-  if (auto kind = security_step(texts); kind && ctx.status != StatusUse::Condition) {
+  // A step that is itself an if condition is recorded by control_flow.cpp with the branch
+  // taken on failure; one inside a function called from the condition runs with errexit off
+  // and its status unused, and is recorded here as unchecked (the check drops the copy of the
+  // first kind).
+  if (auto kind = security_step(texts)) {
     SecurityStep s;
     s.kind = *kind;
     for (size_t i = 0; i < texts.size(); ++i) {
       if (i < 4) s.command += (i ? " " : "") + texts[i];
       s.line += (i ? " " : "") + texts[i];
     }
-    s.status = ctx.status;
+    s.status = ctx.status == StatusUse::Condition ? StatusUse::Unchecked : ctx.status;
     s.errexit_applies = st_.opts.errexit && !ctx.errexit_suppressed;
     s.status_at = ctx.status_at;
     s.from = at;
@@ -93,6 +97,12 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
 // A step evaluated again the same way (a loop body, a function called twice) is one
 // observation: what is recorded is the place and how its status is used, not how often.
 void Evaluator::add_step(SecurityStep s) {
+  // Both writers (this file and an if condition in control_flow.cpp) fill `line`.
+  std::vector<std::string> words;
+  std::istringstream line(s.line);
+  for (std::string w; line >> w;) words.push_back(w);
+  while (!words.empty() && in(words[0], {"sudo", "command", "env"})) words.erase(words.begin());
+  s.effect = step_effect(words);
   auto same = [&](const SecurityStep& x) {
     return x.kind == s.kind && x.line == s.line && x.status == s.status &&
            x.errexit_applies == s.errexit_applies &&
@@ -100,6 +110,16 @@ void Evaluator::add_step(SecurityStep s) {
            x.from.at == s.from.at && x.from.condition.text == s.from.condition.text;
   };
   auto& steps = observed().steps;
+  if (s.status == StatusUse::Condition) {
+    // The command itself was recorded as unchecked while the condition ran: the condition,
+    // with its failure branch, is what describes it.
+    steps.erase(std::remove_if(steps.begin(), steps.end(),
+                               [&](const SecurityStep& x) {
+                                 return x.status == StatusUse::Unchecked && x.kind == s.kind &&
+                                        x.from.at == s.from.at;
+                               }),
+                steps.end());
+  }
   if (std::none_of(steps.begin(), steps.end(), same)) steps.push_back(std::move(s));
 }
 

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/words.h"
 
 namespace sbr::bash {
@@ -24,7 +25,39 @@ bool publish_flag(const std::string& o) {
          (starts(o, "-p") && o.size() > 2 && std::isdigit(static_cast<unsigned char>(o[2])));
 }
 
+// `exec [options] CONTAINER COMMAND...`: the index of CONTAINER in `t`, or 0.
+size_t exec_target(const std::vector<std::string>& t) {
+  for (size_t i = 2; i < t.size(); ++i) {
+    const std::string& o = t[i];
+    if (in(o, {"-u", "--user", "-e", "--env", "-w", "--workdir", "--env-file", "--detach-keys"})) {
+      ++i;
+      continue;
+    }
+    if (starts(o, "-")) continue;
+    return i;
+  }
+  return 0;
+}
+
 }  // namespace
+
+// A gate applied with `podman exec CTR iptables ...` to a container started detached earlier.
+void Evaluator::note_late_gate(const std::vector<std::string>& texts, const Invocation& inv) {
+  size_t c = exec_target(texts);
+  if (c == 0 || c + 1 >= texts.size()) return;
+  std::vector<std::string> gate(texts.begin() + static_cast<std::ptrdiff_t>(c) + 1, texts.end());
+  while (!gate.empty() && in(gate[0], {"sudo", "command", "env"})) gate.erase(gate.begin());
+  if (!security_step(gate)) return;
+  for (const Resource& r : resources_) {
+    if (r.start.kind != ResourceKind::Container ||
+        std::find(r.idents.begin(), r.idents.end(), texts[c]) == r.idents.end())
+      continue;
+    std::string first;
+    for (size_t i = 0; i < gate.size() && i < 3; ++i) first += (i ? " " : "") + gate[i];
+    observed().late_gates.push_back(LateGate{texts[c], first, r.start.from.at, inv.from});
+    return;
+  }
+}
 
 void Evaluator::add_resource(Resource r) {
   resources_.push_back(std::move(r));
@@ -77,6 +110,8 @@ void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& 
     r.idents.push_back(b);
     last_background_ = static_cast<int>(resources_.size());
     add_resource(std::move(r));
+  } else if (in(b, {"podman", "docker", "nerdctl"}) && texts.size() > 3 && texts[1] == "exec") {
+    note_late_gate(texts, inv);
   } else if (!b.empty() && (b == "podman" || b == "docker") && texts.size() > 2 &&
              (texts[1] == "network" || texts[1] == "pod") && texts[2] == "create") {
     Resource r;

@@ -2,6 +2,7 @@
 // they read), sed scripts and squid configuration written by the script. Records each spliced
 // value that came from outside the script (argument, environment, read, substitution) with its
 // source and whether an earlier exiting test validated it; the check judges.
+#include <algorithm>
 #include <set>
 
 #include "analyzer/render/bash/evaluator.h"
@@ -101,6 +102,11 @@ void Evaluator::note_splices(const Invocation& inv, const std::vector<EWord>& ar
     if (b == "echo" || b == "printf") from_args(1);
   }
   if (!s.sink) return;
+  // A quoted word of the command line is one argument; stdin and rule files are text.
+  auto one_argument = [&](const EWord* w) {
+    return w->in_quotes &&
+           std::any_of(argv.begin(), argv.end(), [&](const EWord& a) { return &a == w; });
+  };
   std::set<std::pair<std::string, bool>> seen;
   for (const EWord* w : s.words) {
     if (!seen.insert({w->taint_var, w->w.tainted}).second) continue;
@@ -111,6 +117,7 @@ void Evaluator::note_splices(const Invocation& inv, const std::vector<EWord>& ar
     sp.value_origin = w->w.origin;
     sp.source = w->taint_source;
     sp.validated = !w->w.tainted;
+    sp.one_argument = one_argument(w);
     sp.entered_at = w->taint_at;
     sp.from =
         Provenance{w->w.from.at.valid() ? w->w.from.at : inv.from.at, Frontend::Bash, ctx.cond};

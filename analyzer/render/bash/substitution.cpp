@@ -19,6 +19,15 @@ bool fetches(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
   auto words = written_words(statement_command(first), tree);
   return !words.empty() && in(base_name(words[0]), {"curl", "wget"});
 }
+
+// A value computed from `src`: tainted when src is, with src's source.
+void taint_from(EWord& w, const EWord& src) {
+  if (!src.w.tainted) return;
+  w.w.tainted = true;
+  w.taint_var = src.taint_var;
+  w.taint_at = src.taint_at;
+  w.taint_source = src.taint_source;
+}
 }  // namespace
 
 std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
@@ -68,6 +77,9 @@ std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
              starts("uname") || starts("nproc") || starts("hostname") || starts("getconf") ||
              starts("basename") || starts("realpath") || starts("readlink")) {
     // Facts about the host, not input an outsider controls.
+  } else if (auto state = machine_state_value(stmts, ctx.tree, loc(n, ctx.tree))) {
+    // The machine's own state: tainted only through a variable it expands.
+    taint_from(w, *state);
   } else {
     w.w.tainted = true;
     w.taint_var = w.w.origin;
@@ -94,7 +106,28 @@ std::vector<EWord> Evaluator::process_substitution(TSNode n, Ctx& ctx) {
   if (auto words = captured_words(printed, true)) {
     substituted_files_[w.w.text] = std::move(*words);
   } else {
-    substituted_files_.erase(w.w.text);
+    // What a reader (`read`, `mapfile`) gets is the commands' output, not the script's stdin:
+    // the machine's own state, or output that came from outside.
+    std::vector<TSNode> stmts = named_children(n);
+    std::string inner =
+        stmts.empty() ? ""
+                      : short_text(ctx.tree->text.substr(
+                            ts_node_start_byte(stmts.front()),
+                            ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
+    EWord out;
+    out.w.symbolic = true;
+    out.w.origin = "output of `" + inner + "`";
+    out.default_known = false;
+    if (auto state = machine_state_value(stmts, ctx.tree, loc(n, ctx.tree))) {
+      taint_from(out, *state);
+    } else {
+      out.w.tainted = true;
+      out.taint_var = out.w.origin;
+      out.taint_at = loc(n, ctx.tree);
+      out.taint_source =
+          fetches(stmts, ctx.tree) ? ValueSource::NetworkRead : ValueSource::CommandSubstitution;
+    }
+    substituted_files_[w.w.text] = {out};
   }
   return {w};
 }

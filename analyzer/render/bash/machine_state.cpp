@@ -1,0 +1,174 @@
+// Where the output of `$(...)` and `<(...)` comes from: the machine's own state (routes,
+// addresses, container inspection, name lookups of fixed names), filtered by text tools, is not
+// input an outsider controls; a configuration file, a download or a name taken from the
+// environment is. The table below is the one source of truth for "machine state"
+// (docs/bash-evaluation.md, "Taint").
+#include <algorithm>
+#include <array>
+
+#include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/fields.h"
+#include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/words.h"
+
+namespace sbr::bash {
+namespace {
+
+// A command that prints the machine's own state. `verbs` empty: any invocation does; else the
+// first operand (after options) must be one of these space-separated words, for tools that also
+// do other things (`docker run` is not a query).
+struct StateSource {
+  std::string_view command;
+  std::string_view verbs;
+};
+
+// Name lookups (getent, dig, nslookup, host) count when the name is fixed: a name from the
+// environment or the arguments taints the answer through its variable
+// (Evaluator::machine_state_value).
+constexpr std::array<StateSource, 13> kStateSources{{
+    {"ip", ""},
+    {"hostname", ""},
+    {"getent", ""},
+    {"dig", ""},
+    {"nslookup", ""},
+    {"host", ""},
+    {"route", ""},
+    {"ifconfig", ""},
+    {"resolvectl", ""},
+    {"docker", "inspect network container port"},
+    {"podman", "inspect network container port"},
+    {"nerdctl", "inspect network container port"},
+    {"kubectl", "get"},
+}};
+
+bool one_of_words(std::string_view w, std::string_view words) {
+  size_t p = 0;
+  while (p < words.size()) {
+    size_t e = words.find(' ', p);
+    if (e == std::string_view::npos) e = words.size();
+    if (words.substr(p, e - p) == w) return true;
+    p = e + 1;
+  }
+  return false;
+}
+
+// Text tools that only rearrange what they read.
+bool is_filter(std::string_view b) {
+  return in(b, {"awk", "gawk", "mawk", "sed", "cut", "tr", "grep", "egrep", "fgrep", "head", "tail",
+                "sort", "uniq", "wc", "paste", "column", "rev", "jq"});
+}
+
+// A file under the machine's own state directories (`/etc/resolv.conf`, `/proc/net/route`).
+bool state_file(std::string_view w) {
+  return starts(w, "/etc/") || starts(w, "/proc/") || starts(w, "/sys/");
+}
+
+bool has_herestring(TSNode stmt) {
+  if (!is(stmt, "redirected_statement")) return false;
+  for (TSNode c : named_children(stmt))
+    if (is(c, "herestring_redirect")) return true;
+  return false;
+}
+
+// Whether one pipeline stage keeps the output machine state. Stage 0 produces the value: a
+// state source, echo/printf (the value is then what it prints: its variables decide), or a
+// filter over a state file or a here-string; a later stage must be a filter.
+bool stage_keeps_state(TSNode stmt, bool first, const SyntaxTree* tree) {
+  auto words = written_words(statement_command(stmt), tree);
+  while (!words.empty() && in(words[0], {"sudo", "command", "env"})) words.erase(words.begin());
+  if (words.empty()) return false;
+  std::string b = base_name(words[0]);
+  if (!first) return is_filter(b);
+  if (b == "echo" || b == "printf" || has_herestring(stmt)) return true;
+  if (is_filter(b) || b == "cat") {
+    for (size_t i = 1; i < words.size(); ++i)
+      if (state_file(words[i])) return true;
+    return false;
+  }
+  for (const StateSource& s : kStateSources) {
+    if (s.command != b) continue;
+    if (s.verbs.empty()) return true;
+    for (size_t i = 1; i < words.size(); ++i) {
+      if (starts(words[i], "-")) continue;
+      return one_of_words(words[i], s.verbs);
+    }
+    return false;
+  }
+  return false;
+}
+
+// Parameters expanded under `n`, `$1` and `$@` included.
+void parameters(TSNode n, const SyntaxTree* tree, std::vector<std::string>& out, int depth) {
+  if (ts_node_is_null(n) || depth > 24) return;
+  if (is(n, "simple_expansion") || is(n, "expansion")) {
+    for (TSNode c : named_children(n))
+      if (is(c, "variable_name") || is(c, "special_variable_name"))
+        out.emplace_back(tree->slice(c));
+  }
+  for (TSNode c : named_children(n)) parameters(c, tree, out, depth + 1);
+}
+
+bool positional(const std::string& name) {
+  return name == "@" ||
+         name == "*" || (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+           return c >= '0' && c <= '9';
+         }) && name != "0");
+}
+
+}  // namespace
+
+bool machine_state_pipeline(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
+  if (stmts.size() != 1) return false;
+  TSNode s = stmts.front();
+  std::vector<TSNode> stages;
+  if (is(s, "pipeline")) {
+    for (TSNode c : named_children(s))
+      if (!is(c, "comment")) stages.push_back(c);
+  } else {
+    stages.push_back(s);
+  }
+  if (stages.empty()) return false;
+  for (size_t i = 0; i < stages.size(); ++i)
+    if (!stage_keeps_state(stages[i], i == 0, tree)) return false;
+  return true;
+}
+
+std::optional<EWord> Evaluator::machine_state_value(const std::vector<TSNode>& stmts,
+                                                    const SyntaxTree* tree, Location at) {
+  if (!machine_state_pipeline(stmts, tree)) return std::nullopt;
+  std::vector<std::string> names;
+  for (TSNode s : stmts) parameters(s, tree, names, 0);
+  for (const std::string& name : names) {
+    if (positional(name)) {
+      size_t idx = name == "@" || name == "*" ? 0 : std::stoul(name) - 1;
+      if (idx < st_.positional.size()) {
+        if (st_.positional[idx].w.tainted) return st_.positional[idx];
+      } else if (st_.positional_unknown) {
+        EWord w;
+        w.w.symbolic = true;
+        w.w.tainted = true;
+        w.taint_var = "argument $" + name;
+        w.taint_at = at;
+        w.taint_source = ValueSource::Argument;
+        return w;
+      }
+      continue;
+    }
+    if (name == "#" || name == "?" || name == "$" || name == "!" || name == "-" || name == "0")
+      continue;
+    const Var* v = lookup(name);
+    if (v == nullptr) {
+      std::vector<EWord> env = env_word(name, at);
+      if (!env.empty() && env.front().w.tainted) return env.front();
+      continue;
+    }
+    for (const EWord& e : v->elems)
+      if (e.w.tainted) return e;
+    for (const Alt& a : v->alts)
+      for (const EWord& e : a.elems)
+        if (e.w.tainted) return e;
+  }
+  return EWord{};  // untainted: the machine's own state
+}
+
+}  // namespace sbr::bash
