@@ -307,7 +307,7 @@ TEST_CASE("a missing tool, a permissive exit, a step inside an if-called functio
 TEST_CASE("a gate exec'd into a container started detached", "[bash]") {
   const auto k = inv::ScriptFindingKind::GateAfterStart;
   auto r = render_text(
-      "set -e\npodman run -d --name agent img sleep inf\npodman exec agent iptables -P OUTPUT "
+      "set -e\npodman run -d --name agent img agent serve\npodman exec agent iptables -P OUTPUT "
       "DROP\npodman exec agent iptables -S\n");
   auto f = judged_as(r, k);
   REQUIRE(f.size() == 1);  // the query is not a gate
@@ -320,5 +320,9 @@ TEST_CASE("a gate exec'd into a container started detached", "[bash]") {
               k) == 0);
   CHECK(count("set -e\npodman run -d --name agent img\npodman exec proxy iptables -P OUTPUT "
               "DROP\n",
+              k) == 0);
+  // A container that only holds its namespaces runs nothing before the gate.
+  CHECK(count("set -e\npodman run -d --name gw img sleep infinity\npodman exec gw iptables -P "
+              "OUTPUT DROP\n",
               k) == 0);
 }

@@ -66,6 +66,7 @@ struct Trap {
 struct Resource {
   ResourceStart start;              // what the model records
   std::vector<std::string> idents;  // names a cleanup would mention: var names, container names
+  bool idle = false;                // a container whose command only waits (`sleep infinity`)
 };
 
 struct Options {

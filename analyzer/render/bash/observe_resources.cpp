@@ -39,6 +39,16 @@ size_t exec_target(const std::vector<std::string>& t) {
   return 0;
 }
 
+// The container's command only waits (`sleep infinity`, `tail -f /dev/null`, a pause binary).
+bool idle_command(const std::vector<std::string>& texts) {
+  const std::size_t n = texts.size();
+  if (n >= 2 && base_name(texts[n - 2]) == "sleep") return true;
+  if (n >= 3 && base_name(texts[n - 3]) == "tail" && texts[n - 2] == "-f" &&
+      texts[n - 1] == "/dev/null")
+    return true;
+  return n >= 1 && in(base_name(texts[n - 1]), {"pause", "catatonit"});
+}
+
 }  // namespace
 
 // A gate applied with `podman exec CTR iptables ...` to a container started detached earlier.
@@ -49,7 +59,9 @@ void Evaluator::note_late_gate(const std::vector<std::string>& texts, const Invo
   while (!gate.empty() && in(gate[0], {"sudo", "command", "env"})) gate.erase(gate.begin());
   if (!security_step(gate)) return;
   for (const Resource& r : resources_) {
-    if (r.start.kind != ResourceKind::Container ||
+    // A container that only holds its namespaces (`sleep infinity`) runs nothing before the
+    // gate: the code the gate is for starts after it, through `exec` or `--network container:`.
+    if (r.start.kind != ResourceKind::Container || r.idle ||
         std::find(r.idents.begin(), r.idents.end(), texts[c]) == r.idents.end())
       continue;
     std::string first;
@@ -92,6 +104,7 @@ void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& 
     r.start.publishes_ports = published;
     r.start.from = inv.from;
     r.idents = idents;
+    r.idle = idle_command(texts);
     add_resource(std::move(r));
   } else if (ctx.background && !b.empty()) {
     bool forwarder = in(b, {"socat", "kubectl", "ssh", "nc", "ncat", "gost", "autossh"});
