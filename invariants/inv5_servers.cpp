@@ -19,11 +19,14 @@ bool loopback(const std::string& ip) {
 // What makes the server's port reachable from outside the sandbox, as a reader would put it;
 // "" when nothing does.
 std::string reached_by(const Workload& w, const engine::ServerStart& s, Provenance& at) {
-  bool host_net = (w.network.host_network && w.network.host_network->value) ||
-                  (w.network.mode && w.network.mode->value == NetMode::Host);
-  if (host_net) {
-    at = w.network.mode ? w.network.mode->from : w.network.host_network->from;
-    return "the host network is shared, so it listens on the host's own interfaces";
+  const char* on_host = "the host network is shared, so it listens on the host's own interfaces";
+  if (w.network.host_network && w.network.host_network->value) {
+    at = w.network.host_network->from;
+    return on_host;
+  }
+  if (w.network.mode && w.network.mode->value == NetMode::Host) {
+    at = w.network.mode->from;
+    return on_host;
   }
   for (const PublishedPort& p : w.network.ports) {
     if (loopback(p.host_ip)) continue;

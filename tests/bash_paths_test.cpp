@@ -169,3 +169,23 @@ TEST_CASE("a 200-option parsing loop renders a bounded number of launches", "[ba
 }
 
 }  // namespace sbr::test
+
+namespace sbr::test {
+
+// Entry points share one step budget: many expensive uncalled functions end in one budget
+// finding, not in one full budget each.
+TEST_CASE("uncalled functions share one step budget", "[bash-paths]") {
+  std::string items;
+  for (int k = 0; k < 60; ++k) items += " v" + std::to_string(k);
+  std::string s = "#!/bin/bash\n";
+  for (int f = 0; f < 100; ++f) {
+    s += "helper_" + std::to_string(f) + "() {\n  for a in" + items + "; do\n    for b in" + items +
+         "; do x=$a$b; done\n  done\n}\n";
+  }
+  auto r = render_text(s);
+  int budget = 0;
+  for (const auto& p : r.problems) budget += p.kind == ProblemKind::BudgetExceeded ? 1 : 0;
+  CHECK(budget == 1);
+}
+
+}  // namespace sbr::test

@@ -59,6 +59,9 @@ bool Evaluator::referenced(const std::string& name) const {
 
 void Evaluator::run_entry_points() {
   const State final_state = st_;
+  // One step budget for all entry points together, as for the script itself: a file of a
+  // thousand uncalled functions costs one budget, not a thousand.
+  steps_ = 0;
   for (const std::string& name : defined_) {
     auto fit = final_state.functions.find(name);
     if (fit == final_state.functions.end() || referenced(name)) continue;
@@ -79,7 +82,6 @@ void Evaluator::run_entry_points() {
     ctx.tree = tree;
     ctx.cond = Condition::when({"`" + name + "` is called", "", "", ""}, true);
     call_path_ = {name};
-    steps_ = 0;  // each entry point gets its own step budget, as a trap handler does
     try {
       if (is(body, "compound_statement") || is(body, "subshell")) {
         statements(body, ctx);
@@ -88,6 +90,8 @@ void Evaluator::run_entry_points() {
       }
     } catch (const RenderAbort& a) {
       out_.problems.push_back(a.problem);
+      call_path_.clear();
+      break;  // the budget is spent: the remaining entry points would stop at once
     }
     call_path_.clear();
   }

@@ -208,6 +208,7 @@ class Evaluator {
   std::optional<std::vector<EWord>> captured_words(const Capture& c, bool quoted);
   std::vector<EWord> command_substitution(TSNode n, Ctx& ctx);  // substitution.cpp
   std::vector<EWord> process_substitution(TSNode n, Ctx& ctx);
+  void taint_output(EWord& w, const std::vector<TSNode>& stmts, TSNode n, const Ctx& ctx);
   // `$(cd "$(dirname "$0")/.." && pwd)` and its kin, as a repository path (path_idioms.cpp).
   std::optional<EWord> path_idiom(const std::vector<TSNode>& stmts, Ctx& ctx);
   // Functions nothing calls, evaluated as entry points (entry_points.cpp).

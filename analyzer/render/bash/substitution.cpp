@@ -28,17 +28,33 @@ void taint_from(EWord& w, const EWord& src) {
   w.taint_at = src.taint_at;
   w.taint_source = src.taint_source;
 }
+
+// The text of the statements, as written.
+std::string text_of(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
+  if (stmts.empty()) return "";
+  return std::string(
+      tree->text.substr(ts_node_start_byte(stmts.front()),
+                        ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
+}
 }  // namespace
 
-std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
-  std::string inner;
-  std::vector<TSNode> stmts;
-  for (TSNode c : named_children(n)) stmts.push_back(c);
-  if (!stmts.empty()) {
-    inner = std::string(
-        ctx.tree->text.substr(ts_node_start_byte(stmts.front()),
-                              ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
+// The output of commands whose output is not known: the machine's own state (tainted only
+// through a variable it expands), else input from outside (from the network when it fetches).
+void Evaluator::taint_output(EWord& w, const std::vector<TSNode>& stmts, TSNode n, const Ctx& ctx) {
+  if (auto state = machine_state_value(stmts, ctx.tree, loc(n, ctx.tree))) {
+    taint_from(w, *state);
+    return;
   }
+  w.w.tainted = true;
+  w.taint_var = w.w.origin;
+  w.taint_at = loc(n, ctx.tree);
+  w.taint_source =
+      fetches(stmts, ctx.tree) ? ValueSource::NetworkRead : ValueSource::CommandSubstitution;
+}
+
+std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
+  std::vector<TSNode> stmts = named_children(n);
+  std::string inner = text_of(stmts, ctx.tree);
   if (auto path = path_idiom(stmts, ctx)) return {*path};
   // Run what is inside (it may launch a container) without keeping its state changes, and
   // collect what it prints.
@@ -77,15 +93,8 @@ std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
              starts("uname") || starts("nproc") || starts("hostname") || starts("getconf") ||
              starts("basename") || starts("realpath") || starts("readlink")) {
     // Facts about the host, not input an outsider controls.
-  } else if (auto state = machine_state_value(stmts, ctx.tree, loc(n, ctx.tree))) {
-    // The machine's own state: tainted only through a variable it expands.
-    taint_from(w, *state);
   } else {
-    w.w.tainted = true;
-    w.taint_var = w.w.origin;
-    w.taint_at = loc(n, ctx.tree);
-    w.taint_source =
-        fetches(stmts, ctx.tree) ? ValueSource::NetworkRead : ValueSource::CommandSubstitution;
+    taint_output(w, stmts, n, ctx);
   }
   return {w};
 }
@@ -109,24 +118,11 @@ std::vector<EWord> Evaluator::process_substitution(TSNode n, Ctx& ctx) {
     // What a reader (`read`, `mapfile`) gets is the commands' output, not the script's stdin:
     // the machine's own state, or output that came from outside.
     std::vector<TSNode> stmts = named_children(n);
-    std::string inner =
-        stmts.empty() ? ""
-                      : short_text(ctx.tree->text.substr(
-                            ts_node_start_byte(stmts.front()),
-                            ts_node_end_byte(stmts.back()) - ts_node_start_byte(stmts.front())));
     EWord out;
     out.w.symbolic = true;
-    out.w.origin = "output of `" + inner + "`";
+    out.w.origin = "output of `" + short_text(text_of(stmts, ctx.tree)) + "`";
     out.default_known = false;
-    if (auto state = machine_state_value(stmts, ctx.tree, loc(n, ctx.tree))) {
-      taint_from(out, *state);
-    } else {
-      out.w.tainted = true;
-      out.taint_var = out.w.origin;
-      out.taint_at = loc(n, ctx.tree);
-      out.taint_source =
-          fetches(stmts, ctx.tree) ? ValueSource::NetworkRead : ValueSource::CommandSubstitution;
-    }
+    taint_output(out, stmts, n, ctx);
     substituted_files_[w.w.text] = {out};
   }
   return {w};
