@@ -2,7 +2,6 @@
 // state, on scripts held in memory and on the launcher fixtures.
 #include <catch2/catch.hpp>
 
-#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -323,8 +322,9 @@ TEST_CASE("malformed bash is a located ParseError and the rest is still rendered
   CHECK(last);
 }
 
-TEST_CASE("budgets: endless loops, fork bombs and huge expansions end quickly", "[bash]") {
-  auto t0 = std::chrono::steady_clock::now();
+// Budgets are counted in work, not time (a timed assertion fails on a loaded machine and says
+// nothing the bounds do not): each hostile input must stop at its bound with a finding.
+TEST_CASE("budgets: endless loops, fork bombs and huge expansions stop at their bounds", "[bash]") {
   auto loop = render_text("while true; do echo tick; done\npodman run img\n");
   REQUIRE(loop.problems.size() == 1);
   CHECK(loop.problems[0].kind == ProblemKind::BudgetExceeded);
@@ -357,11 +357,6 @@ TEST_CASE("budgets: endless loops, fork bombs and huge expansions end quickly", 
   auto wide = render_text(mb);
   REQUIRE_FALSE(wide.problems.empty());
   CHECK(wide.problems.back().kind == ProblemKind::BudgetExceeded);
-
-  auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
-          .count();
-  CHECK(ms < 5000);
 }
 
 TEST_CASE("truncated and mangled launchers never crash the renderer", "[bash]") {

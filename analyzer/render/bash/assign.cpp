@@ -33,19 +33,19 @@ Var& Evaluator::assign_slot(const std::string& name, bool local) {
 
 void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool readonly,
                        bool force_array, bool force_assoc) {
-  TSNode name_node = field(n, "name");
-  TSNode value = field(n, "value");
+  TSNode name_node = field(n, F::name);
+  TSNode value = field(n, F::value);
   std::string name;
   TSNode index{};
-  if (is(name_node, "subscript")) {
-    name = std::string(ctx.tree->slice(field(name_node, "name")));
-    index = field(name_node, "index");
+  if (is(name_node, K::subscript)) {
+    name = std::string(ctx.tree->slice(field(name_node, F::name)));
+    index = field(name_node, F::index);
   } else {
     name = std::string(ctx.tree->slice(name_node));
   }
   bool append = false;
   for (TSNode c : children(n)) {
-    if (!ts_node_is_named(c) && kind(c) == "+=") append = true;
+    if (!ts_node_is_named(c) && is(c, K::plus_eq)) append = true;
   }
   Var* existing = lookup(name);
   if (existing && existing->readonly) return;
@@ -63,12 +63,12 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
   (void)mark_config;
   Ctx vc = ctx;
   vc.assign_target = name;
-  if (is(value, "array")) {
+  if (is(value, K::array)) {
     std::vector<EWord> elems;
     std::vector<std::string> keys;
     bool assoc = force_assoc || (existing && existing->assoc);
     for (TSNode c : named_children(value)) {
-      if (is(c, "comment")) continue;
+      if (is(c, K::comment)) continue;
       std::string_view t = ctx.tree->slice(c);
       if (assoc && t.rfind('[', 0) == 0 && t.find("]=") != std::string_view::npos) {
         keys.emplace_back(t.substr(1, t.find("]=") - 1));

@@ -121,8 +121,8 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
     t.expanded = handler;
     std::function<void(TSNode, int)> walk = [&](TSNode x, int d) {
       if (d > 6) return;
-      if (is(x, "command")) {
-        std::string cn(ht->slice(field(x, "name")));
+      if (is(x, K::command)) {
+        std::string cn(ht->slice(field(x, F::name)));
         auto f = st_.functions.find(cn);
         if (f != st_.functions.end())
           t.expanded += "\n" + std::string(f->second.second->slice(f->second.first));

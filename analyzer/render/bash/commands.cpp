@@ -94,16 +94,16 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   if (!variant) alt_probe_.clear();
   // Words, inline assignments and redirects, in order.
   std::vector<TSNode> assigns, args, redirects = outer_redirects;
-  TSNode name_node = field(n, "name");
+  TSNode name_node = field(n, F::name);
   for (TSNode c : named_children(n)) {
-    std::string_view k = kind(c);
-    if (k == "variable_assignment")
+    K k = sym(c);
+    if (k == K::variable_assignment)
       assigns.push_back(c);
-    else if (k == "command_name")
+    else if (k == K::command_name)
       continue;
-    else if (k == "file_redirect" || k == "heredoc_redirect" || k == "herestring_redirect")
+    else if (k == K::file_redirect || k == K::heredoc_redirect || k == K::herestring_redirect)
       redirects.push_back(c);
-    else if (k == "comment")
+    else if (k == K::comment)
       continue;
     else
       args.push_back(c);
@@ -120,8 +120,8 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   std::vector<EWord> env_prefix;
   std::string ifs;
   for (TSNode a : assigns) {
-    std::string nm(ctx.tree->slice(field(a, "name")));
-    EWord v = expand_joined(field(a, "value"), ctx);
+    std::string nm(ctx.tree->slice(field(a, F::name)));
+    EWord v = expand_joined(field(a, F::value), ctx);
     if (nm == "IFS") ifs = v.w.text;
     EWord e = v;
     e.w.text = nm + "=" + v.w.text;
@@ -140,17 +140,17 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   std::vector<bool> write_temp;
   std::string stdin_file;
   for (TSNode r : redirects) {
-    if (is(r, "heredoc_redirect")) {
+    if (is(r, K::heredoc_redirect)) {
       TSNode start{}, body{};
       bool dash = false;
       for (TSNode c : children(r)) {
-        if (is(c, "heredoc_start"))
+        if (is(c, K::heredoc_start))
           start = c;
-        else if (is(c, "heredoc_body"))
+        else if (is(c, K::heredoc_body))
           body = c;
-        else if (kind(c) == "<<-")
+        else if (is(c, K::heredoc_dash))
           dash = true;
-        else if (is(c, "file_redirect"))
+        else if (is(c, K::file_redirect))
           redirects.push_back(c);
       }
       std::string_view st = ctx.tree->slice(start);
@@ -171,7 +171,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
         }
         stdin_from = prov(body, ctx);
       }
-    } else if (is(r, "herestring_redirect")) {
+    } else if (is(r, K::herestring_redirect)) {
       for (TSNode c : named_children(r)) {
         stdin_words = {expand_joined(c, ctx)};
         stdin_from = prov(c, ctx);
@@ -182,14 +182,14 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   bool stdout_redirected = false;  // to a file, /dev/null or stderr: not captured by `$(...)`
   for (size_t ri = 0; ri < redirects.size(); ++ri) {
     TSNode r = redirects[ri];
-    if (!is(r, "file_redirect")) continue;
+    if (!is(r, K::file_redirect)) continue;
     std::string op;
     for (TSNode c : children(r))
       if (!ts_node_is_named(c)) {
         op = std::string(kind(c));
         break;
       }
-    TSNode dest = field(r, "destination");
+    TSNode dest = field(r, F::destination);
     if (ts_node_is_null(dest)) continue;
     EWord d = expand_joined(dest, ctx);
     if (op == "<") {
@@ -197,11 +197,11 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       continue;
     }
     if (op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|" || op == ">&") {
-      TSNode fd = field(r, "descriptor");
+      TSNode fd = field(r, F::descriptor);
       stdout_redirected = stdout_redirected || ts_node_is_null(fd) || ctx.tree->slice(fd) == "1";
     }
     if (op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|") {
-      TSNode fd = field(r, "descriptor");
+      TSNode fd = field(r, F::descriptor);
       if (!ts_node_is_null(fd) && ctx.tree->slice(fd) != "1") continue;
       if (d.w.text == "/dev/null" || starts(d.w.text, "/dev/std") || starts(d.w.text, "/dev/fd"))
         continue;
@@ -262,9 +262,9 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     fc.background = false;
     if (ctx.background) fc.errexit_suppressed = true;
     std::vector<TSNode> stmts;
-    if (is(body, "compound_statement") || is(body, "subshell")) {
+    if (is(body, K::compound_statement) || is(body, K::subshell)) {
       for (TSNode s : named_children(body))
-        if (!is(s, "comment")) stmts.push_back(s);
+        if (!is(s, K::comment)) stmts.push_back(s);
     } else {
       stmts.push_back(body);
     }
@@ -281,7 +281,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     st_.positional = saved_pos;
     st_.positional_unknown = saved_unknown;
     st_.returning = false;
-    if (is(body, "subshell") || ctx.background || ctx.in_pipeline_not_last) {
+    if (is(body, K::subshell) || ctx.background || ctx.in_pipeline_not_last) {
       // Runs in a subshell: only what it launched is kept.
       st_ = before_sub;
       st_.frames.pop_back();

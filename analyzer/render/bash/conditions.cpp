@@ -113,7 +113,7 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
   if (ts_node_is_null(n)) return Truth{};
   step(n, ctx);
   Nest nest(*this, n, ctx);
-  std::string_view k = kind(n);
+  K k = sym(n);
   std::string src(ctx.tree->slice(n));
   if (src.size() > 80) src = src.substr(0, 77) + "...";
   Truth unknown;
@@ -121,11 +121,11 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
   bool probe = said.shown.rfind("`" + src, 0) != 0;
   unknown.text = probe ? said.shown : "`" + src + "` succeeds";
   unknown.negated_text = probe ? said.negation : "`" + src + "` fails";
-  if (k == "test_command") {
+  if (k == K::test_command) {
     for (TSNode c : named_children(n)) {
-      if (is(c, "comment")) continue;
+      if (is(c, K::comment)) continue;
       // `(( expr ))` parsed as a test command.
-      if (ts_node_child_count(n) > 0 && kind(ts_node_child(n, 0)) == "((") {
+      if (ts_node_child_count(n) > 0 && is(ts_node_child(n, 0), K::dparen_open)) {
         auto v = arith(c, ctx);
         if (v) {
           unknown.known = *v != 0;
@@ -136,29 +136,29 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
     }
     return unknown;
   }
-  if (k == "negated_command") {
+  if (k == K::negated_command) {
     for (TSNode c : named_children(n)) return negate(condition(c, ctx));
     return unknown;
   }
   // `! command -v nft >/dev/null`: the redirect wraps the whole negation. It still runs as the
   // redirected statement it is; only its words for the reader come from the command inside.
-  if (k == "redirected_statement" && !ts_node_is_null(field(n, "body"))) {
-    TSNode body = field(n, "body");
-    bool negated = is(body, "negated_command") && ts_node_named_child_count(body) > 0;
+  if (k == K::redirected_statement && !ts_node_is_null(field(n, F::body))) {
+    TSNode body = field(n, F::body);
+    bool negated = is(body, K::negated_command) && ts_node_named_child_count(body) > 0;
     TSNode inner = negated ? ts_node_named_child(body, ts_node_named_child_count(body) - 1) : body;
     CondAtom a = outcome_atom(ctx.tree->slice(inner), false);
     unknown.text = negated ? a.negation : a.shown;
     unknown.negated_text = negated ? a.shown : a.negation;
   }
-  if (k == "parenthesized_expression") {
+  if (k == K::parenthesized_expression) {
     for (TSNode c : named_children(n)) return condition(c, ctx);
     return unknown;
   }
-  if (k == "binary_expression") {
-    TSNode l = field(n, "left"), r = field(n, "right");
+  if (k == K::binary_expression) {
+    TSNode l = field(n, F::left), r = field(n, F::right);
     std::string op;
     for (TSNode c : children(n)) {
-      if (!ts_node_is_named(c) || is(c, "test_operator")) {
+      if (!ts_node_is_named(c) || is(c, K::test_operator)) {
         std::string_view ck = ctx.tree->slice(c);
         if (!ts_node_eq(c, l) && !ts_node_eq(c, r)) {
           op = std::string(ck);
@@ -225,11 +225,11 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
     }
     return t;
   }
-  if (k == "unary_expression") {
+  if (k == K::unary_expression) {
     std::string op;
     TSNode operand{};
     for (TSNode c : children(n)) {
-      if (is(c, "test_operator") || (!ts_node_is_named(c) && op.empty()))
+      if (is(c, K::test_operator) || (!ts_node_is_named(c) && op.empty()))
         op = std::string(ctx.tree->slice(c));
       else if (ts_node_is_named(c))
         operand = c;
@@ -264,8 +264,8 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
     t.negated_text = "not " + t.text;
     return t;
   }
-  if (k == "word" || k == "string" || k == "simple_expansion" || k == "expansion" ||
-      k == "concatenation") {
+  if (k == K::word || k == K::string || k == K::simple_expansion || k == K::expansion ||
+      k == K::concatenation) {
     // [ "$x" ]: true when non-empty.
     EWord a = expand_joined(n, ctx);
     Truth t;
@@ -279,7 +279,7 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
       t.default_value = !a.w.text.empty();
     return t;
   }
-  if (k == "list") {
+  if (k == K::list) {
     TSNode l{}, r{}, op{};
     for (TSNode c : children(n)) {
       if (ts_node_is_named(c)) {
@@ -287,18 +287,18 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
           l = c;
         else
           r = c;
-      } else if (kind(c) == "&&" || kind(c) == "||")
+      } else if (is(c, K::and_and) || is(c, K::or_or))
         op = c;
     }
     Truth a = condition(l, ctx);
     Truth b = condition(r, ctx);
-    return combine(a, b, kind(op) == "&&");
+    return combine(a, b, is(op, K::and_and));
   }
-  if (k == "command") {
-    TSNode name = field(n, "name");
+  if (k == K::command) {
+    TSNode name = field(n, F::name);
     if (!ts_node_is_null(name)) {
       for (TSNode c : named_children(name)) {
-        if (is(c, "arithmetic_expansion")) {
+        if (is(c, K::arithmetic_expansion)) {
           std::optional<long long> v;
           for (TSNode e : named_children(c)) v = arith(e, ctx);
           if (v) unknown.known = *v != 0;
@@ -329,7 +329,7 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
   if (ts_node_is_null(n)) return std::nullopt;
   step(n, ctx);
   Nest nest(*this, n, ctx);
-  std::string_view k = kind(n);
+  K k = sym(n);
   auto var_value = [&](const std::string& name) -> std::optional<long long> {
     Var* v = lookup(name);
     if (!v) return 0;  // unset is 0 in arithmetic
@@ -347,14 +347,14 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
     s.elems = {w};
     s.alts.clear();
   };
-  if (k == "number") {
+  if (k == K::number) {
     long long x;
     std::string t(ctx.tree->slice(n));
     if (numeric(t, x)) return x;
     return std::nullopt;
   }
-  if (k == "variable_name") return var_value(std::string(ctx.tree->slice(n)));
-  if (k == "word") {
+  if (k == K::variable_name) return var_value(std::string(ctx.tree->slice(n)));
+  if (k == K::word) {
     std::string t(ctx.tree->slice(n));
     long long x;
     if (numeric(t, x)) return x;
@@ -383,18 +383,19 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
     if (is_name(t)) return var_value(t);
     return std::nullopt;
   }
-  if (k == "simple_expansion" || k == "expansion" || k == "string" || k == "command_substitution") {
+  if (k == K::simple_expansion || k == K::expansion || k == K::string ||
+      k == K::command_substitution) {
     EWord w = expand_joined(n, ctx);
     long long x;
     if (!w.w.symbolic && numeric(w.w.text, x)) return x;
     return std::nullopt;
   }
-  if (k == "parenthesized_expression" || k == "arithmetic_expansion") {
+  if (k == K::parenthesized_expression || k == K::arithmetic_expansion) {
     std::optional<long long> v;
     for (TSNode c : named_children(n)) v = arith(c, ctx);
     return v;
   }
-  if (k == "postfix_expression" || k == "unary_expression") {
+  if (k == K::postfix_expression || k == K::unary_expression) {
     std::string op;
     TSNode operand{};
     for (TSNode c : children(n)) {
@@ -409,7 +410,7 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
       if (!v) return std::nullopt;
       long long nv = *v + (op == "++" ? 1 : -1);
       set_var(nm, nv);
-      return k == "postfix_expression" ? *v : nv;
+      return k == K::postfix_expression ? *v : nv;
     }
     auto v = arith(operand, ctx);
     if (!v) return std::nullopt;
@@ -418,8 +419,8 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
     if (op == "~") return ~*v;
     return *v;
   }
-  if (k == "binary_expression") {
-    TSNode l = field(n, "left"), r = field(n, "right");
+  if (k == K::binary_expression) {
+    TSNode l = field(n, F::left), r = field(n, F::right);
     std::string op;
     for (TSNode c : children(n)) {
       if (!ts_node_is_named(c)) {

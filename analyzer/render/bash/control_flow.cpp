@@ -18,17 +18,17 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
   std::vector<TSNode> rest;  // elif_clause / else_clause
   bool in_then = false;
   for (TSNode c : children(n)) {
-    std::string_view ck = kind(c);
-    if (ck == "then") {
+    K ck = sym(c);
+    if (ck == K::kw_then) {
       in_then = true;
       continue;
     }
-    if (ck == "elif_clause" || ck == "else_clause") {
+    if (ck == K::elif_clause || ck == K::else_clause) {
       rest.push_back(c);
       in_then = false;
       continue;
     }
-    if (!ts_node_is_named(c) || ck == "comment") continue;
+    if (!ts_node_is_named(c) || ck == K::comment) continue;
     if (!in_then) {
       if (ts_node_is_null(cond)) cond = c;
     } else
@@ -41,11 +41,11 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
     cc.errexit_suppressed = true;
     cc.status = StatusUse::Condition;
     // A security step as the whole condition: fail-open unless its failure branch exits.
-    bool negated = is(cnd, "negated_command");
+    bool negated = is(cnd, K::negated_command);
     auto negated_kids = negated ? named_children(cnd) : std::vector<TSNode>{};
     TSNode inner = negated_kids.empty() ? cnd : negated_kids.back();
     std::optional<StepKind> security;
-    if (is(inner, "command") || is(inner, "redirected_statement"))
+    if (is(inner, K::command) || is(inner, K::redirected_statement))
       security = node_security_step(inner, ctx.tree);
     Truth t = condition(cnd, cc);
     validate_from_if(cnd, body, rest_i < rest.size() ? rest[rest_i] : TSNode{}, ctx.tree);
@@ -60,21 +60,21 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
     auto run_else = [&](Ctx& ec) {
       if (rest_i < rest.size()) {
         TSNode r = rest[rest_i];
-        if (is(r, "else_clause")) {
+        if (is(r, K::else_clause)) {
           std::vector<TSNode> b;
           for (TSNode c : named_children(r))
-            if (!is(c, "comment")) b.push_back(c);
+            if (!is(c, K::comment)) b.push_back(c);
           run_body(b, ec);
         } else {
           TSNode ecnd{};
           std::vector<TSNode> b;
           bool t2 = false;
           for (TSNode c : children(r)) {
-            if (kind(c) == "then") {
+            if (is(c, K::kw_then)) {
               t2 = true;
               continue;
             }
-            if (!ts_node_is_named(c) || is(c, "comment")) continue;
+            if (!ts_node_is_named(c) || is(c, K::comment)) continue;
             if (!t2) {
               if (ts_node_is_null(ecnd)) ecnd = c;
             } else
@@ -133,7 +133,7 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
 }
 
 void Evaluator::case_statement(TSNode n, Ctx& ctx) {
-  TSNode value = field(n, "value");
+  TSNode value = field(n, F::value);
   EWord v = expand_joined(value, ctx);
   std::string var;
   {
@@ -143,13 +143,13 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
   }
   std::vector<TSNode> items;
   for (TSNode c : named_children(n))
-    if (is(c, "case_item")) items.push_back(c);
+    if (is(c, K::case_item)) items.push_back(c);
   bool any_exits = false;
   for (TSNode it : items) any_exits = any_exits || node_exits(it, ctx.tree);
   // Escape hatches parsed from arguments: `--insecure*) ...` that says nothing.
   for (TSNode it : items) {
     for (TSNode pv : named_children(it)) {
-      if (ts_node_is_null(field(it, "value"))) break;
+      if (ts_node_is_null(field(it, F::value))) break;
       std::string_view pt = ctx.tree->slice(pv);
       if (pt.rfind("--", 0) != 0 && pt.rfind("\"--", 0) != 0) continue;
       observed().option_branches.push_back(
@@ -163,7 +163,7 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     std::vector<std::string> pats;
     for (TSNode c : children(it)) {
       if (!ts_node_is_named(c)) {
-        if (kind(c) == ")") break;
+        if (is(c, K::paren_close)) break;
         continue;
       }
       EWord pw = expand_joined(c, ctx);
@@ -176,10 +176,10 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     bool after = false;
     for (TSNode c : children(it)) {
       if (!after) {
-        if (kind(c) == ")") after = true;
+        if (is(c, K::paren_close)) after = true;
         continue;
       }
-      if (ts_node_is_named(c) && !is(c, "comment")) b.push_back(c);
+      if (ts_node_is_named(c) && !is(c, K::comment)) b.push_back(c);
     }
     return b;
   };
@@ -244,13 +244,13 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
 
 void Evaluator::for_statement(TSNode n, Ctx& ctx) {
   st_.may_break = false;
-  TSNode var = field(n, "variable");
-  TSNode body = field(n, "body");
+  TSNode var = field(n, F::variable);
+  TSNode body = field(n, F::body);
   std::string name(ctx.tree->slice(var));
   std::vector<EWord> list;
   bool has_in = false;
   for (TSNode c : children(n)) {
-    if (kind(c) == "in") has_in = true;
+    if (is(c, K::kw_in)) has_in = true;
   }
   if (has_in) {
     // The words between `in` and the body (field lookup by index is unreliable in the
@@ -258,10 +258,10 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
     bool after_in = false;
     for (TSNode c : children(n)) {
       if (!ts_node_is_named(c)) {
-        if (kind(c) == "in") after_in = true;
+        if (is(c, K::kw_in)) after_in = true;
         continue;
       }
-      if (!after_in || ts_node_eq(c, body) || is(c, "comment")) continue;
+      if (!after_in || ts_node_eq(c, body) || is(c, K::comment)) continue;
       auto ws = expand_word(c, ctx);
       list.insert(list.end(), ws.begin(), ws.end());
     }
@@ -312,14 +312,14 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
 
 void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
   st_.may_break = false;
-  bool is_while = kind(n) == "while_statement";
-  bool until = is_while && ts_node_child_count(n) > 0 && kind(ts_node_child(n, 0)) == "until";
-  TSNode body = field(n, "body");
+  bool is_while = is(n, K::while_statement);
+  bool until = is_while && ts_node_child_count(n) > 0 && is(ts_node_child(n, 0), K::kw_until);
+  TSNode body = field(n, F::body);
   if (!is_while) {
-    TSNode init = field(n, "initializer");
+    TSNode init = field(n, F::initializer);
     if (!ts_node_is_null(init)) arith(init, ctx);
   }
-  TSNode cnd = field(n, "condition");
+  TSNode cnd = field(n, F::condition);
   std::uint32_t iter = 0;
   for (;;) {
     Truth t;
@@ -384,7 +384,7 @@ void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
     }
     if (st_.dead || st_.returning) break;
     if (!is_while) {
-      TSNode upd = field(n, "update");
+      TSNode upd = field(n, F::update);
       if (!ts_node_is_null(upd)) arith(upd, ctx);
     }
   }

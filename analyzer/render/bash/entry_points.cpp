@@ -83,7 +83,7 @@ void Evaluator::run_entry_points() {
     ctx.cond = Condition::when({"`" + name + "` is called", "", "", ""}, true);
     call_path_ = {name};
     try {
-      if (is(body, "compound_statement") || is(body, "subshell")) {
+      if (is(body, K::compound_statement) || is(body, K::subshell)) {
         statements(body, ctx);
       } else {
         statement(body, ctx);

@@ -123,12 +123,12 @@ void Evaluator::statements(TSNode parent, Ctx& ctx) {
     if (st_.dead || st_.returning || st_.breaking > 0) return;
     TSNode n = ts_node_child(parent, i);
     if (!ts_node_is_named(n)) continue;
-    std::string_view k = kind(n);
-    if (k == "comment" || k == "heredoc_body" || k == "variable_name" || k == "word") continue;
+    K k = sym(n);
+    if (k == K::comment || k == K::heredoc_body || k == K::variable_name || k == K::word) continue;
     Ctx c = ctx;
     // `cmd &` puts the `&` after the statement as an anonymous sibling.
     if (i + 1 < count && !ts_node_is_named(ts_node_child(parent, i + 1)) &&
-        kind(ts_node_child(parent, i + 1)) == "&") {
+        is(ts_node_child(parent, i + 1), K::amp)) {
       c.background = true;
       c.errexit_suppressed = true;
     }
@@ -136,7 +136,7 @@ void Evaluator::statements(TSNode parent, Ctx& ctx) {
     for (uint32_t j = i + 1; j < count; ++j) {
       TSNode nx = ts_node_child(parent, j);
       if (!ts_node_is_named(nx)) continue;
-      if (kind(nx) == "comment") continue;
+      if (is(nx, K::comment)) continue;
       if (reads_status(nx, ctx.tree)) c.status = StatusUse::StatusReadNext;
       break;
     }
@@ -148,11 +148,11 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
   if (ts_node_is_null(n) || st_.dead) return;
   step(n, ctx);
   Nest nest(*this, n, ctx);
-  std::string_view k = kind(n);
-  if (k == "command") {
+  K k = sym(n);
+  if (k == K::command) {
     command(n, ctx, {});
-  } else if (k == "redirected_statement") {
-    TSNode body = field(n, "body");
+  } else if (k == K::redirected_statement) {
+    TSNode body = field(n, F::body);
     std::vector<TSNode> redirects;
     TSNode tail_op{}, tail_right{}, tail_pipe{};
     for (TSNode c : named_children(n)) {
@@ -160,16 +160,16 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       redirects.push_back(c);
       // tree-sitter-bash 0.23 attaches `|| cmd` / `| cmd` that follow a heredoc start to the
       // heredoc redirect itself: recover them as the list / pipeline they are.
-      if (is(c, "heredoc_redirect")) {
+      if (is(c, K::heredoc_redirect)) {
         for (TSNode h : children(c)) {
-          if (is(h, "pipeline")) tail_pipe = h;
+          if (is(h, K::pipeline)) tail_pipe = h;
         }
-        TSNode r = field(c, "right");
+        TSNode r = field(c, F::right);
         if (!ts_node_is_null(r)) {
           tail_right = r;
           for (TSNode h : children(c)) {
-            std::string_view hk = kind(h);
-            if (!ts_node_is_named(h) && (hk == "||" || hk == "&&")) tail_op = h;
+            K hk = sym(h);
+            if (!ts_node_is_named(h) && (hk == K::or_or || hk == K::and_and)) tail_op = h;
           }
         }
       }
@@ -177,7 +177,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     if (ts_node_is_null(body)) return;
     Ctx c = ctx;
     if (!ts_node_is_null(tail_right)) {
-      bool is_or = kind(tail_op) == "||";
+      bool is_or = is(tail_op, K::or_or);
       c.errexit_suppressed = true;
       if (is_or) {
         c.status = status_after_or(tail_right, ctx.tree);
@@ -185,7 +185,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       }
     }
     if (!ts_node_is_null(tail_pipe)) c.stdout_piped = true;
-    if (is(body, "command")) {
+    if (is(body, K::command)) {
       command(body, c, redirects);
     } else {
       // A compound statement with redirects: the redirects apply to every command inside.
@@ -200,15 +200,15 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       Ctx rc = ctx;
       rc.cond =
           join(ctx.cond,
-               Condition::when(outcome_atom(ctx.tree->slice(body), kind(tail_op) == "||"), false));
+               Condition::when(outcome_atom(ctx.tree->slice(body), is(tail_op, K::or_or)), false));
       State saved = st_;
       statement(tail_right, rc);
-      if (kind(tail_op) == "||") {
+      if (is(tail_op, K::or_or)) {
         State after = st_;
         st_ = merge_states(std::move(saved), std::move(after), {}, {}, true);
       }
     }
-  } else if (k == "list") {
+  } else if (k == K::list) {
     std::vector<TSNode> kids = children(n);
     // list: left op right (left may itself be a list).
     TSNode left{}, right{}, op{};
@@ -218,11 +218,11 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
           left = c;
         else
           right = c;
-      } else if (kind(c) == "&&" || kind(c) == "||") {
+      } else if (is(c, K::and_and) || is(c, K::or_or)) {
         op = c;
       }
     }
-    bool is_or = kind(op) == "||";
+    bool is_or = is(op, K::or_or);
     Ctx lc = ctx;
     lc.errexit_suppressed = true;  // errexit does not apply left of && / ||
     if (is_or) {
@@ -231,7 +231,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     }
     // `[[ $x =~ re ]] || exit` validates x for the rest of the script.
     Truth t;
-    bool is_test = is(left, "test_command") || is(left, "negated_command");
+    bool is_test = is(left, K::test_command) || is(left, K::negated_command);
     if (is_test)
       t = condition(left, lc);
     else
@@ -262,7 +262,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     State saved = st_;
     statement(right, rc);
     st_ = merge_states(std::move(st_), std::move(saved), rc.cond, ctx.cond, false);
-  } else if (k == "pipeline") {
+  } else if (k == K::pipeline) {
     std::vector<TSNode> stages;
     for (TSNode c : named_children(n)) stages.push_back(c);
     for (size_t i = 0; i < stages.size(); ++i) {
@@ -278,45 +278,46 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       st_ = saved;
       if (keep_dead) st_.dead = false;
     }
-    note_fetch_pipes(stages, ctx);
-  } else if (k == "negated_command") {
+    note_fetch_pipes(n, ctx);
+  } else if (k == K::negated_command) {
     Ctx c = ctx;
     c.errexit_suppressed = true;
     if (c.status == StatusUse::Unchecked) c.status = StatusUse::Negated;
     for (TSNode s : named_children(n)) statement(s, c);
-  } else if (k == "subshell") {
+  } else if (k == K::subshell) {
     State saved = st_;
     statements(n, ctx);
     bool dead = st_.dead;
     st_ = saved;
     st_.dead = dead;  // `( ... exit )` ends only the subshell, but errexit makes it fatal
     st_.dead = false;
-  } else if (k == "compound_statement" || k == "do_group") {
+  } else if (k == K::compound_statement || k == K::do_group) {
     statements(n, ctx);
-  } else if (k == "if_statement") {
+  } else if (k == K::if_statement) {
     if_statement(n, ctx);
-  } else if (k == "case_statement") {
+  } else if (k == K::case_statement) {
     case_statement(n, ctx);
-  } else if (k == "for_statement") {
+  } else if (k == K::for_statement) {
     for_statement(n, ctx);
-  } else if (k == "c_style_for_statement" || k == "while_statement") {
+  } else if (k == K::c_style_for_statement || k == K::while_statement) {
     loop_statement(n, ctx);
-  } else if (k == "function_definition") {
-    TSNode name = field(n, "name");
-    TSNode body = field(n, "body");
+  } else if (k == K::function_definition) {
+    TSNode name = field(n, F::name);
+    TSNode body = field(n, F::body);
     if (!ts_node_is_null(name) && !ts_node_is_null(body)) {
       std::string fname(ctx.tree->slice(name));
       st_.functions[fname] = {body, ctx.tree};
       note_definition(fname, ctx.tree);
     }
-  } else if (k == "declaration_command") {
-    std::string_view head = kind(ts_node_child(n, 0));
+  } else if (k == K::declaration_command) {
+    // The keyword token (`local`, `export`, `declare`...) as written.
+    std::string_view head = ctx.tree->slice(ts_node_child(n, 0));
     bool local = head == "local";
     bool exported = head == "export";
     bool readonly = head == "readonly";
     bool arr = false, assoc = false;
     for (TSNode c : named_children(n)) {
-      if (is(c, "word")) {
+      if (is(c, K::word)) {
         std::string_view f = ctx.tree->slice(c);
         if (f.rfind('-', 0) == 0) {
           if (f.find('a') != std::string_view::npos) arr = true;
@@ -331,13 +332,13 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       bool global = false;
       for (TSNode c : named_children(n))
         global =
-            global || (is(c, "word") && ctx.tree->slice(c).find('g') != std::string_view::npos);
+            global || (is(c, K::word) && ctx.tree->slice(c).find('g') != std::string_view::npos);
       local = !global;
     }
     for (TSNode c : named_children(n)) {
-      if (is(c, "variable_assignment")) {
+      if (is(c, K::variable_assignment)) {
         assign(c, ctx, local, exported, readonly, arr, assoc);
-      } else if (is(c, "variable_name")) {
+      } else if (is(c, K::variable_name)) {
         std::string nm(ctx.tree->slice(c));
         Var* existing = local ? nullptr : lookup(nm);
         if (existing == nullptr) {
@@ -357,12 +358,12 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
         }
       }
     }
-  } else if (k == "variable_assignment") {
+  } else if (k == K::variable_assignment) {
     assign(n, ctx, false, false, false, false, false);
-  } else if (k == "variable_assignments") {
+  } else if (k == K::variable_assignments) {
     for (TSNode c : named_children(n))
-      if (is(c, "variable_assignment")) assign(c, ctx, false, false, false, false, false);
-  } else if (k == "unset_command") {
+      if (is(c, K::variable_assignment)) assign(c, ctx, false, false, false, false, false);
+  } else if (k == K::unset_command) {
     for (TSNode c : named_children(n)) {
       std::string nm(ctx.tree->slice(c));
       if (nm.rfind('-', 0) == 0) continue;
@@ -372,15 +373,15 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       st_.globals.erase(nm);
       st_.functions.erase(nm);
     }
-  } else if (k == "test_command") {
+  } else if (k == K::test_command) {
     Ctx c = ctx;
     condition(n, c);
   } else {
     // Other nodes (arithmetic commands, unsupported forms): evaluate what they contain.
     for (TSNode c : named_children(n)) {
-      std::string_view ck = kind(c);
-      if (ck == "command" || ck == "list" || ck == "pipeline" || ck == "redirected_statement" ||
-          ck == "compound_statement" || ck == "subshell" || ck == "if_statement") {
+      K ck = sym(c);
+      if (ck == K::command || ck == K::list || ck == K::pipeline || ck == K::redirected_statement ||
+          ck == K::compound_statement || ck == K::subshell || ck == K::if_statement) {
         statement(c, ctx);
       }
     }

@@ -184,7 +184,7 @@ class Evaluator {
                     const std::vector<std::pair<std::string, Location>>& writes);
   void note_resources(const Invocation& inv, const std::vector<EWord>& argv, Ctx& ctx);
   void note_exec(const Invocation& inv, const std::vector<std::string>& texts, Ctx& ctx);
-  void note_fetch_pipes(const std::vector<TSNode>& stages, const Ctx& ctx);
+  void note_fetch_pipes(TSNode pipeline, const Ctx& ctx);  // queries/fetch_pipe.scm
   void add_resource(Resource r);
   void add_step(SecurityStep s);
   ScriptObservations& observed() { return out_.observed; }
@@ -288,7 +288,10 @@ class Evaluator {
   // Tool-presence checks that skip the security steps and early successful exits before the
   // gate, read from the syntax of each file evaluated (observe_guards.cpp).
   void note_guards(TSNode root, const SyntaxTree* tree);
-  void note_tool_guard(TSNode n, const SyntaxTree* tree);
+  void note_tool_guard(TSNode check, TSNode skip, const std::string& tool, TSNode branch,
+                       const SyntaxTree* tree);
+  void note_or_guard(TSNode check, TSNode branch, const SyntaxTree* tree);  // `check || branch`
+  void note_if_guard(TSNode n, const SyntaxTree* tree);
   void note_early_success(TSNode n, const SyntaxTree* tree);
   // `podman exec CTR iptables ...` after CTR was started detached (observe_resources.cpp).
   void note_late_gate(const std::vector<std::string>& texts, const Invocation& inv);

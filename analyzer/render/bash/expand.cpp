@@ -18,7 +18,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (ts_node_is_null(n)) return {};
   step(n, ctx);
   Nest nest(*this, n, ctx);
-  std::string_view k = kind(n);
+  K k = sym(n);
   std::vector<EWord> out;
   auto finish = [&](std::vector<EWord> v) {
     Provenance use = prov(n, ctx);
@@ -37,20 +37,20 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     }
     return v;
   };
-  if (k == "word" || k == "number" || k == "extglob_pattern" || k == "regex" ||
-      k == "special_variable_name" || k == "variable_name" || k == "test_operator") {
+  if (k == K::word || k == K::number || k == K::extglob_pattern || k == K::regex ||
+      k == K::special_variable_name || k == K::variable_name || k == K::test_operator) {
     return finish({literal(unescape_word(ctx.tree->slice(n)))});
   }
-  if (k == "raw_string") {
+  if (k == K::raw_string) {
     std::string_view s = ctx.tree->slice(n);
     return finish({literal(std::string(s.size() >= 2 ? s.substr(1, s.size() - 2) : s))});
   }
-  if (k == "ansi_c_string") return finish({literal(ansi_c(ctx.tree->slice(n)))});
-  if (k == "translated_string") {
+  if (k == K::ansi_c_string) return finish({literal(ansi_c(ctx.tree->slice(n)))});
+  if (k == K::translated_string) {
     for (TSNode c : named_children(n)) return expand_word(c, ctx, assignment);
     return finish({literal("")});
   }
-  if (k == "string") {
+  if (k == K::string) {
     // Double quotes: no splitting, except "$@" / "${a[@]}" which keep one field per element.
     std::vector<EWord> acc;
     bool started = false;
@@ -63,7 +63,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         join_fields(acc, {literal(gap)}, started);
       }
       std::vector<EWord> part;
-      if (is(c, "string_content")) {
+      if (is(c, K::string_content)) {
         std::string t(ctx.tree->slice(c));
         std::string u;
         for (size_t i = 0; i < t.size(); ++i) {
@@ -106,14 +106,14 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     }
     return finish(std::move(acc));
   }
-  if (k == "concatenation") {
+  if (k == K::concatenation) {
     std::vector<EWord> acc;
     bool started = false;
     for (TSNode c : named_children(n)) join_fields(acc, expand_word(c, ctx, assignment), started);
     for (auto& w : acc) w.keep_from = false;
     return finish(std::move(acc));
   }
-  if (k == "simple_expansion" || k == "expansion") {
+  if (k == K::simple_expansion || k == K::expansion) {
     // Find the parameter and the operator.
     std::string name;
     std::string index;  // "@", "*", a number or a key
@@ -123,25 +123,26 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     bool seen_name = false;
     TSNode index_node{};
     for (TSNode c : children(n)) {
-      std::string_view ck = kind(c);
+      K ck = sym(c);
       if (!seen_name) {
-        if (ck == "variable_name" || ck == "special_variable_name") {
+        if (ck == K::variable_name || ck == K::special_variable_name) {
           name = std::string(ctx.tree->slice(c));
           seen_name = true;
-        } else if (ck == "subscript") {
-          name = std::string(ctx.tree->slice(field(c, "name")));
-          index_node = field(c, "index");
+        } else if (ck == K::subscript) {
+          name = std::string(ctx.tree->slice(field(c, F::name)));
+          index_node = field(c, F::index);
           index = std::string(ctx.tree->slice(index_node));
           seen_name = true;
-        } else if (ck == "#" && k == "expansion") {
+        } else if (ck == K::hash && k == K::expansion) {
           length = true;
-        } else if (ck == "!") {
+        } else if (ck == K::bang) {
           indirect = true;
         }
         continue;
       }
       if (!ts_node_is_named(c)) {
-        if (ck != "}" && op.empty()) op = std::string(ck);
+        if (ck != K::brace_close && op.empty())
+          op = std::string(kind(c));  // the operator as written: `:-`, `##`
         continue;
       }
       operands.push_back(c);
@@ -429,9 +430,9 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     }
     return finish(std::move(fields));
   }
-  if (k == "command_substitution") return finish(command_substitution(n, ctx));
-  if (k == "process_substitution") return finish(process_substitution(n, ctx));
-  if (k == "arithmetic_expansion") {
+  if (k == K::command_substitution) return finish(command_substitution(n, ctx));
+  if (k == K::process_substitution) return finish(process_substitution(n, ctx));
+  if (k == K::arithmetic_expansion) {
     std::optional<long long> v;
     for (TSNode c : named_children(n)) v = arith(c, ctx);
     if (v) return finish({literal(std::to_string(*v))});
@@ -441,7 +442,7 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     w.default_known = false;
     return finish({w});
   }
-  if (k == "brace_expression") return finish({literal(std::string(ctx.tree->slice(n)))});
+  if (k == K::brace_expression) return finish({literal(std::string(ctx.tree->slice(n)))});
   return finish({literal(unescape_word(ctx.tree->slice(n)))});
 }
 

@@ -48,8 +48,8 @@ std::vector<EWord> Evaluator::expand_heredoc(TSNode body, Ctx& ctx, bool quoted)
   };
   if (!quoted) {
     for (TSNode c : named_children(body)) {
-      std::string_view ck = kind(c);
-      if (ck == "heredoc_content") continue;
+      K ck = sym(c);
+      if (ck == K::heredoc_content) continue;
       lit(pos, ts_node_start_byte(c));
       EWord w = expand_joined(c, ctx);
       w.w.from = prov(c, ctx);

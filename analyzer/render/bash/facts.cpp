@@ -5,6 +5,7 @@
 // substrings of a node's text.
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/query.h"
 #include "analyzer/render/bash/words.h"
 
 namespace sbr::bash {
@@ -47,15 +48,16 @@ std::optional<StepKind> security_step(const std::vector<std::string>& a) {
 // redirections left out), with the quotes of plain strings removed.
 std::vector<std::string> written_words(TSNode cmd, const SyntaxTree* tree) {
   std::vector<std::string> out;
-  if (!is(cmd, "command")) return out;
+  if (!is(cmd, K::command)) return out;
   for (TSNode c : named_children(cmd)) {
-    std::string_view k = kind(c);
-    if (k == "variable_assignment" || k == "comment" || k.find("redirect") != std::string::npos)
+    K k = sym(c);
+    if (k == K::variable_assignment || k == K::comment || k == K::file_redirect ||
+        k == K::heredoc_redirect || k == K::herestring_redirect)
       continue;
     std::string w(tree->slice(c));
     // `"nft"` and `'nft'`, as a name or an argument: the quotes are not part of the word.
     bool quoted = w.size() >= 2 && (w.front() == '"' || w.front() == '\'') && w.back() == w.front();
-    if (quoted && (k == "string" || k == "raw_string" || k == "command_name"))
+    if (quoted && (k == K::string || k == K::raw_string || k == K::command_name))
       w = w.substr(1, w.size() - 2);
     out.push_back(std::move(w));
     if (out.size() >= 12) break;
@@ -65,17 +67,17 @@ std::vector<std::string> written_words(TSNode cmd, const SyntaxTree* tree) {
 
 // The command of a statement: a command, or the body of a redirected statement.
 TSNode statement_command(TSNode n) {
-  if (is(n, "redirected_statement")) n = field(n, "body");
-  return is(n, "command") ? n : TSNode{};
+  if (is(n, K::redirected_statement)) n = field(n, F::body);
+  return is(n, K::command) ? n : TSNode{};
 }
 
 // Variables named by the expansions (`$x`, `${x...}`) under `n`.
 void expanded_variables(TSNode n, const SyntaxTree* tree, std::vector<std::string>& out,
                         int depth) {
   if (ts_node_is_null(n) || depth > 24) return;
-  if (is(n, "simple_expansion") || is(n, "expansion")) {
+  if (is(n, K::simple_expansion) || is(n, K::expansion)) {
     for (TSNode c : named_children(n)) {
-      if (is(c, "variable_name")) out.emplace_back(tree->slice(c));
+      if (is(c, K::variable_name)) out.emplace_back(tree->slice(c));
     }
   }
   for (TSNode c : named_children(n)) expanded_variables(c, tree, out, depth + 1);
@@ -88,11 +90,11 @@ namespace {
 bool has_test(TSNode n, const SyntaxTree* tree, std::initializer_list<std::string_view> ops,
               bool with_case, int depth) {
   if (ts_node_is_null(n) || depth > 24) return false;
-  if (with_case && is(n, "case_statement")) return true;
-  if (is(n, "binary_expression")) {
+  if (with_case && is(n, K::case_statement)) return true;
+  if (is(n, K::binary_expression)) {
     for (TSNode c : children(n)) {
       if (!ts_node_is_named(c) && in(kind(c), ops)) return true;
-      if (is(c, "test_operator") && in(tree->slice(c), ops)) return true;
+      if (is(c, K::test_operator) && in(tree->slice(c), ops)) return true;
     }
   }
   for (TSNode c : named_children(n))
@@ -103,17 +105,17 @@ bool has_test(TSNode n, const SyntaxTree* tree, std::initializer_list<std::strin
 // The name a command node runs ("" for a null node or a command without one).
 std::string name_of(TSNode cmd, const SyntaxTree* tree) {
   if (ts_node_is_null(cmd)) return "";
-  TSNode name = field(cmd, "name");
+  TSNode name = field(cmd, F::name);
   return ts_node_is_null(name) ? "" : std::string(tree->slice(name));
 }
 
 // `>&2`, `1>&2`, `>/dev/stderr`: a redirection of the command's output to stderr.
 bool to_stderr(TSNode redirect, const SyntaxTree* tree) {
-  if (!is(redirect, "file_redirect")) return false;
-  TSNode dest = field(redirect, "destination");
+  if (!is(redirect, K::file_redirect)) return false;
+  TSNode dest = field(redirect, F::destination);
   if (ts_node_is_null(dest)) return false;
   std::string_view d = tree->slice(dest);
-  TSNode descriptor = field(redirect, "descriptor");
+  TSNode descriptor = field(redirect, F::descriptor);
   std::string_view desc = ts_node_is_null(descriptor) ? "" : tree->slice(descriptor);
   bool from_stdout = desc.empty() || desc == "1";
   return from_stdout && (d == "2" || d == "/dev/stderr");
@@ -123,14 +125,14 @@ bool to_stderr(TSNode redirect, const SyntaxTree* tree) {
 
 bool Evaluator::node_exits(TSNode n, const SyntaxTree* tree, int depth) {
   if (ts_node_is_null(n) || depth > 8) return false;
-  if (is(n, "command")) {
+  if (is(n, K::command)) {
     std::string name = name_of(n, tree);
     if (name == "exit" ||
         in(name, {"die", "fatal", "abort", "bail", "error_exit", "panic", "fail"}))
       return true;
     if (name == "return") {
       for (TSNode a : named_children(n)) {
-        if (is(a, "command_name")) continue;
+        if (is(a, K::command_name)) continue;
         std::string_view v = tree->slice(a);
         return v != "0";
       }
@@ -140,7 +142,7 @@ bool Evaluator::node_exits(TSNode n, const SyntaxTree* tree, int depth) {
     if (f != st_.functions.end()) return node_exits(f->second.first, f->second.second, depth + 1);
     return false;
   }
-  if (is(n, "function_definition")) return false;
+  if (is(n, K::function_definition)) return false;
   for (TSNode c : named_children(n)) {
     if (node_exits(c, tree, depth + 1)) return true;
   }
@@ -157,11 +159,11 @@ std::optional<StepKind> Evaluator::node_security_step(TSNode n, const SyntaxTree
 // function it calls. A function named `warn_user` or a string saying "warning" is not enough.
 bool Evaluator::node_warns(TSNode n, const SyntaxTree* tree, int depth) {
   if (ts_node_is_null(n) || depth > 24) return false;
-  if (is(n, "redirected_statement")) {
+  if (is(n, K::redirected_statement)) {
     for (TSNode c : named_children(n))
       if (to_stderr(c, tree)) return true;
   }
-  if (is(n, "command")) {
+  if (is(n, K::command)) {
     std::string name = name_of(n, tree);
     if (name == "logger") return true;
     auto f = st_.functions.find(name);
@@ -169,7 +171,7 @@ bool Evaluator::node_warns(TSNode n, const SyntaxTree* tree, int depth) {
       return node_warns(f->second.first, f->second.second, depth + 4);
     return false;
   }
-  if (is(n, "function_definition")) return false;
+  if (is(n, K::function_definition)) return false;
   for (TSNode c : named_children(n))
     if (node_warns(c, tree, depth + 1)) return true;
   return false;
@@ -214,12 +216,12 @@ void Evaluator::validate_from_function(TSNode body, const SyntaxTree* tree,
 namespace {
 // `! [[ ... ]]` or `[[ ! ... ]]`: the test is true when the match fails.
 bool negated_test(TSNode cnd) {
-  if (is(cnd, "negated_command")) return true;
-  if (!is(cnd, "test_command")) return false;
+  if (is(cnd, K::negated_command)) return true;
+  if (!is(cnd, K::test_command)) return false;
   auto kids = named_children(cnd);
-  if (kids.empty() || !is(kids.front(), "unary_expression")) return false;
+  if (kids.empty() || !is(kids.front(), K::unary_expression)) return false;
   TSNode op = ts_node_child(kids.front(), 0);
-  return !ts_node_is_null(op) && kind(op) == "!";
+  return !ts_node_is_null(op) && is(op, K::bang);
 }
 }  // namespace
 
@@ -229,7 +231,7 @@ void Evaluator::validate_from_if(TSNode cnd, const std::vector<TSNode>& body, TS
   bool exits_on_mismatch = false;
   if (negated_test(cnd)) {
     for (TSNode s : body) exits_on_mismatch = exits_on_mismatch || node_exits(s, tree);
-  } else if (!ts_node_is_null(else_part) && is(else_part, "else_clause")) {
+  } else if (!ts_node_is_null(else_part) && is(else_part, K::else_clause)) {
     exits_on_mismatch = node_exits(else_part, tree);
   }
   if (!exits_on_mismatch) return;
@@ -240,10 +242,10 @@ void Evaluator::validate_from_if(TSNode cnd, const std::vector<TSNode>& body, TS
 
 // A `$?` expansion under `n` (not in a nested function definition).
 bool reads_status(TSNode n, const SyntaxTree* tree, int depth) {
-  if (ts_node_is_null(n) || depth > 24 || is(n, "function_definition")) return false;
-  if (is(n, "simple_expansion") || is(n, "expansion")) {
+  if (ts_node_is_null(n) || depth > 24 || is(n, K::function_definition)) return false;
+  if (is(n, K::simple_expansion) || is(n, K::expansion)) {
     for (TSNode c : named_children(n))
-      if (is(c, "special_variable_name") && tree->slice(c) == "?") return true;
+      if (is(c, K::special_variable_name) && tree->slice(c) == "?") return true;
   }
   for (TSNode c : named_children(n))
     if (reads_status(c, tree, depth + 1)) return true;
@@ -255,25 +257,23 @@ bool regex_test(TSNode n, const SyntaxTree* tree) {
 }
 
 bool runs_command(TSNode n, const SyntaxTree* tree, std::string_view name, int depth) {
-  if (ts_node_is_null(n) || depth > 24 || is(n, "function_definition")) return false;
-  if (is(n, "command") && name_of(n, tree) == name) return true;
+  if (ts_node_is_null(n) || depth > 24 || is(n, K::function_definition)) return false;
+  if (is(n, K::command) && name_of(n, tree) == name) return true;
   for (TSNode c : named_children(n))
     if (runs_command(c, tree, name, depth + 1)) return true;
   return false;
 }
 
 // Every later stage of a pipeline whose stage runs a network fetch (`curl URL | sudo bash`).
-void Evaluator::note_fetch_pipes(const std::vector<TSNode>& stages, const Ctx& ctx) {
-  for (size_t i = 0; i + 1 < stages.size(); ++i) {
-    auto a = written_words(statement_command(stages[i]), ctx.tree);
-    if (a.empty() || !in(a[0], {"curl", "wget", "fetch"})) continue;
-    for (size_t j = i + 1; j < stages.size(); ++j) {
-      auto b = written_words(statement_command(stages[j]), ctx.tree);
-      while (!b.empty() && in(b[0], {"sudo", "env", "command"})) b.erase(b.begin());
-      if (b.empty()) continue;
-      observed().fetch_pipes.push_back(
-          FetchPipe{a[0], b[0], loc(stages[i], ctx.tree), prov(stages[j], ctx)});
-    }
+void Evaluator::note_fetch_pipes(TSNode pipeline, const Ctx& ctx) {
+  for (const QueryMatch& m : Query::get("fetch_pipe").matches(pipeline, *ctx.tree)) {
+    // A pipeline nested in this one's words is evaluated (and matched) on its own.
+    if (!ts_node_eq(m["pipe"], pipeline)) continue;
+    auto b = written_words(statement_command(m["sink"]), ctx.tree);
+    while (!b.empty() && in(b[0], {"sudo", "env", "command"})) b.erase(b.begin());
+    if (b.empty()) continue;
+    observed().fetch_pipes.push_back(FetchPipe{std::string(ctx.tree->slice(m["fetcher"])), b[0],
+                                               loc(m["fetch"], ctx.tree), prov(m["sink"], ctx)});
   }
 }
 

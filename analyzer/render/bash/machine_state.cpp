@@ -64,9 +64,9 @@ bool state_file(std::string_view w) {
 }
 
 bool has_herestring(TSNode stmt) {
-  if (!is(stmt, "redirected_statement")) return false;
+  if (!is(stmt, K::redirected_statement)) return false;
   for (TSNode c : named_children(stmt))
-    if (is(c, "herestring_redirect")) return true;
+    if (is(c, K::herestring_redirect)) return true;
   return false;
 }
 
@@ -100,9 +100,9 @@ bool stage_keeps_state(TSNode stmt, bool first, const SyntaxTree* tree) {
 // Parameters expanded under `n`, `$1` and `$@` included.
 void parameters(TSNode n, const SyntaxTree* tree, std::vector<std::string>& out, int depth) {
   if (ts_node_is_null(n) || depth > 24) return;
-  if (is(n, "simple_expansion") || is(n, "expansion")) {
+  if (is(n, K::simple_expansion) || is(n, K::expansion)) {
     for (TSNode c : named_children(n))
-      if (is(c, "variable_name") || is(c, "special_variable_name"))
+      if (is(c, K::variable_name) || is(c, K::special_variable_name))
         out.emplace_back(tree->slice(c));
   }
   for (TSNode c : named_children(n)) parameters(c, tree, out, depth + 1);
@@ -121,9 +121,9 @@ bool machine_state_pipeline(const std::vector<TSNode>& stmts, const SyntaxTree* 
   if (stmts.size() != 1) return false;
   TSNode s = stmts.front();
   std::vector<TSNode> stages;
-  if (is(s, "pipeline")) {
+  if (is(s, K::pipeline)) {
     for (TSNode c : named_children(s))
-      if (!is(c, "comment")) stages.push_back(c);
+      if (!is(c, K::comment)) stages.push_back(c);
   } else {
     stages.push_back(s);
   }

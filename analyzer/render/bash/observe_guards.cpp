@@ -10,6 +10,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/query.h"
 #include "analyzer/render/bash/words.h"
 
 namespace sbr::bash {
@@ -21,15 +22,15 @@ bool security_tool(const std::string& b) {
 
 // `! cmd`, also when its redirect is parsed around the negation (`! command -v x >/dev/null`).
 bool negated(TSNode n) {
-  if (is(n, "redirected_statement")) n = field(n, "body");
-  return is(n, "negated_command");
+  if (is(n, K::redirected_statement)) n = field(n, F::body);
+  return is(n, K::negated_command);
 }
 
 // The command of a condition, without its negation and redirects.
 TSNode condition_command(TSNode n) {
-  if (is(n, "redirected_statement") && is(field(n, "body"), "negated_command"))
-    n = field(n, "body");
-  if (is(n, "negated_command")) {
+  if (is(n, K::redirected_statement) && is(field(n, F::body), K::negated_command))
+    n = field(n, F::body);
+  if (is(n, K::negated_command)) {
     auto kids = named_children(n);
     if (kids.empty()) return TSNode{};
     n = kids.back();
@@ -56,8 +57,8 @@ std::string checked_tool(TSNode n, const SyntaxTree* tree) {
 // or script with success, or skips the rest of a loop: `return`, `return 0`, `exit`, `exit 0`,
 // `continue`, `break`. A null node when there is none.
 TSNode success_skip(TSNode n, const SyntaxTree* tree, int depth = 0) {
-  if (ts_node_is_null(n) || depth > 24 || is(n, "function_definition")) return TSNode{};
-  if (is(n, "command")) {
+  if (ts_node_is_null(n) || depth > 24 || is(n, K::function_definition)) return TSNode{};
+  if (is(n, K::command)) {
     auto w = written_words(n, tree);
     if (w.empty()) return TSNode{};
     if (in(w[0], {"continue", "break"})) return n;
@@ -77,8 +78,8 @@ using Functions = std::map<std::string, std::pair<TSNode, const SyntaxTree*>>;
 // a function they call (`apply_rules` after the branch): the step's node and tree.
 std::pair<TSNode, const SyntaxTree*> first_step(TSNode n, const SyntaxTree* tree,
                                                 const Functions& fns, int depth = 0) {
-  if (ts_node_is_null(n) || depth > 48 || is(n, "function_definition")) return {TSNode{}, tree};
-  if (is(n, "command")) {
+  if (ts_node_is_null(n) || depth > 48 || is(n, K::function_definition)) return {TSNode{}, tree};
+  if (is(n, K::command)) {
     auto w = written_words(n, tree);
     while (!w.empty() && in(w[0], {"sudo", "command", "env"})) w.erase(w.begin());
     if (security_step(w)) return {n, tree};
@@ -104,12 +105,12 @@ IfParts if_parts(TSNode n) {
   IfParts p;
   bool in_then = false;
   for (TSNode c : children(n)) {
-    if (kind(c) == "then") {
+    if (is(c, K::kw_then)) {
       in_then = true;
       continue;
     }
-    if (!ts_node_is_named(c) || is(c, "comment")) continue;
-    if (is(c, "elif_clause") || is(c, "else_clause")) {
+    if (!ts_node_is_named(c) || is(c, K::comment)) continue;
+    if (is(c, K::elif_clause) || is(c, K::else_clause)) {
       if (ts_node_is_null(p.rest)) p.rest = c;
       continue;
     }
@@ -131,7 +132,7 @@ bool help_test(TSNode cond, const SyntaxTree* tree) {
 }
 
 bool tests_variable(TSNode cond, const SyntaxTree* tree) {
-  if (!is(cond, "test_command") && !is(cond, "negated_command")) return false;
+  if (!is(cond, K::test_command) && !is(cond, K::negated_command)) return false;
   std::vector<std::string> vars;
   expanded_variables(cond, tree, vars);
   return !vars.empty();
@@ -139,24 +140,21 @@ bool tests_variable(TSNode cond, const SyntaxTree* tree) {
 
 }  // namespace
 
-void Evaluator::note_tool_guard(TSNode n, const SyntaxTree* tree) {
-  auto guard = [&](TSNode check, TSNode skip, const std::string& tool, TSNode branch) {
-    TSNode shown = condition_command(check);
-    observed().tool_guards.push_back(
-        ToolGuard{tool, std::string(tree->slice(ts_node_is_null(shown) ? check : shown)),
-                  node_warns(branch, tree), loc(skip, tree),
-                  Provenance{loc(check, tree), Frontend::Bash, {}}});
-  };
-  if (is(n, "list")) {
-    TSNode left = ts_node_named_child(n, 0);
-    TSNode right = ts_node_named_child(n, ts_node_named_child_count(n) - 1);
-    TSNode op = ts_node_child(n, 1);
-    if (ts_node_is_null(op) || kind(op) != "||") return;
-    std::string tool = checked_tool(left, tree);
-    TSNode skip = success_skip(right, tree);
-    if (!tool.empty() && !ts_node_is_null(skip)) guard(left, skip, tool, right);
-    return;
-  }
+void Evaluator::note_tool_guard(TSNode check, TSNode skip, const std::string& tool, TSNode branch,
+                                const SyntaxTree* tree) {
+  TSNode shown = condition_command(check);
+  observed().tool_guards.push_back(ToolGuard{
+      tool, std::string(tree->slice(ts_node_is_null(shown) ? check : shown)),
+      node_warns(branch, tree), loc(skip, tree), Provenance{loc(check, tree), Frontend::Bash, {}}});
+}
+
+void Evaluator::note_or_guard(TSNode check, TSNode branch, const SyntaxTree* tree) {
+  std::string tool = checked_tool(check, tree);
+  TSNode skip = success_skip(branch, tree);
+  if (!tool.empty() && !ts_node_is_null(skip)) note_tool_guard(check, skip, tool, branch, tree);
+}
+
+void Evaluator::note_if_guard(TSNode n, const SyntaxTree* tree) {
   IfParts p = if_parts(n);
   if (ts_node_is_null(p.cond)) return;
   std::string tool = checked_tool(p.cond, tree);
@@ -165,7 +163,7 @@ void Evaluator::note_tool_guard(TSNode n, const SyntaxTree* tree) {
     // `if ! command -v nft; then warn; return 0; fi`
     for (TSNode s : p.then_body) {
       TSNode skip = success_skip(s, tree);
-      if (!ts_node_is_null(skip)) return guard(p.cond, skip, tool, s);
+      if (!ts_node_is_null(skip)) return note_tool_guard(p.cond, skip, tool, s, tree);
     }
     return;
   }
@@ -174,7 +172,7 @@ void Evaluator::note_tool_guard(TSNode n, const SyntaxTree* tree) {
   for (TSNode s : p.then_body)
     steps_inside = steps_inside || !ts_node_is_null(first_step(s, tree, st_.functions).first);
   if (!steps_inside || (!ts_node_is_null(p.rest) && node_exits(p.rest, tree))) return;
-  guard(p.cond, ts_node_is_null(p.rest) ? n : p.rest, tool, p.rest);
+  note_tool_guard(p.cond, ts_node_is_null(p.rest) ? n : p.rest, tool, p.rest, tree);
 }
 
 void Evaluator::note_early_success(TSNode n, const SyntaxTree* tree) {
@@ -200,17 +198,13 @@ void Evaluator::note_early_success(TSNode n, const SyntaxTree* tree) {
 }
 
 void Evaluator::note_guards(TSNode root, const SyntaxTree* tree) {
-  // An explicit stack: a hostile file nests deeper than the call stack allows.
-  std::vector<TSNode> todo{root};
-  while (!todo.empty()) {
-    TSNode n = todo.back();
-    todo.pop_back();
-    if (is(n, "list")) note_tool_guard(n, tree);
-    if (is(n, "if_statement")) {
-      note_tool_guard(n, tree);
+  for (const QueryMatch& m : Query::get("guards").matches(root, *tree)) {
+    if (TSNode n = m["if"]; !ts_node_is_null(n)) {
+      note_if_guard(n, tree);
       note_early_success(n, tree);
+    } else {
+      note_or_guard(m["check"], m["branch"], tree);
     }
-    for (TSNode c : named_children(n)) todo.push_back(c);
   }
 }
 

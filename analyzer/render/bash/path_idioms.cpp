@@ -48,7 +48,7 @@ namespace {
 // The command of a statement with its redirects (`cd "$d" >/dev/null 2>&1`) set aside.
 TSNode bare_command(TSNode n) {
   TSNode c = statement_command(n);
-  return is(c, "command") ? c : TSNode{};
+  return is(c, K::command) ? c : TSNode{};
 }
 
 }  // namespace
@@ -59,11 +59,11 @@ TSNode bare_command(TSNode n) {
 std::optional<std::string> Evaluator::path_operand(TSNode cmd, Ctx& ctx, std::string& name,
                                                    bool& canonical) {
   std::vector<EWord> words;
-  TSNode nm = field(cmd, "name");
+  TSNode nm = field(cmd, F::name);
   if (ts_node_is_null(nm)) return std::nullopt;
   name = base_name(std::string(ctx.tree->slice(nm)));
   for (TSNode c : named_children(cmd)) {
-    if (is(c, "command_name") || is(c, "comment") || is(c, "file_redirect")) continue;
+    if (is(c, K::command_name) || is(c, K::comment) || is(c, K::file_redirect)) continue;
     for (EWord& w : expand_word(c, ctx)) words.push_back(std::move(w));
   }
   std::optional<std::string> operand;
@@ -88,7 +88,7 @@ std::optional<EWord> Evaluator::path_idiom(const std::vector<TSNode>& stmts, Ctx
   // `cd DIR && pwd`, `cd DIR; pwd`, or one of dirname / realpath / readlink -f.
   std::vector<TSNode> cmds;
   for (TSNode s : stmts) {
-    if (is(s, "list")) {
+    if (is(s, K::list)) {
       for (TSNode c : named_children(s)) cmds.push_back(c);
     } else {
       cmds.push_back(s);

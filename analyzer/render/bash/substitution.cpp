@@ -15,7 +15,7 @@ namespace {
 bool fetches(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
   if (stmts.empty()) return false;
   TSNode first = stmts.front();
-  if (is(first, "pipeline")) first = ts_node_named_child(first, 0);
+  if (is(first, K::pipeline)) first = ts_node_named_child(first, 0);
   auto words = written_words(statement_command(first), tree);
   return !words.empty() && in(base_name(words[0]), {"curl", "wget"});
 }
@@ -68,7 +68,7 @@ std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
   captures_.pop_back();
   st_ = saved;
   TSNode parent = ts_node_parent(n);
-  bool quoted = !ts_node_is_null(parent) && kind(parent) == "string";
+  bool quoted = !ts_node_is_null(parent) && is(parent, K::string);
   if (auto words = captured_words(printed, quoted)) return std::move(*words);
   EWord w;
   w.w.symbolic = true;

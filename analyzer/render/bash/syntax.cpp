@@ -19,8 +19,74 @@ std::unique_ptr<SyntaxTree> parse_bash(std::string text) {
   return t;
 }
 
-TSNode field(TSNode n, const char* name) {
-  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::strlen(name)));
+namespace {
+
+struct Kinds {
+  std::vector<K> by_symbol;             // indexed by TSSymbol
+  std::vector<TSFieldId> by_field;      // indexed by F
+  std::vector<std::string_view> names;  // indexed by K
+};
+
+// Every grammar symbol whose name and namedness match an entry of the table maps to it: a
+// name can have several internal symbols (aliases), and all of them are the same kind here.
+Kinds resolve_kinds() {
+  const TSLanguage* lang = tree_sitter_bash();
+  Kinds k;
+  k.names.emplace_back("");
+  std::vector<std::pair<std::string_view, bool>> table{{"", false}};
+#define SBR_K(n) table.emplace_back(#n, true);
+  SBR_BASH_NODE_KINDS(SBR_K)
+#undef SBR_K
+#define SBR_K(n, text) table.emplace_back(text, false);
+  SBR_BASH_TOKEN_KINDS(SBR_K)
+#undef SBR_K
+  for (std::size_t i = 1; i < table.size(); ++i) k.names.push_back(table[i].first);
+  uint32_t count = ts_language_symbol_count(lang);
+  k.by_symbol.assign(count, K::unknown);
+  for (uint32_t s = 0; s < count; ++s) {
+    auto sym = static_cast<TSSymbol>(s);
+    std::string_view name = ts_language_symbol_name(lang, sym);
+    bool named = ts_language_symbol_type(lang, sym) == TSSymbolTypeRegular;
+    for (std::size_t i = 1; i < table.size(); ++i) {
+      if (table[i].first == name && table[i].second == named) {
+        k.by_symbol[s] = static_cast<K>(i);
+        break;
+      }
+    }
+  }
+  for (const char* f : {
+#define SBR_F(n) #n,
+           SBR_BASH_FIELDS(SBR_F)
+#undef SBR_F
+       }) {
+    k.by_field.push_back(
+        ts_language_field_id_for_name(lang, f, static_cast<uint32_t>(std::strlen(f))));
+  }
+  return k;
+}
+
+const Kinds& kinds() {
+  static const Kinds k = resolve_kinds();
+  return k;
+}
+
+}  // namespace
+
+K sym(TSNode n) {
+  if (ts_node_is_null(n)) return K::unknown;
+  const auto& t = kinds().by_symbol;
+  TSSymbol s = ts_node_symbol(n);
+  return s < t.size() ? t[s] : K::unknown;
+}
+
+std::string_view kind_name(K k) {
+  const auto& names = kinds().names;
+  auto i = static_cast<std::size_t>(k);
+  return i < names.size() ? names[i] : std::string_view{};
+}
+
+TSNode field(TSNode n, F f) {
+  return ts_node_child_by_field_id(n, kinds().by_field[static_cast<std::size_t>(f)]);
 }
 
 std::vector<TSNode> named_children(TSNode n) {
