@@ -59,6 +59,13 @@ struct MountJudge {
         add(rw ? rule::home_directory_writable : rule::home_directory_read_only, m, c,
             MessageArgs{});
         return;
+      case HostPathKind::AutoRun:
+        if (rw) {
+          add(rule::host_run_path_writable, m, c,
+              MessageArgs{{"what", c.why.starts_with("a ") ? c.why : "`" + c.why + "`"}});
+          return;
+        }
+        break;  // read-only: judged as any other host path below
       case HostPathKind::InstructionDir:
         if (rw) {
           add(rule::instruction_directory_writable, m, c, MessageArgs{{"directory", c.why}});
@@ -140,6 +147,44 @@ struct MountJudge {
   }
 };
 
+// Bind mounts that write the host tree their target lies in: the candidates for a parent that
+// holds a read-only mount.
+bool writable_bind(const Mount& m) {
+  return m.kind == MountKind::HostPath && !m.source.empty() && !m.target.empty() && writes_host(m);
+}
+
+bool strictly_below(std::string_view path, std::string_view dir) {
+  return path.size() > dir.size() && path.starts_with(dir) &&
+         (dir.back() == '/' || path[dir.size()] == '/');
+}
+
+// `-v .:/workspace -v ./.git/hooks:/workspace/.git/hooks:ro`: the read-only child protects part
+// of the writable parent's own host tree, and renaming the directory around it undoes that.
+void judge_nested_read_only(const Workload& w, FactFindings& out) {
+  for (const Mount& child : w.mounts) {
+    if (child.kind != MountKind::HostPath || child.source.empty() || writes_host(child)) continue;
+    for (const Mount& parent : w.mounts) {
+      if (!writable_bind(parent) || !strictly_below(child.target, parent.target)) continue;
+      std::string cs = engine::normalize_path(child.source);
+      std::string ps = engine::normalize_path(parent.source);
+      if (cs == ps || !engine::path_within(cs, ps)) continue;  // another host tree
+      std::string rel = child.target.substr(parent.target.size());
+      if (!rel.empty() && rel.front() == '/') rel.erase(0, 1);
+      auto related = mount_related(child);
+      related.push_back({mount_anchor(w, parent).at,
+                         fmt::format("writable mount of {} at {}", parent.source, parent.target)});
+      out.add(w, rule::read_only_mount_inside_writable_mount,
+              MessageArgs{{"source", child.source},
+                          {"target", child.target},
+                          {"parent_source", parent.source},
+                          {"parent_target", parent.target},
+                          {"child", rel}},
+              mount_anchor(w, child), "mount:" + cs + "->" + child.target + "#inside", related);
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 void check_filesystem(const Model& model, Findings& out) {
@@ -151,6 +196,7 @@ void check_filesystem(const Model& model, Findings& out) {
       if (m.kind == MountKind::HostPath && !m.source.empty()) judge.judge_path(m);
       judge.judge_options(m);
     }
+    judge_nested_read_only(w, facts);
   }
 }
 

@@ -120,6 +120,7 @@ void check_secrets(const Model& model, Findings& out) {
   check_secret_environment(model, out);
   check_service_account(model, out);
   check_env_on_argv(model, out);
+  check_login_volumes(model, out);
   check_script_secrets(model, out);
 }
 

@@ -6,10 +6,12 @@
 #include <set>
 #include <tuple>
 
+#include "analyzer/engine/paths.h"
 #include "analyzer/support/strings.h"
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
+#include "invariants/workload_facts.h"
 
 namespace sbr::inv {
 namespace {
@@ -110,31 +112,14 @@ bool home_like(std::string_view target, const Workload& w) {
   return false;
 }
 
-bool persistent(const Mount& m, const Workload& w) {
-  if (m.kind == MountKind::NamedVolume && m.source.empty()) {
-    // An anonymous volume (`-v /home/agent`) is removed with the container under --rm.
-    return !(w.lifecycle.remove_on_exit && w.lifecycle.remove_on_exit->value);
-  }
-  return m.kind == MountKind::PersistentVolumeClaim || m.kind == MountKind::HostPath ||
-         m.kind == MountKind::NamedVolume;
-}
-
-std::string_view kind_name(MountKind k) {
-  switch (k) {
-    case MountKind::PersistentVolumeClaim:
-      return "PersistentVolumeClaim";
-    case MountKind::HostPath:
-      return "host path";
-    default:
-      return "named volume";
-  }
-}
-
 void check_home_volume(const Workload& w, Findings& out) {
   const Mount* first = nullptr;
   std::vector<Related> more;
   for (const Mount& m : w.mounts) {
-    if (!persistent(m, w) || !home_like(m.target, w)) continue;
+    // Read-only keeps nothing the agent writes; a login directory is invariant 4 (SB4053).
+    if (!outlives_run(m, w) || !home_like(m.target, w) || !writes_host(m) ||
+        !engine::login_dir_of(m.target).empty())
+      continue;
     const Provenance& at = m.mount_from.at.valid() ? m.mount_from : m.source_from;
     if (first == nullptr) {
       first = &m;
@@ -148,7 +133,7 @@ void check_home_volume(const Workload& w, Findings& out) {
   Finding f = make(w, rule::persistent_home_volume,
                    fmt::format("{} mounts {} `{}` at {}: a home directory that outlives the run "
                                "carries logins, tokens and planted dotfiles into later runs",
-                               describe(w), kind_name(first->kind), src, first->target),
+                               describe(w), mount_kind_name(first->kind), src, first->target),
                    at, "mounts.home:" + first->target);
   f.related = std::move(more);
   out.add(std::move(f));

@@ -125,6 +125,26 @@ bool writes_host(const Mount& m) {
   return !(m.read_only && m.read_only->value);
 }
 
+bool outlives_run(const Mount& m, const Workload& w) {
+  if (m.kind == MountKind::NamedVolume && m.source.empty()) {
+    // An anonymous volume (`-v /home/agent`) is removed with the container under --rm.
+    return !(w.lifecycle.remove_on_exit && w.lifecycle.remove_on_exit->value);
+  }
+  return m.kind == MountKind::PersistentVolumeClaim || m.kind == MountKind::HostPath ||
+         m.kind == MountKind::NamedVolume;
+}
+
+std::string_view mount_kind_name(MountKind k) {
+  switch (k) {
+    case MountKind::PersistentVolumeClaim:
+      return "PersistentVolumeClaim";
+    case MountKind::HostPath:
+      return "host path";
+    default:
+      return "named volume";
+  }
+}
+
 const Provenance& mount_anchor(const Workload& w, const Mount& m) {
   if (m.source_from.at.valid()) return m.source_from;
   if (m.mount_from.at.valid()) return m.mount_from;

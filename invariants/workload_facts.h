@@ -70,6 +70,11 @@ UserState user_state(const Workload& w);
 
 // Whether a mount lets the container write to the host path (an overlay `:O` does not).
 bool writes_host(const Mount& m);
+// A volume that is still there after the run: a host path, a named volume, a claim (an
+// anonymous volume only without --rm).
+bool outlives_run(const Mount& m, const Workload& w);
+// "host path", "named volume", "PersistentVolumeClaim", for messages.
+std::string_view mount_kind_name(MountKind k);
 // The mount's primary location: the host path's `path:` / the -v argument, else the mount.
 const Provenance& mount_anchor(const Workload& w, const Mount& m);
 // "mounted at /x" (and where), for related locations.

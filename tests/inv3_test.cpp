@@ -51,8 +51,16 @@ TEST_CASE("host paths are classified by the most specific entry", "[inv3]") {
   CHECK(kind("$HOME/.config") == HostPathKind::CredentialStore);  // holds gcloud, gh
   CHECK(kind("~/.claude") == HostPathKind::InstructionDir);
   CHECK(kind("~/.claude/.credentials.json") == HostPathKind::CredentialStore);
-  CHECK(kind("/home/alice/.gitconfig") == HostPathKind::InstructionDir);
-  CHECK(kind("/srv/repo/.git/hooks") == HostPathKind::InstructionDir);
+  // Run by the host with no prompt: git's hooks and config, shell start-up, tmux's socket.
+  CHECK(kind("/home/alice/.gitconfig") == HostPathKind::AutoRun);
+  CHECK(kind("/srv/repo/.git/hooks") == HostPathKind::AutoRun);
+  CHECK(kind("./.git/config") == HostPathKind::AutoRun);
+  CHECK(kind("$HOME/.bashrc") == HostPathKind::AutoRun);
+  CHECK(kind("/tmp/tmux-1000") == HostPathKind::AutoRun);
+  CHECK(kind("/run/user/1000/tmux-1000/default") == HostPathKind::AutoRun);
+  CHECK(kind("/var/run/screen") == HostPathKind::AutoRun);
+  CHECK(kind("/tmp/tmuxinator") == HostPathKind::None);
+  CHECK(kind("~/.local/bin") == HostPathKind::InstructionDir);
   CHECK(kind("/home/alice/src/project") == HostPathKind::None);
   CHECK(kind("/etc") == HostPathKind::SystemPath);
   CHECK(kind("/etc/kubernetes/pki") == HostPathKind::SystemPath);
@@ -117,7 +125,9 @@ TEST_CASE("SB3004 / SB3005 home directories", "[inv3]") {
 TEST_CASE("SB3006 instruction directories must be read-only", "[inv3]") {
   CHECK(rules_of(one_mount(hardened_launch(), "$HOME/.claude", false)) == V{"SB3006"});
   CHECK(one_mount(hardened_launch(), "$HOME/.claude", true).empty());
-  CHECK(rules_of(one_mount(hardened_launch(), "$PWD/.git/hooks", false)) == V{"SB3006"});
+  // Hooks run with no prompt: the critical rule, not this one; read-only, neither.
+  CHECK(rules_of(one_mount(hardened_launch(), "$PWD/.git/hooks", false)) == V{"SB3014"});
+  CHECK(one_mount(hardened_launch(), "$PWD/.git/hooks", true).empty());
   // On Kubernetes a read-only one is still a hostPath.
   CHECK(rules_of(one_mount(hardened_pod(), "/home/dev/.codex", true)) == V{"SB3009"});
 }
@@ -190,4 +200,27 @@ TEST_CASE("SB3011 / SB3012 chown and relabel outside the workspace", "[inv3]") {
   CHECK(with_rule(fs, "SB3012")[0].message.find("(:Z)") != std::string::npos);
   w.mounts[0].source = "$PWD";
   CHECK(fsys(w).empty());
+}
+
+TEST_CASE("SB3013 a read-only mount inside a writable mount of the same host tree", "[inv3]") {
+  Workload w = hardened_launch();
+  w.mounts.push_back(host_mount("$PWD", "/work", false, 40));
+  w.mounts.push_back(host_mount("$PWD/.git/hooks", "/work/.git/hooks", true, 41));
+  auto fs = fsys(w);
+  REQUIRE(rules_of(fs) == V{"SB3013"});
+  CHECK(fs[0].at.line == 41);
+  CHECK(fs[0].message.find("create its own .git/hooks") != std::string::npos);
+  REQUIRE(fs[0].related.size() >= 2);
+  CHECK(fs[0].related.back().at.line == 40);
+
+  // Another host tree at a nested target is not a protection of the parent's files.
+  Workload other = hardened_launch();
+  other.mounts.push_back(host_mount("$PWD", "/work", false, 40));
+  other.mounts.push_back(host_mount("/opt/tools", "/work/tools", true, 41));
+  CHECK(fsys(other).empty());
+  // A read-only parent protects its child already.
+  Workload ro = hardened_launch();
+  ro.mounts.push_back(host_mount("$PWD", "/work", true, 40));
+  ro.mounts.push_back(host_mount("$PWD/.git", "/work/.git", true, 41));
+  CHECK(fsys(ro).empty());
 }

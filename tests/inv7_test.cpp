@@ -98,7 +98,8 @@ TEST_CASE("persistent volumes at home-like paths, one finding per workload", "[i
         "home directory that outlives the run carries logins, tokens and planted dotfiles into "
         "later runs");
 
-  for (std::string t : {"/root", "~/.claude", "/work/.cache", "/srv/x/.config/gh", "/homes/x"}) {
+  // ~/.claude is a login directory: invariant 4 (SB4053), not this rule.
+  for (std::string t : {"/root", "/work/.cache", "/srv/x/.config/gh", "/homes/x"}) {
     Workload v = container("Pod", Controller::Pod);
     v.mounts.push_back(volume(MountKind::HostPath, t, 20));
     INFO(t);
@@ -130,4 +131,43 @@ TEST_CASE("object findings name a main container and respect mixed threat classe
   CHECK(f[0].subject == "Deployment//runner/agent");
   init.threat = ThreatClass::Trusted;
   CHECK(run({init, agent}, "SB7001").size() == 2);
+}
+
+TEST_CASE("a harness login directory on a lasting volume is SB4053, and read-only is neither",
+          "[inv7]") {
+  auto secrets = [](const Workload& w) {
+    Model m;
+    m.files.add("x.yaml");
+    m.workloads = {w};
+    Findings f;
+    inv::check_secrets(m, f);
+    std::vector<Finding> out;
+    for (auto& x : f.items())
+      if (x.rule_id == "SB4053") out.push_back(x);
+    return out;
+  };
+  Workload w = container("Pod", Controller::Pod);
+  w.mounts.push_back(volume(MountKind::PersistentVolumeClaim, "/home/node/.claude", 20));
+  auto f = secrets(w);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].at.line == 20);
+  CHECK(f[0].message.find("(~/.claude)") != std::string::npos);
+  CHECK(run({w}, "SB7004").empty());
+
+  for (std::string t : {"/root/.config/gh", "~/.aws/credentials", "/home/a/.npmrc"}) {
+    Workload v = container("Pod", Controller::Pod);
+    v.mounts.push_back(volume(MountKind::NamedVolume, t, 20));
+    INFO(t);
+    CHECK(secrets(v).size() == 1);
+  }
+  Workload ro = container("Pod", Controller::Pod);
+  ro.mounts.push_back(volume(MountKind::PersistentVolumeClaim, "/home/node/.claude", 20));
+  ro.mounts.back().read_only = Fact<bool>{true, at(21)};
+  ro.mounts.push_back(volume(MountKind::PersistentVolumeClaim, "/home/node", 22));
+  ro.mounts.back().read_only = Fact<bool>{true, at(23)};
+  CHECK(secrets(ro).empty());
+  CHECK(run({ro}, "SB7004").empty());  // read-only keeps nothing the agent writes
+  Workload scratch = container("Pod", Controller::Pod);
+  scratch.mounts.push_back(volume(MountKind::EmptyDir, "/home/node/.claude", 20));
+  CHECK(secrets(scratch).empty());
 }

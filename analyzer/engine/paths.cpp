@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cctype>
+#include <span>
 #include <utility>
 #include "analyzer/support/strings.h"
 
@@ -145,12 +146,27 @@ constexpr std::array<std::string_view, 34> kCredentialStores = {
 
 // Relative to a home directory: what an agent could plant for a human (or the agent's next,
 // trusted run) to execute later.
-constexpr std::array<std::string_view, 21> kInstructionDirs = {
-    ".agents",     ".claude",     ".claude.json",    ".codex",           ".gemini",
-    ".cursor",     ".continue",   ".aider.conf.yml", ".config/opencode", ".config/claude",
-    ".gitconfig",  ".config/git", ".githooks",       ".bashrc",          ".bash_profile",
-    ".bash_login", ".profile",    ".zshrc",          ".zprofile",        ".zshenv",
-    ".local/bin"};
+constexpr std::array<std::string_view, 12> kInstructionDirs = {
+    ".agents",          ".claude",        ".claude.json", ".codex",
+    ".gemini",          ".cursor",        ".continue",    ".aider.conf.yml",
+    ".config/opencode", ".config/claude", ".githooks",    ".local/bin"};
+
+// Relative to a home directory: what the host runs with no prompt at all, the next time a
+// person opens a shell, runs git or attaches to their terminal session.
+constexpr std::array<std::string_view, 11> kAutoRun = {
+    ".gitconfig", ".config/git", ".bashrc", ".bash_profile", ".bash_login", ".profile",
+    ".zshrc",     ".zprofile",   ".zshenv", ".tmux.conf",    ".screenrc"};
+
+// Where harnesses keep a login or the configuration that holds one, relative to a home.
+constexpr std::array<std::string_view, 16> kLoginDirs = {
+    ".claude",          ".claude.json",
+    ".codex",           ".gemini",
+    ".config/gh",       ".aws",
+    ".config/gcloud",   ".docker",
+    ".git-credentials", ".npmrc",
+    ".config/opencode", ".kube",
+    ".netrc",           ".config/github-copilot",
+    ".azure",           ".cursor"};
 
 struct HomeSplit {
   bool is_home = false;
@@ -201,9 +217,8 @@ std::string join_rel(const std::vector<std::string>& v) {
   return s;
 }
 
-template <size_t N>
 const std::string_view* find_under(const std::vector<std::string>& rel,
-                                   const std::array<std::string_view, N>& table) {
+                                   std::span<const std::string_view> table) {
   const std::string_view* best = nullptr;
   size_t best_len = 0;
   for (const auto& e : table) {
@@ -216,9 +231,8 @@ const std::string_view* find_under(const std::vector<std::string>& rel,
   return best;
 }
 
-template <size_t N>
 const std::string_view* find_parent_of(const std::vector<std::string>& rel,
-                                       const std::array<std::string_view, N>& table) {
+                                       std::span<const std::string_view> table) {
   for (const auto& e : table) {
     if (parent_of_pattern(rel, path_components(e))) return &e;
   }
@@ -348,6 +362,51 @@ bool path_within(std::string_view path, std::string_view root) {
          path[root.size()] == '/';
 }
 
+namespace {
+
+// The class of a path under a home directory: the most specific list it falls in, entries
+// below a listed one first, then a parent that holds one.
+bool classify_home(const HomeSplit& h, HostPathClass& c) {
+  if (h.collection || h.rel.empty()) {
+    c.kind = HostPathKind::Home;
+    c.why = c.normalized;
+    return true;
+  }
+  struct List {
+    HostPathKind kind;
+    std::span<const std::string_view> entries;
+  };
+  const std::array<List, 3> lists = {{{HostPathKind::CredentialStore, kCredentialStores},
+                                      {HostPathKind::AutoRun, kAutoRun},
+                                      {HostPathKind::InstructionDir, kInstructionDirs}}};
+  for (bool parents : {false, true}) {
+    for (const List& l : lists) {
+      const std::string_view* e =
+          parents ? find_parent_of(h.rel, l.entries) : find_under(h.rel, l.entries);
+      if (e == nullptr) continue;
+      c.kind = l.kind;
+      c.why = home_label(h, *e);
+      return true;
+    }
+  }
+  return false;
+}
+
+// A terminal multiplexer's socket directory: whoever can write there types into the host's
+// sessions (`/tmp/tmux-1000`, `/run/user/1000/tmux-1000`, `/run/screen`).
+bool multiplexer_socket_dir(const std::vector<std::string>& parts) {
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& s = parts[i];
+    if (s.starts_with("tmux-") && i > 0 && (parts[0] == "tmp" || parts[0] == "run")) return true;
+    if ((s == "screen" || s == "screens" || s == "uscreens") && i > 0 &&
+        (parts[i - 1] == "run" || parts[i - 1] == "tmp" || parts[i - 1] == "var"))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 HostPathClass classify_host_path(std::string_view raw) {
   HostPathClass c;
   c.normalized = normalize_path(raw);
@@ -364,32 +423,11 @@ HostPathClass classify_host_path(std::string_view raw) {
     return c;
   }
   HomeSplit h = split_home(p);
-  if (h.is_home) {
-    if (h.collection || h.rel.empty()) {
-      c.kind = HostPathKind::Home;
-      c.why = p;
-      return c;
-    }
-    if (auto e = find_under(h.rel, kCredentialStores)) {
-      c.kind = HostPathKind::CredentialStore;
-      c.why = home_label(h, *e);
-      return c;
-    }
-    if (auto e = find_under(h.rel, kInstructionDirs)) {
-      c.kind = HostPathKind::InstructionDir;
-      c.why = home_label(h, *e);
-      return c;
-    }
-    if (auto e = find_parent_of(h.rel, kCredentialStores)) {
-      c.kind = HostPathKind::CredentialStore;
-      c.why = home_label(h, *e);
-      return c;
-    }
-    if (auto e = find_parent_of(h.rel, kInstructionDirs)) {
-      c.kind = HostPathKind::InstructionDir;
-      c.why = home_label(h, *e);
-      return c;
-    }
+  if (h.is_home && classify_home(h, c)) return c;
+  if (multiplexer_socket_dir(path_components(p))) {
+    c.kind = HostPathKind::AutoRun;
+    c.why = "a terminal multiplexer's socket directory";
+    return c;
   }
   if (p.size() > 1 && p[0] == '/') {
     auto parts = path_components(p);
@@ -408,18 +446,26 @@ HostPathClass classify_host_path(std::string_view raw) {
       }
     }
   }
-  // Git hooks and config run on the host the next time a human uses the repository.
+  // Git hooks and config run on the host, with no prompt, the next time a human runs git in
+  // the repository.
   auto parts = path_components(p);
   for (size_t i = 0; i < parts.size(); ++i) {
     if (parts[i] == ".githooks" || parts[i] == ".husky" ||
         (parts[i] == ".git" &&
          (i + 1 == parts.size() || parts[i + 1] == "hooks" || parts[i + 1] == "config"))) {
-      c.kind = HostPathKind::InstructionDir;
+      c.kind = HostPathKind::AutoRun;
       c.why = p;
       return c;
     }
   }
   return c;
+}
+
+std::string login_dir_of(std::string_view container_path) {
+  HomeSplit h = split_home(normalize_path(container_path));
+  if (!h.is_home || h.collection || h.rel.empty()) return "";
+  const std::string_view* e = find_under(h.rel, kLoginDirs);
+  return e == nullptr ? "" : "~/" + std::string(*e);
 }
 
 bool in_workspace(std::string_view raw, const std::vector<std::string>& declared) {
@@ -443,6 +489,8 @@ std::string_view host_path_kind_name(HostPathKind k) {
       return "credential store";
     case HostPathKind::InstructionDir:
       return "instruction directory";
+    case HostPathKind::AutoRun:
+      return "path the host runs without a prompt";
     case HostPathKind::Home:
       return "home directory";
     case HostPathKind::SystemPath:

@@ -24,7 +24,9 @@ enum class HostPathKind {
   Device,            // /dev or below
   RuntimeSocket,     // a container-runtime socket or a directory that holds one
   CredentialStore,   // ~/.ssh, ~/.aws, ... (or a directory that contains one)
-  InstructionDir,    // ~/.claude, ~/.gitconfig, git hooks, shell rc files
+  InstructionDir,    // ~/.claude, ~/.codex, ~/.agents, ~/.local/bin: read by a later run
+  AutoRun,           // run by the host with no prompt: git hooks and config, shell start-up
+                     // files, a terminal multiplexer's socket directory
   Home,              // a home directory itself (or /home)
   SystemPath,        // /, /etc, /proc, /var/lib/kubelet ... (and their parents and children)
   PublicSystemFile,  // a system path with nothing secret in it (/etc/localtime, CA bundles):
@@ -44,5 +46,11 @@ HostPathClass classify_host_path(std::string_view raw);
 bool in_workspace(std::string_view raw, const std::vector<std::string>& declared);
 
 std::string_view host_path_kind_name(HostPathKind k);
+
+// A harness's login or configuration directory under a home directory, as a path inside the
+// container (`/home/agent/.claude`, `/root/.config/gh`, `~/.aws`): the entry it matched
+// ("~/.claude"), or "" when it is none. A volume there carries a login made inside into later
+// runs.
+std::string login_dir_of(std::string_view container_path);
 
 }  // namespace sbr::engine
