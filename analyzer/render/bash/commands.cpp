@@ -89,132 +89,106 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
   return nullptr;
 }
 
-void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_redirects) {
-  bool variant = !alt_override_.first.empty();
-  if (!variant) alt_probe_.clear();
-  // Words, inline assignments and redirects, in order.
-  std::vector<TSNode> assigns, args, redirects = outer_redirects;
-  TSNode name_node = field(n, F::name);
-  for (TSNode c : named_children(n)) {
-    K k = sym(c);
-    if (k == K::variable_assignment)
-      assigns.push_back(c);
-    else if (k == K::command_name)
-      continue;
-    else if (k == K::file_redirect || k == K::heredoc_redirect || k == K::herestring_redirect)
-      redirects.push_back(c);
-    else if (k == K::comment)
-      continue;
-    else
-      args.push_back(c);
-  }
-  if (ts_node_is_null(name_node)) {
-    for (TSNode a : assigns) assign(a, ctx, false, false, false, false, false);
+// A call of a function the script defined: its body runs in the caller's state, with the
+// call's words as positional parameters and a frame for its locals.
+void Evaluator::call_function(const std::string& name, const std::vector<EWord>& cmd,
+                              const std::vector<TSNode>& args,
+                              std::pair<TSNode, const SyntaxTree*> fn, TSNode n, Ctx& ctx) {
+  if (depth_ + 1 > static_cast<int>(limits_.max_call_depth)) {
+    // Deep recursion (a directory walk, a fork bomb): calls below the limit are not
+    // followed; the step budget stops a recursion that fans out.
+    if (!recursion_reported_) {
+      recursion_reported_ = true;
+      out_.problems.push_back(
+          {ProblemKind::BudgetExceeded,
+           fmt::format("function calls nested deeper than {}: deeper calls were not rendered",
+                       limits_.max_call_depth),
+           loc(n, ctx.tree)});
+    }
     return;
   }
-  std::vector<EWord> argv;
-  for (TSNode c : named_children(name_node)) {
-    auto ws = expand_word(c, ctx);
-    argv.insert(argv.end(), ws.begin(), ws.end());
+  ++depth_;
+  call_path_.push_back(name);
+  called_.insert(name);
+  std::vector<EWord> fargs(cmd.begin() + 1, cmd.end());
+  for (auto& a : fargs) {
+    a.keep_from = true;
+    if (!a.site_role) mark_site(a, StepRole::Argument, name);
   }
-  std::vector<EWord> env_prefix;
-  std::string ifs;
-  for (TSNode a : assigns) {
-    std::string nm(ctx.tree->slice(field(a, F::name)));
-    EWord v = expand_joined(field(a, F::value), ctx);
-    if (nm == "IFS") ifs = v.w.text;
-    EWord e = v;
-    e.w.text = nm + "=" + v.w.text;
-    e.w.from = prov(a, ctx);
-    env_prefix.push_back(e);
+  auto [body, tree] = fn;
+  std::vector<std::string> arg_vars;
+  arg_vars.reserve(args.size());
+  for (TSNode a : args) arg_vars.push_back(var_in(ctx.tree->slice(a)));
+  validate_from_function(body, tree, fargs, arg_vars);
+  auto saved_pos = st_.positional;
+  bool saved_unknown = st_.positional_unknown;
+  st_.positional = fargs;
+  st_.positional_unknown = false;
+  st_.frames.emplace_back();
+  Ctx fc = ctx;
+  fc.tree = tree;
+  fc.background = false;
+  if (ctx.background) fc.errexit_suppressed = true;
+  std::vector<TSNode> stmts;
+  if (is(body, K::compound_statement) || is(body, K::subshell)) {
+    for (TSNode s : named_children(body))
+      if (!is(s, K::comment)) stmts.push_back(s);
+  } else {
+    stmts.push_back(body);
   }
-  for (TSNode c : args) {
-    auto ws = expand_word(c, ctx);
-    argv.insert(argv.end(), ws.begin(), ws.end());
+  State before_sub = st_;
+  for (size_t k = 0; k < stmts.size(); ++k) {
+    if (st_.dead || st_.returning) break;
+    Ctx sc = fc;
+    sc.status = k + 1 == stmts.size() ? ctx.status : StatusUse::Unchecked;
+    if (k + 1 < stmts.size() && reads_status(stmts[k + 1], tree))
+      sc.status = StatusUse::StatusReadNext;
+    statement(stmts[k], sc);
   }
-  // Redirects: stdin bodies and files written.
-  std::vector<EWord> stdin_words;
-  Provenance stdin_from;
-  std::vector<std::pair<std::string, Location>> writes;
-  std::vector<std::string> write_vars;
-  std::vector<bool> write_temp;
-  std::string stdin_file;
-  for (TSNode r : redirects) {
-    if (is(r, K::heredoc_redirect)) {
-      TSNode start{}, body{};
-      bool dash = false;
-      for (TSNode c : children(r)) {
-        if (is(c, K::heredoc_start))
-          start = c;
-        else if (is(c, K::heredoc_body))
-          body = c;
-        else if (is(c, K::heredoc_dash))
-          dash = true;
-        else if (is(c, K::file_redirect))
-          redirects.push_back(c);
-      }
-      std::string_view st = ctx.tree->slice(start);
-      bool quoted = st.find_first_of("'\"\\") != std::string_view::npos;
-      if (!ts_node_is_null(body)) {
-        stdin_words = expand_heredoc(body, ctx, quoted);
-        if (dash) {
-          for (EWord& w : stdin_words) {
-            std::string s, &t = w.w.text;
-            bool bol = true;
-            for (char ch : t) {
-              if (bol && ch == '\t') continue;
-              bol = ch == '\n';
-              s += ch;
-            }
-            t = s;
-          }
-        }
-        stdin_from = prov(body, ctx);
-      }
-    } else if (is(r, K::herestring_redirect)) {
-      for (TSNode c : named_children(r)) {
-        stdin_words = {expand_joined(c, ctx)};
-        stdin_from = prov(c, ctx);
-        break;
-      }
-    }
+  st_.frames.pop_back();
+  st_.positional = saved_pos;
+  st_.positional_unknown = saved_unknown;
+  st_.returning = false;
+  if (is(body, K::subshell) || ctx.background || ctx.in_pipeline_not_last) {
+    // Runs in a subshell: only what it launched is kept.
+    st_ = before_sub;
+    st_.frames.pop_back();
+    st_.positional = saved_pos;
+    st_.positional_unknown = saved_unknown;
   }
-  bool stdout_redirected = false;  // to a file, /dev/null or stderr: not captured by `$(...)`
-  for (size_t ri = 0; ri < redirects.size(); ++ri) {
-    TSNode r = redirects[ri];
-    if (!is(r, K::file_redirect)) continue;
-    std::string op;
-    for (TSNode c : children(r))
-      if (!ts_node_is_named(c)) {
-        op = std::string(kind(c));
-        break;
-      }
-    TSNode dest = field(r, F::destination);
-    if (ts_node_is_null(dest)) continue;
-    EWord d = expand_joined(dest, ctx);
-    if (op == "<") {
-      stdin_file = d.w.text;
-      continue;
-    }
-    if (op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|" || op == ">&") {
-      TSNode fd = field(r, F::descriptor);
-      stdout_redirected = stdout_redirected || ts_node_is_null(fd) || ctx.tree->slice(fd) == "1";
-    }
-    if (op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|") {
-      TSNode fd = field(r, F::descriptor);
-      if (!ts_node_is_null(fd) && ctx.tree->slice(fd) != "1") continue;
-      if (d.w.text == "/dev/null" || starts(d.w.text, "/dev/std") || starts(d.w.text, "/dev/fd"))
-        continue;
-      writes.push_back({d.w.text, loc(dest, ctx.tree)});
-      write_vars.push_back(var_in(ctx.tree->slice(dest)));
-      write_temp.push_back(d.temp_file);
-    }
+  call_path_.pop_back();
+  --depth_;
+}
+
+void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_redirects) {
+  std::optional<CommandWords> cw = command_words(n, ctx, outer_redirects);
+  if (!cw) return;  // assignments only
+  std::vector<ArgvVariant> variants = argv_variants(*cw, ctx);
+  // The other argument lists are recorded as conditional variants of a recorded command; a
+  // function or builtin runs once, on the default values.
+  if (!run_words(variants[0].argv, *cw, n, ctx)) return;
+  for (std::size_t k = 1; k < variants.size(); ++k) {
+    Ctx vc = ctx;
+    vc.cond = join(ctx.cond, variants[k].cond);
+    State saved = st_;
+    run_words(variants[k].argv, *cw, n, vc);
+    st_ = std::move(saved);
   }
-  if (argv.empty()) return;
+}
+
+bool Evaluator::run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ctx& ctx) {
+  if (argv.empty()) return false;
+  std::vector<EWord>& env_prefix = cw.env_prefix;
+  std::vector<EWord>& stdin_words = cw.stdin_words;
+  const std::string& stdin_file = cw.stdin_file;
+  const auto& writes = cw.writes;
+  const auto& write_vars = cw.write_vars;
+  const auto& write_temp = cw.write_temp;
+  const std::vector<TSNode>& args = cw.args;
   // Peel sudo / env / timeout / nice / setpriv ... (wrappers.cpp).
   Invocation inv;
   Unwrapped u = unwrap(argv);
-  if (u.lookup_only || u.start >= argv.size()) return;
+  if (u.lookup_only || u.start >= argv.size()) return false;
   const bool via_exec = u.via_exec, via_sudo = u.via_sudo, bypass_functions = u.bypass_functions;
   for (auto& e : u.env_prefix) env_prefix.push_back(std::move(e));
   inv.wrappers = std::move(u.wrappers);
@@ -226,78 +200,16 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   // Function calls.
   auto fit = st_.functions.find(name);
   if (!bypass_functions && !via_exec && fit != st_.functions.end()) {
-    if (depth_ + 1 > static_cast<int>(limits_.max_call_depth)) {
-      // Deep recursion (a directory walk, a fork bomb): calls below the limit are not
-      // followed; the step budget stops a recursion that fans out.
-      if (!recursion_reported_) {
-        recursion_reported_ = true;
-        out_.problems.push_back(
-            {ProblemKind::BudgetExceeded,
-             fmt::format("function calls nested deeper than {}: deeper calls were not rendered",
-                         limits_.max_call_depth),
-             loc(n, ctx.tree)});
-      }
-      return;
-    }
-    ++depth_;
-    call_path_.push_back(name);
-    called_.insert(name);
-    std::vector<EWord> fargs(cmd.begin() + 1, cmd.end());
-    for (auto& a : fargs) {
-      a.keep_from = true;
-      if (!a.site_role) mark_site(a, StepRole::Argument, name);
-    }
-    auto [body, tree] = fit->second;
-    std::vector<std::string> arg_vars;
-    arg_vars.reserve(args.size());
-    for (TSNode a : args) arg_vars.push_back(var_in(ctx.tree->slice(a)));
-    validate_from_function(body, tree, fargs, arg_vars);
-    auto saved_pos = st_.positional;
-    bool saved_unknown = st_.positional_unknown;
-    st_.positional = fargs;
-    st_.positional_unknown = false;
-    st_.frames.emplace_back();
-    Ctx fc = ctx;
-    fc.tree = tree;
-    fc.background = false;
-    if (ctx.background) fc.errexit_suppressed = true;
-    std::vector<TSNode> stmts;
-    if (is(body, K::compound_statement) || is(body, K::subshell)) {
-      for (TSNode s : named_children(body))
-        if (!is(s, K::comment)) stmts.push_back(s);
-    } else {
-      stmts.push_back(body);
-    }
-    State before_sub = st_;
-    for (size_t k = 0; k < stmts.size(); ++k) {
-      if (st_.dead || st_.returning) break;
-      Ctx sc = fc;
-      sc.status = k + 1 == stmts.size() ? ctx.status : StatusUse::Unchecked;
-      if (k + 1 < stmts.size() && reads_status(stmts[k + 1], tree))
-        sc.status = StatusUse::StatusReadNext;
-      statement(stmts[k], sc);
-    }
-    st_.frames.pop_back();
-    st_.positional = saved_pos;
-    st_.positional_unknown = saved_unknown;
-    st_.returning = false;
-    if (is(body, K::subshell) || ctx.background || ctx.in_pipeline_not_last) {
-      // Runs in a subshell: only what it launched is kept.
-      st_ = before_sub;
-      st_.frames.pop_back();
-      st_.positional = saved_pos;
-      st_.positional_unknown = saved_unknown;
-    }
-    call_path_.pop_back();
-    --depth_;
-    return;
+    call_function(name, cmd, args, fit->second, n, ctx);
+    return false;
   }
 
   // Builtins that change the evaluator's state.
-  if (!via_exec && !via_sudo && builtin(bname, cmd, n, ctx, stdin_words, stdin_file, ifs)) return;
+  if (!via_exec && !via_sudo && builtin(bname, cmd, n, ctx, stdin_words, stdin_file, cw.ifs))
+    return false;
 
   // An external command (or echo/printf): record it.
-  capture_output(cmd, stdout_redirected, ctx, prov(n, ctx));
+  capture_output(cmd, cw.stdout_redirected, ctx, prov(n, ctx));
   if (out_.invocations.size() >= limits_.max_invocations) {
     abort_budget(fmt::format("more than {} commands", limits_.max_invocations), loc(n, ctx.tree));
   }
@@ -313,7 +225,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   inv.shell.pipefail = st_.opts.pipefail;
   for (const Trap& t : st_.traps) inv.shell.exit_traps.push_back(t.handler);
   for (auto& w : stdin_words) inv.stdin_text += w.w.text;
-  inv.stdin_from = stdin_from;
+  inv.stdin_from = cw.stdin_from;
   if (inv.stdin_text.empty() && !stdin_file.empty()) {
     auto tf = tainted_files_.find(stdin_file);
     if (tf != tainted_files_.end()) stdin_words.push_back(tf->second);
@@ -364,29 +276,6 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     }
   }
   out_.invocations.push_back(std::move(inv));
-  const Invocation& recorded = out_.invocations.back();
-  if (!variant && !alt_probe_.empty()) {
-    // The same command with each other value of the path-dependent scalars it expands.
-    auto probes = alt_probe_;
-    std::size_t variants = 0;
-    for (const std::string& var : probes) {
-      Var* v = lookup(var);
-      if (v == nullptr) continue;
-      for (std::size_t ai = 0; ai < v->alts.size() && variants < 4; ++ai, ++variants) {
-        if (ctx.cond.contradicts(v->alts[ai].cond)) continue;  // no path has both
-        Ctx vc = ctx;
-        vc.cond = join(ctx.cond, v->alts[ai].cond);
-        alt_override_ = {var, ai};
-        State saved = st_;
-        command(n, vc, outer_redirects);
-        st_ = saved;
-        alt_override_ = {"", 0};
-      }
-    }
-    alt_probe_.clear();
-    return;
-  }
-
   // Commands run again from strings.
   if ((bname == "bash" || bname == "sh" || bname == "dash" || bname == "zsh") && cmd.size() > 2) {
     for (size_t k = 1; k + 1 < cmd.size(); ++k) {
@@ -418,8 +307,8 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       break;
     }
   }
-  (void)recorded;
   if (via_exec && !ctx.background && !ctx.in_pipeline_not_last) st_.dead = true;
+  return true;
 }
 
 }  // namespace sbr::bash

@@ -42,6 +42,14 @@ struct Alt {
   Condition cond;
 };
 
+// What a word stands for on the paths that reach it: the default path's words first (its
+// condition empty; each word keeps the condition of the path that set it), then the words on
+// other paths, each alternative with its condition. A command's argument lists are the
+// product of its words' values (command_words.cpp).
+struct Value {
+  std::vector<Alt> alts;
+};
+
 struct Var {
   std::vector<EWord> elems;       // a scalar has exactly one element
   std::vector<std::string> keys;  // associative arrays: keys parallel to elems
@@ -126,6 +134,35 @@ class Evaluator {
   void statements(TSNode parent, Ctx& ctx);
   void statement(TSNode n, Ctx& ctx);
   void command(TSNode n, Ctx& ctx, const std::vector<TSNode>& redirects);
+  // One simple command's words, expanded once (command_words.cpp).
+  struct CommandWords {
+    std::vector<TSNode> args;  // the argument nodes, for what a function call validates
+    std::vector<Value> words;  // the name's words, then each argument's
+    std::vector<EWord> env_prefix, stdin_words;
+    std::string ifs, stdin_file;
+    Provenance stdin_from;
+    std::vector<std::pair<std::string, Location>> writes;  // files stdout writes
+    std::vector<std::string> write_vars;                   // the variable naming each, or ""
+    std::vector<bool> write_temp;                          // each a mktemp path
+    bool stdout_redirected = false;  // to a file, /dev/null or stderr: not captured by `$(...)`
+  };
+  struct ArgvVariant {
+    std::vector<EWord> argv;
+    Condition cond;  // the path the values were chosen on (empty for the default values)
+  };
+  static constexpr std::size_t kMaxValueAlts = 5;      // a word's default and 4 others
+  static constexpr std::size_t kMaxArgvVariants = 8;   // argument lists per command
+  static constexpr std::size_t kMaxCombinations = 64;  // combinations tried per command
+  std::optional<CommandWords> command_words(TSNode n, Ctx& ctx,
+                                            const std::vector<TSNode>& outer_redirects);
+  void redirect_words(CommandWords& cw, std::vector<TSNode> redirects, Ctx& ctx);
+  Value expand_value(TSNode n, Ctx& ctx);
+  std::vector<ArgvVariant> argv_variants(const CommandWords& cw, const Ctx& ctx) const;
+  // Runs one argument list: a function call, a builtin, or a recorded command (true).
+  bool run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ctx& ctx);
+  void call_function(const std::string& name, const std::vector<EWord>& cmd,
+                     const std::vector<TSNode>& args, std::pair<TSNode, const SyntaxTree*> fn,
+                     TSNode n, Ctx& ctx);
   bool builtin(const std::string& bname, const std::vector<EWord>& cmd, TSNode n, Ctx& ctx,
                const std::vector<EWord>& stdin_words, const std::string& stdin_file,
                const std::string& ifs);     // builtins.cpp
@@ -269,8 +306,8 @@ class Evaluator {
   bool uses_net_admin_ = false;
   Provenance net_admin_at_;
   bool recursion_reported_ = false;
-  // Scalars whose value differs by path (`NET=host` on one branch, `NET=none` on the other):
-  // the command is rendered once more per other value, as a conditional variant.
+  // Scalars whose value differs by path (`NET=host` on one branch, `NET=none` on the other)
+  // that the word being expanded used, and the alternative being expanded (expand_value).
   std::vector<std::string> alt_probe_;
   std::pair<std::string, std::size_t> alt_override_{"", 0};
   std::vector<std::string> defined_;  // the analysed file's functions, in definition order

@@ -1,0 +1,204 @@
+// One simple command's words: the name and arguments expanded, each with the values it has on
+// other paths, and the redirects read; then the distinct argument lists those values make
+// (INVARIANTS.md: a flag reached only on some path is a conditional finding).
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/words.h"
+
+namespace sbr::bash {
+
+Value Evaluator::expand_value(TSNode n, Ctx& ctx) {
+  // The word's own probe list: a substitution inside it runs commands that expand words of
+  // their own.
+  std::vector<std::string> outer = std::exchange(alt_probe_, {});
+  Value v;
+  v.alts.push_back(Alt{expand_word(n, ctx), Condition{}});
+  std::vector<std::string> probes = std::exchange(alt_probe_, std::move(outer));
+  const auto outer_override = alt_override_;  // a value of an enclosing word being expanded
+  for (const std::string& name : probes) {
+    const Var* var = lookup(name);
+    if (var == nullptr) continue;
+    for (std::size_t ai = 0; ai < var->alts.size() && v.alts.size() < kMaxValueAlts; ++ai) {
+      const Alt& a = var->alts[ai];
+      if (ctx.cond.contradicts(a.cond)) continue;  // no path reaching here has it
+      alt_override_ = {name, ai};
+      auto saved_probe = std::exchange(alt_probe_, {});
+      std::vector<EWord> words = expand_word(n, ctx);
+      alt_probe_ = std::move(saved_probe);
+      alt_override_ = outer_override;
+      v.alts.push_back(Alt{std::move(words), a.cond});
+    }
+  }
+  return v;
+}
+
+std::optional<Evaluator::CommandWords> Evaluator::command_words(
+    TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_redirects) {
+  // Words, inline assignments and redirects, in order.
+  CommandWords cw;
+  std::vector<TSNode> assigns, redirects = outer_redirects;
+  std::vector<TSNode>& args = cw.args;
+  TSNode name_node = field(n, F::name);
+  for (TSNode c : named_children(n)) {
+    K k = sym(c);
+    if (k == K::variable_assignment)
+      assigns.push_back(c);
+    else if (k == K::command_name)
+      continue;
+    else if (k == K::file_redirect || k == K::heredoc_redirect || k == K::herestring_redirect)
+      redirects.push_back(c);
+    else if (k == K::comment)
+      continue;
+    else
+      args.push_back(c);
+  }
+  if (ts_node_is_null(name_node)) {
+    for (TSNode a : assigns) assign(a, ctx, false, false, false, false, false);
+    return std::nullopt;
+  }
+  for (TSNode c : named_children(name_node)) cw.words.push_back(expand_value(c, ctx));
+  std::vector<EWord>& env_prefix = cw.env_prefix;
+  std::string& ifs = cw.ifs;
+  for (TSNode a : assigns) {
+    std::string nm(ctx.tree->slice(field(a, F::name)));
+    EWord v = expand_joined(field(a, F::value), ctx);
+    if (nm == "IFS") ifs = v.w.text;
+    EWord e = v;
+    e.w.text = nm + "=" + v.w.text;
+    e.w.from = prov(a, ctx);
+    env_prefix.push_back(e);
+  }
+  for (TSNode c : args) cw.words.push_back(expand_value(c, ctx));
+  redirect_words(cw, redirects, ctx);
+  return cw;
+}
+
+// Redirects: stdin bodies (heredocs, herestrings, `< file`) and the files stdout writes.
+void Evaluator::redirect_words(CommandWords& cw, std::vector<TSNode> redirects, Ctx& ctx) {
+  std::vector<EWord>& stdin_words = cw.stdin_words;
+  Provenance& stdin_from = cw.stdin_from;
+  auto& writes = cw.writes;
+  auto& write_vars = cw.write_vars;
+  auto& write_temp = cw.write_temp;
+  std::string& stdin_file = cw.stdin_file;
+  for (TSNode r : redirects) {
+    if (is(r, K::heredoc_redirect)) {
+      TSNode start{}, body{};
+      bool dash = false;
+      for (TSNode c : children(r)) {
+        if (is(c, K::heredoc_start))
+          start = c;
+        else if (is(c, K::heredoc_body))
+          body = c;
+        else if (is(c, K::heredoc_dash))
+          dash = true;
+        else if (is(c, K::file_redirect))
+          redirects.push_back(c);
+      }
+      std::string_view st = ctx.tree->slice(start);
+      bool quoted = st.find_first_of("'\"\\") != std::string_view::npos;
+      if (!ts_node_is_null(body)) {
+        stdin_words = expand_heredoc(body, ctx, quoted);
+        if (dash) {
+          for (EWord& w : stdin_words) {
+            std::string s, &t = w.w.text;
+            bool bol = true;
+            for (char ch : t) {
+              if (bol && ch == '\t') continue;
+              bol = ch == '\n';
+              s += ch;
+            }
+            t = s;
+          }
+        }
+        stdin_from = prov(body, ctx);
+      }
+    } else if (is(r, K::herestring_redirect)) {
+      for (TSNode c : named_children(r)) {
+        stdin_words = {expand_joined(c, ctx)};
+        stdin_from = prov(c, ctx);
+        break;
+      }
+    }
+  }
+  bool& stdout_redirected = cw.stdout_redirected;
+  for (size_t ri = 0; ri < redirects.size(); ++ri) {
+    TSNode r = redirects[ri];
+    if (!is(r, K::file_redirect)) continue;
+    std::string op;
+    for (TSNode c : children(r))
+      if (!ts_node_is_named(c)) {
+        op = std::string(kind(c));
+        break;
+      }
+    TSNode dest = field(r, F::destination);
+    if (ts_node_is_null(dest)) continue;
+    EWord d = expand_joined(dest, ctx);
+    if (op == "<") {
+      stdin_file = d.w.text;
+      continue;
+    }
+    if (op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|" || op == ">&") {
+      TSNode fd = field(r, F::descriptor);
+      stdout_redirected = stdout_redirected || ts_node_is_null(fd) || ctx.tree->slice(fd) == "1";
+    }
+    if (op == ">" || op == ">>" || op == "&>" || op == "&>>" || op == ">|") {
+      TSNode fd = field(r, F::descriptor);
+      if (!ts_node_is_null(fd) && ctx.tree->slice(fd) != "1") continue;
+      if (d.w.text == "/dev/null" || starts(d.w.text, "/dev/std") || starts(d.w.text, "/dev/fd"))
+        continue;
+      writes.push_back({d.w.text, loc(dest, ctx.tree)});
+      write_vars.push_back(var_in(ctx.tree->slice(dest)));
+      write_temp.push_back(d.temp_file);
+    }
+  }
+}
+
+namespace {
+
+std::string argv_key(const std::vector<EWord>& argv) {
+  std::string k;
+  for (const EWord& w : argv) {
+    k += w.w.symbolic ? "\x01" : "\x02";
+    k += w.w.text;
+    k += '\0';
+  }
+  return k;
+}
+
+}  // namespace
+
+// The product of the words' values, default values first: each combination whose words'
+// paths agree is one argument list, and equal lists are one. A combination of values from
+// branches that exclude each other (`NET=host` from the `then`, `--cap-drop=ALL` from the
+// `else`) is no path at all and is dropped.
+std::vector<Evaluator::ArgvVariant> Evaluator::argv_variants(const CommandWords& cw,
+                                                             const Ctx& ctx) const {
+  std::vector<ArgvVariant> out;
+  std::set<std::string> seen;
+  std::vector<std::size_t> pick(cw.words.size(), 0);
+  for (std::size_t tried = 0; tried < kMaxCombinations && out.size() < kMaxArgvVariants; ++tried) {
+    ArgvVariant v;
+    for (std::size_t i = 0; i < cw.words.size(); ++i)
+      v.cond = join(v.cond, cw.words[i].alts[pick[i]].cond);
+    bool possible = out.empty() || !ctx.cond.contradicts(v.cond);
+    for (std::size_t i = 0; i < cw.words.size(); ++i) {
+      for (const EWord& w : cw.words[i].alts[pick[i]].elems) {
+        possible = possible && (out.empty() || !v.cond.contradicts(w.w.from.condition));
+        v.argv.push_back(w);
+      }
+    }
+    if (possible && seen.insert(argv_key(v.argv)).second) out.push_back(std::move(v));
+    // The next combination, the last word varying fastest.
+    std::size_t i = cw.words.size();
+    while (i > 0 && ++pick[i - 1] == cw.words[i - 1].alts.size()) pick[--i] = 0;
+    if (i == 0) break;
+  }
+  return out;
+}
+
+}  // namespace sbr::bash
