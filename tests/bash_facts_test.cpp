@@ -212,6 +212,10 @@ TEST_CASE("secrets: unprotected files, xtrace, URLs", "[bash]") {
   CHECK(count("set -x\ncurl -H \"Authorization: Bearer $GH_TOKEN\" https://api.github.com\n",
               trace) == 1);
   CHECK(count("set -x\nDB_PASSWORD=$(cat /run/secrets/db)\n", trace) == 1);
+  CHECK(count("set -x\nread -r API_KEY < ~/.config/key\nexport OPENAI_API_KEY=\"$API_KEY\"\n",
+              trace) >= 1);
+  // A secret-named variable given a literal, an empty value or a placeholder holds no secret.
+  CHECK(count("set -x\nGITHUB_TOKEN=\nAPI_KEY=none\nSECRET_NAME=prod-db\n", trace) == 0);
   CHECK(
       count("set -x\nset +x\ncurl -H \"Authorization: Bearer $GH_TOKEN\" https://api.github.com\n",
             trace) == 0);

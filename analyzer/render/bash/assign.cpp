@@ -132,13 +132,18 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
   }
   // A scalar is reported where it is used; only array elements keep their own site.
   v.keep_from = false;
+  // `set -x` prints the assignment: a secret only when the value comes from somewhere secret
+  // (the environment, a file, a command, another secret). A literal in the script is already
+  // in the repository (SB4002/SB4003 judge literals), and an empty or placeholder one holds
+  // nothing.
+  const bool secret_value = v.w.symbolic || !v.secret_var.empty();
   if (secrets::is_secret_name(name) && v.secret_var.empty()) v.secret_var = name;
   {
     std::vector<EWord> one{v};
     mark_config(one);
     v = one[0];
   }
-  if (st_.opts.xtrace && secrets::is_secret_name(name))
+  if (st_.opts.xtrace && secrets::is_secret_name(name) && secret_value)
     observed().traced_secrets.push_back(TracedSecret{name, true, st_.opts.xtrace_at, prov(n, ctx)});
   // `pid=$!` names the process just started in the background, for its cleanup.
   if (!ts_node_is_null(value) && ctx.tree->slice(value) == "$!" && last_background_ >= 0) {
