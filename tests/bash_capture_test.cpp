@@ -6,6 +6,8 @@
 
 #include "tests/bash_helpers.h"
 
+using namespace sbr;
+
 namespace {
 
 std::string launch_of(const std::string& script, const std::string& image) {
@@ -66,4 +68,49 @@ TEST_CASE("output stays unknown when anything but echo/printf writes it", "[bash
 TEST_CASE("printf reuses its format while arguments remain", "[bash-capture]") {
   CHECK(launch_of("podman run $(printf -- '-e %s=1 ' A B) img\n", "img") ==
         "podman run -e A=1 -e B=1 img");
+}
+
+TEST_CASE("while read over a known input runs once per line", "[bash-capture]") {
+  auto r = test::render_text(
+      "flags() {\n  echo --cap-drop=ALL\n  printf '%s\\n' --read-only\n}\nargs=()\n"
+      "while IFS= read -r f; do\n  args+=(\"$f\")\ndone < <(flags)\n"
+      "while read -r opt value; do args+=(\"$opt\" \"$value\"); done <<'EOF'\n"
+      "  --pids-limit   256  \n--memory 2g\nEOF\n"
+      "podman run --rm \"${args[@]}\" img\n");
+  const Invocation* p = test::find_invocation(r, "podman");
+  REQUIRE(p != nullptr);
+  CHECK(test::argv_text(*p) ==
+        "podman run --rm --cap-drop=ALL --read-only --pids-limit 256 --memory 2g img");
+  for (const Word& w : p->argv) CHECK_FALSE(w.symbolic);
+}
+
+TEST_CASE("read splits a known line as bash does, and an unknown input stays unknown",
+          "[bash-capture]") {
+  auto r = test::render_text(
+      "read -r a b rest <<< \"x  y z  w \"\nIFS= read -r whole <<< \"  keep  \"\n"
+      "podman run \"$a\" \"$b\" \"$rest\" \"$whole\" img\n"
+      "while read -r f; do podman run \"$f\" img2; done < \"$FLAGS_FILE\"\n");
+  const Invocation* p = test::find_invocation(r, "podman");
+  REQUIRE(p != nullptr);
+  REQUIRE(p->argv.size() == 7);
+  CHECK(p->argv[2].text == "x");
+  CHECK(p->argv[3].text == "y");
+  CHECK(p->argv[4].text == "z  w");
+  CHECK(p->argv[5].text == "  keep  ");
+  const Invocation* q = nullptr;
+  for (const auto& inv : r.invocations)
+    if (test::argv_text(inv).find("img2") != std::string::npos) q = &inv;
+  REQUIRE(q != nullptr);
+  CHECK(q->argv[2].symbolic);
+  CHECK(q->argv[2].tainted);
+}
+
+TEST_CASE("a read loop over a long input stops at the loop bound", "[bash-capture]") {
+  std::string s = "while read -r n; do podman run \"img$n\"; done <<EOF\n";
+  for (int i = 0; i < 100; ++i) s += std::to_string(i) + "\n";
+  s += "EOF\n";
+  auto r = test::render_text(s);
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].kind == ProblemKind::BudgetExceeded);
+  CHECK(r.invocations.size() == 64);
 }

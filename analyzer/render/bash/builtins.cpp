@@ -25,7 +25,7 @@ bool pure_builtin(const std::string& n) {
 // Returns true when `bname` was a builtin this evaluator handles (nothing is recorded then).
 bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd, TSNode n, Ctx& ctx,
                         const std::vector<EWord>& stdin_words, const std::string& stdin_file,
-                        const std::string& ifs) {
+                        const std::optional<std::string>& ifs) {
   if (bname == "set") {
     bool positional = false;
     std::vector<EWord> pos;
@@ -158,8 +158,10 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
     std::string array_name;
     std::vector<std::string> names;
     bool is_map = bname != "read";
+    bool raw = false;  // `read -r`: backslashes are text
     for (size_t k = 1; k < cmd.size(); ++k) {
       const std::string& o = cmd[k].w.text;
+      if (starts(o, "-") && !starts(o, "--") && o.find('r') != std::string::npos) raw = true;
       if (o == "-a") {
         if (k + 1 < cmd.size()) array_name = cmd[++k].w.text;
         continue;
@@ -208,7 +210,7 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
     }
     src.w.from = prov(n, ctx);
     src.keep_from = true;
-    std::string seps = ifs.empty() ? " \t\n" : ifs;
+    std::string seps = ifs && !ifs->empty() ? *ifs : " \t\n";
     if (!array_name.empty()) {
       Var& v = assign_slot(array_name, false);
       v = Var{};
@@ -233,6 +235,10 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
       return true;
     }
     if (names.empty()) names.push_back("REPLY");
+    if (!src.w.symbolic && (raw || src.w.text.find('\\') == std::string::npos)) {
+      read_known_line(src, names, ifs);
+      return true;
+    }
     for (const auto& nm : names) {
       Var& v = assign_slot(nm, false);
       v = Var{};
@@ -301,6 +307,39 @@ bool Evaluator::builtin(const std::string& bname, const std::vector<EWord>& cmd,
     return true;
   }
   return pure_builtin(bname);
+}
+
+// `read a b rest` of a known line: the first line only, split into fields on IFS (leading and
+// trailing IFS whitespace dropped), the last name taking the rest of the line, as bash does.
+void Evaluator::read_known_line(const EWord& src, const std::vector<std::string>& names,
+                                const std::optional<std::string>& ifs_in) {
+  std::string line = src.w.text.substr(0, src.w.text.find('\n'));
+  const std::string ifs = ifs_in ? *ifs_in : " \t\n";
+  auto is_sep = [&](char c) { return ifs.find(c) != std::string::npos; };
+  auto trim = [&](std::string s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && is_sep(s[b]) && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && is_sep(s[e - 1]) && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return s.substr(b, e - b);
+  };
+  if (!ifs.empty()) line = trim(line);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::string value;
+    if (i + 1 == names.size() || ifs.empty()) {
+      value = line;
+      line.clear();
+    } else {
+      std::size_t e = 0;
+      while (e < line.size() && !is_sep(line[e])) ++e;
+      value = line.substr(0, e);
+      line = e < line.size() ? trim(line.substr(e + 1)) : std::string();
+    }
+    Var& v = assign_slot(names[i], false);
+    v = Var{};
+    EWord e = src;
+    e.w.text = std::move(value);
+    v.elems.push_back(std::move(e));
+  }
 }
 
 }  // namespace sbr::bash

@@ -62,7 +62,7 @@ std::optional<Evaluator::CommandWords> Evaluator::command_words(
   }
   for (TSNode c : named_children(name_node)) cw.words.push_back(expand_value(c, ctx));
   std::vector<EWord>& env_prefix = cw.env_prefix;
-  std::string& ifs = cw.ifs;
+  std::optional<std::string>& ifs = cw.ifs;
   for (TSNode a : assigns) {
     std::string nm(ctx.tree->slice(field(a, F::name)));
     EWord v = expand_joined(field(a, F::value), ctx);

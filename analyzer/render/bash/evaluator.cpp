@@ -189,7 +189,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       command(body, c, redirects);
     } else {
       // A compound statement with redirects: the redirects apply to every command inside.
-      statement(body, c);
+      if (!read_loop(body, redirects, c)) statement(body, c);
     }
     if (!ts_node_is_null(tail_pipe)) {
       Ctx pc = ctx;

@@ -139,7 +139,8 @@ class Evaluator {
     std::vector<TSNode> args;  // the argument nodes, for what a function call validates
     std::vector<Value> words;  // the name's words, then each argument's
     std::vector<EWord> env_prefix, stdin_words;
-    std::string ifs, stdin_file;
+    std::optional<std::string> ifs;  // an `IFS=...` prefix (set and empty: no splitting)
+    std::string stdin_file;
     Provenance stdin_from;
     std::vector<std::pair<std::string, Location>> writes;  // files stdout writes
     std::vector<std::string> write_vars;                   // the variable naming each, or ""
@@ -153,6 +154,8 @@ class Evaluator {
   static constexpr std::size_t kMaxValueAlts = 5;      // a word's default and 4 others
   static constexpr std::size_t kMaxArgvVariants = 8;   // argument lists per command
   static constexpr std::size_t kMaxCombinations = 64;  // combinations tried per command
+  void read_known_line(const EWord& src, const std::vector<std::string>& names,
+                       const std::optional<std::string>& ifs);  // builtins.cpp
   std::optional<CommandWords> command_words(TSNode n, Ctx& ctx,
                                             const std::vector<TSNode>& outer_redirects);
   void redirect_words(CommandWords& cw, std::vector<TSNode> redirects, Ctx& ctx);
@@ -165,11 +168,14 @@ class Evaluator {
                      TSNode n, Ctx& ctx);
   bool builtin(const std::string& bname, const std::vector<EWord>& cmd, TSNode n, Ctx& ctx,
                const std::vector<EWord>& stdin_words, const std::string& stdin_file,
-               const std::string& ifs);     // builtins.cpp
-  void if_statement(TSNode n, Ctx& ctx);    // control_flow.cpp
-  void case_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
-  void for_statement(TSNode n, Ctx& ctx);   // control_flow.cpp
+               const std::optional<std::string>& ifs);  // builtins.cpp
+  void if_statement(TSNode n, Ctx& ctx);                // control_flow.cpp
+  void case_statement(TSNode n, Ctx& ctx);              // control_flow.cpp
+  void for_statement(TSNode n, Ctx& ctx);               // control_flow.cpp
   void loop_statement(TSNode n, Ctx& ctx);  // control_flow.cpp: while, until, C-style for
+  // `while read ...; done < known-input`: one iteration per line (read_loop.cpp); false when
+  // the loop is not of that form or its input is unknown.
+  bool read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx& ctx);
 
   // Expansion (expand.cpp).
   std::vector<EWord> expand_word(TSNode n, Ctx& ctx, bool assignment = false);
