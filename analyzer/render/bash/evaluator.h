@@ -338,6 +338,9 @@ class Evaluator {
   void note_early_success(TSNode n, const SyntaxTree* tree);
   // `podman exec CTR iptables ...` after CTR was started detached (observe_resources.cpp).
   void note_late_gate(const std::vector<std::string>& texts, const Invocation& inv);
+  void note_nsenter_gate(const std::vector<EWord>& argv, const Invocation& inv);
+  void note_late_gate(const std::string& container, std::vector<std::string> gate,
+                      const Invocation& inv);
 };
 
 }  // namespace sbr::bash

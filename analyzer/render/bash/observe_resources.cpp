@@ -49,6 +49,60 @@ bool idle_command(const std::vector<std::string>& texts) {
   return n >= 1 && in(base_name(texts[n - 1]), {"pause", "catatonit"});
 }
 
+// The container `podman inspect -f '{{.State.Pid}}' CTR` names, read from the origin of the
+// substitution that gave nsenter its target; "" when the pid comes from elsewhere.
+std::string inspected_container(const EWord& pid) {
+  const std::string& o = pid.w.origin;
+  size_t b = o.find('`'), e = o.rfind('`');
+  if (!pid.w.symbolic || b == std::string::npos || e <= b) return "";
+  std::vector<std::string> w;
+  std::string cur;
+  for (char ch : o.substr(b + 1, e - b - 1)) {
+    if (ch == ' ') {
+      if (!cur.empty()) w.push_back(std::move(cur));
+      cur.clear();
+    } else if (ch != '\'' && ch != '"') {
+      cur += ch;
+    }
+  }
+  if (!cur.empty()) w.push_back(std::move(cur));
+  size_t i = w.size() > 2 && w[1] == "container" ? 2 : 1;
+  if (w.size() <= i + 1 || !in(base_name(w[0]), {"podman", "docker", "nerdctl"}) ||
+      w[i] != "inspect" || starts(w.back(), "-"))
+    return "";
+  return w.back();
+}
+
+// `nsenter -t PID -n [--] CMD...` entering a network namespace: the index of CMD and the PID
+// word, or {0, nullptr} when it enters no network namespace.
+std::pair<size_t, const EWord*> nsenter_command(const std::vector<EWord>& argv) {
+  const EWord* pid = nullptr;
+  bool net = false;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    const std::string& o = argv[i].w.text;
+    if (o == "--") return {net && i + 1 < argv.size() ? i + 1 : 0, pid};
+    if (in(o, {"-t", "--target"}) && i + 1 < argv.size()) {
+      pid = &argv[++i];
+      continue;
+    }
+    if (in(o, {"-S", "--setuid", "-G", "--setgid"})) {
+      ++i;
+      continue;
+    }
+    if (o == "-n" || o == "--net" || starts(o, "--net=") || o == "-a" || o == "--all") {
+      net = true;
+      continue;
+    }
+    if (starts(o, "--target=")) continue;  // pid in the word itself: no container to name
+    if (starts(o, "-")) {
+      net = net || (o.size() > 2 && o[1] != '-' && o.find('n') != std::string::npos);
+      continue;
+    }
+    return {net ? i : 0, pid};
+  }
+  return {0, pid};
+}
+
 }  // namespace
 
 // A gate applied with `podman exec CTR iptables ...` to a container started detached earlier.
@@ -56,17 +110,37 @@ void Evaluator::note_late_gate(const std::vector<std::string>& texts, const Invo
   size_t c = exec_target(texts);
   if (c == 0 || c + 1 >= texts.size()) return;
   std::vector<std::string> gate(texts.begin() + static_cast<std::ptrdiff_t>(c) + 1, texts.end());
+  note_late_gate(texts[c], std::move(gate), inv);
+}
+
+// The same through `nsenter -t "$(podman inspect -f '{{.State.Pid}}' CTR)" -n iptables ...`.
+void Evaluator::note_nsenter_gate(const std::vector<EWord>& argv, const Invocation& inv) {
+  auto [start, pid] = nsenter_command(argv);
+  if (start == 0 || pid == nullptr) return;
+  std::string ctr = inspected_container(*pid);
+  if (starts(ctr, "$")) {  // `podman inspect ... "$ctr"`: the name the variable holds here
+    const Var* v = lookup(var_in(ctr));
+    ctr = v != nullptr && v->elems.size() == 1 && !v->elems[0].w.symbolic ? v->elems[0].w.text : "";
+  }
+  if (ctr.empty()) return;
+  std::vector<std::string> gate;
+  for (size_t i = start; i < argv.size(); ++i) gate.push_back(argv[i].w.text);
+  note_late_gate(ctr, std::move(gate), inv);
+}
+
+void Evaluator::note_late_gate(const std::string& container, std::vector<std::string> gate,
+                               const Invocation& inv) {
   while (!gate.empty() && in(gate[0], {"sudo", "command", "env"})) gate.erase(gate.begin());
   if (!security_step(gate)) return;
   for (const Resource& r : resources_) {
     // A container that only holds its namespaces (`sleep infinity`) runs nothing before the
     // gate: the code the gate is for starts after it, through `exec` or `--network container:`.
     if (r.start.kind != ResourceKind::Container || r.idle ||
-        std::find(r.idents.begin(), r.idents.end(), texts[c]) == r.idents.end())
+        std::find(r.idents.begin(), r.idents.end(), container) == r.idents.end())
       continue;
     std::string first;
     for (size_t i = 0; i < gate.size() && i < 3; ++i) first += (i ? " " : "") + gate[i];
-    observed().late_gates.push_back(LateGate{texts[c], first, r.start.from.at, inv.from});
+    observed().late_gates.push_back(LateGate{container, first, r.start.from.at, inv.from});
     return;
   }
 }
@@ -125,6 +199,8 @@ void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& 
     add_resource(std::move(r));
   } else if (in(b, {"podman", "docker", "nerdctl"}) && texts.size() > 3 && texts[1] == "exec") {
     note_late_gate(texts, inv);
+  } else if (b == "nsenter") {
+    note_nsenter_gate(argv, inv);
   } else if (!b.empty() && (b == "podman" || b == "docker") && texts.size() > 2 &&
              (texts[1] == "network" || texts[1] == "pod") && texts[2] == "create") {
     Resource r;
