@@ -144,6 +144,195 @@ void Evaluator::statements(TSNode parent, Ctx& ctx) {
   }
 }
 
+// A statement with redirects: a command, or a compound statement whose commands they apply to;
+// `|| cmd` and `| cmd` tree-sitter attaches to a heredoc.
+void Evaluator::redirected_statement(TSNode n, Ctx& ctx) {
+  TSNode body = field(n, F::body);
+  std::vector<TSNode> redirects;
+  TSNode tail_op{}, tail_right{}, tail_pipe{};
+  for (TSNode c : named_children(n)) {
+    if (ts_node_eq(c, body)) continue;
+    redirects.push_back(c);
+    // tree-sitter-bash 0.23 attaches `|| cmd` / `| cmd` that follow a heredoc start to the
+    // heredoc redirect itself: recover them as the list / pipeline they are.
+    if (is(c, K::heredoc_redirect)) {
+      for (TSNode h : children(c)) {
+        if (is(h, K::pipeline)) tail_pipe = h;
+      }
+      TSNode r = field(c, F::right);
+      if (!ts_node_is_null(r)) {
+        tail_right = r;
+        for (TSNode h : children(c)) {
+          K hk = sym(h);
+          if (!ts_node_is_named(h) && (hk == K::or_or || hk == K::and_and)) tail_op = h;
+        }
+      }
+    }
+  }
+  if (ts_node_is_null(body)) return;
+  Ctx c = ctx;
+  if (!ts_node_is_null(tail_right)) {
+    bool is_or = is(tail_op, K::or_or);
+    c.errexit_suppressed = true;
+    if (is_or) {
+      c.status = status_after_or(tail_right, ctx.tree);
+      c.status_at = loc(tail_op, ctx.tree);
+    }
+  }
+  if (!ts_node_is_null(tail_pipe)) c.stdout_piped = true;
+  if (is(body, K::command)) {
+    command(body, c, redirects);
+  } else {
+    // A compound statement with redirects: the redirects apply to every command inside.
+    if (!read_loop(body, redirects, c)) statement(body, c);
+  }
+  if (!ts_node_is_null(tail_pipe)) {
+    Ctx pc = ctx;
+    for (TSNode s : named_children(tail_pipe)) statement(s, pc);
+  }
+  if (!ts_node_is_null(tail_right)) {
+    // The right side runs only when the left failed (||) or succeeded (&&): conditional.
+    Ctx rc = ctx;
+    rc.cond =
+        join(ctx.cond,
+             Condition::when(outcome_atom(ctx.tree->slice(body), is(tail_op, K::or_or)), false));
+    State saved = st_;
+    statement(tail_right, rc);
+    if (is(tail_op, K::or_or)) {
+      State after = st_;
+      st_ = merge_states(std::move(saved), std::move(after), {}, {}, true);
+    }
+  }
+}
+
+// `left && right` / `left || right`: the right side runs on a path of its own.
+void Evaluator::list_statement(TSNode n, Ctx& ctx) {
+  std::vector<TSNode> kids = children(n);
+  // list: left op right (left may itself be a list).
+  TSNode left{}, right{}, op{};
+  for (TSNode c : kids) {
+    if (ts_node_is_named(c)) {
+      if (ts_node_is_null(left))
+        left = c;
+      else
+        right = c;
+    } else if (is(c, K::and_and) || is(c, K::or_or)) {
+      op = c;
+    }
+  }
+  bool is_or = is(op, K::or_or);
+  Ctx lc = ctx;
+  lc.errexit_suppressed = true;  // errexit does not apply left of && / ||
+  if (is_or) {
+    lc.status = status_after_or(right, ctx.tree);
+    lc.status_at = loc(op, ctx.tree);
+  }
+  // `[[ $x =~ re ]] || exit` validates x for the rest of the script.
+  Truth t;
+  bool is_test = is(left, K::test_command) || is(left, K::negated_command);
+  if (is_test)
+    t = condition(left, lc);
+  else
+    statement(left, lc);
+  if (st_.dead) return;
+  if (is_test && is_or && node_exits(right, ctx.tree)) {
+    if (regex_test(left, ctx.tree)) {
+      // Every variable tested with a regex is validated once the failure path exits.
+      std::vector<std::string> vars;
+      expanded_variables(left, ctx.tree, vars);
+      for (const auto& v : vars) mark_validated(v);
+    }
+  }
+  if (is_test && t.known) {
+    // Decided: the right side runs only when && sees true / || sees false.
+    if (*t.known == !is_or) statement(right, ctx);
+    return;
+  }
+  Ctx rc = ctx;
+  if (!is_test) {
+    rc.cond = join(ctx.cond, Condition::when(outcome_atom(ctx.tree->slice(left), is_or), false));
+  } else if (!t.text.empty()) {
+    bool runs_when = !is_or;  // && runs right when true
+    bool def = t.default_value.has_value() && (*t.default_value == runs_when);
+    rc.cond =
+        join(ctx.cond, Condition::when(atom(t, runs_when), t.default_value.has_value() && !def));
+  }
+  State saved = st_;
+  statement(right, rc);
+  st_ = merge_states(std::move(st_), std::move(saved), rc.cond, ctx.cond, false);
+}
+
+// `a | b | c`: each stage in a subshell of its own.
+void Evaluator::pipeline_statement(TSNode n, Ctx& ctx) {
+  std::vector<TSNode> stages;
+  for (TSNode c : named_children(n)) stages.push_back(c);
+  for (size_t i = 0; i < stages.size(); ++i) {
+    Ctx c = ctx;
+    c.in_pipeline_not_last = i + 1 < stages.size();
+    c.stdout_piped = c.in_pipeline_not_last;
+    if (c.in_pipeline_not_last && !st_.opts.pipefail) c.status = StatusUse::PipedWithoutPipefail;
+    State saved = st_;
+    statement(stages[i], c);
+    // Every stage but the last runs in a subshell (and the last too, without lastpipe).
+    bool keep_dead = st_.dead && i + 1 == stages.size();
+    auto traps = st_.traps;
+    st_ = saved;
+    if (keep_dead) st_.dead = false;
+  }
+  note_fetch_pipes(n, ctx);
+}
+
+// `local`, `export`, `declare`, `typeset`, `readonly` and their flags.
+void Evaluator::declaration(TSNode n, Ctx& ctx) {
+  // The keyword token (`local`, `export`, `declare`...) as written.
+  std::string_view head = ctx.tree->slice(ts_node_child(n, 0));
+  bool local = head == "local";
+  bool exported = head == "export";
+  bool readonly = head == "readonly";
+  bool arr = false, assoc = false;
+  for (TSNode c : named_children(n)) {
+    if (is(c, K::word)) {
+      std::string_view f = ctx.tree->slice(c);
+      if (f.rfind('-', 0) == 0) {
+        if (f.find('a') != std::string_view::npos) arr = true;
+        if (f.find('A') != std::string_view::npos) assoc = true;
+        if (f.find('x') != std::string_view::npos) exported = true;
+        if (f.find('r') != std::string_view::npos) readonly = true;
+        if (f.find('g') != std::string_view::npos) local = false;
+      }
+    }
+  }
+  if ((head == "declare" || head == "typeset") && !st_.frames.empty()) {
+    bool global = false;
+    for (TSNode c : named_children(n))
+      global = global || (is(c, K::word) && ctx.tree->slice(c).find('g') != std::string_view::npos);
+    local = !global;
+  }
+  for (TSNode c : named_children(n)) {
+    if (is(c, K::variable_assignment)) {
+      assign(c, ctx, local, exported, readonly, arr, assoc);
+    } else if (is(c, K::variable_name)) {
+      std::string nm(ctx.tree->slice(c));
+      Var* existing = local ? nullptr : lookup(nm);
+      if (existing == nullptr) {
+        Var& v = assign_slot(nm, local);
+        if (arr || assoc) {
+          v.array = true;
+          v.assoc = assoc;
+          v.elems.clear();
+        } else if (v.elems.empty())
+          v.elems.push_back(EWord{});
+        v.exported = v.exported || exported;
+        v.readonly = v.readonly || readonly;
+      } else {
+        existing->exported = existing->exported || exported;
+        existing->readonly = existing->readonly || readonly;
+        existing->serial = ++assignments_;  // changed: not the value the other path has
+      }
+    }
+  }
+}
+
 void Evaluator::statement(TSNode n, Ctx& ctx) {
   if (ts_node_is_null(n) || st_.dead) return;
   step(n, ctx);
@@ -152,133 +341,11 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
   if (k == K::command) {
     command(n, ctx, {});
   } else if (k == K::redirected_statement) {
-    TSNode body = field(n, F::body);
-    std::vector<TSNode> redirects;
-    TSNode tail_op{}, tail_right{}, tail_pipe{};
-    for (TSNode c : named_children(n)) {
-      if (ts_node_eq(c, body)) continue;
-      redirects.push_back(c);
-      // tree-sitter-bash 0.23 attaches `|| cmd` / `| cmd` that follow a heredoc start to the
-      // heredoc redirect itself: recover them as the list / pipeline they are.
-      if (is(c, K::heredoc_redirect)) {
-        for (TSNode h : children(c)) {
-          if (is(h, K::pipeline)) tail_pipe = h;
-        }
-        TSNode r = field(c, F::right);
-        if (!ts_node_is_null(r)) {
-          tail_right = r;
-          for (TSNode h : children(c)) {
-            K hk = sym(h);
-            if (!ts_node_is_named(h) && (hk == K::or_or || hk == K::and_and)) tail_op = h;
-          }
-        }
-      }
-    }
-    if (ts_node_is_null(body)) return;
-    Ctx c = ctx;
-    if (!ts_node_is_null(tail_right)) {
-      bool is_or = is(tail_op, K::or_or);
-      c.errexit_suppressed = true;
-      if (is_or) {
-        c.status = status_after_or(tail_right, ctx.tree);
-        c.status_at = loc(tail_op, ctx.tree);
-      }
-    }
-    if (!ts_node_is_null(tail_pipe)) c.stdout_piped = true;
-    if (is(body, K::command)) {
-      command(body, c, redirects);
-    } else {
-      // A compound statement with redirects: the redirects apply to every command inside.
-      if (!read_loop(body, redirects, c)) statement(body, c);
-    }
-    if (!ts_node_is_null(tail_pipe)) {
-      Ctx pc = ctx;
-      for (TSNode s : named_children(tail_pipe)) statement(s, pc);
-    }
-    if (!ts_node_is_null(tail_right)) {
-      // The right side runs only when the left failed (||) or succeeded (&&): conditional.
-      Ctx rc = ctx;
-      rc.cond =
-          join(ctx.cond,
-               Condition::when(outcome_atom(ctx.tree->slice(body), is(tail_op, K::or_or)), false));
-      State saved = st_;
-      statement(tail_right, rc);
-      if (is(tail_op, K::or_or)) {
-        State after = st_;
-        st_ = merge_states(std::move(saved), std::move(after), {}, {}, true);
-      }
-    }
+    redirected_statement(n, ctx);
   } else if (k == K::list) {
-    std::vector<TSNode> kids = children(n);
-    // list: left op right (left may itself be a list).
-    TSNode left{}, right{}, op{};
-    for (TSNode c : kids) {
-      if (ts_node_is_named(c)) {
-        if (ts_node_is_null(left))
-          left = c;
-        else
-          right = c;
-      } else if (is(c, K::and_and) || is(c, K::or_or)) {
-        op = c;
-      }
-    }
-    bool is_or = is(op, K::or_or);
-    Ctx lc = ctx;
-    lc.errexit_suppressed = true;  // errexit does not apply left of && / ||
-    if (is_or) {
-      lc.status = status_after_or(right, ctx.tree);
-      lc.status_at = loc(op, ctx.tree);
-    }
-    // `[[ $x =~ re ]] || exit` validates x for the rest of the script.
-    Truth t;
-    bool is_test = is(left, K::test_command) || is(left, K::negated_command);
-    if (is_test)
-      t = condition(left, lc);
-    else
-      statement(left, lc);
-    if (st_.dead) return;
-    if (is_test && is_or && node_exits(right, ctx.tree)) {
-      if (regex_test(left, ctx.tree)) {
-        // Every variable tested with a regex is validated once the failure path exits.
-        std::vector<std::string> vars;
-        expanded_variables(left, ctx.tree, vars);
-        for (const auto& v : vars) mark_validated(v);
-      }
-    }
-    if (is_test && t.known) {
-      // Decided: the right side runs only when && sees true / || sees false.
-      if (*t.known == !is_or) statement(right, ctx);
-      return;
-    }
-    Ctx rc = ctx;
-    if (!is_test) {
-      rc.cond = join(ctx.cond, Condition::when(outcome_atom(ctx.tree->slice(left), is_or), false));
-    } else if (!t.text.empty()) {
-      bool runs_when = !is_or;  // && runs right when true
-      bool def = t.default_value.has_value() && (*t.default_value == runs_when);
-      rc.cond =
-          join(ctx.cond, Condition::when(atom(t, runs_when), t.default_value.has_value() && !def));
-    }
-    State saved = st_;
-    statement(right, rc);
-    st_ = merge_states(std::move(st_), std::move(saved), rc.cond, ctx.cond, false);
+    list_statement(n, ctx);
   } else if (k == K::pipeline) {
-    std::vector<TSNode> stages;
-    for (TSNode c : named_children(n)) stages.push_back(c);
-    for (size_t i = 0; i < stages.size(); ++i) {
-      Ctx c = ctx;
-      c.in_pipeline_not_last = i + 1 < stages.size();
-      c.stdout_piped = c.in_pipeline_not_last;
-      if (c.in_pipeline_not_last && !st_.opts.pipefail) c.status = StatusUse::PipedWithoutPipefail;
-      State saved = st_;
-      statement(stages[i], c);
-      // Every stage but the last runs in a subshell (and the last too, without lastpipe).
-      bool keep_dead = st_.dead && i + 1 == stages.size();
-      auto traps = st_.traps;
-      st_ = saved;
-      if (keep_dead) st_.dead = false;
-    }
-    note_fetch_pipes(n, ctx);
+    pipeline_statement(n, ctx);
   } else if (k == K::negated_command) {
     Ctx c = ctx;
     c.errexit_suppressed = true;
@@ -310,54 +377,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       note_definition(fname, ctx.tree);
     }
   } else if (k == K::declaration_command) {
-    // The keyword token (`local`, `export`, `declare`...) as written.
-    std::string_view head = ctx.tree->slice(ts_node_child(n, 0));
-    bool local = head == "local";
-    bool exported = head == "export";
-    bool readonly = head == "readonly";
-    bool arr = false, assoc = false;
-    for (TSNode c : named_children(n)) {
-      if (is(c, K::word)) {
-        std::string_view f = ctx.tree->slice(c);
-        if (f.rfind('-', 0) == 0) {
-          if (f.find('a') != std::string_view::npos) arr = true;
-          if (f.find('A') != std::string_view::npos) assoc = true;
-          if (f.find('x') != std::string_view::npos) exported = true;
-          if (f.find('r') != std::string_view::npos) readonly = true;
-          if (f.find('g') != std::string_view::npos) local = false;
-        }
-      }
-    }
-    if ((head == "declare" || head == "typeset") && !st_.frames.empty()) {
-      bool global = false;
-      for (TSNode c : named_children(n))
-        global =
-            global || (is(c, K::word) && ctx.tree->slice(c).find('g') != std::string_view::npos);
-      local = !global;
-    }
-    for (TSNode c : named_children(n)) {
-      if (is(c, K::variable_assignment)) {
-        assign(c, ctx, local, exported, readonly, arr, assoc);
-      } else if (is(c, K::variable_name)) {
-        std::string nm(ctx.tree->slice(c));
-        Var* existing = local ? nullptr : lookup(nm);
-        if (existing == nullptr) {
-          Var& v = assign_slot(nm, local);
-          if (arr || assoc) {
-            v.array = true;
-            v.assoc = assoc;
-            v.elems.clear();
-          } else if (v.elems.empty())
-            v.elems.push_back(EWord{});
-          v.exported = v.exported || exported;
-          v.readonly = v.readonly || readonly;
-        } else {
-          existing->exported = existing->exported || exported;
-          existing->readonly = existing->readonly || readonly;
-          existing->serial = ++assignments_;  // changed: not the value the other path has
-        }
-      }
-    }
+    declaration(n, ctx);
   } else if (k == K::variable_assignment) {
     assign(n, ctx, false, false, false, false, false);
   } else if (k == K::variable_assignments) {

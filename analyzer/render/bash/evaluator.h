@@ -133,6 +133,10 @@ class Evaluator {
   // Pieces used across the evaluator's translation units.
   void statements(TSNode parent, Ctx& ctx);
   void statement(TSNode n, Ctx& ctx);
+  void redirected_statement(TSNode n, Ctx& ctx);
+  void list_statement(TSNode n, Ctx& ctx);
+  void pipeline_statement(TSNode n, Ctx& ctx);
+  void declaration(TSNode n, Ctx& ctx);
   void command(TSNode n, Ctx& ctx, const std::vector<TSNode>& redirects);
   // One simple command's words, expanded once (command_words.cpp).
   struct CommandWords {
