@@ -143,6 +143,7 @@ struct MountJudge {
 }  // namespace
 
 void check_filesystem(const Model& model, Findings& out) {
+  check_host_commands(model, out);
   FactFindings facts(out);
   for (const Workload& w : model.workloads) {
     MountJudge judge{model, w, facts};
