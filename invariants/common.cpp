@@ -11,7 +11,9 @@ std::string subject_of(const Workload& w) {
 std::string describe(const Workload& w) {
   if (is_kubernetes(w)) {
     std::string ns = w.id.ns.empty() ? "" : w.id.ns + "/";
-    return fmt::format("{} {}{}, container {}", w.id.kind, ns, w.id.name, w.id.container);
+    // A container without a name (an invalid object, still judged) is said so, not left blank.
+    return fmt::format("{} {}{}, container {}", w.id.kind, ns, w.id.name,
+                       w.id.container.empty() ? "(unnamed)" : w.id.container);
   }
   return fmt::format("{} {} ({})", w.id.kind, w.id.name, w.id.container);
 }
@@ -28,6 +30,10 @@ Finding make(const Workload& w, RuleId rule, std::string message, const Provenan
   f.fact_path = std::move(fact_path);
   f.condition = at.condition;
   f.threat = w.threat;
+  f.engine = is_kubernetes(w)                   ? "kubernetes"
+             : w.engine == Engine::Compose      ? "compose"
+             : w.engine == Engine::Devcontainer ? "devcontainer"
+                                                : "launcher";
   return f;
 }
 

@@ -163,11 +163,12 @@ void check_user(const Workload& w, FactFindings& out) {
       }
       return;
     case UserState::Unknown:
-      out.add(w, rule::runs_as_root,
-              fmt::format("sets no {}: the image decides the user, and most images run as "
-                          "root{}",
-                          spell(w, "runAsUser and no runAsNonRoot: true", "--user", "user:"), note),
-              container_anchor(w), "user");
+      out.add(
+          w, rule::runs_as_root,
+          fmt::format("sets no {}: the image decides the user, and most images run as "
+                      "root{}",
+                      spell(w, "runAsUser and no runAsNonRoot: true", "--user", "`user`"), note),
+          container_anchor(w), "user");
       return;
     case UserState::Named:
       out.add(w, rule::user_name_unverifiable,

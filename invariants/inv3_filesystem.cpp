@@ -188,6 +188,7 @@ void judge_nested_read_only(const Workload& w, FactFindings& out) {
 }  // namespace
 
 void check_filesystem(const Model& model, Findings& out) {
+  check_host_commands(model, out);
   FactFindings facts(out);
   for (const Workload& w : model.workloads) {
     MountJudge judge{model, w, facts};

@@ -7,6 +7,7 @@
 TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures]") {
   for (const char* dir :
        {"k8s/mixed", "k8s/frontend", "launch/compose-proxy", "launch/devcontainer-firewall",
+        "launch/compose-stack", "launch/devcontainer-dind", "launch/devcontainer-dind-good",
         "launchers/agentbox", "launchers/agentbox-validated", "launchers/agentctl",
         "launchers/entrypoint", "launchers/iptables-allowlist", "gates"}) {
     DYNAMIC_SECTION(dir) {

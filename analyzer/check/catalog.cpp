@@ -64,6 +64,24 @@ class RuleReader {
     }
     return std::nullopt;
   }
+  // `remediation_by_engine: {compose: ..., devcontainer: ...}`, keys from applies_to_values().
+  std::optional<Error> remediation_by_engine(
+      std::map<std::string, std::string, std::less<>>& out) const {
+    const yaml::Node* n = r_.get("remediation_by_engine");
+    if (n == nullptr) return std::nullopt;
+    if (!n->is_map()) return err(*n, "`remediation_by_engine` must map engines to text");
+    for (const auto& [k, v] : n->entries) {
+      if (!one_of(applies_to_values(), k->scalar)) {
+        return err(*k, fmt::format("`remediation_by_engine` key `{}` is not {}", k->scalar,
+                                   fmt::join(applies_to_values(), "|")));
+      }
+      if (v == nullptr || !v->is_scalar() || v->scalar.empty()) {
+        return err(*k, fmt::format("`remediation_by_engine.{}` must be text", k->scalar));
+      }
+      out[k->scalar] = v->scalar;
+    }
+    return std::nullopt;
+  }
   std::optional<Error> origin(RuleOrigin& out) const {
     const yaml::Node* n = r_.get("origin");
     if (n == nullptr || !n->is_map()) return err(n ? *n : r_, "`origin` must map kind and detail");
@@ -87,10 +105,19 @@ class RuleReader {
   std::string_view file_;
 };
 
-constexpr std::string_view kKnownKeys[] = {
-    "id",       "slug",       "title",       "invariant",
-    "severity", "applies_to", "origin",      "tool_notification",
-    "summary",  "message",    "remediation", "references"};
+constexpr std::string_view kKnownKeys[] = {"id",
+                                           "slug",
+                                           "title",
+                                           "invariant",
+                                           "severity",
+                                           "applies_to",
+                                           "origin",
+                                           "tool_notification",
+                                           "summary",
+                                           "message",
+                                           "remediation",
+                                           "references",
+                                           "remediation_by_engine"};
 
 std::optional<Error> check_keys(const yaml::Node& r, const RuleReader& rd) {
   for (const auto& [k, v] : r.entries) {
@@ -138,6 +165,7 @@ std::optional<Error> read_rule(const yaml::Node& r, std::string_view file, Rule&
       return rd.err(*n, "`tool_notification` is for invariant-0 rules (a file never read)");
     }
   }
+  if (auto e = rd.remediation_by_engine(rule.remediation_by_engine)) return e;
   if (auto e = rd.text("summary", false, rule.summary)) return e;
   while (!rule.summary.empty() && (rule.summary.back() == '\n' || rule.summary.back() == ' ')) {
     rule.summary.pop_back();

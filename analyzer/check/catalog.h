@@ -48,7 +48,16 @@ struct Rule {
   std::vector<std::string> summary_params;
   std::string message;      // full description
   std::string remediation;  // what to do
+  // `remediation_by_engine`: the same advice in an engine's own terms (compose keys for
+  // compose, `runArgs` for devcontainers, flags for launchers), keyed by an applies_to value.
+  std::map<std::string, std::string, std::less<>> remediation_by_engine;
   std::vector<std::string> references;
+
+  // The remediation a finding on `engine` (an applies_to value; "" = any) shows.
+  const std::string& remediation_for(std::string_view engine) const {
+    auto it = remediation_by_engine.find(engine);
+    return it == remediation_by_engine.end() ? remediation : it->second;
+  }
 };
 
 // The values applies_to may hold, and origin.kind.

@@ -26,6 +26,9 @@ struct Finding {
   ThreatClass threat = ThreatClass::UntrustedCode;
   std::vector<Step> via;  // the provenance chain of the fact at `at`, nearest first
   std::string identity;   // the workload's identity_key() for the fingerprint; "" = subject
+  // The rule catalog's applies_to name of the workload's engine ("kubernetes", "launcher",
+  // "compose", "devcontainer"; "" for a file): picks the remediation in that engine's terms.
+  std::string engine;
 
   // Filled by the runner, not by checks.
   Severity severity = Severity::Note;

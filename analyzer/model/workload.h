@@ -377,6 +377,21 @@ struct Workload {
   // Commands run inside the container around its start (devcontainer postCreateCommand...);
   // their shell forms are also rendered by the bash frontend into the model's scripts.
   std::vector<Fact<std::string>> setup_commands;
+  // Commands the tool runs on the HOST before any container exists (devcontainer
+  // initializeCommand), from the repository's own configuration.
+  std::vector<Fact<std::string>> host_commands;
+  // devcontainer `features` by reference ("ghcr.io/devcontainers/features/git:1"); `modelled`:
+  // the frontend applied the feature's effect to this workload, or knows it has none judged.
+  struct Feature {
+    std::string ref;
+    bool modelled = false;
+    Provenance from;
+  };
+  std::vector<Feature> features;
+  // devcontainer `dockerComposeFile` (paths in the source set) + `service`: the devcontainer
+  // is that compose service; link_launches merges the two into the compose workload.
+  std::vector<std::string> compose_files;
+  Maybe<std::string> compose_service;
   std::string dockerfile;  // path (in the source set) of the Dockerfile the image is built from
   std::optional<PodSecurityLabels> pod_security;
 };

@@ -55,7 +55,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["condition"] = or_null(redact(f.condition.text));
   j["fingerprint"] = f.fingerprint;
   j["accepted_reason"] = or_null(redact(f.accepted_reason));
-  std::string remediation = rule ? rule->remediation : std::string();
+  std::string remediation = rule ? rule->remediation_for(f.engine) : std::string();
   while (!remediation.empty() && (remediation.back() == '\n' || remediation.back() == ' ')) {
     remediation.pop_back();
   }

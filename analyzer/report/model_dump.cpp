@@ -196,6 +196,11 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
       d.field("init", w.init);
       d.list("unknown option", w.unknown_options);
       d.list("setup command", w.setup_commands);
+      d.list("host command", w.host_commands);
+      for (const auto& f : w.features) {
+        out << fmt::format("    feature: {}{} at {}\n", f.ref,
+                           f.modelled ? "" : " (effect not modelled)", d.at(f.from));
+      }
       if (!w.dockerfile.empty()) out << fmt::format("    dockerfile: {}\n", w.dockerfile);
       for (const auto& m : w.mounts) {
         if (m.propagation || m.relabel_shared || m.relabel_private || m.chown || m.overlay ||

@@ -212,7 +212,7 @@ void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
       out << fmt::format("  accepted: {}\n", one_line(redact(f.accepted_reason)));
     }
     if (const Rule* rule = ctx.catalog.find(f.rule_id)) {
-      out << fmt::format("  remediation: {}\n", one_line(rule->remediation));
+      out << fmt::format("  remediation: {}\n", one_line(rule->remediation_for(f.engine)));
     }
   }
   write_summary(ctx, style, out);

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "analyzer/support/strings.h"
+#include "analyzer/support/yaml_tree.h"
 
 namespace sbr {
 namespace {
@@ -11,7 +12,45 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+// `services:` at the start of a line: a cheap test before any YAML is parsed, so the other YAML
+// files of a large repository (Kubernetes streams) are not parsed twice.
+bool has_top_level_services(std::string_view bytes) {
+  for (std::size_t at = bytes.find("services:"); at != std::string_view::npos;
+       at = bytes.find("services:", at + 1)) {
+    if (at == 0 || bytes[at - 1] == '\n') return true;
+  }
+  return false;
+}
+
+bool is_service_definition(const yaml::Node* svc) {
+  // Compose's `image` is a reference string; a Helm values file's `image:` is a mapping
+  // (repository, tag), which keeps `services:` sections of values files out.
+  const yaml::Node* image = svc != nullptr && svc->is_map() ? svc->get("image") : nullptr;
+  return svc != nullptr && svc->is_map() &&
+         ((image != nullptr && image->is_scalar()) || svc->get("build") != nullptr ||
+          svc->get("extends") != nullptr);
+}
+
 }  // namespace
+
+bool looks_like_compose(std::string_view bytes) {
+  if (!has_top_level_services(bytes)) return false;
+  yaml::DocumentReader reader(bytes, 200'000);
+  yaml::Document doc;
+  yaml::ParseFailure error;
+  if (reader.next(doc, error) != yaml::DocumentReader::Status::Document) return false;
+  const yaml::Node* root = doc.root;
+  if (root == nullptr || !root->is_map()) return false;
+  if (root->get("apiVersion") != nullptr || root->get("kind") != nullptr) return false;
+  const yaml::Node* services = root->get("services");
+  if (services == nullptr || !services->is_map()) return false;
+  bool defined = false;
+  for (const auto& [k, v] : services->entries) {
+    if (v == nullptr || !v->is_map()) return false;  // compose services are all mappings
+    defined = defined || is_service_definition(v);
+  }
+  return defined;
+}
 
 FileType classify(const std::string& path, std::string_view head) {
   const std::string name = base_name(path);

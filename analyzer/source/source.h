@@ -67,5 +67,10 @@ SourceSet walk_sources(const std::vector<std::string>& roots, const WalkOptions&
                        FileTable& files);
 
 FileType classify(const std::string& path, std::string_view head);
+// A YAML file that is a compose file whatever its name (`stack.dev.yml`, `agent-compose.yaml`):
+// its first document's root has a `services:` mapping with an entry that has `image:`, `build:`
+// or `extends:`, and no `apiVersion`/`kind` (a Kubernetes object or a Helm values file with
+// `services:` is not compose).
+bool looks_like_compose(std::string_view bytes);
 
 }  // namespace sbr

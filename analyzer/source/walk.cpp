@@ -165,6 +165,7 @@ SourceFile read_entry(const Entry& e, const WalkOptions& options, FileTable& fil
   ReadResult r = e.tree->read(e.path, options.max_file_bytes, f.bytes);
   f.readable = r.ok;
   f.type = classify(f.path, std::string_view(f.bytes).substr(0, 256));
+  if (f.type == FileType::Yaml && r.ok && looks_like_compose(f.bytes)) f.type = FileType::Compose;
   if (!f.readable) {
     problems.push_back({r.too_large ? ProblemKind::TooLarge : ProblemKind::Unreadable,
                         (r.too_large ? "file not analysed: " : "file cannot be read: ") + r.why,

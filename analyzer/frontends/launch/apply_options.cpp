@@ -169,7 +169,7 @@ void apply_add_host(std::string_view v, const Provenance& at, Workload& w) {
 }
 
 void apply_env_assignment(std::string_view text, bool symbolic, bool on_argv, const Provenance& at,
-                          Workload& w) {
+                          Workload& w, bool expanded) {
   EnvVar e;
   e.from = at;
   std::size_t eq = text.find('=');
@@ -181,8 +181,8 @@ void apply_env_assignment(std::string_view text, bool symbolic, bool on_argv, co
     e.value = std::string(text.substr(eq + 1));
     // compose `${VAR}` and devcontainer `${localEnv:VAR}` are filled in from the host when the
     // container starts: not a value written in the file.
-    bool interpolated =
-        e.value.find("${") != std::string::npos || (!e.value.empty() && e.value.front() == '$');
+    bool interpolated = !expanded && (e.value.find("${") != std::string::npos ||
+                                      (!e.value.empty() && e.value.front() == '$'));
     e.source = symbolic || interpolated ? EnvSource::Symbolic : EnvSource::Literal;
     e.on_argv = on_argv;
   }

@@ -24,8 +24,9 @@ void apply_add_host(std::string_view value, const Provenance& at, Workload& w);
 void apply_user(std::string_view value, const Provenance& at, Workload& w);
 void apply_capability(std::string_view value, const Provenance& at, bool add, Workload& w);
 // `NAME=value` (value on the command line) or `NAME` (copied from the launcher's environment).
+// `expanded`: the value was already interpolated (compose), so a `$` left in it is literal.
 void apply_env_assignment(std::string_view text, bool symbolic, bool on_argv, const Provenance& at,
-                          Workload& w);
+                          Workload& w, bool expanded = false);
 void apply_publish(std::string_view spec, bool symbolic, const Provenance& at, Workload& w);
 // Sets every sub-fact of a parsed mount to `at`, then appends it.
 void add_mount(Mount m, const Provenance& at, Workload& w);

@@ -1,257 +1,188 @@
-// Compose files: each service becomes a workload (engine Compose). Value languages (ports,
-// volumes, security_opt, network_mode) go through the same parsers as podman/docker flags.
-#include "analyzer/frontends/launch/apply_options.h"
+// Compose files: each service becomes a workload (engine Compose). A project is read as compose
+// reads it: the base file, then the `compose.override.yaml` beside it, each service's `extends`
+// first; values are interpolated with the `.env` beside the base file (compose_interpolate),
+// and each key is applied by compose_service with its own file's provenance.
+#include <algorithm>
+#include <array>
+#include <functional>
+
+#include "analyzer/frontends/launch/compose_service.h"
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
-#include "analyzer/frontends/launch/specs.h"
 #include "analyzer/frontends/yaml/documents.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr {
 namespace {
 
+using launch::ComposeEnv;
+using launch::ComposeLayer;
 using yaml::Node;
 
-struct ServiceReader {
-  const SourceFile& file;
-  const FrontendContext& ctx;
-  Workload& w;
+constexpr std::array<std::string_view, 4> kBaseNames = {
+    "compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"};
+constexpr std::array<std::string_view, 4> kOverrideNames = {
+    "compose.override.yaml", "compose.override.yml", "docker-compose.override.yaml",
+    "docker-compose.override.yml"};
+// extends chains longer than this are a cycle or an attack, not a configuration.
+constexpr int kMaxExtendsDepth = 8;
 
-  Provenance at(const Node* n) const { return launch::at_node(file.id, n, Frontend::Compose); }
-  static std::string str(const Node* n) {
-    auto s = n ? n->as_string() : std::nullopt;
-    return s ? std::string(*s) : "";
+template <std::size_t N>
+const SourceFile* first_beside(const std::string& dir, const std::array<std::string_view, N>& names,
+                               const SourceSet* sources) {
+  for (auto n : names) {
+    if (const SourceFile* f = launch::find_source(sources, dir + std::string(n))) return f;
   }
-  // Items of a sequence, or the single scalar (compose accepts both for several keys).
-  static std::vector<const Node*> items(const Node* n) {
-    if (n == nullptr) return {};
-    if (n->is_seq()) return n->items;
-    if (n->is_scalar()) return {n};
-    return {};
-  }
+  return nullptr;
+}
 
-  void bool_fact(const char* key, Maybe<bool>& into) {
-    if (const Node* n = w_get(key)) {
-      if (auto b = n->as_bool()) into = fact(*b, at(n));
-    }
+bool is_override(const SourceFile& file) {
+  const std::string name = lower(base_name(file.path));
+  for (auto n : kOverrideNames) {
+    if (name == n) return true;
   }
-  const Node* svc = nullptr;
-  const Node* w_get(const char* key) const { return svc->get(key); }
-  void str_fact(const Node* n, Maybe<std::string>& into) {
-    if (n && n->is_scalar()) into = fact(str(n), at(n));
-  }
+  return false;
+}
 
-  void volumes(const Node* n) {
-    for (const Node* v : items(n)) {
-      if (v->is_scalar()) {
-        launch::add_mount(launch::parse_volume(str(v)), at(v), w);
-        continue;
-      }
-      if (!v->is_map()) continue;
-      Mount m;
-      std::string type = str(v->get("type"));
-      m.source = str(v->get("source"));
-      m.target = str(v->get("target"));
-      m.kind = type == "bind"    ? MountKind::HostPath
-               : type == "tmpfs" ? MountKind::Tmpfs
-                                 : MountKind::NamedVolume;
-      if (type.empty() && launch::looks_like_host_path(m.source)) m.kind = MountKind::HostPath;
-      const Node* src = v->get("source");
-      Provenance where = at(src ? src : v);
-      if (const Node* ro = v->get("read_only")) {
-        if (auto b = ro->as_bool()) m.read_only = fact(*b, at(ro));
-      }
-      if (const Node* bind = v->get("bind")) {
-        if (const Node* p = bind->get("propagation")) {
-          std::string pv = str(p);
-          Mount tmp = launch::parse_volume("x:/y:" + pv);
-          if (tmp.propagation) m.propagation = fact(tmp.propagation->value, at(p));
-        }
-        std::string se = str(bind->get("selinux"));
-        m.relabel_shared = se == "z";
-        m.relabel_private = se == "Z";
-      }
-      if (const Node* t = v->get("tmpfs")) {
-        if (const Node* sz = t->get("size")) m.size_limit = fact(str(sz), at(sz));
-      }
-      m.source_from = where;
-      m.mount_from = at(v);
-      w.mounts.push_back(std::move(m));
-    }
-  }
+ComposeEnv env_beside(const std::string& dir, const SourceSet* sources) {
+  const SourceFile* f = launch::find_source(sources, dir + ".env");
+  return f && f->readable ? launch::parse_dot_env(f->bytes) : ComposeEnv{};
+}
 
-  void environment(const Node* n) {
-    if (n == nullptr) return;
-    if (n->is_map()) {
-      for (const auto& [k, v] : n->entries) {
-        std::string name = str(k);
-        std::string text = v && !v->is_null() ? name + "=" + str(v) : name;
-        launch::apply_env_assignment(text, false, false, at(k), w);
-      }
+const Node* services_of(const Node* root) {
+  const Node* s = root && root->is_map() ? root->get("services") : nullptr;
+  return s && s->is_map() ? s : nullptr;
+}
+
+std::string scalar(const Node* n) {
+  auto s = n ? n->as_string() : std::nullopt;
+  return s ? std::string(*s) : "";
+}
+
+class Project {
+ public:
+  Project(const FrontendContext& ctx, const ComposeEnv& env) : ctx_(ctx), env_(env) {}
+
+  // Parses files[i..] one inside the other (each document stays alive while the next is read)
+  // and reads the services once all are open. A layer that does not parse is left out (its
+  // problem is reported); the others are still read.
+  void open(const std::vector<const SourceFile*>& files, std::size_t i, FilePart& out) {
+    if (i == files.size()) {
+      read(out);
       return;
     }
-    for (const Node* e : items(n)) launch::apply_env_assignment(str(e), false, false, at(e), w);
+    bool opened = false;
+    const SourceFile& f = *files[i];
+    for_each_document(
+        f.bytes, f.id, "compose file", out.problems,
+        [&](const yaml::Document& doc) {
+          if (doc.root == nullptr || !doc.root->is_map()) return;
+          opened = true;
+          layers_.push_back({&f, doc.root, launch::dir_of(f.path), &env_});
+          open(files, i + 1, out);
+          layers_.pop_back();
+        },
+        i == 0 ? static_cast<size_t>(-1) : 1);
+    if (!opened && i > 0) open(files, i + 1, out);
   }
 
-  void ports(const Node* n) {
-    for (const Node* p : items(n)) {
-      if (p->is_scalar()) {
-        launch::apply_publish(str(p), false, at(p), w);
-        continue;
-      }
-      if (!p->is_map()) continue;
-      PublishedPort port;
-      port.container_port = str(p->get("target"));
-      port.host_port = str(p->get("published"));
-      port.host_ip = str(p->get("host_ip"));
-      port.protocol = str(p->get("protocol"));
-      port.spec = (port.host_ip.empty() ? "" : port.host_ip + ":") +
-                  (port.host_port.empty() ? "" : port.host_port + ":") + port.container_port;
-      // `mode: host` binds on the node like a bare -p; ingress mode is swarm-only.
-      port.from = at(p);
-      w.network.ports.push_back(std::move(port));
-    }
-  }
-
-  void resources() {
-    auto take = [&](const Node* n, Maybe<std::string>& into) { str_fact(n, into); };
-    if (const Node* d = w_get("deploy")) {
-      if (const Node* r = d->get("resources")) {
-        if (const Node* l = r->get("limits")) {
-          take(l->get("memory"), w.resources.memory_limit);
-          take(l->get("cpus"), w.resources.cpu_limit);
-          if (const Node* p = l->get("pids")) {
-            if (auto v = p->as_int()) w.resources.pids_limit = fact(*v, at(p));
-          }
+ private:
+  void read(FilePart& out) const {
+    std::vector<std::string> names;  // in order of first definition across the layers
+    for (const auto& l : layers_) {
+      const Node* svcs = services_of(l.root);
+      if (svcs == nullptr) continue;
+      for (const auto& [k, v] : svcs->entries) {
+        if (std::find(names.begin(), names.end(), k->scalar) == names.end()) {
+          names.push_back(k->scalar);
         }
       }
     }
-    // GPUs: `gpus: all` or reservations.devices with a gpu capability (count or device_ids).
-    if (const Node* g = w_get("gpus")) {
-      if (g->is_scalar()) w.resources.gpus.push_back(fact(str(g), at(g)));
-    }
-    if (const Node* d = w_get("deploy")) {
-      const Node* r = d->get("resources");
-      const Node* res = r ? r->get("reservations") : nullptr;
-      for (const Node* dev : items(res ? res->get("devices") : nullptr)) {
-        if (!dev->is_map()) continue;
-        bool gpu = false;
-        for (const Node* c : items(dev->get("capabilities"))) gpu = gpu || str(c) == "gpu";
-        if (!gpu) continue;
-        std::string count = str(dev->get("count"));
-        w.resources.gpus.push_back(
-            fact(count.empty() ? std::string("device_ids") : count, at(dev)));
-      }
-    }
-    take(w_get("mem_limit"), w.resources.memory_limit);
-    take(w_get("memswap_limit"), w.resources.memory_swap);
-    take(w_get("cpus"), w.resources.cpu_limit);
-    if (const Node* p = w_get("pids_limit")) {
-      if (auto v = p->as_int()) w.resources.pids_limit = fact(*v, at(p));
-    }
-    for (const Node* d : items(w_get("devices")))
-      w.resources.devices.push_back(fact(str(d), at(d)));
-    if (const Node* so = w_get("storage_opt")) {
-      if (const Node* sz = so->get("size")) w.resources.ephemeral_limit = fact(str(sz), at(sz));
-    }
+    for (const auto& name : names) read_service(name, out);
   }
 
-  void network() {
-    if (const Node* nm = w_get("network_mode")) {
-      std::string v = str(nm);
-      launch::apply_network(v, at(nm), w);
-    } else if (const Node* nets = w_get("networks")) {
-      std::string first;
-      if (nets->is_seq() && !nets->items.empty()) first = str(nets->items.front());
-      if (nets->is_map() && !nets->entries.empty()) first = str(nets->entries.front().first);
-      if (!first.empty()) {
-        w.network.mode = fact(NetMode::Named, at(nets));
-        w.network.mode_arg = first;
+  void read_service(const std::string& name, FilePart& out) const {
+    Workload w;
+    bool started = false;
+    for (const auto& l : layers_) {
+      const Node* svcs = services_of(l.root);
+      const Node* svc = svcs ? svcs->get(name) : nullptr;
+      if (svc == nullptr || !svc->is_map()) continue;
+      if (!started) {
+        start(w, l, svcs->key_node(name));
+        started = true;
       }
+      const bool extended = apply_extends(l, svc, w, 0);
+      launch::apply_compose_service(l, svc, ctx_, extended || &l != &layers_.front(), w);
     }
-    for (const Node* h : items(w_get("extra_hosts"))) launch::apply_add_host(str(h), at(h), w);
-    if (const Node* eh = w_get("extra_hosts"); eh && eh->is_map()) {
-      for (const auto& [k, v] : eh->entries)
-        launch::apply_add_host(str(k) + ":" + str(v), at(k), w);
-    }
-    if (const Node* p = w_get("pid")) w.network.host_pid = fact(str(p) == "host", at(p));
-    if (const Node* p = w_get("ipc")) w.network.host_ipc = fact(str(p) == "host", at(p));
-    if (const Node* p = w_get("uts")) w.network.host_uts = fact(str(p) == "host", at(p));
+    if (started) out.workloads.push_back(std::move(w));
   }
 
-  void build(const std::string& compose_dir) {
-    const Node* b = w_get("build");
-    if (b == nullptr) return;
-    std::string context = b->is_scalar() ? str(b) : str(b->get("context"));
-    std::string dockerfile = b->is_map() ? str(b->get("dockerfile")) : "";
-    if (context.find("://") != std::string::npos) return;  // remote context: not in the input
-    if (dockerfile.empty()) dockerfile = "Dockerfile";
-    std::string dir = compose_dir + (context.empty() ? "." : context) + "/";
-    std::string path = launch::normalize_path(dir + dockerfile);
-    if (!launch::find_source(ctx.sources, path) && dockerfile == "Dockerfile") {
-      path = launch::normalize_path(dir + "Containerfile");
-    }
-    launch::attach_dockerfile(ctx.sources, path, w);
+  static void start(Workload& w, const ComposeLayer& l, const Node* key) {
+    w.engine = Engine::Compose;
+    w.id.kind = "compose";
+    w.id.name = l.file->path;
+    w.id.render_root = l.file->path;
+    w.id.container = key ? key->scalar : "";
+    w.object_from = w.pod_spec_from = w.container_from =
+        launch::at_node(l.file->id, key, Frontend::Compose);
+    w.lifecycle.controller = Controller::ComposeService;
   }
 
-  void read() {
-    bool_fact("privileged", w.identity.privileged);
-    bool_fact("read_only", w.identity.read_only_root);
-    bool_fact("init", w.init);
-    for (const Node* c : items(w_get("cap_add"))) launch::apply_capability(str(c), at(c), true, w);
-    for (const Node* c : items(w_get("cap_drop")))
-      launch::apply_capability(str(c), at(c), false, w);
-    for (const Node* s : items(w_get("security_opt"))) launch::apply_security_opt(str(s), at(s), w);
-    if (const Node* u = w_get("user")) launch::apply_user(str(u), at(u), w);
-    if (const Node* u = w_get("userns_mode")) w.identity.userns = fact(str(u), at(u));
-    volumes(w_get("volumes"));
-    for (const Node* t : items(w_get("tmpfs")))
-      launch::add_mount(launch::parse_tmpfs(str(t)), at(t), w);
-    environment(w_get("environment"));
-    for (const Node* e : items(w_get("env_file"))) {
-      if (e->is_scalar()) w.env_bulk.push_back({EnvBulkKind::EnvFile, str(e), at(e)});
+  // `extends: NAME` or `extends: {service: NAME, file: PATH}`: the named service is applied
+  // first, then the extending one on top. Returns whether anything was extended.
+  bool apply_extends(const ComposeLayer& l, const Node* svc, Workload& w, int depth) const {
+    const Node* ext = svc->get("extends");
+    if (ext == nullptr || depth >= kMaxExtendsDepth) return false;
+    std::string name = ext->is_map() ? scalar(ext->get("service")) : scalar(ext);
+    std::string file = ext->is_map() ? scalar(ext->get("file")) : "";
+    if (name.empty()) return false;
+    if (file.empty()) {
+      const Node* svcs = services_of(l.root);
+      const Node* base = svcs ? svcs->get(name) : nullptr;
+      if (base == nullptr || base == svc || !base->is_map()) return false;
+      const bool deeper = apply_extends(l, base, w, depth + 1);
+      launch::apply_compose_service(l, base, ctx_, deeper, w);
+      return true;
     }
-    if (const Node* ef = w_get("env_file"); ef && ef->is_seq()) {
-      for (const Node* e : ef->items) {
-        if (e->is_map()) w.env_bulk.push_back({EnvBulkKind::EnvFile, str(e->get("path")), at(e)});
-      }
-    }
-    network();
-    ports(w_get("ports"));
-    resources();
-    str_fact(w_get("runtime"), w.runtime_class);
-    str_fact(w_get("restart"), w.lifecycle.restart);
-    if (const Node* img = w_get("image")) w.image = str(img);
-    for (const Node* c : items(w_get("entrypoint"))) w.command.push_back(fact(str(c), at(c)));
-    for (const Node* c : items(w_get("command"))) w.command.push_back(fact(str(c), at(c)));
+    const SourceFile* f = launch::find_source(ctx_.sources, launch::normalize_path(l.dir + file));
+    if (f == nullptr || !f->readable) return false;
+    bool found = false;
+    std::vector<Problem> reported_with_that_file;  // its own reading reports its problems
+    for_each_document(
+        f->bytes, f->id, "compose file", reported_with_that_file,
+        [&](const yaml::Document& doc) {
+          const Node* svcs = services_of(doc.root);
+          const Node* base = svcs ? svcs->get(name) : nullptr;
+          if (base == nullptr || !base->is_map()) return;
+          ComposeLayer other{f, doc.root, launch::dir_of(f->path), l.env};
+          const bool deeper = apply_extends(other, base, w, depth + 1);
+          launch::apply_compose_service(other, base, ctx_, deeper, w);
+          found = true;
+        },
+        1);
+    return found;
   }
+
+  const FrontendContext& ctx_;
+  const ComposeEnv& env_;
+  std::vector<ComposeLayer> layers_;
 };
 
 }  // namespace
 
 void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out) {
-  for_each_document(file.bytes, file.id, "compose file", out.problems,
-                    [&](const yaml::Document& doc) {
-                      if (doc.root == nullptr || !doc.root->is_map()) return;
-                      const Node* services = doc.root->get("services");
-                      if (services == nullptr || !services->is_map()) return;
-                      for (const auto& [key, svc] : services->entries) {
-                        if (svc == nullptr || !svc->is_map()) continue;
-                        Workload w;
-                        w.engine = Engine::Compose;
-                        w.id.kind = "compose";
-                        w.id.name = file.path;
-                        w.id.render_root = file.path;
-                        w.id.container = ServiceReader::str(key);
-                        w.object_from = w.pod_spec_from = w.container_from =
-                            launch::at_node(file.id, key, Frontend::Compose);
-                        w.lifecycle.controller = Controller::ComposeService;
-                        ServiceReader r{file, ctx, w};
-                        r.svc = svc;
-                        r.read();
-                        r.build(launch::dir_of(file.path));
-                        out.workloads.push_back(std::move(w));
-                      }
-                    });
+  const std::string dir = launch::dir_of(file.path);
+  // An override file is a layer of the base file beside it, read with that base.
+  if (is_override(file) && first_beside(dir, kBaseNames, ctx.sources) != nullptr) return;
+  std::vector<const SourceFile*> files = {&file};
+  if (!is_override(file) && first_beside(dir, kBaseNames, ctx.sources) == &file) {
+    if (const SourceFile* o = first_beside(dir, kOverrideNames, ctx.sources); o && o->readable) {
+      files.push_back(o);
+    }
+  }
+  ComposeEnv env = env_beside(dir, ctx.sources);
+  Project(ctx, env).open(files, 0, out);
 }
 
 }  // namespace sbr

@@ -2,6 +2,8 @@
 // the podman/docker option parser; mounts through the --mount parser.
 #include "analyzer/frontends/bash/bash_frontend.h"
 #include "analyzer/frontends/launch/apply_options.h"
+#include "analyzer/frontends/launch/compose_interpolate.h"
+#include "analyzer/frontends/launch/devcontainer_features.h"
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
 #include "analyzer/frontends/launch/run_options.h"
@@ -24,19 +26,71 @@ void lifecycle_commands(const Node* n, const std::string& key, FileId file,
                         const FrontendContext& ctx, FilePart& out, Workload& w) {
   if (n == nullptr) return;
   Provenance at = launch::at_node(file, n, Frontend::Devcontainer);
+  // initializeCommand runs on the host, before the container exists; the others inside it.
+  auto& into = key.rfind("initializeCommand", 0) == 0 ? w.host_commands : w.setup_commands;
   if (n->is_scalar()) {
-    w.setup_commands.push_back(fact(key + ": " + str(n), at));
+    into.push_back(fact(key + ": " + str(n), at));
     // The JSON string starts one column after its opening quote.
     read_embedded_shell(file, str(n), n->line, n->column + (n->quoted ? 1 : 0), ctx, out);
   } else if (n->is_seq()) {
     std::string joined;
     for (const Node* i : n->items) joined += (joined.empty() ? "" : " ") + str(i);
-    w.setup_commands.push_back(fact(key + ": " + joined, at));
+    into.push_back(fact(key + ": " + joined, at));
   } else if (n->is_map()) {
     for (const auto& [k, v] : n->entries) {
       lifecycle_commands(v, key + "." + str(k), file, ctx, out, w);
     }
   }
+}
+
+// The devcontainer CLI's `${...}` variables in a mount spec, as the paths they stand for: the
+// host's home, the local workspace folder, a `${localEnv:NAME[:default]}` (its default, else
+// unknown). So messages name `~/.claude`, never an unexpanded `${localEnv:HOME}/.claude`.
+std::string devcontainer_variables(const std::string& spec) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < spec.size()) {
+    std::size_t open = spec.find("${", i);
+    std::size_t close = open == std::string::npos ? open : spec.find('}', open);
+    if (close == std::string::npos) {
+      out += spec.substr(i);
+      break;
+    }
+    out += spec.substr(i, open - i);
+    std::string var = spec.substr(open + 2, close - open - 2);
+    i = close + 1;
+    if (var == "localWorkspaceFolder") {
+      out += ".";
+    } else if (var == "containerWorkspaceFolder") {
+      out += "/workspaces/<workspace>";
+    } else if (var == "localWorkspaceFolderBasename" || var == "devcontainerId") {
+      out += "<" + var + ">";
+    } else if (var.rfind("localEnv:", 0) == 0 || var.rfind("env:", 0) == 0) {
+      std::string name = var.substr(var.find(':') + 1);
+      std::size_t colon = name.find(':');
+      std::string fallback = colon == std::string::npos ? "" : name.substr(colon + 1);
+      name = name.substr(0, colon);
+      out += name == "HOME" || name == "USERPROFILE" ? "~"
+             : !fallback.empty()                     ? fallback
+                                                     : launch::unknown_placeholder(name);
+    } else {
+      out += "<unknown " + var + ">";
+    }
+  }
+  return out;
+}
+
+// `dockerComposeFile` (a path or a list, relative to devcontainer.json) and `service`.
+void compose_link(const Node* root, const SourceFile& file, Workload& w) {
+  const Node* svc = root->get("service");
+  const Node* files = root->get("dockerComposeFile");
+  if (svc == nullptr || !svc->is_scalar() || files == nullptr) return;
+  std::string dir = launch::dir_of(file.path);
+  std::vector<const Node*> list = files->is_seq() ? files->items : std::vector<const Node*>{files};
+  for (const Node* f : list) {
+    if (f->is_scalar()) w.compose_files.push_back(launch::normalize_path(dir + str(f)));
+  }
+  w.compose_service = fact(str(svc), launch::at_node(file.id, svc, Frontend::Devcontainer));
 }
 
 }  // namespace
@@ -78,11 +132,15 @@ void read_devcontainer_document(const SourceFile& file, const FrontendContext& c
     launch::ApplyOutcome outcome;
     launch::apply_options(run, w, outcome);
   }
-  // containerUser is who the container's processes run as; remoteUser only picks the user of
-  // the tool's own sessions inside it, so it is not the container's identity.
+  // containerUser is who the container's processes run as. remoteUser only picks the user of
+  // the tool's sessions; PID 1 and everything the image starts keep the container's user (and
+  // the usual devcontainer images give the session user passwordless sudo), so it does not
+  // lower the container's identity.
   if (const Node* u = root->get("containerUser"); u && u->is_scalar()) {
     launch::apply_user(str(u), at(u), w);
   }
+  launch::apply_devcontainer_features(root->get("features"), file.id, w);
+  compose_link(root, file, w);
   if (const Node* p = root->get("privileged")) {
     if (auto b = p->as_bool()) w.identity.privileged = fact(*b, at(p));
   }
@@ -96,16 +154,19 @@ void read_devcontainer_document(const SourceFile& file, const FrontendContext& c
     for (const Node* s : so->items) launch::apply_security_opt(str(s), at(s), w);
   }
   auto mount = [&](const Node* m) {
+    std::string spec;
     if (m->is_scalar()) {
-      launch::add_mount(launch::parse_mount(str(m)), at(m), w);
+      spec = str(m);
     } else if (m->is_map()) {
-      std::string spec = "type=" + str(m->get("type")) + ",source=" + str(m->get("source")) +
-                         ",target=" + str(m->get("target"));
+      spec = "type=" + str(m->get("type")) + ",source=" + str(m->get("source")) +
+             ",target=" + str(m->get("target"));
       if (auto ro = m->get("readonly") ? m->get("readonly")->as_bool() : std::nullopt; ro && *ro) {
         spec += ",readonly";
       }
-      launch::add_mount(launch::parse_mount(spec), at(m), w);
+    } else {
+      return;
     }
+    launch::add_mount(launch::parse_mount(devcontainer_variables(spec)), at(m), w);
   };
   if (const Node* ms = root->get("mounts"); ms && ms->is_seq()) {
     for (const Node* m : ms->items) mount(m);

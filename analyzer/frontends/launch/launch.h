@@ -51,4 +51,7 @@ namespace sbr {
 // is judged as podman runs it, so the kubelet reading of the same objects is dropped (the
 // file's Kubernetes semantics would otherwise be reported twice, once wrongly).
 void link_launches(Model& model);
+// Also after every file is read: a devcontainer with `dockerComposeFile` + `service` joins that
+// compose service's workload (link_devcontainers.cpp).
+void link_devcontainers(Model& model);
 }  // namespace sbr

@@ -6,6 +6,7 @@
 namespace sbr {
 
 void link_launches(Model& model) {
+  link_devcontainers(model);
   using Key = std::tuple<FileId, std::string, std::string, std::string, std::string>;
   std::set<Key> played;
   for (const Workload& w : model.workloads) {

@@ -329,7 +329,9 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
         // Unknown value: symbolic, with the default as the best guess.
         EWord w = vals[0];
         w.w.text = d.w.text;
-        w.w.origin = fmt::format("{}, default {}", w.w.origin, d.w.text);
+        // An empty default is said in words: "default " would read as a missing word.
+        w.w.origin = fmt::format("{}, default {}", w.w.origin,
+                                 d.w.text.empty() ? std::string("empty") : d.w.text);
         w.default_known = d.default_known;
         w.w.from = d.w.from;
         w.site_role = d.site_role;

@@ -1,0 +1,31 @@
+// One compose service definition (one file's `services.NAME` mapping) applied onto a workload.
+// Several layers (extends, override files) are applied in order onto the same workload, each
+// with the provenance of its own file, which gives compose's merge: scalars of a later layer
+// win, sequences append, mounts and environment entries replace the ones they redefine.
+#pragma once
+
+#include <string>
+
+#include "analyzer/frontends/frontend.h"
+#include "analyzer/frontends/launch/compose_interpolate.h"
+#include "analyzer/support/yaml_tree.h"
+
+namespace sbr::launch {
+
+struct ComposeLayer {
+  const SourceFile* file = nullptr;
+  const yaml::Node* root = nullptr;  // the file's document root
+  std::string dir;                   // relative paths in this file resolve against it
+  const ComposeEnv* env = nullptr;
+};
+
+// Applies `svc` (a service mapping of `layer`) onto `w`. `later` marks an override layer, whose
+// command/entrypoint replace earlier ones instead of appending.
+void apply_compose_service(const ComposeLayer& layer, const yaml::Node* svc,
+                           const FrontendContext& ctx, bool later, Workload& w);
+
+// A relative bind source ("./data", "..", "data/x") as a path from the repository root, through
+// the compose file's directory; other sources unchanged.
+std::string resolve_compose_source(const std::string& source, const std::string& dir);
+
+}  // namespace sbr::launch

@@ -1,0 +1,81 @@
+// Every finding message and remediation over the fixture suite and the examples reads as
+// written prose: no doubled punctuation, no double spaces, no unexpanded `${` (issue 8, §7).
+// Text in backticks is quoted input (a publish spec `127.0.0.1::80`, a path `../x`, a line of
+// a script such as `"${BASH_SOURCE[0]}"`) and is exempt; for compose and devcontainer findings
+// even quoted `${` is a defect: their values are interpolated before any message is written.
+#include <catch2/catch.hpp>
+
+#include <regex>
+
+#include "analyzer/check/catalog.h"
+#include "tests/fixture_harness.h"
+
+namespace {
+
+// Each backtick span becomes one `Q`, so what surrounds it keeps its own spacing.
+std::string outside_backticks(const std::string& s) {
+  std::string out;
+  bool in = false;
+  for (char c : s) {
+    if (c == '`') {
+      if (!in) out += 'Q';
+      in = !in;
+    } else if (!in) {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// What is wrong with `text`, or "" when nothing is.
+std::string defect(const std::string& text, bool interpolated_input = true) {
+  static const std::regex kDots(R"((^|[^./])\.\.($|[^./]))");
+  // `::` inside an IPv6 address (fe80::/10, ::1) is not punctuation; before a space it is.
+  static const std::regex kColons(R"(::(\s|$))");
+  const std::string prose = outside_backticks(text);
+  if (std::regex_search(prose, kColons)) return "doubled colon";
+  if (prose.find(", ,") != std::string::npos || prose.find(",,") != std::string::npos) {
+    return "doubled comma";
+  }
+  if (prose.find("  ") != std::string::npos) return "double space";
+  if (std::regex_search(prose, kDots)) return "doubled full stop";
+  const std::string& scanned = interpolated_input ? text : prose;
+  if (scanned.find("${") != std::string::npos) return "unexpanded ${";
+  return "";
+}
+
+void scan(const std::string& rel) {
+  auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/" + rel, {}, true);
+  REQUIRE_FALSE(r.findings.empty());
+  const auto& catalog = sbr::Catalog::embedded();
+  for (const auto& f : r.findings) {
+    const sbr::Rule* rule = catalog.find(f.rule_id.str());
+    const bool interpolated = f.engine == "compose" || f.engine == "devcontainer";
+    std::string what = defect(f.message, interpolated);
+    INFO(f.rule_id.str() << " " << f.subject << ": " << f.message);
+    CHECK(what.empty());
+    if (rule != nullptr) {
+      const std::string& shown = rule->remediation_for(f.engine);
+      std::string remedy = defect(shown, interpolated);
+      INFO("remediation: " << shown);
+      CHECK(remedy.empty());
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("finding messages and remediations read cleanly over every fixture", "[hygiene]") {
+  CHECK(defect("sets no user:: the image").size() > 0);  // the test can fail
+  CHECK(defect("mounts host path ${CAGE_WORKSPACE writable").size() > 0);
+  CHECK(defect("publish `127.0.0.1::80` from `../data`").empty());
+  CHECK(defect("reaches fe80::/10 and ::1").empty());
+  CHECK(defect("env X, default  reaches").size() > 0);
+  CHECK(defect("a script's `${X:-y}` reaches", false).empty());
+  CHECK(defect("a script's `${X:-y}` reaches", true).size() > 0);
+  scan("fixtures");
+}
+
+TEST_CASE("finding messages and remediations read cleanly over the examples", "[hygiene]") {
+  scan("examples");
+}
