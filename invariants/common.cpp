@@ -28,6 +28,7 @@ Finding make(const Workload& w, RuleId rule, std::string message, const Provenan
   f.fact_path = std::move(fact_path);
   f.condition = at.condition;
   f.threat = w.threat;
+  f.threat_reason = w.threat_reason;
   return f;
 }
 

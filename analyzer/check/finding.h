@@ -24,8 +24,9 @@ struct Finding {
   std::string fact_path;  // stable path of the fact ("securityContext.privileged", "-p 8080")
   Condition condition;    // for facts reached only on some path
   ThreatClass threat = ThreatClass::UntrustedCode;
-  std::vector<Step> via;  // the provenance chain of the fact at `at`, nearest first
-  std::string identity;   // the workload's identity_key() for the fingerprint; "" = subject
+  std::string threat_reason;  // the workload's class evidence in words (Workload::threat_reason)
+  std::vector<Step> via;      // the provenance chain of the fact at `at`, nearest first
+  std::string identity;       // the workload's identity_key() for the fingerprint; "" = subject
 
   // Filled by the runner, not by checks.
   Severity severity = Severity::Note;
