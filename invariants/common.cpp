@@ -34,6 +34,7 @@ Finding make(const Workload& w, RuleId rule, std::string message, const Provenan
              : w.engine == Engine::Compose      ? "compose"
              : w.engine == Engine::Devcontainer ? "devcontainer"
                                                 : "launcher";
+  f.threat_reason = w.threat_reason;
   return f;
 }
 

@@ -127,7 +127,10 @@ std::string dangerous_grant(const RbacGrant& g) {
     if (has(g.resources, "pods") && has_verb(g, {"create"})) {
       return "start pods of its choosing, privileged ones included (create pods)";
     }
-    if (has(g.resources, "secrets") && has_verb(g, {"get", "list", "watch"})) {
+    // resourceNames limits get, list and watch to the Secrets it names (list and watch then
+    // need a metadata.name field selector): the intended ones, not every Secret.
+    if (has(g.resources, "secrets") && g.resource_names.empty() &&
+        has_verb(g, {"get", "list", "watch"})) {
       return "read Secrets (get/list/watch secrets)";
     }
   }

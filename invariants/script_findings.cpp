@@ -20,6 +20,7 @@ Finding script_finding(const Model& model, const ScriptFacts& script, const Scri
       fmt::format("script.{}.{}", script_finding_kind_name(fact.kind), fact.key));
   f.condition = fact.from.condition;
   f.threat = ThreatClass::UntrustedCode;
+  f.threat_reason = "a launcher script: judged for the sandbox it starts";
   return f;
 }
 

@@ -181,3 +181,14 @@ TEST_CASE("dangerous RBAC grants only matter when a token reaches the pod", "[in
   REQUIRE(it->related.size() == 1);
   CHECK(it->related[0].at.line == 50);
 }
+
+TEST_CASE("a grant limited by resourceNames to named Secrets does not read every Secret",
+          "[inv4]") {
+  RbacGrant named = grant({"get", "list", "watch"}, {"secrets"});
+  named.resource_names = {"agent-api-key"};
+  CHECK(inv::dangerous_grant(named).empty());
+  // resourceNames cannot limit create: a named pods rule still starts pods of its choosing.
+  RbacGrant pods = grant({"create"}, {"pods"});
+  pods.resource_names = {"runner"};
+  CHECK_FALSE(inv::dangerous_grant(pods).empty());
+}

@@ -24,8 +24,9 @@ struct Finding {
   std::string fact_path;  // stable path of the fact ("securityContext.privileged", "-p 8080")
   Condition condition;    // for facts reached only on some path
   ThreatClass threat = ThreatClass::UntrustedCode;
-  std::vector<Step> via;  // the provenance chain of the fact at `at`, nearest first
-  std::string identity;   // the workload's identity_key() for the fingerprint; "" = subject
+  std::string threat_reason;  // the workload's class evidence in words (Workload::threat_reason)
+  std::vector<Step> via;      // the provenance chain of the fact at `at`, nearest first
+  std::string identity;       // the workload's identity_key() for the fingerprint; "" = subject
   // The rule catalog's applies_to name of the workload's engine ("kubernetes", "launcher",
   // "compose", "devcontainer"; "" for a file): picks the remediation in that engine's terms.
   std::string engine;

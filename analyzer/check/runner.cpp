@@ -41,6 +41,15 @@ Finding acceptance_finding(RuleId rule, const Acceptance& a, const std::string& 
   return f;
 }
 
+bool ephemerality_rule(RuleId id) {
+  // INVARIANTS.md, untrusted-input row: per-session sandboxes, wall clock, TTL and long-lived
+  // controllers are about code that must not outlive its task; a controller is meant to.
+  static constexpr RuleId kRules[] = {rule::long_lived_controller, rule::job_without_ttl,
+                                      rule::sandbox_never_expires, rule::restart_outlives_session,
+                                      rule::no_wall_clock};
+  return std::find(std::begin(kRules), std::end(kRules), id) != std::end(kRules);
+}
+
 std::optional<Severity> severity_for_threat(Severity s, ThreatClass t) {
   switch (t) {
     case ThreatClass::UntrustedCode:
@@ -103,6 +112,7 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
         s = it->second;
       }
     } else {
+      if (f.threat == ThreatClass::UntrustedInput && ephemerality_rule(f.rule_id)) continue;
       auto adjusted = severity_for_threat(s, f.threat);
       if (!adjusted) continue;
       s = *adjusted;

@@ -25,5 +25,8 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
 // Applies the threat class to a rule's severity (INVARIANTS.md: untrusted-input one level
 // lower, critical stays; trusted keeps only critical). nullopt: not reported.
 std::optional<Severity> severity_for_threat(Severity s, ThreatClass t);
+// The ephemerality rules of invariant 7 (and the wall clock of 6), which untrusted-input
+// workloads are exempt from.
+bool ephemerality_rule(RuleId id);
 
 }  // namespace sbr

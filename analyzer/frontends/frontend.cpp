@@ -98,6 +98,8 @@ void merge_part(FilePart&& part, Model& model) {
   append(c.services, part.cluster.services);
   append(c.ingresses, part.cluster.ingresses);
   append(c.data, part.cluster.data);
+  append(c.crds, part.cluster.crds);
+  append(c.webhooks, part.cluster.webhooks);
   model.summary.kubernetes_documents += part.summary.kubernetes_documents;
   model.summary.other_yaml_documents += part.summary.other_yaml_documents;
   model.summary.scripts += part.summary.scripts;

@@ -24,6 +24,36 @@ std::string_view threat_class_name(ThreatClass t) {
   return "untrusted-code";
 }
 
+std::string_view threat_signal_name(ThreatSignal s) {
+  switch (s) {
+    case ThreatSignal::SandboxKind:
+      return "sandbox-kind";
+    case ThreatSignal::Harness:
+      return "harness";
+    case ThreatSignal::PermissionFlag:
+      return "permission-flag";
+    case ThreatSignal::Devcontainer:
+      return "devcontainer";
+    case ThreatSignal::Launcher:
+      return "launcher";
+    case ThreatSignal::PodRunsCode:
+      return "pod-runs-code";
+    case ThreatSignal::RbacSandboxes:
+      return "rbac-sandboxes";
+    case ThreatSignal::RbacPods:
+      return "rbac-pods";
+    case ThreatSignal::Webhook:
+      return "webhook";
+    case ThreatSignal::InstallBundle:
+      return "install-bundle";
+    case ThreatSignal::NetworkJoined:
+      return "network-joined";
+    case ThreatSignal::ProxyOf:
+      return "proxy-of";
+  }
+  return "unknown";
+}
+
 std::optional<Engine> parse_engine(std::string_view s) {
   for (Engine e : {Engine::Kubelet, Engine::Podman, Engine::Docker, Engine::PodmanKubePlay,
                    Engine::Compose, Engine::Devcontainer}) {

@@ -12,6 +12,7 @@ namespace sbr {
 
 std::string_view threat_class_name(ThreatClass t);
 std::optional<ThreatClass> parse_threat_class(std::string_view s);
+std::string_view threat_signal_name(ThreatSignal s);
 std::string_view engine_name(Engine e);
 std::optional<Engine> parse_engine(std::string_view s);
 std::string_view mount_kind_name(MountKind k);  // Kubernetes spelling: hostPath, emptyDir, ...

@@ -45,6 +45,7 @@ struct ServiceAccountObject {
 struct PolicyRule {
   std::vector<std::string> verbs, resources, api_groups;
   Provenance from;
+  std::vector<std::string> resource_names;  // empty = every object of the resources
 };
 
 struct RoleObject {
@@ -130,6 +131,20 @@ struct DataEntry {
   Provenance from;
 };
 
+// A CustomResourceDefinition: which kind of which group it defines.
+struct CrdObject {
+  ObjectRef ref;
+  std::string group, kind;
+};
+
+// One webhook of a Validating/MutatingWebhookConfiguration that calls a Service in the cluster.
+struct WebhookObject {
+  ObjectRef ref;        // the configuration object
+  std::string webhook;  // the webhook's name
+  std::string service_ns, service_name;
+  Provenance service_from;  // the clientConfig.service entry
+};
+
 struct ClusterObjects {
   std::vector<RuntimeClassObject> runtime_classes;
   std::vector<ServiceAccountObject> service_accounts;
@@ -141,6 +156,8 @@ struct ClusterObjects {
   std::vector<ServiceObject> services;
   std::vector<IngressObject> ingresses;
   std::vector<DataEntry> data;
+  std::vector<CrdObject> crds;
+  std::vector<WebhookObject> webhooks;
 };
 
 }  // namespace sbr

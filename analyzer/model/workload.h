@@ -164,8 +164,10 @@ struct RbacGrant {
   std::vector<std::string> verbs;
   std::vector<std::string> resources;  // "pods/exec", "secrets", "*"
   std::vector<std::string> api_groups;
-  Provenance rule_from;     // the rule in the Role
-  Provenance binding_from;  // the subject entry in the binding
+  std::vector<std::string> resource_names;  // empty = every object of those resources
+  std::string subject_kind;                 // "ServiceAccount" or "Group": who the binding names
+  Provenance rule_from;                     // the rule in the Role
+  Provenance binding_from;                  // the subject entry in the binding
 };
 
 struct ServiceAccess {
@@ -340,6 +342,34 @@ struct PodSecurityLabels {
   Provenance from;
 };
 
+// Where a workload's threat class came from. Configuration and annotations win over inference.
+enum class ThreatSource : std::uint8_t { Inferred, Annotation, Config };
+
+// What one observation says about who is untrusted (INVARIANTS.md "Threat class and engine").
+enum class ThreatSignal : std::uint8_t {
+  SandboxKind,     // an agent-sandbox kind, or a pod made from a SandboxTemplate
+  Harness,         // the command runs an agent harness, or it mounts a harness's config dir
+  PermissionFlag,  // the command passes a harness's permission-skipping flag
+  Devcontainer,    // a devcontainer: the agent's working container
+  Launcher,        // started by a launcher script (weak: platform evidence outweighs it)
+  PodRunsCode,     // another container of its pod runs untrusted code (shared token, network)
+  RbacSandboxes,   // its ServiceAccount may manage sandbox objects
+  RbacPods,        // its ServiceAccount may create pods
+  Webhook,         // an admission webhook's Service selects it
+  InstallBundle,   // shipped in the same install bundle as the sandbox CRDs
+  NetworkJoined,   // another workload joins its network namespace (service:X, container:X)
+  ProxyOf,         // another workload names it in HTTP(S)_PROXY
+};
+
+// One input of the threat-class inference, kept so that `diff` can tell a class got weaker
+// and which evidence a change added. `text` is the reader's words, without the class.
+struct ThreatEvidence {
+  ThreatSignal signal = ThreatSignal::SandboxKind;
+  ThreatClass points_to = ThreatClass::UntrustedCode;
+  std::string text;
+  Provenance from;
+};
+
 struct Workload {
   WorkloadId id;
   Engine engine = Engine::Kubelet;
@@ -348,6 +378,9 @@ struct Workload {
   ContainerRole role = ContainerRole::Main;
   ThreatClass threat = ThreatClass::UntrustedCode;
   Provenance threat_from;  // annotation or .sbreview.yaml entry; default when invalid
+  ThreatSource threat_source = ThreatSource::Inferred;
+  std::string threat_reason;  // why, in words (engine/threat_class.h; config or annotation)
+  std::vector<ThreatEvidence> threat_evidence;  // the inference's inputs, in a stable order
 
   Provenance object_from;     // the object's `kind:` line / the invocation's first line
   Provenance pod_spec_from;   // the pod spec's `spec:` line

@@ -1,10 +1,13 @@
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/engine/gate_path.h"
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <thread>
 
 #include "analyzer/engine/qos.h"
+#include "analyzer/engine/threat_class.h"
 #include "analyzer/frontends/frontend.h"
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
@@ -20,6 +23,10 @@ void apply_threat_classes(Model& model, const Config& config) {
       if (selector_matches(e.match, w.id, path)) {
         w.threat = e.threat;
         w.threat_from = Provenance{e.at, Frontend::Config, {}};
+        w.threat_source = ThreatSource::Config;
+        w.threat_reason =
+            fmt::format("set in {} line {}{}", config.path.empty() ? ".sbreview.yaml" : config.path,
+                        e.at.line, e.reason.empty() ? "" : " (" + e.reason + ")");
         set = true;
         break;
       }
@@ -41,6 +48,9 @@ void apply_threat_classes(Model& model, const Config& config) {
     }
     w.threat = *t;
     w.threat_from = w.object_from;
+    w.threat_source = ThreatSource::Annotation;
+    w.threat_reason = fmt::format("set by annotation {} ({}:{})", kThreatAnnotation,
+                                  model.files.path(w.object_from.at.file), w.object_from.at.line);
   }
 }
 
@@ -85,7 +95,8 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   link_launches(a.model);
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
-  apply_threat_classes(a.model, config);
+  engine::infer_threat_classes(a.model);  // evidence and the inferred class, before checks
+  apply_threat_classes(a.model, config);  // the configuration and annotations win
 }
 
 }  // namespace

@@ -32,7 +32,8 @@ Analysis analyze(const std::vector<std::string>& paths, const Config& config,
                  const AnalyzeOptions& options);
 
 // Threat class of each workload: a matching .sbreview.yaml entry, else the object's
-// `sbreview.dev/threat-class` annotation, else untrusted-code. Exposed for tests.
+// `sbreview.dev/threat-class` annotation, else what engine::infer_threat_classes inferred
+// (its evidence stays recorded either way). Exposed for tests.
 void apply_threat_classes(Model& model, const Config& config);
 
 inline constexpr const char* kThreatAnnotation = "sbreview.dev/threat-class";

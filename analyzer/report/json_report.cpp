@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/config/config.h"
+#include "analyzer/engine/boundary.h"
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 #include "analyzer/report/report_util.h"
@@ -52,6 +53,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["via"] = std::move(via);
   j["subject"] = redact(f.subject);
   j["threat_class"] = threat_class_name(f.threat);
+  j["threat_class_reason"] = or_null(redact(f.threat_reason));
   j["condition"] = or_null(redact(f.condition.text));
   j["fingerprint"] = f.fingerprint;
   j["accepted_reason"] = or_null(redact(f.accepted_reason));
@@ -63,6 +65,30 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["origin"] =
       rule ? Json({{"kind", rule->origin.kind}, {"detail", rule->origin.detail}}) : Json(nullptr);
   return j;
+}
+
+// The boundary-vs-floor table (engine/boundary.h), the same rows the text report ends with.
+Json workloads_json(const ReportContext& ctx, const Redactor& redact) {
+  Json rows = Json::array();
+  for (const engine::BoundaryRow& r : engine::boundary_rows(ctx.model)) {
+    Json j;
+    j["name"] = redact(r.name);
+    j["subject"] = redact(r.subject);
+    j["engine"] = engine_name(r.engine);
+    j["threat_class"] = threat_class_name(r.threat);
+    j["threat_class_reason"] = redact(r.threat_reason);
+    j["boundary"] = {{"runtime", r.runtime},
+                     {"user_namespace", r.user_namespace},
+                     {"seccomp", redact(r.seccomp)},
+                     {"capabilities", r.capabilities},
+                     {"no_new_privileges", r.no_new_privileges},
+                     {"user", redact(r.user)}};
+    j["floor"] = r.floor;
+    j["meets_floor"] = r.meets;
+    j["shortfall"] = r.shortfall.empty() ? Json(nullptr) : Json(r.shortfall);
+    rows.push_back(std::move(j));
+  }
+  return rows;
 }
 
 }  // namespace
@@ -97,6 +123,7 @@ void write_json(const ReportContext& ctx, std::ostream& out) {
   Json findings = Json::array();
   for (const Finding& f : ctx.findings) findings.push_back(finding_json(ctx, redact, f));
   doc["findings"] = std::move(findings);
+  doc["workloads"] = workloads_json(ctx, redact);
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }
 

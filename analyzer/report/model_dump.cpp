@@ -65,6 +65,13 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
                        : w.role == ContainerRole::Init ? "init"
                                                        : "ephemeral",
                        threat_class_name(w.threat));
+    static const char* const sources[] = {"inferred", "annotation", "config"};
+    out << fmt::format("    threat {} ({}): {}\n", threat_class_name(w.threat),
+                       sources[static_cast<int>(w.threat_source)], w.threat_reason);
+    for (const ThreatEvidence& e : w.threat_evidence) {
+      out << fmt::format("    threat evidence {} {}: {} @ {}\n", threat_signal_name(e.signal),
+                         threat_class_name(e.points_to), e.text, d.at(e.from));
+    }
     out << fmt::format("    object @ {}  pod-spec @ {}  container @ {}\n", d.at(w.object_from),
                        d.at(w.pod_spec_from), d.at(w.container_from));
     if (!w.image.empty()) out << fmt::format("    image: {}\n", w.image);

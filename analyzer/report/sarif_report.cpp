@@ -234,6 +234,7 @@ Json result_json(const Emit& e, const Finding& f) {
   Json props;
   props["invariant"] = f.invariant;
   props["threat-class"] = threat_class_name(f.threat);
+  if (!f.threat_reason.empty()) props["threat-class-reason"] = redact(f.threat_reason);
   props["severity"] = severity_name(f.severity);
   props["subject"] = redact(f.subject);
   if (!f.condition.always()) props["condition"] = redact(f.condition.text);

@@ -3,7 +3,11 @@
 // characters: a hostile file name or YAML value must not drive the user's terminal.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analyzer/check/registry.h"
+#include "analyzer/engine/boundary.h"
+#include "analyzer/model/enum_names.h"
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 #include "analyzer/report/report_util.h"
@@ -190,6 +194,30 @@ void write_summary(const ReportContext& ctx, const Style& style, std::ostream& o
   out << fmt::format("analysed {}\n", analysed);
 }
 
+// The reviewer's closing audit: each workload's boundary beside the floor of its class.
+void write_boundary_table(const ReportContext& ctx, const Redactor& redact, const Style& style,
+                          std::ostream& out) {
+  std::vector<engine::BoundaryRow> rows = engine::boundary_rows(ctx.model);
+  if (rows.empty()) return;
+  size_t below = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return !r.meets; });
+  out << fmt::format("\nboundary vs floor ({} workload{}, {} below the floor):\n", rows.size(),
+                     rows.size() == 1 ? "" : "s", below);
+  for (const engine::BoundaryRow& r : rows) {
+    out << fmt::format("  {} [{}]\n", style.wrap("1", one_line(redact(r.name))),
+                       engine_name(r.engine));
+    out << fmt::format("    threat class: {}: {}\n", threat_class_name(r.threat),
+                       one_line(redact(r.threat_reason)));
+    out << fmt::format(
+        "    boundary: runtime {}; user namespace {}; seccomp {}; capabilities {}; "
+        "no-new-privileges {}; user {}\n",
+        r.runtime, r.user_namespace, one_line(redact(r.seccomp)), r.capabilities,
+        r.no_new_privileges, one_line(redact(r.user)));
+    out << fmt::format("    floor: {}: {}\n", r.floor,
+                       r.meets ? style.wrap("32", "meets it")
+                               : style.wrap("31", "below it (" + r.shortfall + ")"));
+  }
+}
+
 }  // namespace
 
 void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
@@ -216,6 +244,7 @@ void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
     }
   }
   write_summary(ctx, style, out);
+  write_boundary_table(ctx, redact, style, out);
 }
 
 }  // namespace sbr

@@ -136,6 +136,7 @@ void link_rbac(const Model& m, Workload& w) {
   for (const auto& b : m.cluster.bindings) {
     bool bound = false;
     Provenance subject_from;
+    std::string subject_kind;
     for (const auto& s : b.subjects) {
       std::string ns = s.ns.empty() ? b.ref.ns : s.ns;
       bool match = (s.kind == "ServiceAccount" && s.name == sa.account && same_ns(ns, w.id.ns)) ||
@@ -145,6 +146,7 @@ void link_rbac(const Model& m, Workload& w) {
       if (match && !bound) {
         bound = true;
         subject_from = s.from;
+        subject_kind = s.kind;
       }
     }
     if (!bound) continue;
@@ -159,6 +161,8 @@ void link_rbac(const Model& m, Workload& w) {
         g.verbs = rule.verbs;
         g.resources = rule.resources;
         g.api_groups = rule.api_groups;
+        g.resource_names = rule.resource_names;
+        g.subject_kind = subject_kind;
         g.rule_from = rule.from;
         g.binding_from = subject_from;
         sa.grants.push_back(std::move(g));

@@ -217,7 +217,8 @@ void read_rbac_role(const Reader& r, const ObjectInfo& obj) {
   if (const Node* rules = obj.root->get("rules"); rules && rules->is_seq()) {
     for (const Node* rule : rules->items) {
       role.rules.push_back({strings_of(rule->get("verbs")), strings_of(rule->get("resources")),
-                            strings_of(rule->get("apiGroups")), r.prov(rule)});
+                            strings_of(rule->get("apiGroups")), r.prov(rule),
+                            strings_of(rule->get("resourceNames"))});
     }
   }
   r.out.cluster.roles.push_back(std::move(role));
@@ -307,6 +308,37 @@ void read_ingress(const Reader& r, const ObjectInfo& obj) {
   r.out.cluster.ingresses.push_back(std::move(ing));
 }
 
+void read_crd(const Reader& r, const ObjectInfo& obj) {
+  CrdObject crd;
+  crd.ref = ref_of(r, obj);
+  if (const Node* spec = obj.root->get("spec")) {
+    if (const Node* g = spec->get("group"); g && g->is_scalar()) crd.group = g->scalar;
+    const Node* names = spec->get("names");
+    if (const Node* k = names ? names->get("kind") : nullptr; k && k->is_scalar()) {
+      crd.kind = k->scalar;
+    }
+  }
+  r.out.cluster.crds.push_back(std::move(crd));
+}
+
+// Each webhook that calls a Service: that Service's pods parse every admission request.
+void read_webhook_configuration(const Reader& r, const ObjectInfo& obj) {
+  const Node* hooks = obj.root->get("webhooks");
+  if (hooks == nullptr || !hooks->is_seq()) return;
+  for (const Node* h : hooks->items) {
+    const Node* cc = h->get("clientConfig");
+    const Node* svc = cc ? cc->get("service") : nullptr;
+    if (svc == nullptr || !svc->is_map()) continue;
+    WebhookObject w;
+    w.ref = ref_of(r, obj);
+    if (const Node* n = h->get("name"); n && n->is_scalar()) w.webhook = n->scalar;
+    if (const Node* n = svc->get("name"); n && n->is_scalar()) w.service_name = n->scalar;
+    if (const Node* n = svc->get("namespace"); n && n->is_scalar()) w.service_ns = n->scalar;
+    w.service_from = r.prov(cc->key_node("service"));
+    if (!w.service_name.empty()) r.out.cluster.webhooks.push_back(std::move(w));
+  }
+}
+
 }  // namespace
 
 std::vector<PolicyRuleSet> read_policy_rules(const Reader& r, const Node* list, bool egress) {
@@ -380,6 +412,11 @@ bool read_cluster_object(const Reader& r, const ObjectInfo& obj) {
     read_service(r, obj);
   } else if (k == "Ingress" && (g == "networking.k8s.io" || g == "extensions")) {
     read_ingress(r, obj);
+  } else if (k == "CustomResourceDefinition" && g == "apiextensions.k8s.io") {
+    read_crd(r, obj);
+  } else if ((k == "ValidatingWebhookConfiguration" || k == "MutatingWebhookConfiguration") &&
+             g == "admissionregistration.k8s.io") {
+    read_webhook_configuration(r, obj);
   } else if (k == "ConfigMap" && g.empty()) {
     read_data(r, obj, "data", false);
   } else if (k == "Secret" && g.empty()) {

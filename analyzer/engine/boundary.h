@@ -1,0 +1,38 @@
+// The boundary-vs-floor table: for each workload, the isolation it actually gets (runtime, user
+// namespace, seccomp, capabilities, privilege escalation, user) beside the floor its threat
+// class requires (INVARIANTS.md, the threat-class table) and whether it meets it. Computed once
+// here; the text and JSON reports only format these rows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/model/model.h"
+
+namespace sbr::engine {
+
+struct BoundaryRow {
+  std::string name;     // as a reader knows it: "Deployment sandbox-system/controller-manager, ..."
+  std::string subject;  // the findings' subject: "Deployment/ns/name/container"
+  Engine engine = Engine::Kubelet;
+  ThreatClass threat = ThreatClass::UntrustedCode;
+  std::string threat_reason;
+  std::string runtime;            // "runc", "gVisor (runtimeClassName gvisor)"
+  std::string user_namespace;     // "no", "yes (hostUsers: false)", "rootless podman"
+  std::string seccomp;            // "RuntimeDefault", "Unconfined (kubelet default)"
+  std::string capabilities;       // "drop ALL", "engine default, add NET_ADMIN"
+  std::string no_new_privileges;  // "yes" / "no"
+  std::string user;               // "uid 1000", "uid 0 (root)", "unknown (the image decides)"
+  std::string floor;              // what the class requires, in words
+  bool meets = false;
+  std::string shortfall;  // what misses the floor ("" when it meets it)
+};
+
+// The floor of a threat class in words (INVARIANTS.md table).
+std::string floor_of(ThreatClass t);
+
+// One row per workload, ordered by file, line and container: the same input gives the same
+// table.
+std::vector<BoundaryRow> boundary_rows(const Model& model);
+
+}  // namespace sbr::engine
