@@ -9,10 +9,12 @@
 #include <tuple>
 
 #include "analyzer/engine/gate_path.h"
+#include "analyzer/engine/paths.h"
 #include "analyzer/support/strings.h"
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
+#include "invariants/workload_facts.h"
 
 namespace sbr::inv {
 namespace {
@@ -218,8 +220,39 @@ void check_gate_path(const Model& m, const Workload& w, Findings& out) {
 
 }  // namespace
 
+// The gate's own file (a squid.conf, a ruleset, the firewall script) under a writable bind
+// mount of the workload it confines. Bind sources are repository paths as the frontends resolve
+// them ("." is the launcher's or compose project's directory). Only gates loaded from a file of
+// their own count: flags on the launch itself (`--network none`, an internal network) and rules
+// written in the file that starts the workload are the launch, which a person runs, not a file
+// the gate reloads on its own.
+void check_gate_config_writable(const Model& model, const Workload& w, FactFindings& out) {
+  for (const auto& g : w.network.egress) {
+    bool file_gate =
+        g.kind == GateKind::Nft || g.kind == GateKind::Iptables || g.kind == GateKind::Squid;
+    if (!file_gate || !g.from.at.valid() || g.from.at.file >= model.files.paths.size() ||
+        g.from.at.file == w.object_from.at.file)
+      continue;
+    const std::string file = engine::normalize_path(model.files.path(g.from.at.file));
+    for (const Mount& m : w.mounts) {
+      if (m.kind != MountKind::HostPath || m.source.empty() || !writes_host(m)) continue;
+      if (!engine::path_within(file, engine::normalize_path(m.source))) continue;
+      std::vector<Related> related = mount_related(m);
+      related.push_back({g.from.at, "the gate: " + gate_label(g)});
+      out.add(w, rule::gate_config_writable_by_workload,
+              MessageArgs{{"source", m.source}, {"target", m.target}, {"file", file}},
+              mount_anchor(w, m), "egress-gate-file:" + file, related);
+      break;
+    }
+  }
+}
+
 void check_gates(const Model& model, Findings& out) {
   check_gate_files(model, out);
+  {
+    FactFindings facts(out);
+    for (const auto& w : model.workloads) check_gate_config_writable(model, w, facts);
+  }
   for (const auto& w : model.workloads) {
     check_removable(w, out);
     check_proxy(w, out);

@@ -171,9 +171,13 @@ TEST_CASE("devcontainer features: docker-in-docker is privileged, others recorde
   REQUIRE(w.identity.privileged);
   CHECK(w.identity.privileged->value);
   CHECK(w.identity.privileged->from.at.line == 4);
-  REQUIRE(w.mounts.size() == 1);
+  // The feature's socket, then the workspace folder the CLI binds when no workspaceMount is set.
+  REQUIRE(w.mounts.size() == 2);
   CHECK(w.mounts[0].source == "/var/run/docker.sock");
   CHECK(w.mounts[0].source_from.at.line == 5);
+  CHECK(w.mounts[1].kind == MountKind::HostPath);
+  CHECK(w.mounts[1].target.starts_with("/workspaces/"));
+  CHECK_FALSE((w.mounts[1].read_only && w.mounts[1].read_only->value));
   REQUIRE(w.features.size() == 4);
   CHECK(w.features[2].modelled);
   CHECK_FALSE(w.features[3].modelled);

@@ -189,11 +189,14 @@ TEST_CASE("devcontainer.json: runArgs through the run parser, JSONC positions ke
   CHECK_FALSE(w.identity.privileged->value);
   CHECK(w.identity.selinux_disabled->value);
   CHECK(w.init->value);
-  REQUIRE(w.mounts.size() == 2);
+  // mounts[2]: the workspace folder, bound read-write at /workspaces/NAME without workspaceMount.
+  REQUIRE(w.mounts.size() == 3);
   CHECK(w.mounts[0].kind == MountKind::HostPath);
   CHECK(w.mounts[0].read_only->value);
   CHECK(w.mounts[0].target == "/home/vscode/.ssh");
   CHECK(w.mounts[1].kind == MountKind::NamedVolume);
+  CHECK(w.mounts[2].kind == MountKind::HostPath);
+  CHECK(w.mounts[2].target.starts_with("/workspaces/"));
   REQUIRE(w.network.ports.size() == 2);
   CHECK(w.network.ports[0].spec == "3000:3000");
   CHECK(w.network.ports[0].host_ip.empty());

@@ -171,7 +171,24 @@ void read_devcontainer_document(const SourceFile& file, const FrontendContext& c
   if (const Node* ms = root->get("mounts"); ms && ms->is_seq()) {
     for (const Node* m : ms->items) mount(m);
   }
-  if (const Node* wm = root->get("workspaceMount")) mount(wm);
+  if (const Node* wm = root->get("workspaceMount")) {
+    mount(wm);
+  } else if (root->get("dockerComposeFile") == nullptr) {
+    // Without workspaceMount the devcontainer CLI binds the workspace folder (the one holding
+    // .devcontainer/) read-write at /workspaces/NAME: the agent writes the repository.
+    auto parent = [](std::string p) {
+      if (!p.empty() && p.back() == '/') p.pop_back();
+      return p;
+    };
+    std::string folder = parent(launch::dir_of(file.path));
+    if (folder == ".devcontainer" || folder.ends_with("/.devcontainer"))
+      folder = parent(launch::dir_of(folder));
+    if (folder.empty()) folder = ".";
+    std::string name = folder == "." ? "workspace" : folder.substr(folder.rfind('/') + 1);
+    launch::add_mount(
+        launch::parse_mount("type=bind,source=" + folder + ",target=/workspaces/" + name), at(root),
+        w);
+  }
   for (const char* key : {"containerEnv", "remoteEnv"}) {
     if (const Node* env = root->get(key); env && env->is_map()) {
       for (const auto& [k, v] : env->entries) {
