@@ -62,7 +62,7 @@ struct MountJudge {
       case HostPathKind::AutoRun:
         if (rw) {
           add(rule::host_run_path_writable, m, c,
-              MessageArgs{{"what", c.why.starts_with("a ") ? c.why : "`" + c.why + "`"}});
+              MessageArgs{{"what", (c.what.empty() ? "" : c.what + " ") + "`" + c.why + "`"}});
           return;
         }
         break;  // read-only: judged as any other host path below
@@ -153,18 +153,15 @@ bool writable_bind(const Mount& m) {
   return m.kind == MountKind::HostPath && !m.source.empty() && !m.target.empty() && writes_host(m);
 }
 
-bool strictly_below(std::string_view path, std::string_view dir) {
-  return path.size() > dir.size() && path.starts_with(dir) &&
-         (dir.back() == '/' || path[dir.size()] == '/');
-}
-
 // `-v .:/workspace -v ./.git/hooks:/workspace/.git/hooks:ro`: the read-only child protects part
 // of the writable parent's own host tree, and renaming the directory around it undoes that.
 void judge_nested_read_only(const Workload& w, FactFindings& out) {
   for (const Mount& child : w.mounts) {
     if (child.kind != MountKind::HostPath || child.source.empty() || writes_host(child)) continue;
     for (const Mount& parent : w.mounts) {
-      if (!writable_bind(parent) || !strictly_below(child.target, parent.target)) continue;
+      if (!writable_bind(parent) || child.target == parent.target ||
+          !engine::path_within(child.target, parent.target))
+        continue;
       std::string cs = engine::normalize_path(child.source);
       std::string ps = engine::normalize_path(parent.source);
       if (cs == ps || !engine::path_within(cs, ps)) continue;  // another host tree

@@ -4,20 +4,12 @@
 
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/source/source.h"
+#include "tests/source_file.h"
 
 using namespace sbr;
+using test::file_of;
 
 namespace {
-
-SourceFile file_of(FileId id, std::string path, FileType type, std::string bytes) {
-  SourceFile f;
-  f.id = id;
-  f.path = std::move(path);
-  f.type = type;
-  f.bytes = std::move(bytes);
-  f.readable = true;
-  return f;
-}
 
 const Workload& service(const FilePart& out, const std::string& name) {
   for (const auto& w : out.workloads) {

@@ -9,22 +9,10 @@
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
 #include "tests/fixture_harness.h"
+#include "tests/source_file.h"
 
 using namespace sbr;
-
-namespace {
-
-SourceFile file_of(FileId id, std::string path, FileType type, std::string bytes) {
-  SourceFile f;
-  f.id = id;
-  f.path = std::move(path);
-  f.type = type;
-  f.bytes = std::move(bytes);
-  f.readable = true;
-  return f;
-}
-
-}  // namespace
+using test::file_of;
 
 TEST_CASE("compose services become workloads with every security field", "[launch]") {
   SourceSet sources;

@@ -36,7 +36,8 @@ enum class HostPathKind {
 struct HostPathClass {
   HostPathKind kind = HostPathKind::None;
   std::string normalized;
-  std::string why;  // the entry matched, e.g. "~/.ssh", "/var/run/docker.sock", "/etc"
+  std::string why;   // the entry matched, e.g. "~/.ssh", "/var/run/docker.sock", "/etc"
+  std::string what;  // what it is, when the path alone does not say: "tmux/screen socket directory"
 };
 
 HostPathClass classify_host_path(std::string_view raw);

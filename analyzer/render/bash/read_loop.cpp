@@ -76,9 +76,7 @@ bool Evaluator::read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx
     std::optional<CommandWords> rw = command_words(cmd, cc, {});
     if (!rw) return true;
     rw->stdin_words = {line};
-    std::vector<EWord> argv;
-    for (const Value& v : rw->words)
-      argv.insert(argv.end(), v.alts[0].elems.begin(), v.alts[0].elems.end());
+    std::vector<EWord> argv = std::move(argv_variants(*rw, cc).front().argv);  // the default
     run_words(std::move(argv), std::move(*rw), cmd, cc);
     statement(body, ctx);
     if (st_.breaking > 0) {
