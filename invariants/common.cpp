@@ -35,6 +35,7 @@ Finding make(const Workload& w, RuleId rule, std::string message, const Provenan
              : w.engine == Engine::Devcontainer ? "devcontainer"
                                                 : "launcher";
   f.threat_reason = w.threat_reason;
+  f.label = describe(w);
   return f;
 }
 

@@ -67,9 +67,12 @@ FactFindings::Entry* FactFindings::place(const Workload& w, RuleId rule, const P
 void FactFindings::flush() {
   for (Entry& e : entries_) {
     std::string who;
-    if (e.containers.size() > 1) {
+    if (e.containers.size() > 1 && is_kubernetes(*e.w)) {
       who = describe_pod(*e.w) + " (containers " +
             fmt::format("{}", fmt::join(e.containers, ", ")) + ")";
+    } else if (e.containers.size() > 1) {
+      // A compose file's services, a script's launches: "compose stack.yml (planner, coder)".
+      who = fmt::format("{} {} ({})", e.w->id.kind, e.w->id.name, fmt::join(e.containers, ", "));
     } else {
       who = describe(*e.w);
     }

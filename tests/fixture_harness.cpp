@@ -312,11 +312,18 @@ void collect_tree_expectations(const std::string& text, Annotations& into) {
 
 void compare_finding(const Annotations& marks, const std::set<std::string>& scope, bool closed,
                      const std::string& path, const Finding& f, FixtureResult& r) {
-  Key k{path, f.at.line, f.rule_id};
-  if (marks.ok.count(k)) r.forbidden_hit.insert(k);
-  if (closed || scope.count(f.rule_id) || marks.rules.count(f.rule_id)) {
-    r.reported.insert(k);
-    r.texts.emplace(k, f.message);
+  // A reason folded into the finding (check/group.h) is still reported at its line: the
+  // annotation names every rule that judged the fact, folded or not.
+  std::vector<std::pair<std::string, std::string>> rules{{std::string(f.rule_id.str()), f.message}};
+  for (const Reason& reason : f.reasons)
+    rules.emplace_back(std::string(reason.rule_id.str()), reason.message);
+  for (const auto& [rule, message] : rules) {
+    Key k{path, f.at.line, rule};
+    if (marks.ok.count(k)) r.forbidden_hit.insert(k);
+    if (closed || scope.count(rule) || marks.rules.count(rule)) {
+      r.reported.insert(k);
+      r.texts.emplace(k, message);
+    }
   }
   r.findings.push_back(f);
 }

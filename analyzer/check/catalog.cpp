@@ -117,7 +117,8 @@ constexpr std::string_view kKnownKeys[] = {"id",
                                            "message",
                                            "remediation",
                                            "references",
-                                           "remediation_by_engine"};
+                                           "remediation_by_engine",
+                                           "folds_into"};
 
 std::optional<Error> check_keys(const yaml::Node& r, const RuleReader& rd) {
   for (const auto& [k, v] : r.entries) {
@@ -166,6 +167,9 @@ std::optional<Error> read_rule(const yaml::Node& r, std::string_view file, Rule&
     }
   }
   if (auto e = rd.remediation_by_engine(rule.remediation_by_engine)) return e;
+  if (r.get("folds_into") != nullptr) {
+    if (auto e = rd.list("folds_into", nullptr, rule.folds_into)) return e;
+  }
   if (auto e = rd.text("summary", false, rule.summary)) return e;
   while (!rule.summary.empty() && (rule.summary.back() == '\n' || rule.summary.back() == ' ')) {
     rule.summary.pop_back();
@@ -177,6 +181,22 @@ std::optional<Error> read_rule(const yaml::Node& r, std::string_view file, Rule&
 }
 
 }  // namespace
+
+// A fold must land on a rule that exists, is at least as severe (the folded reason never
+// raises the finding it joins) and folds nowhere itself (one level: no chains, no cycles).
+std::optional<std::string> Catalog::check_folds(const Catalog& c, const Rule& r) {
+  for (const std::string& id : r.folds_into) {
+    const Rule* into = c.find(id);
+    if (into == nullptr) return fmt::format("{}: `folds_into` names unknown rule {}", r.id, id);
+    if (into->severity < r.severity) {
+      return fmt::format("{}: `folds_into` {} is less severe than the rule itself", r.id, id);
+    }
+    if (!into->folds_into.empty()) {
+      return fmt::format("{}: `folds_into` {} folds into another rule itself", r.id, id);
+    }
+  }
+  return std::nullopt;
+}
 
 Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view file) {
   yaml::DocumentReader reader(text);
@@ -208,6 +228,9 @@ Result<Catalog> Catalog::load(
     } else {
       c.add(std::move(*r));
     }
+  }
+  for (const Rule& r : c.rules()) {
+    if (auto e = check_folds(c, r)) errors += (errors.empty() ? "" : "\n") + *e;
   }
   if (!errors.empty()) return Error{errors};
   return c;

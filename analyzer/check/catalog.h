@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -52,6 +53,10 @@ struct Rule {
   // compose, `runArgs` for devcontainers, flags for launchers), keyed by an applies_to value.
   std::map<std::string, std::string, std::less<>> remediation_by_engine;
   std::vector<std::string> references;
+  // `folds_into`: rules whose finding on the same fact of the same workload has the same fix
+  // (a home bind that persists and is also outside the workspace): a finding of this rule
+  // becomes one more reason of that finding instead of a second finding.
+  std::vector<std::string> folds_into;
 
   // The remediation a finding on `engine` (an applies_to value; "" = any) shows.
   const std::string& remediation_for(std::string_view engine) const {
@@ -81,6 +86,8 @@ class Catalog {
   int index_of(std::string_view id) const;
 
  private:
+  static std::optional<std::string> check_folds(const Catalog& c, const Rule& r);
+
   std::vector<Rule> rules_;
   std::map<std::string, size_t, std::less<>> by_id_;
 };

@@ -15,6 +15,24 @@
 
 namespace sbr {
 
+// Another workload that has the same fact at the same place (a compose `extends` or `x-`
+// anchor, a launch function called twice): listed on one finding rather than repeated.
+struct SharedWith {
+  std::string subject;
+  std::string label;        // as the message names it
+  std::string fingerprint;  // the finding it would have had alone
+};
+
+// A finding of another rule on the same fact whose fix is the same (the catalog's
+// `folds_into`): one finding with several reasons, each keeping its rule and fingerprint.
+struct Reason {
+  RuleId rule_id;
+  std::string message;
+  Severity severity = Severity::Note;
+  int invariant = 0;
+  std::string fingerprint;
+};
+
 struct Finding {
   RuleId rule_id;       // rules::privileged_container (generated/rule_ids.h)
   std::string message;  // names the workload; never contains a secret value
@@ -30,6 +48,11 @@ struct Finding {
   // The rule catalog's applies_to name of the workload's engine ("kubernetes", "launcher",
   // "compose", "devcontainer"; "" for a file): picks the remediation in that engine's terms.
   std::string engine;
+  std::string label;  // describe(workload) as the message words it; "" for a file
+
+  // Filled when findings are grouped (analyzer/check/group.h), not by checks.
+  std::vector<SharedWith> shared_with;
+  std::vector<Reason> reasons;
 
   // Filled by the runner, not by checks.
   Severity severity = Severity::Note;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "analyzer/check/group.h"
 #include "analyzer/check/implied.h"
 #include "analyzer/check/registry.h"
 #include "generated/rule_ids.h"
@@ -152,6 +153,8 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
                         [&](const Finding& a, const Finding& b) { return key(a) == key(b); }),
             out.end());
   drop_implied(out);
+  fold_reasons(out, catalog);
+  merge_shared(out);
   return out;
 }
 

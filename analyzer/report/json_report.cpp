@@ -23,6 +23,26 @@ Json location_json(const ReportContext& ctx, const Location& loc) {
   return j;
 }
 
+// One finding per fact (check/group.h): the other workloads with the same fact, and the other
+// rules' reasons folded into it, each with the fingerprint it would have had alone so that a
+// baseline or a diff can match it.
+void add_grouping(const Redactor& redact, const Finding& f, Json& j) {
+  Json shared = Json::array();
+  for (const SharedWith& s : f.shared_with) {
+    shared.push_back({{"subject", redact(s.subject)}, {"fingerprint", s.fingerprint}});
+  }
+  j["shared_with"] = std::move(shared);
+  Json reasons = Json::array();
+  for (const Reason& r : f.reasons) {
+    reasons.push_back({{"rule", r.rule_id.str()},
+                       {"invariant", r.invariant},
+                       {"severity", severity_name(r.severity)},
+                       {"message", redact(r.message)},
+                       {"fingerprint", r.fingerprint}});
+  }
+  j["reasons"] = std::move(reasons);
+}
+
 Json finding_json(const ReportContext& ctx, const Redactor& redact, const Finding& f) {
   const Rule* rule = ctx.catalog.find(f.rule_id);
   auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
@@ -57,6 +77,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["condition"] = or_null(redact(f.condition.text));
   j["fingerprint"] = f.fingerprint;
   j["accepted_reason"] = or_null(redact(f.accepted_reason));
+  add_grouping(redact, f, j);
   std::string remediation = rule ? rule->remediation_for(f.engine) : std::string();
   while (!remediation.empty() && (remediation.back() == '\n' || remediation.back() == ' ')) {
     remediation.pop_back();

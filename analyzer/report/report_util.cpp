@@ -86,4 +86,12 @@ Counts count_findings(const std::vector<Finding>& findings) {
   return c;
 }
 
+std::string message_with_reasons(const Finding& f) {
+  std::string text = f.message;
+  for (const Reason& r : f.reasons) {
+    text += fmt::format(" Also {} (invariant {}): {}", r.rule_id.str(), r.invariant, r.message);
+  }
+  return text;
+}
+
 }  // namespace sbr::report

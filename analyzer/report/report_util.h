@@ -42,6 +42,10 @@ std::string rule_help_uri(const Rule& rule);
 // Percent-encodes a '/'-separated relative path for use as a URI reference.
 std::string uri_encode_path(std::string_view path);
 
+// The message with the reasons folded into it (check/group.h) after it, for writers that have
+// one text per finding: "... (invariant 3) Also SB7004 (invariant 7): ...".
+std::string message_with_reasons(const Finding& f);
+
 // Counts shown by the JSON and text summaries. Severities are indexed by Severity's value.
 struct Counts {
   std::array<size_t, 5> by_severity{};

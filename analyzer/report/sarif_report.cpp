@@ -151,8 +151,9 @@ std::string message_with_links(const Emit& e, const Finding& f) {
     }
     ++id;
   }
-  if (related.empty() && via.empty()) return redact(f.message);
-  std::string text = escape_link_text(redact(f.message));
+  const std::string message = report::message_with_reasons(f);
+  if (related.empty() && via.empty()) return redact(message);
+  std::string text = escape_link_text(redact(message));
   if (!related.empty()) text += " (related: " + related + ")";
   if (!via.empty()) text += " (via: " + via + ")";
   return text;
@@ -181,6 +182,28 @@ Json code_flows(const Emit& e, const Finding& f, const Location& primary) {
   Json flow;
   flow["threadFlows"] = Json::array({std::move(thread)});
   return Json::array({std::move(flow)});
+}
+
+// One finding per fact (check/group.h): the other workloads and the folded rules, each with
+// the fingerprint it would have had alone, so that code scanning's history can be matched.
+void add_grouping(const Redactor& redact, const Finding& f, Json& props) {
+  if (!f.shared_with.empty()) {
+    Json shared = Json::array();
+    for (const SharedWith& s : f.shared_with) {
+      shared.push_back({{"subject", redact(s.subject)}, {"fingerprint", s.fingerprint}});
+    }
+    props["shared-with"] = std::move(shared);
+  }
+  if (!f.reasons.empty()) {
+    Json reasons = Json::array();
+    for (const Reason& r : f.reasons) {
+      reasons.push_back({{"rule", r.rule_id.str()},
+                         {"invariant", r.invariant},
+                         {"severity", severity_name(r.severity)},
+                         {"fingerprint", r.fingerprint}});
+    }
+    props["folded-reasons"] = std::move(reasons);
+  }
 }
 
 Json result_json(const Emit& e, const Finding& f) {
@@ -239,6 +262,7 @@ Json result_json(const Emit& e, const Finding& f) {
   props["subject"] = redact(f.subject);
   if (!f.condition.always()) props["condition"] = redact(f.condition.text);
   if (accepted) props["accepted-reason"] = redact(f.accepted_reason);
+  add_grouping(redact, f, props);
   j["properties"] = std::move(props);
   return j;
 }

@@ -229,6 +229,12 @@ void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
                        style.wrap(severity_color(f.severity), severity_name(f.severity)),
                        style.wrap("1", f.rule_id), one_line(redact(f.message)), f.invariant);
     write_snippet(lines, redact, f.at, style, out);
+    // Reasons folded into this finding (check/group.h): one fact, one fix, several rules.
+    for (const Reason& r : f.reasons) {
+      out << fmt::format("  also: {} [{}] {} (invariant {})\n",
+                         style.wrap(severity_color(r.severity), severity_name(r.severity)),
+                         style.wrap("1", r.rule_id), one_line(redact(r.message)), r.invariant);
+    }
     if (!f.condition.always()) {
       out << fmt::format("  condition: {}\n", one_line(redact(f.condition.text)));
     }

@@ -1,0 +1,24 @@
+// One finding per fact (issue 8 §7). Checks judge one workload at a time, so a fact written
+// once and shared (a compose `extends`, a launch function called twice) comes back once per
+// workload, and one host bind that is both outside the workspace and persistent comes back once
+// per rule. A reviewer fixes each of those in one place, so they are reported in one place.
+#pragma once
+
+#include <vector>
+
+#include "analyzer/check/catalog.h"
+#include "analyzer/check/finding.h"
+
+namespace sbr {
+
+// Folds a finding into another finding of the same workload at the same place and condition
+// when the catalog says its rule `folds_into` that one: it becomes one of that finding's
+// `reasons`, whose severity is the higher of the two. Accepted findings are never folded.
+void fold_reasons(std::vector<Finding>& findings, const Catalog& catalog);
+
+// Merges findings of one rule at one place, fact and condition that differ only in their
+// workload into the first: the others become its `shared_with` and its message names them all.
+// Findings whose severity, threat class or acceptance differ stay apart: they are judged apart.
+void merge_shared(std::vector<Finding>& findings);
+
+}  // namespace sbr
