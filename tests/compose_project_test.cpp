@@ -201,3 +201,76 @@ TEST_CASE("a devcontainer on a compose service is that service, judged once", "[
   CHECK(m.workloads[0].host_commands.size() == 1);
   CHECK(m.workloads[1].compose_service->value == "absent");
 }
+
+namespace {
+
+Word word(const std::string& text, std::uint32_t column) {
+  Word w;
+  w.text = text;
+  w.from.at = Location{2, 7, column};
+  return w;
+}
+
+Invocation compose_up(const std::vector<std::string>& args) {
+  Invocation inv;
+  std::uint32_t column = 1;
+  for (const auto& a : args) {
+    inv.argv.push_back(word(a, column));
+    column += static_cast<std::uint32_t>(a.size()) + 1;
+  }
+  return inv;
+}
+
+}  // namespace
+
+TEST_CASE("compose: a launcher's `-f a -f b up` is one project of both files", "[compose]") {
+  SourceSet sources;
+  sources.files.push_back(file_of(0, "compose/base.yml", FileType::Compose, R"(services:
+  agent:
+    image: ghcr.io/acme/agent:1.0
+    cap_drop: [ALL]
+)"));
+  sources.files.push_back(file_of(1, "compose/extra.yml", FileType::Other, R"(services:
+  agent:
+    cap_add: [NET_RAW]
+)"));
+  sources.files.push_back(file_of(2, "bin/up", FileType::Shell, "#!/bin/sh\n"));
+  LaunchContext ctx;
+  ctx.script = 2;
+  ctx.sources = &sources;
+
+  SECTION("layers in order, named after the files and the launcher, under its timeout") {
+    Invocation inv = compose_up({"docker", "compose", "-f", "compose/base.yml",
+                                 "--file=compose/extra.yml", "-p", "s1", "up", "--build"});
+    inv.wrappers.push_back({"timeout", {"2h"}, "2h", {}});
+    FilePart out;
+    REQUIRE(workloads_from_invocation(inv, ctx, out));
+    const Workload& w = service(out, "agent");
+    CHECK(w.id.name == "compose/base.yml + compose/extra.yml, run by bin/up");
+    CHECK(w.id.render_root == "bin/up");
+    REQUIRE(w.identity.cap_add.size() == 1);
+    CHECK(w.identity.cap_add[0].value == Capability::NetRaw);
+    CHECK(w.identity.cap_add[0].from.at.file == 1);
+    REQUIRE(w.lifecycle.timeout);
+    CHECK(w.lifecycle.timeout->value == 7200);
+    CHECK(out.problems.empty());
+  }
+  SECTION("a detached `up -d` outlives timeout(1); a missing file is a note at its word") {
+    Invocation inv = compose_up(
+        {"docker-compose", "-f", "compose/base.yml", "-f", "compose/local.yml", "up", "-d"});
+    inv.wrappers.push_back({"timeout", {"2h"}, "2h", {}});
+    FilePart out;
+    REQUIRE(workloads_from_invocation(inv, ctx, out));
+    CHECK_FALSE(service(out, "agent").lifecycle.timeout);
+    REQUIRE(out.problems.size() == 1);
+    CHECK(out.problems[0].kind == ProblemKind::SourceUnresolved);
+    CHECK(out.problems[0].at.column == 39);  // the word compose/local.yml
+  }
+  SECTION("commands that start nothing, or read the default files, are not projects") {
+    FilePart out;
+    CHECK_FALSE(workloads_from_invocation(
+        compose_up({"docker", "compose", "-f", "compose/base.yml", "down"}), ctx, out));
+    CHECK_FALSE(workloads_from_invocation(compose_up({"docker", "compose", "up"}), ctx, out));
+    CHECK(out.workloads.empty());
+  }
+}

@@ -13,7 +13,7 @@
 namespace sbr {
 namespace {
 
-Finding on(RuleId rule, std::string subject, std::uint32_t line, Severity s) {
+Finding on(RuleId rule, const std::string& subject, std::uint32_t line, Severity s) {
   Finding f;
   f.rule_id = rule;
   f.subject = subject;

@@ -6,6 +6,8 @@
 #include <array>
 #include <functional>
 
+#include <fmt/format.h>
+
 #include "analyzer/frontends/launch/compose_service.h"
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
@@ -59,15 +61,25 @@ std::string scalar(const Node* n) {
   return s ? std::string(*s) : "";
 }
 
+// A file that a compose file reads in (`extends.file`, `include`) and that is not in the
+// analysed tree: compose itself fails on it, and what it would add was not seen.
+Problem unresolved(FileId file, const Node* at, std::string message) {
+  Location loc = at ? launch::at_node(file, at, Frontend::Compose).at : Location{file, 0, 0};
+  return Problem{ProblemKind::SourceUnresolved, std::move(message), loc};
+}
+
 class Project {
  public:
-  Project(const FrontendContext& ctx, const ComposeEnv& env) : ctx_(ctx), env_(env) {}
+  // `name`: how the project's workloads are named; "" = the first file's path.
+  Project(const FrontendContext& ctx, const ComposeEnv& env, std::string name = "")
+      : ctx_(ctx), env_(env), name_(std::move(name)) {}
 
   // Parses files[i..] one inside the other (each document stays alive while the next is read)
   // and reads the services once all are open. A layer that does not parse is left out (its
   // problem is reported); the others are still read.
   void open(const std::vector<const SourceFile*>& files, std::size_t i, FilePart& out) {
     if (i == files.size()) {
+      problems_ = &out.problems;
       read(out);
       return;
     }
@@ -88,6 +100,7 @@ class Project {
 
  private:
   void read(FilePart& out) const {
+    for (const auto& l : layers_) check_includes(l);
     std::vector<std::string> names;  // in order of first definition across the layers
     for (const auto& l : layers_) {
       const Node* svcs = services_of(l.root);
@@ -118,11 +131,11 @@ class Project {
     if (started) out.workloads.push_back(std::move(w));
   }
 
-  static void start(Workload& w, const ComposeLayer& l, const Node* key) {
+  void start(Workload& w, const ComposeLayer& l, const Node* key) const {
     w.engine = Engine::Compose;
     w.id.kind = "compose";
-    w.id.name = l.file->path;
-    w.id.render_root = l.file->path;
+    w.id.name = name_.empty() ? l.file->path : name_;
+    w.id.render_root = w.id.name;
     w.id.container = key ? key->scalar : "";
     w.object_from = w.pod_spec_from = w.container_from =
         launch::at_node(l.file->id, key, Frontend::Compose);
@@ -140,13 +153,28 @@ class Project {
     if (file.empty()) {
       const Node* svcs = services_of(l.root);
       const Node* base = svcs ? svcs->get(name) : nullptr;
-      if (base == nullptr || base == svc || !base->is_map()) return false;
+      if (base == nullptr || base == svc || !base->is_map()) {
+        if (base == nullptr) {
+          report(unresolved(l.file->id, ext,
+                            fmt::format("`extends` names service `{}`, which "
+                                        "{} does not define",
+                                        name, l.file->path)));
+        }
+        return false;
+      }
       const bool deeper = apply_extends(l, base, w, depth + 1);
       launch::apply_compose_service(l, base, ctx_, deeper, w);
       return true;
     }
-    const SourceFile* f = launch::find_source(ctx_.sources, launch::normalize_path(l.dir + file));
-    if (f == nullptr || !f->readable) return false;
+    const std::string path = launch::normalize_path(l.dir + file);
+    const SourceFile* f = launch::find_source(ctx_.sources, path);
+    if (f == nullptr || !f->readable) {
+      report(unresolved(l.file->id, ext->get("file"),
+                        fmt::format("`extends` reads {}, which is not in the analysed tree: what "
+                                    "service `{}` adds from it was not seen",
+                                    path, name)));
+      return false;
+    }
     bool found = false;
     std::vector<Problem> reported_with_that_file;  // its own reading reports its problems
     for_each_document(
@@ -161,12 +189,56 @@ class Project {
           found = true;
         },
         1);
+    if (!found) {
+      report(unresolved(
+          l.file->id, ext,
+          fmt::format("`extends` names service `{}`, which {} does not define", name, f->path)));
+    }
     return found;
+  }
+
+  // `include: [PATH, {path: PATH | [PATH...]}]`: compose loads each as a project of its own
+  // directory and adds its services. Every included file in the tree is read as compose on its
+  // own (by name or content) with exactly that directory, so only a missing one is left.
+  void check_includes(const ComposeLayer& l) const {
+    const Node* inc = l.root->get("include");
+    if (inc == nullptr || !inc->is_seq()) return;
+    std::vector<const Node*> paths;
+    for (const Node* item : inc->items) {
+      const Node* p = item->is_map() ? item->get("path") : item;
+      if (p != nullptr && p->is_seq()) {
+        paths.insert(paths.end(), p->items.begin(), p->items.end());
+      } else if (p != nullptr) {
+        paths.push_back(p);
+      }
+    }
+    for (const Node* p : paths) {
+      const std::string file = scalar(p);
+      if (file.empty()) continue;
+      const std::string path = launch::normalize_path(l.dir + file);
+      const SourceFile* f = launch::find_source(ctx_.sources, path);
+      if (f != nullptr && f->readable) continue;
+      report(unresolved(l.file->id, p,
+                        fmt::format("`include` reads {}, which is not in the analysed tree: the "
+                                    "services it adds were not seen",
+                                    path)));
+    }
+  }
+
+  // A service read twice (by extends from two services) reports its problem once.
+  void report(Problem p) const {
+    if (problems_ == nullptr) return;
+    for (const Problem& q : *problems_) {
+      if (q.at == p.at && q.message == p.message) return;
+    }
+    problems_->push_back(std::move(p));
   }
 
   const FrontendContext& ctx_;
   const ComposeEnv& env_;
+  std::string name_;
   std::vector<ComposeLayer> layers_;
+  std::vector<Problem>* problems_ = nullptr;
 };
 
 }  // namespace
@@ -183,6 +255,14 @@ void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FileP
   }
   ComposeEnv env = env_beside(dir, ctx.sources);
   Project(ctx, env).open(files, 0, out);
+}
+
+void read_compose_project(const std::vector<const SourceFile*>& files, std::string name,
+                          const FrontendContext& ctx, FilePart& out) {
+  if (files.empty()) return;
+  // The project directory, and so its `.env`, is the first file's (compose's own default).
+  ComposeEnv env = env_beside(launch::dir_of(files.front()->path), ctx.sources);
+  Project(ctx, env, std::move(name)).open(files, 0, out);
 }
 
 }  // namespace sbr

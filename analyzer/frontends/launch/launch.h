@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "analyzer/frontends/frontend.h"
 #include "analyzer/model/invocation.h"
@@ -39,6 +40,14 @@ struct LaunchContext {
 bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, FilePart& out);
 
 void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
+// `docker compose -f a.yml -f b.yml up`: the files as one project, later files over earlier
+// ones, its workloads named `name` (compose.cpp).
+void read_compose_project(const std::vector<const SourceFile*>& files, std::string name,
+                          const FrontendContext& ctx, FilePart& out);
+// When `inv` is `docker compose` / `podman compose` / `docker-compose` with `-f` files that
+// starts services (up, run, create), reads those files as one project into `out` and returns
+// true (compose_invocation.cpp).
+bool compose_from_invocation(const Invocation& inv, const LaunchContext& ctx, FilePart& out);
 void read_devcontainer_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 void read_dockerfile(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 // A seccomp JSON profile (root object with "defaultAction").

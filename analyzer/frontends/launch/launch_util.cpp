@@ -38,6 +38,14 @@ const SourceFile* find_source(const SourceSet* sources, const std::string& path)
   return nullptr;
 }
 
+void apply_timeout_wrapper(const Invocation& inv, Workload& w) {
+  for (const WrapperUse& wrapper : inv.wrappers) {
+    if (wrapper.name != "timeout" || w.lifecycle.timeout) continue;
+    auto seconds = duration_seconds(wrapper.operand);
+    if (seconds && *seconds > 0) w.lifecycle.timeout = fact(*seconds, wrapper.from);
+  }
+}
+
 std::optional<std::int64_t> duration_seconds(const std::string& text) {
   if (text.empty()) return std::nullopt;
   std::size_t used = 0;

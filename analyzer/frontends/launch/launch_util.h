@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analyzer/frontends/frontend.h"
+#include "analyzer/model/invocation.h"
 #include "analyzer/support/yaml_tree.h"
 
 namespace sbr::launch {
@@ -17,6 +18,9 @@ const SourceFile* find_source(const SourceSet* sources, const std::string& path)
 
 // timeout(1)'s DURATION ("90", "1.5h", "30m", "2d") in whole seconds; nullopt if not one.
 std::optional<std::int64_t> duration_seconds(const std::string& text);
+// `timeout DURATION` in front of the command: the workload's wall clock (DURATION 0 is none).
+// Only for a client that stays attached; the caller decides that.
+void apply_timeout_wrapper(const Invocation& inv, Workload& w);
 
 inline Provenance at_node(FileId file, const yaml::Node* n, Frontend fe) {
   return Provenance{Location{file, n ? n->line : 1, n ? n->column : 1}, fe, {}};

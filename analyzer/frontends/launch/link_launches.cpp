@@ -5,7 +5,30 @@
 
 namespace sbr {
 
+namespace {
+
+// A compose file that a launcher reads with `-f` is judged as that launcher's project (its
+// layers, its timeout), not again as a project of its own directory.
+void drop_compose_read_by_launchers(Model& model) {
+  using Key = std::tuple<FileId, std::string>;
+  std::set<Key> launched;
+  auto standalone = [](const Workload& w) { return w.id.render_root == w.id.name; };
+  for (const Workload& w : model.workloads) {
+    if (w.engine == Engine::Compose && !standalone(w)) {
+      launched.insert({w.object_from.at.file, w.id.container});
+    }
+  }
+  if (launched.empty()) return;
+  std::erase_if(model.workloads, [&](const Workload& w) {
+    return w.engine == Engine::Compose && standalone(w) &&
+           launched.count({w.object_from.at.file, w.id.container});
+  });
+}
+
+}  // namespace
+
 void link_launches(Model& model) {
+  drop_compose_read_by_launchers(model);
   link_devcontainers(model);
   using Key = std::tuple<FileId, std::string, std::string, std::string, std::string>;
   std::set<Key> played;

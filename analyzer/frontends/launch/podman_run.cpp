@@ -77,11 +77,7 @@ void apply_wrappers(const Invocation& inv, const launch::ParsedRun& args, Worklo
   for (const auto& o : args.options) {
     if (o.name == "detach") return;
   }
-  for (const WrapperUse& wrapper : inv.wrappers) {
-    if (wrapper.name != "timeout" || w.lifecycle.timeout) continue;
-    auto seconds = launch::duration_seconds(wrapper.operand);
-    if (seconds && *seconds > 0) w.lifecycle.timeout = fact(*seconds, wrapper.from);
-  }
+  launch::apply_timeout_wrapper(inv, w);
 }
 
 // The image without tag or digest: a version bump is the same workload.
@@ -215,6 +211,7 @@ void remember_build(const Invocation& inv, std::size_t i, const LaunchContext& c
 
 bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, FilePart& out) {
   if (inv.argv.empty()) return false;
+  if (compose_from_invocation(inv, ctx, out)) return true;
   EngineGuess g = engine_of(inv.argv[0], ctx);
   if (!g.is_engine) return false;
   std::size_t i = launch::skip_global_options(inv.argv, 1);

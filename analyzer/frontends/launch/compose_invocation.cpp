@@ -1,0 +1,134 @@
+// `docker compose -f base.yml -f agent.yml up` in a launcher: compose reads exactly those files,
+// in that order, and no override file beside them. Without `-f` compose reads the default
+// files of its directory, which the compose frontend already reads on their own.
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+#include "analyzer/frontends/launch/launch.h"
+#include "analyzer/frontends/launch/launch_util.h"
+#include "analyzer/frontends/launch/run_options.h"
+#include "analyzer/support/strings.h"
+
+namespace sbr {
+namespace {
+
+// Global options of `docker compose` that take a value (the value is not the subcommand).
+constexpr std::string_view kValued[] = {"-p",         "--project-name", "--project-directory",
+                                        "--env-file", "--profile",      "--ansi",
+                                        "--parallel", "--progress"};
+// Subcommands that create or start the services' containers.
+constexpr std::string_view kStarts[] = {"up", "run", "create", "start"};
+
+template <std::size_t N>
+bool one_of(const std::string_view (&set)[N], std::string_view s) {
+  for (std::string_view x : set) {
+    if (x == s) return true;
+  }
+  return false;
+}
+
+// Where the compose command's own arguments start, or 0 when `inv` is not compose.
+std::size_t compose_args_start(const Invocation& inv) {
+  const std::string name = base_name(inv.argv[0].text);
+  if (name == "docker-compose" || name == "podman-compose") return 1;
+  if (name != "docker" && name != "podman" && name != "nerdctl") return 0;
+  std::size_t i = launch::skip_global_options(inv.argv, 1);
+  return i < inv.argv.size() && inv.argv[i].text == "compose" ? i + 1 : 0;
+}
+
+struct ComposeArgs {
+  std::vector<const Word*> files;
+  std::string subcommand;
+  bool detached = false;  // `up -d`: the services outlive the client
+};
+
+ComposeArgs parse(const Invocation& inv, std::size_t i) {
+  ComposeArgs a;
+  for (; i < inv.argv.size(); ++i) {
+    const std::string& t = inv.argv[i].text;
+    if ((t == "-f" || t == "--file") && i + 1 < inv.argv.size()) {
+      a.files.push_back(&inv.argv[++i]);
+    } else if (t.rfind("--file=", 0) == 0) {
+      a.files.push_back(&inv.argv[i]);
+    } else if (one_of(kValued, t)) {
+      ++i;
+    } else if (t.empty() || t[0] != '-') {
+      a.subcommand = t;
+      break;
+    }
+  }
+  for (++i; i < inv.argv.size(); ++i) {
+    const std::string& t = inv.argv[i].text;
+    a.detached = a.detached || t == "-d" || t == "--detach";
+  }
+  return a;
+}
+
+// timeout(1) in front of a foreground `compose up` ends the client, and compose stops the
+// services when its attached client is killed; detached services outlive it.
+void apply_timeout(const Invocation& inv, const ComposeArgs& args, Workload& w) {
+  if (!args.detached) launch::apply_timeout_wrapper(inv, w);
+}
+
+Problem unresolved(const Word& w, std::string message) {
+  return Problem{ProblemKind::SourceUnresolved, std::move(message), w.from.at};
+}
+
+}  // namespace
+
+bool compose_from_invocation(const Invocation& inv, const LaunchContext& ctx, FilePart& out) {
+  if (inv.argv.empty()) return false;
+  std::size_t start = compose_args_start(inv);
+  if (start == 0) return false;
+  ComposeArgs args = parse(inv, start);
+  if (args.files.empty() || !one_of(kStarts, args.subcommand)) return false;
+  std::string script = ctx.sources && ctx.script < ctx.sources->files.size()
+                           ? ctx.sources->files[ctx.script].path
+                           : "";
+  std::vector<const SourceFile*> files;
+  for (const Word* w : args.files) {
+    std::string text = w->text.rfind("--file=", 0) == 0 ? w->text.substr(7) : w->text;
+    if (w->symbolic && text.empty()) {
+      out.problems.push_back(unresolved(
+          *w, fmt::format("`compose -f` takes its file from {}: the services it defines were "
+                          "not seen",
+                          w->origin)));
+      continue;
+    }
+    // A path built on the script-directory idiom is already relative to the repository root
+    // (render/bash path_idioms); a plain relative one is relative to the working directory,
+    // which is the repository root or the script's directory when the script cd's there.
+    const SourceFile* f = nullptr;
+    for (const std::string& dir : {std::string(), launch::dir_of(script)}) {
+      if (f == nullptr && text.front() != '/') {
+        f = launch::find_source(ctx.sources, launch::normalize_path(dir + text));
+      }
+    }
+    if (f == nullptr || !f->readable) {
+      out.problems.push_back(unresolved(
+          *w, fmt::format("`compose -f {}` reads a file that is not in the analysed tree: the "
+                          "services it defines were not seen",
+                          text)));
+      continue;
+    }
+    files.push_back(f);
+  }
+  FrontendContext fctx;
+  fctx.sources = ctx.sources;
+  // "compose/base.yml + compose/agent.yml, run by bin/up": the project as that launcher has it.
+  std::string name;
+  for (const SourceFile* f : files) name += (name.empty() ? "" : " + ") + f->path;
+  name += ", run by " + script;
+  const std::size_t before = out.workloads.size();
+  read_compose_project(files, std::move(name), fctx, out);
+  for (std::size_t k = before; k < out.workloads.size(); ++k) {
+    // Rendered by this launcher: link_launches drops the standalone reading of the same files.
+    out.workloads[k].id.render_root = script;
+    apply_timeout(inv, args, out.workloads[k]);
+  }
+  return true;
+}
+
+}  // namespace sbr
