@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 #include <fnmatch.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "analyzer/support/strings.h"
 #include "analyzer/support/yaml_tree.h"
 
@@ -83,6 +86,190 @@ bool selector_matches(const WorkloadSelector& s, const WorkloadId& id, std::stri
          m(s.container, id.container) && (s.path.empty() || glob_match(s.path, path));
 }
 
+namespace {
+
+using Section = std::optional<Error> (*)(const Parser&, const Node*, Config&);
+
+std::optional<Error> read_threat_class(const Parser& p, const Node* e, Config& c) {
+  if (!e->is_map()) return p.err(e, "a threat class entry is a mapping");
+  if (auto bad = p.only_keys(e, {"match", "class", "reason"}, "a threat class entry")) return bad;
+  ThreatClassEntry t;
+  t.at = p.loc(e);
+  auto sel = p.selector(e->get("match"));
+  if (!sel) return sel.error();
+  t.match = *sel;
+  auto cls = p.str(e->get("class"), "class");
+  if (!cls) return cls.error();
+  auto tc = parse_threat_class(*cls);
+  if (!tc) {
+    return p.err(e->get("class"),
+                 "`class` must be untrusted-code, untrusted-input, multi-tenant or trusted");
+  }
+  t.threat = *tc;
+  if (const Node* r = e->get("reason")) {
+    auto reason = p.str(r, "reason");
+    if (!reason) return reason.error();
+    t.reason = *reason;
+  }
+  if (t.threat == ThreatClass::Trusted && t.reason.empty()) {
+    return p.err(e, "class `trusted` needs a `reason`");
+  }
+  c.threat_classes.push_back(std::move(t));
+  return std::nullopt;
+}
+
+std::optional<Error> read_acceptance(const Parser& p, const Node* e, Config& c) {
+  if (!e->is_map()) return p.err(e, "an acceptance is a mapping");
+  if (auto bad = p.only_keys(e, {"rule", "match", "reason", "expires"}, "an acceptance")) {
+    return bad;
+  }
+  Acceptance a;
+  a.at = p.loc(e);
+  auto rule = p.str(e->get("rule"), "rule");
+  if (!rule) return rule.error();
+  a.rule = *rule;
+  if (const Node* m = e->get("match")) {
+    auto sel = p.selector(m);
+    if (!sel) return sel.error();
+    a.match = *sel;
+  }
+  if (const Node* r = e->get("reason")) {
+    auto reason = p.str(r, "reason");
+    if (!reason) return reason.error();
+    a.reason = *reason;
+  }
+  if (const Node* x = e->get("expires")) {
+    auto d = p.str(x, "expires");
+    if (!d) return d.error();
+    if (!Parser::valid_date(*d)) return p.err(x, "`expires` must be a date YYYY-MM-DD");
+    a.expires = *d;
+  }
+  c.acceptances.push_back(std::move(a));
+  return std::nullopt;
+}
+
+// A list section whose entries `entry` reads one by one.
+template <Section entry>
+std::optional<Error> read_list(const Parser& p, const Node* list, std::string_view key, Config& c) {
+  if (!list->is_seq()) return p.err(list, fmt::format("`{}` must be a list", key));
+  for (const Node* e : list->items) {
+    if (auto bad = entry(p, e, c)) return bad;
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> read_threat_classes(const Parser& p, const Node* n, Config& c) {
+  return read_list<read_threat_class>(p, n, "threat_classes", c);
+}
+
+std::optional<Error> read_acceptances(const Parser& p, const Node* n, Config& c) {
+  return read_list<read_acceptance>(p, n, "acceptances", c);
+}
+
+std::optional<Error> read_version(const Parser& p, const Node* v, Config&) {
+  if (v->as_int() != 1) return p.err(v, "`version` must be 1");
+  return std::nullopt;
+}
+
+std::optional<Error> read_secrets(const Parser& p, const Node* s, Config& c) {
+  if (!s->is_map()) return p.err(s, "`secrets` must be a mapping");
+  if (auto bad = p.only_keys(s, {"intended"}, "secrets")) return bad;
+  if (const Node* i = s->get("intended")) {
+    auto v = p.strings(i, "secrets.intended");
+    if (!v) return v.error();
+    c.intended_secrets = *v;
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> read_workspace(const Parser& p, const Node* w, Config& c) {
+  if (w->is_scalar()) {
+    c.workspace.push_back(w->scalar);
+    return std::nullopt;
+  }
+  auto v = p.strings(w, "workspace");
+  if (!v) return v.error();
+  c.workspace = *v;
+  return std::nullopt;
+}
+
+std::optional<Error> read_engine(const Parser& p, const Node* e, Config& c) {
+  auto v = p.str(e, "engine");
+  if (!v) return v.error();
+  auto eng = parse_engine(*v);
+  if (!eng || *eng == Engine::Kubelet) {
+    return p.err(e, "`engine` must be podman, docker, podman-kube-play, compose or devcontainer");
+  }
+  c.launcher_engine = eng;
+  return std::nullopt;
+}
+
+std::optional<Error> read_cluster(const Parser& p, const Node* k, Config& c) {
+  if (!k->is_map()) return p.err(k, "`cluster` must be a mapping");
+  if (auto bad = p.only_keys(k, {"default_runtime_class", "seccomp_default", "pod_pids_limit"},
+                             "cluster")) {
+    return bad;
+  }
+  c.cluster.from = Provenance{p.loc(k), Frontend::Config, {}};
+  if (const Node* v = k->get("default_runtime_class")) {
+    auto s = p.str(v, "default_runtime_class");
+    if (!s) return s.error();
+    c.cluster.default_runtime_class = *s;
+  }
+  if (const Node* v = k->get("seccomp_default")) {
+    if (!v->as_bool()) return p.err(v, "`seccomp_default` must be true or false");
+    c.cluster.seccomp_default = *v->as_bool();
+  }
+  if (const Node* v = k->get("pod_pids_limit")) {
+    if (!v->as_int() || *v->as_int() <= 0) {
+      return p.err(v, "`pod_pids_limit` must be a positive integer");
+    }
+    c.cluster.pod_pids_limit = *v->as_int();
+  }
+  return std::nullopt;
+}
+
+std::optional<Error> read_fail_on(const Parser& p, const Node* f, Config& c) {
+  auto s = p.str(f, "fail_on");
+  if (!s) return s.error();
+  auto sev = parse_severity(*s);
+  if (*s != "none" && (!sev || *sev == Severity::Note)) {
+    return p.err(f, "`fail_on` must be critical, high, medium, low or none");
+  }
+  c.fail_on = *s;
+  return std::nullopt;
+}
+
+std::optional<Error> read_exclude(const Parser& p, const Node* x, Config& c) {
+  auto v = p.strings(x, "exclude");
+  if (!v) return v.error();
+  c.exclude = *v;
+  return std::nullopt;
+}
+
+std::optional<Error> read_integrity(const Parser& p, const Node* i, Config& c) {
+  if (!i->is_map()) return p.err(i, "`integrity` must map SB0 rule ids to severities");
+  for (const auto& [k, v] : i->entries) {
+    if (k->scalar.size() != 6 || k->scalar.rfind("SB0", 0) != 0) {
+      return p.err(k, "`integrity` keys are SB0xxx rule ids");
+    }
+    auto sev = v->is_scalar() ? parse_severity(v->scalar) : std::nullopt;
+    if (!sev) return p.err(v, "severity must be critical, high, medium, low or note");
+    c.integrity_severity[k->scalar] = *sev;
+  }
+  return std::nullopt;
+}
+
+// The top-level keys, in the order they are read; any other key is an error.
+constexpr std::pair<std::string_view, Section> kSections[] = {
+    {"version", read_version},         {"threat_classes", read_threat_classes},
+    {"acceptances", read_acceptances}, {"secrets", read_secrets},
+    {"workspace", read_workspace},     {"engine", read_engine},
+    {"cluster", read_cluster},         {"fail_on", read_fail_on},
+    {"exclude", read_exclude},         {"integrity", read_integrity}};
+
+}  // namespace
+
 Result<Config> parse_config(std::string_view text, const std::string& path, FileId file) {
   Parser p{path, file};
   Config c;
@@ -104,149 +291,14 @@ Result<Config> parse_config(std::string_view text, const std::string& path, File
     const auto& d = doc.duplicates.front();
     return Error{fmt::format("{}:{}:{}: duplicate key `{}`", path, d.line, d.column, d.key)};
   }
-  if (auto e = p.only_keys(root,
-                           {"version", "threat_classes", "acceptances", "secrets", "workspace",
-                            "engine", "cluster", "fail_on", "exclude", "integrity"},
-                           "the configuration")) {
-    return *e;
+  for (const auto& [k, v] : root->entries) {
+    bool known = std::any_of(std::begin(kSections), std::end(kSections),
+                             [&](const auto& s) { return s.first == k->scalar; });
+    if (!known) return p.err(k, fmt::format("unknown key `{}` in the configuration", k->scalar));
   }
-  if (const Node* v = root->get("version")) {
-    if (v->as_int() != 1) return p.err(v, "`version` must be 1");
-  }
-  if (const Node* list = root->get("threat_classes")) {
-    if (!list->is_seq()) return p.err(list, "`threat_classes` must be a list");
-    for (const Node* e : list->items) {
-      if (!e->is_map()) return p.err(e, "a threat class entry is a mapping");
-      if (auto bad = p.only_keys(e, {"match", "class", "reason"}, "a threat class entry"))
-        return *bad;
-      ThreatClassEntry t;
-      t.at = p.loc(e);
-      auto sel = p.selector(e->get("match"));
-      if (!sel) return sel.error();
-      t.match = *sel;
-      auto cls = p.str(e->get("class"), "class");
-      if (!cls) return cls.error();
-      auto tc = parse_threat_class(*cls);
-      if (!tc) {
-        return p.err(e->get("class"),
-                     "`class` must be untrusted-code, untrusted-input, multi-tenant or trusted");
-      }
-      t.threat = *tc;
-      if (const Node* r = e->get("reason")) {
-        auto reason = p.str(r, "reason");
-        if (!reason) return reason.error();
-        t.reason = *reason;
-      }
-      if (t.threat == ThreatClass::Trusted && t.reason.empty()) {
-        return p.err(e, "class `trusted` needs a `reason`");
-      }
-      c.threat_classes.push_back(std::move(t));
-    }
-  }
-  if (const Node* list = root->get("acceptances")) {
-    if (!list->is_seq()) return p.err(list, "`acceptances` must be a list");
-    for (const Node* e : list->items) {
-      if (!e->is_map()) return p.err(e, "an acceptance is a mapping");
-      if (auto bad = p.only_keys(e, {"rule", "match", "reason", "expires"}, "an acceptance")) {
-        return *bad;
-      }
-      Acceptance a;
-      a.at = p.loc(e);
-      auto rule = p.str(e->get("rule"), "rule");
-      if (!rule) return rule.error();
-      a.rule = *rule;
-      if (const Node* m = e->get("match")) {
-        auto sel = p.selector(m);
-        if (!sel) return sel.error();
-        a.match = *sel;
-      }
-      if (const Node* r = e->get("reason")) {
-        auto reason = p.str(r, "reason");
-        if (!reason) return reason.error();
-        a.reason = *reason;
-      }
-      if (const Node* x = e->get("expires")) {
-        auto d = p.str(x, "expires");
-        if (!d) return d.error();
-        if (!Parser::valid_date(*d)) return p.err(x, "`expires` must be a date YYYY-MM-DD");
-        a.expires = *d;
-      }
-      c.acceptances.push_back(std::move(a));
-    }
-  }
-  if (const Node* s = root->get("secrets")) {
-    if (!s->is_map()) return p.err(s, "`secrets` must be a mapping");
-    if (auto bad = p.only_keys(s, {"intended"}, "secrets")) return *bad;
-    if (const Node* i = s->get("intended")) {
-      auto v = p.strings(i, "secrets.intended");
-      if (!v) return v.error();
-      c.intended_secrets = *v;
-    }
-  }
-  if (const Node* w = root->get("workspace")) {
-    if (w->is_scalar()) {
-      c.workspace.push_back(w->scalar);
-    } else {
-      auto v = p.strings(w, "workspace");
-      if (!v) return v.error();
-      c.workspace = *v;
-    }
-  }
-  if (const Node* e = root->get("engine")) {
-    auto v = p.str(e, "engine");
-    if (!v) return v.error();
-    auto eng = parse_engine(*v);
-    if (!eng || *eng == Engine::Kubelet) {
-      return p.err(e, "`engine` must be podman, docker, podman-kube-play, compose or devcontainer");
-    }
-    c.launcher_engine = eng;
-  }
-  if (const Node* k = root->get("cluster")) {
-    if (!k->is_map()) return p.err(k, "`cluster` must be a mapping");
-    if (auto bad = p.only_keys(k, {"default_runtime_class", "seccomp_default", "pod_pids_limit"},
-                               "cluster")) {
-      return *bad;
-    }
-    c.cluster.from = Provenance{p.loc(k), Frontend::Config, {}};
-    if (const Node* v = k->get("default_runtime_class")) {
-      auto s = p.str(v, "default_runtime_class");
-      if (!s) return s.error();
-      c.cluster.default_runtime_class = *s;
-    }
-    if (const Node* v = k->get("seccomp_default")) {
-      if (!v->as_bool()) return p.err(v, "`seccomp_default` must be true or false");
-      c.cluster.seccomp_default = *v->as_bool();
-    }
-    if (const Node* v = k->get("pod_pids_limit")) {
-      if (!v->as_int() || *v->as_int() <= 0) {
-        return p.err(v, "`pod_pids_limit` must be a positive integer");
-      }
-      c.cluster.pod_pids_limit = *v->as_int();
-    }
-  }
-  if (const Node* f = root->get("fail_on")) {
-    auto s = p.str(f, "fail_on");
-    if (!s) return s.error();
-    auto sev = parse_severity(*s);
-    if (*s != "none" && (!sev || *sev == Severity::Note)) {
-      return p.err(f, "`fail_on` must be critical, high, medium, low or none");
-    }
-    c.fail_on = *s;
-  }
-  if (const Node* x = root->get("exclude")) {
-    auto v = p.strings(x, "exclude");
-    if (!v) return v.error();
-    c.exclude = *v;
-  }
-  if (const Node* i = root->get("integrity")) {
-    if (!i->is_map()) return p.err(i, "`integrity` must map SB0 rule ids to severities");
-    for (const auto& [k, v] : i->entries) {
-      if (k->scalar.size() != 6 || k->scalar.rfind("SB0", 0) != 0) {
-        return p.err(k, "`integrity` keys are SB0xxx rule ids");
-      }
-      auto sev = v->is_scalar() ? parse_severity(v->scalar) : std::nullopt;
-      if (!sev) return p.err(v, "severity must be critical, high, medium, low or note");
-      c.integrity_severity[k->scalar] = *sev;
+  for (const auto& [key, read] : kSections) {
+    if (const Node* n = root->get(key)) {
+      if (auto e = read(p, n, c)) return *e;
     }
   }
   return c;
