@@ -291,9 +291,10 @@ Result<Config> parse_config(std::string_view text, const std::string& path, File
     const auto& d = doc.duplicates.front();
     return Error{fmt::format("{}:{}:{}: duplicate key `{}`", path, d.line, d.column, d.key)};
   }
-  for (const auto& [k, v] : root->entries) {
+  for (const auto& entry : root->entries) {
+    const Node* k = entry.first;
     bool known = std::any_of(std::begin(kSections), std::end(kSections),
-                             [&](const auto& s) { return s.first == k->scalar; });
+                             [k](const auto& s) { return s.first == k->scalar; });
     if (!known) return p.err(k, fmt::format("unknown key `{}` in the configuration", k->scalar));
   }
   for (const auto& [key, read] : kSections) {
