@@ -15,66 +15,17 @@
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
+#include "analyzer/cli/command.h"
+#include "analyzer/cli/diff.h"
+#include "analyzer/cli/options.h"
 #include "analyzer/cli/revision.h"
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
 
 namespace sbr {
+
 namespace {
-
-constexpr const char* kUsage = R"(usage: sbreview check [options] [PATH...]
-
-Reviews the configuration of sandboxes that run untrusted code (Kubernetes manifests, ...).
-PATH defaults to the current directory; directories are read recursively.
-
-options:
-  --format text|json|sarif   output format (repeatable; pairs with the --output after it)
-  --output FILE              write the preceding --format to FILE (default: stdout)
-  --fail-on LEVEL            critical|high|medium|low|none (default: high); exit 1 when a
-                             finding at or above LEVEL is reported
-  --config FILE              configuration (default: .sbreview.yaml at the git top level of
-                             the first PATH, else in the current directory; with --revision,
-                             .sbreview.yaml at the top of that revision)
-  --revision REV             analyse the git revision REV (commit, branch, tag, HEAD~2...)
-                             without checking it out; PATHs name paths in that revision,
-                             relative to the current directory's place in the repository
-  -C DIR                     with --revision: the repository is the one containing DIR, and
-                             PATHs are relative to DIR (default: the current directory)
-  --dump-model               print the model instead of findings
-  --jobs N                   worker threads (default: the number of cores)
-  --version                  print the version
-  --help                     print this help
-
-exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, configuration or internal error
-)";
-
-struct OutputSpec {
-  std::string format;
-  std::string path;  // "" = stdout
-};
-
-struct Options {
-  std::vector<std::string> paths;
-  std::vector<OutputSpec> outputs;
-  std::optional<std::string> fail_on;
-  std::optional<std::string> config;
-  std::optional<std::string> revision;
-  std::optional<std::string> repo_dir;  // -C
-  bool dump_model = false;
-  bool parse_only = false;  // hidden: stop after building the model (benchmark baseline)
-  unsigned jobs = 0;
-  std::string today;
-};
-
-std::string today_utc() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
-}
 
 // The working tree's top level for `path`, through libgit2 (no git binary is run).
 std::optional<std::string> git_toplevel(const std::string& path) {
@@ -113,6 +64,22 @@ std::optional<std::string> find_config(const Options& o) {
   return std::nullopt;
 }
 
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+}  // namespace
+
+std::string today_utc() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
+  return buf;
+}
+
 // The configuration's text: --config from disk; else, for a revision, its top-level
 // .sbreview.yaml; else find_config on disk. nullopt when there is none.
 Result<std::optional<ConfigText>> config_text(const Options& o, const GitTree* revision) {
@@ -126,97 +93,6 @@ Result<std::optional<ConfigText>> config_text(const Options& o, const GitTree* r
   return std::optional<ConfigText>(ConfigText{*path, ss.str()});
 }
 
-// Parses arguments; returns an error message on bad usage.
-std::optional<std::string> parse_args(const std::vector<std::string>& args, Options& o, bool& help,
-                                      bool& version) {
-  size_t i = 0;
-  auto value = [&](const std::string& flag) -> std::optional<std::string> {
-    if (i + 1 >= args.size()) return std::nullopt;
-    return args[++i];
-  };
-  bool saw_command = false;
-  for (; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    std::string flag = a, inline_value;
-    bool has_inline = false;
-    if (a.rfind("--", 0) == 0) {
-      if (size_t eq = a.find('='); eq != std::string::npos) {
-        flag = a.substr(0, eq);
-        inline_value = a.substr(eq + 1);
-        has_inline = true;
-      }
-    }
-    auto get = [&]() -> std::optional<std::string> {
-      if (has_inline) return inline_value;
-      return value(flag);
-    };
-    if (flag == "--help" || flag == "-h") {
-      help = true;
-    } else if (flag == "--version") {
-      version = true;
-    } else if (flag == "--format") {
-      auto v = get();
-      if (!v || (*v != "text" && *v != "json" && *v != "sarif")) {
-        return "--format takes text, json or sarif";
-      }
-      o.outputs.push_back({*v, ""});
-    } else if (flag == "--output" || flag == "-o") {
-      auto v = get();
-      if (!v) return "--output takes a file name";
-      if (o.outputs.empty()) o.outputs.push_back({"text", ""});
-      if (!o.outputs.back().path.empty()) return "each --output follows its own --format";
-      o.outputs.back().path = *v;
-    } else if (flag == "--fail-on") {
-      auto v = get();
-      auto sev = v ? parse_severity(*v) : std::nullopt;
-      if (!v || (*v != "none" && (!sev || *sev == Severity::Note))) {
-        return "--fail-on takes critical, high, medium, low or none";
-      }
-      o.fail_on = *v;
-    } else if (flag == "--config") {
-      auto v = get();
-      if (!v) return "--config takes a file name";
-      o.config = *v;
-    } else if (flag == "--revision") {
-      auto v = get();
-      if (!v || v->empty()) return "--revision takes a git revision";
-      o.revision = *v;
-    } else if (flag == "-C") {
-      auto v = get();
-      if (!v || v->empty()) return "-C takes a directory";
-      o.repo_dir = *v;
-    } else if (flag == "--dump-model") {
-      o.dump_model = true;
-    } else if (flag == "--parse-only") {  // not in the usage text: a benchmark baseline
-      o.parse_only = true;
-    } else if (flag == "--jobs" || flag == "-j") {
-      auto v = get();
-      if (!v) return "--jobs takes a number";
-      try {
-        int n = std::stoi(*v);
-        if (n < 1 || n > 256) return "--jobs takes a number from 1 to 256";
-        o.jobs = static_cast<unsigned>(n);
-      } catch (...) {
-        return "--jobs takes a number";
-      }
-    } else if (flag == "--today") {  // for reproducible tests of acceptance expiry
-      auto v = get();
-      if (!v) return "--today takes a date";
-      o.today = *v;
-    } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return "unknown option " + a;
-    } else if (!saw_command) {
-      if (a != "check") return "unknown command `" + a + "` (try `sbreview check`)";
-      saw_command = true;
-    } else {
-      o.paths.push_back(a);
-    }
-  }
-  if (!saw_command && !help && !version) return "missing command (try `sbreview check`)";
-  if (o.repo_dir && !o.revision) return "-C names the repository of --revision; give --revision";
-  return std::nullopt;
-}
-
 bool should_fail(const std::vector<Finding>& findings, const std::string& level) {
   if (level == "none") return false;
   Severity threshold = *parse_severity(level);
@@ -224,11 +100,6 @@ bool should_fail(const std::vector<Finding>& findings, const std::string& level)
     if (f.severity != Severity::Note && f.severity >= threshold) return true;
   }
   return false;
-}
-
-bool is_directory(const std::string& path) {
-  struct stat st {};
-  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 // Where report paths are relative to. Model paths are relative to a directory root, or to the
@@ -260,27 +131,53 @@ void set_report_roots(const std::vector<std::string>& paths, ReportContext& ctx)
   }
 }
 
-// The `check` command; CatalogError escapes to run_cli.
-int run_check(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-              CatalogLoader load) {
-  Options o;
-  bool help = false, version = false;
-  if (auto e = parse_args(args, o, help, version)) {
-    err << "sbreview: " << *e << "\n" << kUsage;
-    return 2;
-  }
-  if (help) {
-    out << kUsage;
-    return 0;
-  }
-  if (version) {
-    out << "sbreview " << SBR_VERSION << "\n";
-    return 0;
-  }
-  if (o.paths.empty()) o.paths.push_back(".");
-  if (o.outputs.empty()) o.outputs.push_back({"text", ""});
-  const Catalog& catalog = load();  // at start-up: a catalog that does not load stops the run
+Result<Config> read_config(const std::optional<ConfigText>& text) {
+  Config config;
+  if (!text) return config;
+  // The configuration's file id is assigned after the walk; parse once for errors first.
+  auto parsed = parse_config(text->text, text->path, kNoFile);
+  if (!parsed) return parsed.error();
+  config = std::move(*parsed);
+  config.path = text->path;
+  return config;
+}
 
+void give_config_a_file(const std::optional<ConfigText>& text, Analysis& analysis, Config& config) {
+  if (!text) return;
+  // Locations in the configuration (acceptances) need a file id in this run's table.
+  FileId id = analysis.model.files.add(config.path);
+  config = std::move(*parse_config(text->text, config.path, id));
+}
+
+bool write_reports(const Options& o, const ReportContext& ctx, std::ostream& out,
+                   std::ostream& err) {
+  for (const auto& spec : o.outputs) {
+    std::ofstream file;
+    std::ostream* stream = &out;
+    if (!spec.path.empty()) {
+      file.open(spec.path, std::ios::binary | std::ios::trunc);
+      if (!file) {
+        err << "sbreview: cannot write " << spec.path << "\n";
+        return false;
+      }
+      stream = &file;
+    }
+    if (spec.format == "json") {
+      write_json(ctx, *stream);
+    } else if (spec.format == "sarif") {
+      write_sarif(ctx, *stream);
+    } else {
+      bool tty = spec.path.empty() && &out == &std::cout && isatty(STDOUT_FILENO);
+      write_text(ctx, *stream, tty);
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// The `check` command; CatalogError escapes to run_cli.
+int run_check(const Options& o, std::ostream& out, std::ostream& err, const Catalog& catalog) {
   std::optional<RevisionInput> rev;
   if (o.revision) {
     auto r = open_revision(o.repo_dir.value_or("."), *o.revision, o.paths);
@@ -295,27 +192,18 @@ int run_check(const std::vector<std::string>& args, std::ostream& out, std::ostr
     err << "sbreview: " << text.error().message << "\n";
     return 2;
   }
-  Config config;
-  if (*text) {
-    // The configuration's file id is assigned after the walk; parse once for errors first.
-    auto parsed = parse_config((*text)->text, (*text)->path, kNoFile);
-    if (!parsed) {
-      err << "sbreview: " << parsed.error().message << "\n";
-      return 2;
-    }
-    config = std::move(*parsed);
-    config.path = (*text)->path;
+  auto parsed = read_config(*text);
+  if (!parsed) {
+    err << "sbreview: " << parsed.error().message << "\n";
+    return 2;
   }
+  Config config = std::move(*parsed);
 
   AnalyzeOptions ao;
   ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   Analysis analysis = rev ? analyze(rev->roots, config, ao) : analyze(o.paths, config, ao);
   if (o.parse_only) return 0;
-  if (*text) {
-    // Locations in the configuration (acceptances) need a file id in this run's table.
-    FileId id = analysis.model.files.add(config.path);
-    config = std::move(*parse_config((*text)->text, config.path, id));
-  }
+  give_config_a_file(*text, analysis, config);
 
   if (o.dump_model) {
     write_model_dump(analysis.model, out);
@@ -331,26 +219,7 @@ int run_check(const std::vector<std::string>& args, std::ostream& out, std::ostr
   } else {
     set_report_roots(o.paths, ctx);
   }
-  for (const auto& spec : o.outputs) {
-    std::ofstream file;
-    std::ostream* stream = &out;
-    if (!spec.path.empty()) {
-      file.open(spec.path, std::ios::binary | std::ios::trunc);
-      if (!file) {
-        err << "sbreview: cannot write " << spec.path << "\n";
-        return 2;
-      }
-      stream = &file;
-    }
-    if (spec.format == "json") {
-      write_json(ctx, *stream);
-    } else if (spec.format == "sarif") {
-      write_sarif(ctx, *stream);
-    } else {
-      bool tty = spec.path.empty() && &out == &std::cout && isatty(STDOUT_FILENO);
-      write_text(ctx, *stream, tty);
-    }
-  }
+  if (!write_reports(o, ctx, out, err)) return 2;
   std::string level = o.fail_on ? *o.fail_on : config.fail_on ? *config.fail_on : "high";
   return should_fail(findings, level) ? 1 : 0;
 }
@@ -364,7 +233,24 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
             CatalogLoader load) {
   try {
-    return run_check(args, out, err, load);
+    Options o;
+    bool help = false, version = false;
+    if (auto e = parse_args(args, o, help, version)) {
+      err << "sbreview: " << *e << "\n" << kUsage;
+      return 2;
+    }
+    if (help) {
+      out << kUsage;
+      return 0;
+    }
+    if (version) {
+      out << "sbreview " << SBR_VERSION << "\n";
+      return 0;
+    }
+    if (o.paths.empty()) o.paths.push_back(".");
+    if (o.outputs.empty()) o.outputs.push_back({"text", ""});
+    const Catalog& catalog = load();  // at start-up: a catalog that does not load stops the run
+    return o.command == "diff" ? run_diff(o, out, err, catalog) : run_check(o, out, err, catalog);
   } catch (const CatalogError& e) {
     err << "sbreview: internal error: " << e.what() << "\n";
     return 2;

@@ -27,6 +27,9 @@ struct ReportContext {
   // Prepended to file paths in the text report ("k8s/" for `check k8s`), so its
   // file:line:col are relative to the working directory and an editor can open them.
   std::string display_prefix = {};
+  // `diff`: SARIF baselineState per finding ("new", "unchanged"), parallel to `findings`;
+  // empty for `check`.
+  std::vector<std::string> baseline_states = {};
 };
 
 void write_text(const ReportContext& ctx, std::ostream& out, bool color);

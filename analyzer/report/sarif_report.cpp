@@ -317,7 +317,11 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
   }
   run["columnKind"] = "utf16CodeUnits";
   Json results = Json::array();
-  for (const Finding& f : ctx.findings) results.push_back(result_json(e, f));
+  for (size_t i = 0; i < ctx.findings.size(); ++i) {
+    Json r = result_json(e, ctx.findings[i]);
+    if (i < ctx.baseline_states.size()) r["baselineState"] = ctx.baseline_states[i];
+    results.push_back(std::move(r));
+  }
   run["results"] = std::move(results);
 
   Json log;

@@ -1,0 +1,266 @@
+// `sbreview diff BASE..HEAD`: both revisions are read through libgit2 (no checkout) and fully
+// analysed with BASE's configuration; a HEAD finding is new when one of its fingerprints (its
+// own, its shared workloads', its folded reasons') is not among BASE's. What the change does to
+// the gate itself is judged too: HEAD is analysed again with HEAD's configuration when it
+// differs, and every finding that configuration hides, and every finding whose severity the
+// change lowers, is an SB0014 finding at the severity it had (INVARIANTS.md, gate integrity).
+#include "analyzer/cli/diff.h"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <set>
+#include <thread>
+
+#include "analyzer/check/catalog.h"
+#include "analyzer/check/fingerprint.h"
+#include "analyzer/check/runner.h"
+#include "analyzer/cli/command.h"
+#include "generated/rule_ids.h"
+
+namespace sbr {
+namespace {
+
+// One side of the comparison: a revision, or the working tree (`rev` empty).
+struct Side {
+  std::optional<RevisionInput> rev;
+  Analysis analysis;
+  Config config;
+  std::vector<Finding> findings;
+};
+
+std::vector<std::string> keys_of(const Finding& f) {
+  std::vector<std::string> keys{f.fingerprint};
+  for (const SharedWith& s : f.shared_with) keys.push_back(s.fingerprint);
+  for (const Reason& r : f.reasons) keys.push_back(r.fingerprint);
+  return keys;
+}
+
+std::set<std::string> all_keys(const std::vector<Finding>& findings) {
+  std::set<std::string> out;
+  for (const Finding& f : findings) {
+    for (auto& k : keys_of(f)) out.insert(std::move(k));
+  }
+  return out;
+}
+
+bool known(const Finding& f, const std::set<std::string>& keys) {
+  for (const auto& k : keys_of(f)) {
+    if (!keys.count(k)) return false;
+  }
+  return true;
+}
+
+// Working-tree PATHs of `o`, relative to -C DIR when given.
+std::vector<std::string> working_paths(const Options& o) {
+  if (!o.repo_dir) return o.paths;
+  std::vector<std::string> out;
+  for (const auto& p : o.paths) out.push_back(p.front() == '/' ? p : *o.repo_dir + "/" + p);
+  return out;
+}
+
+Result<std::optional<RevisionInput>> open_side(const Options& o, const std::string& rev) {
+  if (rev.empty()) return std::optional<RevisionInput>();
+  auto r = open_revision(o.repo_dir.value_or("."), rev, o.paths);
+  if (!r) {
+    return Error{r.error().message +
+                 " (a shallow clone lacks the base: fetch it, e.g. actions/checkout with "
+                 "fetch-depth: 0, or git fetch --deepen)"};
+  }
+  return std::optional<RevisionInput>(std::move(*r));
+}
+
+// Analyses `side` with the configuration `text`.
+void analyse(const Options& o, const std::optional<ConfigText>& text, const Catalog& catalog,
+             Side& side) {
+  AnalyzeOptions ao;
+  ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  side.config = *read_config(text);
+  side.analysis = side.rev ? analyze(side.rev->roots, side.config, ao)
+                           : analyze(working_paths(o), side.config, ao);
+  give_config_a_file(text, side.analysis, side.config);
+  RunOptions ro;
+  ro.today = o.today.empty() ? today_utc() : o.today;
+  side.findings = run_checks(side.analysis.model, catalog, side.config, ro);
+}
+
+Result<std::optional<ConfigText>> side_config(const Options& o, const Side& side) {
+  if (o.config || !side.rev) {
+    Options disk = o;
+    if (!o.config && o.repo_dir) disk.paths = working_paths(o);
+    return config_text(disk, nullptr);
+  }
+  return revision_config(*side.rev->tree);
+}
+
+// Where a hidden finding is reported: the entry of HEAD's configuration that hides it when
+// there is one for its rule, else the configuration file.
+Location hiding_entry(const Finding& hidden, const Config& head_config, FileId config_file) {
+  for (const Acceptance& a : head_config.acceptances) {
+    // The entry's line in HEAD's configuration, in the file table of the report.
+    if (a.rule == hidden.rule_id.str()) return Location{config_file, a.at.line, a.at.column};
+  }
+  return Location{config_file, 1, 1};
+}
+
+Finding integrity_finding(const Finding& was, std::string why, Location at) {
+  Finding f;
+  f.rule_id = rule::gate_weakened_by_change;
+  f.message = fmt::format("the change {} {} on {} (it was {}: {})", why, was.rule_id.str(),
+                          was.subject, severity_name(was.severity), was.message);
+  f.at = at;
+  f.subject = was.subject;
+  f.identity = was.identity;
+  f.fact_path = "hides:" + was.fingerprint;
+  f.engine = was.engine;
+  f.severity = was.severity;
+  f.invariant = 0;
+  f.fingerprint = fingerprint(f);
+  return f;
+}
+
+// Findings of HEAD under BASE's configuration that HEAD's configuration no longer reports, or
+// reports accepted or lower.
+std::vector<Finding> hidden_by_config(const Side& head, const Side& head_own, FileId config_file) {
+  std::vector<Finding> out;
+  for (const Finding& f : head.findings) {
+    if (f.severity == Severity::Note || !f.accepted_reason.empty()) continue;
+    const Finding* now = nullptr;
+    for (const Finding& g : head_own.findings) {
+      if (g.fingerprint == f.fingerprint) now = &g;
+    }
+    Location at = hiding_entry(f, head_own.config, config_file);
+    if (now == nullptr) {
+      out.push_back(integrity_finding(f, "configures away", at));
+    } else if (!now->accepted_reason.empty() || now->severity < f.severity) {
+      out.push_back(integrity_finding(f, "lowers, through its configuration,", at));
+    }
+  }
+  return out;
+}
+
+// Findings BASE and HEAD share whose severity HEAD lowers (a weaker inferred threat class).
+std::vector<Finding> lowered(const Side& base, const Side& head) {
+  std::vector<Finding> out;
+  for (const Finding& f : head.findings) {
+    for (const Finding& b : base.findings) {
+      if (b.fingerprint == f.fingerprint && f.severity < b.severity && b.accepted_reason.empty()) {
+        out.push_back(integrity_finding(b,
+                                        fmt::format("lowers (threat class now {}: {})",
+                                                    threat_class_name(f.threat), f.threat_reason),
+                                        f.at));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catalog& catalog) {
+  std::string base_rev = o.range, head_rev;
+  if (size_t dots = o.range.find(".."); dots != std::string::npos) {
+    if (o.range.compare(dots, 3, "...") == 0) {
+      err << "sbreview: diff takes BASE..HEAD (two dots) or BASE\n";
+      return 2;
+    }
+    base_rev = o.range.substr(0, dots);
+    head_rev = o.range.substr(dots + 2);
+    if (base_rev.empty() || head_rev.empty()) {
+      err << "sbreview: diff takes BASE..HEAD or BASE\n";
+      return 2;
+    }
+  }
+  Side base, head, head_own;
+  for (auto [side, rev] : {std::pair{&base, base_rev}, {&head, head_rev}}) {
+    auto r = open_side(o, rev);
+    if (!r) {
+      err << "sbreview: " << r.error().message << "\n";
+      return 2;
+    }
+    side->rev = std::move(*r);
+  }
+  auto base_text = side_config(o, base);
+  auto head_text = side_config(o, head);
+  for (const auto* t : {&base_text, &head_text}) {
+    if (!*t) {
+      err << "sbreview: " << t->error().message << "\n";
+      return 2;
+    }
+    if (**t) {
+      if (auto parsed = read_config(**t); !parsed) {
+        err << "sbreview: " << parsed.error().message << "\n";
+        return 2;
+      }
+    }
+  }
+  analyse(o, *base_text, catalog, base);
+  analyse(o, *base_text, catalog, head);  // the gate is the base's
+  std::vector<Finding> integrity = lowered(base, head);
+  const bool config_changed =
+      (*base_text ? (*base_text)->text : "") != (*head_text ? (*head_text)->text : "");
+  if (config_changed && !o.config) {
+    head_own.rev = std::move(*open_side(o, head_rev));
+    analyse(o, *head_text, catalog, head_own);
+    FileId config_file = head.config.file;
+    if (config_file == kNoFile && *head_text) {
+      config_file = head.analysis.model.files.add((*head_text)->path);
+    }
+    for (Finding& f : hidden_by_config(head, head_own, config_file)) {
+      integrity.push_back(std::move(f));
+    }
+  }
+
+  const std::set<std::string> base_keys = all_keys(base.findings);
+  std::vector<Finding> reported;
+  std::vector<std::string> states;
+  size_t unchanged = 0;
+  for (Finding& f : integrity) {
+    reported.push_back(std::move(f));
+    states.emplace_back("new");
+  }
+  const bool sarif_only = std::all_of(o.outputs.begin(), o.outputs.end(),
+                                      [](const OutputSpec& s) { return s.format == "sarif"; });
+  for (const Finding& f : head.findings) {
+    bool is_new = !known(f, base_keys);
+    unchanged += is_new ? 0 : 1;
+    // SARIF carries the unchanged findings too (baselineState), so code scanning keeps them.
+    if (is_new || sarif_only) {
+      reported.push_back(f);
+      states.emplace_back(is_new ? "new" : "unchanged");
+    }
+  }
+  const std::set<std::string> head_keys = all_keys(head.findings);
+  std::vector<const Finding*> fixed;
+  for (const Finding& f : base.findings) {
+    bool gone = true;
+    for (const auto& k : keys_of(f)) gone = gone && !head_keys.count(k);
+    if (gone) fixed.push_back(&f);
+  }
+
+  ReportContext ctx{head.analysis.model, head.analysis.sources, catalog, reported};
+  ctx.baseline_states = states;
+  if (head.rev) {
+    set_revision_report_roots(*head.rev, ctx);
+  } else {
+    set_report_roots(working_paths(o), ctx);
+  }
+  if (!write_reports(o, ctx, out, err)) return 2;
+  err << fmt::format("diff {}..{}: {} new, {} fixed, {} unchanged\n", base_rev,
+                     head_rev.empty() ? "working tree" : head_rev,
+                     reported.size() - (sarif_only ? unchanged : 0), fixed.size(), unchanged);
+  if (o.show_fixed) {
+    for (const Finding* f : fixed) {
+      err << fmt::format("fixed: {}:{}:{} [{}] {}\n", base.analysis.model.files.path(f->at.file),
+                         f->at.line, f->at.column, f->rule_id.str(), f->message);
+    }
+  }
+  std::string level = o.fail_on ? *o.fail_on : base.config.fail_on ? *base.config.fail_on : "high";
+  std::vector<Finding> judged;
+  for (size_t i = 0; i < reported.size(); ++i) {
+    if (states[i] == "new") judged.push_back(reported[i]);
+  }
+  return should_fail(judged, level) ? 1 : 0;
+}
+
+}  // namespace sbr

@@ -1,0 +1,144 @@
+#include "analyzer/cli/options.h"
+
+#include "analyzer/support/severity.h"
+
+namespace sbr {
+
+const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
+       sbreview diff BASE[..HEAD] [options] [PATH...]
+
+Reviews the configuration of sandboxes that run untrusted code (Kubernetes manifests, ...).
+PATH defaults to the current directory; directories are read recursively.
+
+options:
+  --format text|json|sarif   output format (repeatable; pairs with the --output after it)
+  --output FILE              write the preceding --format to FILE (default: stdout)
+  --fail-on LEVEL            critical|high|medium|low|none (default: high); exit 1 when a
+                             finding at or above LEVEL is reported
+  --config FILE              configuration (default: .sbreview.yaml at the git top level of
+                             the first PATH, else in the current directory; with --revision,
+                             .sbreview.yaml at the top of that revision)
+  --revision REV             analyse the git revision REV (commit, branch, tag, HEAD~2...)
+                             without checking it out; PATHs name paths in that revision,
+                             relative to the current directory's place in the repository
+  -C DIR                     with --revision or diff: the repository is the one containing
+                             DIR, and PATHs are relative to DIR (default: the current
+                             directory)
+  --dump-model               print the model instead of findings
+  --show-fixed               diff: also list the findings the change fixes
+  --jobs N                   worker threads (default: the number of cores)
+  --version                  print the version
+  --help                     print this help
+
+`diff BASE..HEAD` analyses both revisions through git (no checkout), with BASE's
+configuration, and reports the findings HEAD adds; `diff BASE` compares BASE with the
+working tree. --fail-on applies to the added findings only.
+
+exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, configuration or internal error
+)";
+
+// Parses arguments; returns an error message on bad usage.
+std::optional<std::string> parse_args(const std::vector<std::string>& args, Options& o, bool& help,
+                                      bool& version) {
+  size_t i = 0;
+  auto value = [&](const std::string& flag) -> std::optional<std::string> {
+    if (i + 1 >= args.size()) return std::nullopt;
+    return args[++i];
+  };
+  bool saw_command = false;
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    std::string flag = a, inline_value;
+    bool has_inline = false;
+    if (a.rfind("--", 0) == 0) {
+      if (size_t eq = a.find('='); eq != std::string::npos) {
+        flag = a.substr(0, eq);
+        inline_value = a.substr(eq + 1);
+        has_inline = true;
+      }
+    }
+    auto get = [&]() -> std::optional<std::string> {
+      if (has_inline) return inline_value;
+      return value(flag);
+    };
+    if (flag == "--help" || flag == "-h") {
+      help = true;
+    } else if (flag == "--version") {
+      version = true;
+    } else if (flag == "--format") {
+      auto v = get();
+      if (!v || (*v != "text" && *v != "json" && *v != "sarif")) {
+        return "--format takes text, json or sarif";
+      }
+      o.outputs.push_back({*v, ""});
+    } else if (flag == "--output" || flag == "-o") {
+      auto v = get();
+      if (!v) return "--output takes a file name";
+      if (o.outputs.empty()) o.outputs.push_back({"text", ""});
+      if (!o.outputs.back().path.empty()) return "each --output follows its own --format";
+      o.outputs.back().path = *v;
+    } else if (flag == "--fail-on") {
+      auto v = get();
+      auto sev = v ? parse_severity(*v) : std::nullopt;
+      if (!v || (*v != "none" && (!sev || *sev == Severity::Note))) {
+        return "--fail-on takes critical, high, medium, low or none";
+      }
+      o.fail_on = *v;
+    } else if (flag == "--config") {
+      auto v = get();
+      if (!v) return "--config takes a file name";
+      o.config = *v;
+    } else if (flag == "--revision") {
+      auto v = get();
+      if (!v || v->empty()) return "--revision takes a git revision";
+      o.revision = *v;
+    } else if (flag == "-C") {
+      auto v = get();
+      if (!v || v->empty()) return "-C takes a directory";
+      o.repo_dir = *v;
+    } else if (flag == "--show-fixed") {
+      o.show_fixed = true;
+    } else if (flag == "--dump-model") {
+      o.dump_model = true;
+    } else if (flag == "--parse-only") {  // not in the usage text: a benchmark baseline
+      o.parse_only = true;
+    } else if (flag == "--jobs" || flag == "-j") {
+      auto v = get();
+      if (!v) return "--jobs takes a number";
+      try {
+        int n = std::stoi(*v);
+        if (n < 1 || n > 256) return "--jobs takes a number from 1 to 256";
+        o.jobs = static_cast<unsigned>(n);
+      } catch (...) {
+        return "--jobs takes a number";
+      }
+    } else if (flag == "--today") {  // for reproducible tests of acceptance expiry
+      auto v = get();
+      if (!v) return "--today takes a date";
+      o.today = *v;
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      return "unknown option " + a;
+    } else if (!saw_command) {
+      if (a != "check" && a != "diff") {
+        return "unknown command `" + a + "` (try `sbreview check`)";
+      }
+      o.command = a;
+      saw_command = true;
+    } else if (o.command == "diff" && o.range.empty()) {
+      o.range = a;
+    } else {
+      o.paths.push_back(a);
+    }
+  }
+  if (!saw_command && !help && !version) return "missing command (try `sbreview check`)";
+  if (o.command == "diff") {
+    if (o.range.empty() && !help) return "diff takes a revision range: BASE..HEAD or BASE";
+    if (o.revision) return "diff reads its revisions from the range; --revision is for check";
+    if (o.dump_model) return "--dump-model is for check";
+  } else if (o.repo_dir && !o.revision) {
+    return "-C names the repository of --revision; give --revision";
+  }
+  return std::nullopt;
+}
+
+}  // namespace sbr

@@ -1,0 +1,38 @@
+// The command line as data: `sbreview check [options] [PATH...]` and `sbreview diff BASE[..HEAD]
+// [options] [PATH...]`. Parsing only; the commands are in cli.cpp and diff.cpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sbr {
+
+struct OutputSpec {
+  std::string format;
+  std::string path;  // "" = stdout
+};
+
+struct Options {
+  std::string command;  // "check" or "diff"
+  std::vector<std::string> paths;
+  std::vector<OutputSpec> outputs;
+  std::optional<std::string> fail_on;
+  std::optional<std::string> config;
+  std::optional<std::string> revision;
+  std::optional<std::string> repo_dir;  // -C
+  std::string range;                    // diff: BASE..HEAD or BASE (against the working tree)
+  bool show_fixed = false;              // diff: also list what the change fixes
+  bool dump_model = false;
+  bool parse_only = false;  // hidden: stop after building the model (benchmark baseline)
+  unsigned jobs = 0;
+  std::string today;
+};
+
+extern const char* const kUsage;
+
+// Parses arguments; returns an error message on bad usage.
+std::optional<std::string> parse_args(const std::vector<std::string>& args, Options& o, bool& help,
+                                      bool& version);
+
+}  // namespace sbr
