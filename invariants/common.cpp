@@ -11,6 +11,8 @@ std::string subject_of(const Workload& w) {
 std::string describe(const Workload& w) {
   if (is_kubernetes(w)) {
     std::string ns = w.id.ns.empty() ? "" : w.id.ns + "/";
+    if (w.pod_only)
+      return fmt::format("{} {}{} (a pod spec without containers)", w.id.kind, ns, w.id.name);
     // A container without a name (an invalid object, still judged) is said so, not left blank.
     return fmt::format("{} {}{}, container {}", w.id.kind, ns, w.id.name,
                        w.id.container.empty() ? "(unnamed)" : w.id.container);
@@ -60,6 +62,12 @@ const Provenance& pod_anchor(const Workload& w) {
 }
 const Provenance& object_anchor(const Workload& w) {
   return w.object_from;
+}
+const Provenance& container_security_anchor(const Workload& w) {
+  return w.security_context_from.at.valid() ? w.security_context_from : container_anchor(w);
+}
+const Provenance& pod_security_anchor(const Workload& w) {
+  return w.pod_security_context_from.at.valid() ? w.pod_security_context_from : pod_anchor(w);
 }
 
 bool is_kubernetes(const Workload& w) {

@@ -29,6 +29,10 @@ void default_arg(MessageArgs& args, const char* name, std::string value);
 const Provenance& container_anchor(const Workload& w);
 const Provenance& pod_anchor(const Workload& w);
 const Provenance& object_anchor(const Workload& w);
+// Where a missing securityContext field is added: the container's (the pod's) `securityContext:`
+// mapping when there is one, else the container entry (the pod spec).
+const Provenance& container_security_anchor(const Workload& w);
+const Provenance& pod_security_anchor(const Workload& w);
 
 bool is_kubernetes(const Workload& w);
 

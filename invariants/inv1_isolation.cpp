@@ -181,7 +181,7 @@ void check_runtime(const Model& model, const Workload& w, FactFindings& out) {
         "sets no runtimeClassName and no cluster default runtime is declared: it runs under "
         "the node's default runtime (runc, handler runc), sharing the host kernel";
   } else {
-    at = object_anchor(w);
+    at = container_anchor(w);  // the invocation, the compose service, a devcontainer's runArgs
     what =
         "runs under the engine's default runtime (runc-class; no --runtime runsc or kata): "
         "one kernel separates the untrusted code from the host";

@@ -91,7 +91,10 @@ void check_capabilities(const Model& model, const Workload& w, FactFindings& out
       related.push_back({d.from.at, fmt::format("drops {}", capability_name(d.value))});
     }
     out.add(w, rootish ? rule::capabilities_not_dropped_as_root : rule::capabilities_not_dropped,
-            what + admission_note(w, PsaLevel::Restricted), container_anchor(w),
+            what + admission_note(w, PsaLevel::Restricted),
+            // A drop list without ALL is the field to change; with none, the place to add one.
+            w.identity.cap_drop.empty() ? container_security_anchor(w)
+                                        : w.identity.cap_drop.front().from,
             "capabilities.drop", std::move(related));
   }
 
@@ -138,7 +141,7 @@ void check_escalation(const Workload& w, FactFindings& out) {
   out.add(w, rule::privilege_escalation_allowed,
           MessageArgs{{"setting", fmt::format("does not set {} (unset allows escalation)", unset)},
                       {"admission", note}},
-          container_anchor(w), "allowPrivilegeEscalation");
+          container_security_anchor(w), "allowPrivilegeEscalation");
 }
 
 void check_user(const Workload& w, FactFindings& out) {
@@ -163,12 +166,21 @@ void check_user(const Workload& w, FactFindings& out) {
       }
       return;
     case UserState::Unknown:
+      if (id.run_as_non_root) {
+        // A written `runAsNonRoot: false` is the field to change: reported there.
+        out.add(w, rule::runs_as_root,
+                "sets runAsNonRoot: false and no runAsUser: the image decides the user, and most "
+                "images run as root" +
+                    note,
+                id.run_as_non_root->from, "user");
+        return;
+      }
       out.add(
           w, rule::runs_as_root,
           fmt::format("sets no {}: the image decides the user, and most images run as "
                       "root{}",
                       spell(w, "runAsUser and no runAsNonRoot: true", "--user", "`user`"), note),
-          container_anchor(w), "user");
+          container_security_anchor(w), "user");
       return;
     case UserState::Named:
       out.add(w, rule::user_name_unverifiable,
@@ -191,8 +203,8 @@ void check_root_fs(const Workload& w, FactFindings& out) {
   }
   std::string unset =
       "no " + spell(w, "readOnlyRootFilesystem: true", "--read-only", "read_only: true");
-  out.add(w, rule::writable_root_filesystem, MessageArgs{{"setting", unset}}, container_anchor(w),
-          "readOnlyRootFilesystem");
+  out.add(w, rule::writable_root_filesystem, MessageArgs{{"setting", unset}},
+          container_security_anchor(w), "readOnlyRootFilesystem");
 }
 
 void check_seccomp(const Model& model, const Workload& w, FactFindings& out) {
@@ -214,7 +226,7 @@ void check_seccomp(const Model& model, const Workload& w, FactFindings& out) {
           "(.sbreview.yaml cluster.seccomp_default): Kubernetes runs it Unconfined, so every "
           "system call reaches the host kernel" +
               admission_note(w, PsaLevel::Restricted),
-          pod_anchor(w), "seccomp");
+          pod_security_anchor(w), "seccomp");
 }
 
 void check_lsm(const Workload& w, FactFindings& out) {
@@ -274,11 +286,13 @@ void check_privilege(const Model& model, Findings& out) {
   {
     FactFindings facts(out);
     for (const Workload& w : model.workloads) {
+      check_seccomp(model, w, facts);  // the pod's seccompProfile
+      // A pod spec without containers: nothing container-level exists to judge (SB0005 says so).
+      if (w.pod_only) continue;
       check_capabilities(model, w, facts);
       check_escalation(w, facts);
       check_user(w, facts);
       check_root_fs(w, facts);
-      check_seccomp(model, w, facts);
       check_lsm(w, facts);
     }
   }

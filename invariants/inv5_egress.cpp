@@ -98,7 +98,7 @@ OpenReason why_open(const Workload& w, const engine::EgressPosture& p) {
                  ? "no NetworkPolicy selects the pod for egress, so every destination is reachable"
                  : "nothing on its path denies egress by default (no --network none, no internal "
                    "network, no drop-by-default ruleset)";
-    r.at = is_kubernetes(w) ? pod_anchor(w) : object_anchor(w);
+    r.at = is_kubernetes(w) ? pod_anchor(w) : container_anchor(w);  // devcontainer: runArgs
     return r;
   }
   std::string family = !p.denies_v4 && !p.denies_v6 ? "IPv4 or IPv6"

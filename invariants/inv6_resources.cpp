@@ -179,7 +179,7 @@ void check_burstable(const Pod& pod, const Workload& first, Findings& out) {
 void check_resources(const Model& model, Findings& out) {
   check_launch_limits(model, out);  // launcher-only rules (swap, docker pids): the launch checks
   for (const Workload& w : model.workloads) {
-    if (!counts(w)) continue;
+    if (!counts(w) || w.pod_only) continue;  // a pod without containers has no limits to set
     check_memory(w, out);
     check_cpu(w, out);
     check_ephemeral(w, out);

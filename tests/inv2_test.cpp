@@ -26,7 +26,10 @@ TEST_CASE("SB2001 / SB2002 capabilities not dropped, by user", "[inv2]") {
   w.identity.cap_drop = {fact(Capability::NetRaw, at_line(23))};
   auto fs = priv(w);
   REQUIRE(rules_of(fs) == V{"SB2001"});
-  CHECK(fs[0].at.line == 20);
+  CHECK(fs[0].at.line == 23);  // at the drop list that lacks ALL, not at the container
+  w.identity.cap_drop.clear();
+  CHECK(with_rule(priv(w), "SB2001").at(0).at.line == 20);  // no list: the container
+  w.identity.cap_drop = {fact(Capability::NetRaw, at_line(23))};
   CHECK(fs[0].related.at(0).message == "drops NET_RAW");
   w.identity.run_as_user = fact<std::int64_t>(0, at_line(12));
   CHECK(with_rule(priv(w), "SB2002").size() == 1);

@@ -385,6 +385,13 @@ struct Workload {
   Provenance object_from;     // the object's `kind:` line / the invocation's first line
   Provenance pod_spec_from;   // the pod spec's `spec:` line
   Provenance container_from;  // the container's `- name:` line
+  // Where a missing security field would be written: the `securityContext:` key of the
+  // container / of the pod spec, when the input has one (invalid otherwise).
+  Provenance security_context_from;
+  Provenance pod_security_context_from;
+  // A pod spec without containers (an invalid object): the workload stands for the pod, and
+  // only its pod-level fields are judged, since no container exists to judge.
+  bool pod_only = false;
 
   std::string image;
   std::vector<Fact<std::string>> command;  // entrypoint + args as they would run
@@ -426,6 +433,10 @@ struct Workload {
   std::vector<std::string> compose_files;
   Maybe<std::string> compose_service;
   std::string dockerfile;  // path (in the source set) of the Dockerfile the image is built from
+  // The devcontainer.json (path in the source set) this Kubernetes container builds and runs
+  // itself from (envbuilder), with where the input says so; link_envbuilder folds the
+  // devcontainer into this workload and drops its standalone one.
+  Maybe<std::string> runs_devcontainer;
   std::optional<PodSecurityLabels> pod_security;
 };
 

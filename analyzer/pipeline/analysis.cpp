@@ -93,6 +93,7 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   link_gates(a.model);
   engine::attach_gates(a.model);  // the linked gates on each workload's traffic path
   link_launches(a.model);
+  link_envbuilder(a.model);  // a devcontainer a pod builds is part of that pod
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
   engine::infer_threat_classes(a.model);  // evidence and the inferred class, before checks

@@ -83,7 +83,34 @@ bool is_agent_sandbox_group(std::string_view g) {
   return g == "agents.x-k8s.io" || g == "extensions.agents.x-k8s.io";
 }
 
+// Custom kinds known to embed a pod template at spec.template. They are workloads even when
+// the template omits `containers` (then invalid, and still judged on its pod-level fields);
+// any other kind counts only when its template has containers, since many CRDs have a
+// `spec.template` that is not a pod's.
+struct TemplateKind {
+  std::string_view group, kind;
+  Controller controller;
+};
+constexpr TemplateKind kTemplateKinds[] = {
+    // OpenShift's Deployment: keeps its pods running and restarts them, as a Deployment does.
+    {"apps.openshift.io", "DeploymentConfig", Controller::Deployment},
+    {"argoproj.io", "Rollout", Controller::OtherPodTemplate},
+    {"serving.knative.dev", "Service", Controller::OtherPodTemplate},
+    {"serving.knative.dev", "Configuration", Controller::OtherPodTemplate},
+};
+
+const TemplateKind* known_template_kind(const ObjectInfo& obj) {
+  for (const TemplateKind& t : kTemplateKinds) {
+    if (t.group == obj.api_group && t.kind == obj.kind) return &t;
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+bool is_pod_template_kind(const ObjectInfo& obj) {
+  return known_template_kind(obj) != nullptr;
+}
 
 bool find_pod_template(const ObjectInfo& obj, const Node*& pod_meta, const Node*& pod_spec,
                        const Node*& spec_key, Controller& controller) {
@@ -108,6 +135,9 @@ bool find_pod_template(const ObjectInfo& obj, const Node*& pod_meta, const Node*
     if (obj.kind == "Sandbox") controller = Controller::Sandbox;
     if (obj.kind == "SandboxTemplate") controller = Controller::SandboxTemplate;
   }
+  const TemplateKind* known = known_template_kind(obj);
+  if (known) controller = known->controller;
+  const bool workload_kind = controller != Controller::OtherPodTemplate || known != nullptr;
   if (spec == nullptr || !spec->is_map()) return false;
   // Every template shape in use: spec.template (apps, batch, Argo Rollouts), spec.podTemplate
   // (agent-sandbox), spec.jobTemplate.spec.template (CronJob and look-alikes).
@@ -119,7 +149,7 @@ bool find_pod_template(const ObjectInfo& obj, const Node*& pod_meta, const Node*
     if (i == 2 && t != nullptr) t = t->get("template");
     if (t == nullptr || !t->is_map()) continue;
     const Node* s = t->get("spec");
-    if (!has_containers(s) && !(controller != Controller::OtherPodTemplate && s != nullptr)) {
+    if (!has_containers(s) && !(workload_kind && s != nullptr)) {
       continue;
     }
     pod_meta = t->get("metadata");
@@ -140,8 +170,39 @@ using k8s::Reader;
 
 void read_object(const Reader& r, const Node* root, int depth);
 
+// An object name inside a Template: `${NAME}` becomes the parameter's default, else `<NAME>`,
+// so that the name reads as the template means it and no message shows an unexpanded `${`.
+std::string template_name(const Reader& r, std::string name) {
+  for (size_t at = name.find("${"); at != std::string::npos; at = name.find("${", at)) {
+    size_t end = name.find('}', at);
+    if (end == std::string::npos) break;
+    std::string param = name.substr(at + 2, end - at - 2);
+    auto it = r.template_params.find(param);
+    std::string value = it != r.template_params.end() ? it->second : "<" + param + ">";
+    name.replace(at, end - at + 1, value);
+    at += value.size();
+  }
+  return name;
+}
+
+// The parameters of an OpenShift Template with their defaults, for the names of its objects.
+Reader template_reader(const Reader& r, const Node* root) {
+  Reader inner = r;
+  if (const Node* ps = root->get("parameters"); ps && ps->is_seq()) {
+    for (const Node* p : ps->items) {
+      const Node* n = p->get("name");
+      const Node* v = p->get("value");
+      if (n && n->is_scalar() && v && v->is_scalar() && v->scalar.find("${") == std::string::npos)
+        inner.template_params[n->scalar] = v->scalar;
+    }
+  }
+  return inner;
+}
+
+// `items` of a List; `objects` of an OpenShift Template, whose ${PARAMETER} references stay as
+// written (`oc process` fills them; an unfilled value is judged as the text it is).
 void read_list(const Reader& r, const Node* root, int depth) {
-  const Node* items = root->get("items");
+  const Node* items = root->get(root->get("objects") ? "objects" : "items");
   if (items == nullptr || !items->is_seq()) return;
   for (const Node* item : items->items) read_object(r, item, depth + 1);
 }
@@ -161,15 +222,21 @@ void read_object(const Reader& r, const Node* root, int depth) {
   obj.kind_node = root->key_node("kind");
   size_t slash = api->scalar.find('/');
   obj.api_group = slash == std::string::npos ? "" : api->scalar.substr(0, slash);
-  if (obj.kind == "List" ||
+  if ((obj.kind == "Template" && (obj.api_group == "template.openshift.io" ||
+                                  (obj.api_group.empty() && root->get("objects")))) ||
+      obj.kind == "List" ||
       (obj.kind.size() > 4 && obj.kind.substr(obj.kind.size() - 4) == "List" &&
        root->get("items"))) {
-    read_list(r, root, depth);
+    if (obj.kind == "Template") {
+      read_list(template_reader(r, root), root, depth);
+    } else {
+      read_list(r, root, depth);
+    }
     return;
   }
   const Node* meta = root->get("metadata");
   if (const Node* n = meta ? meta->get("name") : nullptr; n && n->is_scalar()) {
-    obj.name = n->scalar;
+    obj.name = template_name(r, n->scalar);
   } else if (meta == nullptr || meta->get("generateName") == nullptr) {
     r.problem(ProblemKind::InvalidObject,
               fmt::format("{} has no metadata.name: the object is invalid and cannot be applied",
@@ -177,7 +244,7 @@ void read_object(const Reader& r, const Node* root, int depth) {
               obj.kind_node);
   }
   if (const Node* ns = meta ? meta->get("namespace") : nullptr; ns && ns->is_scalar()) {
-    obj.ns = ns->scalar;
+    obj.ns = template_name(r, ns->scalar);
   }
   obj.annotations = r.string_map(meta ? meta->get("annotations") : nullptr);
 
@@ -199,6 +266,12 @@ void read_object(const Reader& r, const Node* root, int depth) {
                               obj.kind, obj.name),
                   obj.kind_node);
       }
+    }
+    if (k8s::is_pod_template_kind(obj)) {
+      r.problem(
+          ProblemKind::InvalidObject,
+          fmt::format("{} {} has no spec.template.spec: nothing to review", obj.kind, obj.name),
+          obj.kind_node);
     }
     if ((obj.kind == "Sandbox" || obj.kind == "SandboxTemplate") &&
         (obj.api_group == "agents.x-k8s.io" || obj.api_group == "extensions.agents.x-k8s.io")) {

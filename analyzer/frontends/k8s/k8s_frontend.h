@@ -12,4 +12,9 @@ void read_kubernetes_file(const SourceFile& file, FilePart& out);
 // Namespaces, Services and Ingresses onto the workloads. Runs once, after every file is read.
 void link_kubernetes(Model& model);
 
+// A container that runs envbuilder on a devcontainer.json of the input takes that
+// devcontainer's facts, and the standalone devcontainer is dropped (link_envbuilder.cpp). Runs
+// after link_launches, once every devcontainer is read.
+void link_envbuilder(Model& model);
+
 }  // namespace sbr

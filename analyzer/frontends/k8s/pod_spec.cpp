@@ -94,11 +94,16 @@ void read_env(const Reader& r, const Node* c, Workload& w) {
         v.value = val->scalar;
         v.from = r.prov(val);
       } else if (const Node* vf = e->get("valueFrom"); vf && vf->is_map()) {
+        // The reference is the fact: it is located at its own key (`secretKeyRef:`), not at
+        // the entry's `- name:`, so that two references of one entry stay apart.
+        v.from = r.key_prov(e, "valueFrom", e);
         if (const Node* s = vf->get("secretKeyRef")) {
           v.source = EnvSource::SecretRef;
+          v.from = r.key_prov(vf, "secretKeyRef", e);
           if (const Node* n = s->get("name")) v.ref = n->scalar;
         } else if (const Node* cm = vf->get("configMapKeyRef")) {
           v.source = EnvSource::ConfigMapRef;
+          v.from = r.key_prov(vf, "configMapKeyRef", e);
           if (const Node* n = cm->get("name")) v.ref = n->scalar;
         } else {
           v.source = EnvSource::FieldRef;
@@ -113,9 +118,11 @@ void read_env(const Reader& r, const Node* c, Workload& w) {
       b.from = r.prov(e);
       if (const Node* s = e->get("secretRef")) {
         b.kind = EnvBulkKind::SecretEnvFrom;
+        b.from = r.key_prov(e, "secretRef", e);  // not `- prefix:` written before it
         if (const Node* n = s->get("name")) b.name = n->scalar;
       } else if (const Node* cm = e->get("configMapRef")) {
         b.kind = EnvBulkKind::ConfigMapEnvFrom;
+        b.from = r.key_prov(e, "configMapRef", e);
         if (const Node* n = cm->get("name")) b.name = n->scalar;
       } else {
         continue;
@@ -268,22 +275,10 @@ void read_ports(const Reader& r, const Node* c, Network& net) {
   }
 }
 
-}  // namespace
-
-void read_pod_spec(const Reader& r, const ObjectInfo& obj, Controller controller,
-                   const Node* pod_meta, const Node* pod_spec, const Node* spec_key) {
-  if (pod_spec == nullptr || !pod_spec->is_map()) {
-    r.problem(ProblemKind::InvalidObject,
-              fmt::format("{} {}: pod spec is not a mapping", obj.kind, obj.name), obj.kind_node);
-    return;
-  }
-  const Node* containers = pod_spec->get("containers");
-  if (containers == nullptr || !containers->is_seq() || containers->items.empty()) {
-    r.problem(ProblemKind::InvalidObject,
-              fmt::format("{} {}: the pod spec has no containers", obj.kind, obj.name),
-              spec_key ? spec_key : obj.kind_node);
-    return;
-  }
+// What every container of the pod inherits: identity, pod-level security and namespaces, the
+// service account, the runtime class, lifecycle fields.
+Workload pod_base(const Reader& r, const ObjectInfo& obj, Controller controller,
+                  const Node* pod_meta, const Node* pod_spec, const Node* spec_key) {
   Workload base;
   base.id = {obj.kind, obj.api_group, obj.ns, obj.name, "", r.path, ""};
   base.engine = Engine::Kubelet;
@@ -299,6 +294,9 @@ void read_pod_spec(const Reader& r, const ObjectInfo& obj, Controller controller
     base.pod_labels = r.string_map(
         obj.root->get("metadata") ? obj.root->get("metadata")->get("labels") : nullptr);
   read_shared_security(r, pod_spec->get("securityContext"), base.identity);
+  if (const Node* k = pod_spec->key_node("securityContext")) {
+    base.pod_security_context_from = r.prov(k);
+  }
   base.identity.host_users = r.boolean(pod_spec, "hostUsers");
   base.network.host_network = r.boolean(pod_spec, "hostNetwork");
   base.network.host_pid = r.boolean(pod_spec, "hostPID");
@@ -321,59 +319,70 @@ void read_pod_spec(const Reader& r, const ObjectInfo& obj, Controller controller
   } else {
     base.service.account = "default";
   }
+  return base;
+}
 
-  const Node* volumes = pod_spec->get("volumes");
+// A pod spec without containers: one workload stands for the pod, carrying its pod-level
+// fields and every volume it declares, unmounted (target ""), so that a hostPath or a host
+// namespace is still reported on the invalid object.
+void read_pod_only(const Reader& r, Workload base, const Node* volumes) {
+  base.pod_only = true;
+  base.container_from = base.pod_spec_from;
+  if (volumes && volumes->is_seq()) {
+    for (const Node* v : volumes->items) {
+      if (!v->is_map()) continue;
+      Mount m;
+      if (const Node* n = v->get("name")) m.volume_name = n->scalar;
+      fill_volume(r, v, m);
+      base.mounts.push_back(std::move(m));
+    }
+  }
+  r.out.workloads.push_back(std::move(base));
+}
+
+struct Entry {
+  const Node* node;
+  ContainerRole role;
+};
+
+void read_container(const Reader& r, const ObjectInfo& obj, const Node* pod_meta,
+                    const Node* pod_spec, const Entry& e, Workload w) {
+  w.role = e.role;
+  const Node* name = e.node->get("name");
+  w.id.container = name && name->is_scalar() ? name->scalar : "";
+  w.container_from = r.prov(e.node);
+  if (w.id.container.empty()) {
+    r.problem(ProblemKind::InvalidObject,
+              fmt::format("{} {}: a container has no name", obj.kind, obj.name), e.node);
+  }
+  if (const Node* img = e.node->get("image"); img && img->is_scalar()) {
+    w.image = img->scalar;
+  } else if (e.role != ContainerRole::Ephemeral) {
+    r.problem(ProblemKind::InvalidObject,
+              fmt::format("{} {}: container {} has no image", obj.kind, obj.name, w.id.container),
+              e.node);
+  }
+  for (const char* key : {"command", "args"}) {
+    if (const Node* list = e.node->get(key); list && list->is_seq()) {
+      for (const Node* a : list->items) w.command.push_back(fact(a->scalar, r.prov(a)));
+    }
+  }
+  read_container_security(r, e.node->get("securityContext"), w.identity);
+  if (const Node* k = e.node->key_node("securityContext")) w.security_context_from = r.prov(k);
+  read_legacy_annotations(r, pod_meta ? pod_meta : obj.root->get("metadata"), w.id.container,
+                          w.identity);
+  read_env(r, e.node, w);
+  read_resources(r, e.node, w.resources);
   const Node* spec = obj.root->get("spec");
-  const Node* claim_templates = spec ? spec->get("volumeClaimTemplates") : nullptr;
+  read_mounts(r, e.node, pod_spec->get("volumes"),
+              spec ? spec->get("volumeClaimTemplates") : nullptr, w);
+  read_ports(r, e.node, w.network);
+  r.out.workloads.push_back(std::move(w));
+}
 
-  struct Entry {
-    const Node* node;
-    ContainerRole role;
-  };
-  std::vector<Entry> entries;
-  for (auto [key, role] : {std::pair{"initContainers", ContainerRole::Init},
-                           {"containers", ContainerRole::Main},
-                           {"ephemeralContainers", ContainerRole::Ephemeral}}) {
-    const Node* list = pod_spec->get(key);
-    if (list == nullptr || !list->is_seq()) continue;
-    for (const Node* c : list->items) {
-      if (c->is_map()) entries.push_back({c, role});
-    }
-  }
-  size_t first = r.out.workloads.size();
-  for (const Entry& e : entries) {
-    Workload w = base;
-    w.role = e.role;
-    const Node* name = e.node->get("name");
-    w.id.container = name && name->is_scalar() ? name->scalar : "";
-    w.container_from = r.prov(e.node);
-    if (w.id.container.empty()) {
-      r.problem(ProblemKind::InvalidObject,
-                fmt::format("{} {}: a container has no name", obj.kind, obj.name), e.node);
-    }
-    if (const Node* img = e.node->get("image"); img && img->is_scalar()) {
-      w.image = img->scalar;
-    } else if (e.role != ContainerRole::Ephemeral) {
-      r.problem(ProblemKind::InvalidObject,
-                fmt::format("{} {}: container {} has no image", obj.kind, obj.name, w.id.container),
-                e.node);
-    }
-    for (const char* key : {"command", "args"}) {
-      if (const Node* list = e.node->get(key); list && list->is_seq()) {
-        for (const Node* a : list->items) w.command.push_back(fact(a->scalar, r.prov(a)));
-      }
-    }
-    read_container_security(r, e.node->get("securityContext"), w.identity);
-    read_legacy_annotations(r, pod_meta ? pod_meta : obj.root->get("metadata"), w.id.container,
-                            w.identity);
-    read_env(r, e.node, w);
-    read_resources(r, e.node, w.resources);
-    read_mounts(r, e.node, volumes, claim_templates, w);
-    read_ports(r, e.node, w.network);
-    r.out.workloads.push_back(std::move(w));
-  }
-  // Containers of one pod share its network namespace (and processes when asked): each one
-  // knows the others, so a check can tell an agent sharing a namespace with a proxy.
+// Containers of one pod share its network namespace (and processes when asked): each one
+// knows the others, so a check can tell an agent sharing a namespace with a proxy.
+void link_siblings(const Reader& r, const std::vector<Entry>& entries, size_t first) {
   for (size_t i = first; i < r.out.workloads.size(); ++i) {
     Workload& w = r.out.workloads[i];
     for (size_t j = first; j < r.out.workloads.size(); ++j) {
@@ -391,6 +400,43 @@ void read_pod_spec(const Reader& r, const ObjectInfo& obj, Controller controller
       w.siblings.push_back(std::move(s));
     }
   }
+}
+
+}  // namespace
+
+void read_pod_spec(const Reader& r, const ObjectInfo& obj, Controller controller,
+                   const Node* pod_meta, const Node* pod_spec, const Node* spec_key) {
+  if (pod_spec == nullptr || !pod_spec->is_map()) {
+    r.problem(ProblemKind::InvalidObject,
+              fmt::format("{} {}: pod spec is not a mapping", obj.kind, obj.name), obj.kind_node);
+    return;
+  }
+  const Node* containers = pod_spec->get("containers");
+  if (containers == nullptr || !containers->is_seq() || containers->items.empty()) {
+    // Reported, and not the end of the review: the pod's own fields (host namespaces, its
+    // service account, runtime class, volumes) are still judged.
+    r.problem(ProblemKind::InvalidObject,
+              fmt::format("{} {}: the pod spec has no containers", obj.kind, obj.name),
+              spec_key ? spec_key : obj.kind_node);
+  }
+  Workload base = pod_base(r, obj, controller, pod_meta, pod_spec, spec_key);
+  std::vector<Entry> entries;
+  for (auto [key, role] : {std::pair{"initContainers", ContainerRole::Init},
+                           {"containers", ContainerRole::Main},
+                           {"ephemeralContainers", ContainerRole::Ephemeral}}) {
+    const Node* list = pod_spec->get(key);
+    if (list == nullptr || !list->is_seq()) continue;
+    for (const Node* c : list->items) {
+      if (c->is_map()) entries.push_back({c, role});
+    }
+  }
+  if (entries.empty()) {
+    read_pod_only(r, std::move(base), pod_spec->get("volumes"));
+    return;
+  }
+  size_t first = r.out.workloads.size();
+  for (const Entry& e : entries) read_container(r, obj, pod_meta, pod_spec, e, base);
+  link_siblings(r, entries, first);
 }
 
 }  // namespace sbr::k8s

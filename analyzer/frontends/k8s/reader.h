@@ -17,11 +17,18 @@ struct Reader {
   FileId file = kNoFile;
   std::string path;
   FilePart& out;
+  // Inside an OpenShift Template: its parameters' default values, by name (`value:`).
+  std::map<std::string, std::string> template_params{};
 
   Location loc(const Node* n) const {
     return n ? Location{file, n->line, n->column} : Location{file, 1, 1};
   }
   Provenance prov(const Node* n) const { return Provenance{loc(n), Frontend::Kubernetes, {}}; }
+  // The `key:` of an entry of `map`; `fallback` when the key came through a `<<` merge.
+  Provenance key_prov(const Node* map, std::string_view key, const Node* fallback) const {
+    const Node* k = map ? map->key_node(key) : nullptr;
+    return prov(k ? k : fallback);
+  }
   void problem(ProblemKind k, std::string message, const Node* at) const {
     out.problems.push_back({k, std::move(message), loc(at)});
   }
@@ -40,6 +47,10 @@ struct ObjectInfo {
   const Node* kind_node = nullptr;
   std::map<std::string, std::string> annotations;
 };
+
+// A custom kind known to embed a pod template (OpenShift DeploymentConfig, Argo Rollout,
+// Knative Service): a workload even when its template has no containers.
+bool is_pod_template_kind(const ObjectInfo& obj);
 
 // Unwraps any workload kind into its pod template (metadata + spec), or returns false.
 bool find_pod_template(const ObjectInfo& obj, const Node*& pod_meta, const Node*& pod_spec,

@@ -117,6 +117,9 @@ void read_devcontainer_document(const SourceFile& file, const FrontendContext& c
   std::string name = str(root->get("name"));
   w.id.container = name.empty() ? "devcontainer" : name;
   w.object_from = w.pod_spec_from = w.container_from = at(root);
+  // A run option the file lacks (--memory, --cap-drop, --runtime) is added to `runArgs`: its
+  // key is where a finding about it points, when the file has one.
+  if (const Node* ra = root->key_node("runArgs")) w.pod_spec_from = w.container_from = at(ra);
   w.lifecycle.controller = Controller::Devcontainer;
   w.image = str(root->get("image"));
 
