@@ -8,8 +8,10 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
   for (const char* dir :
        {"k8s/mixed", "k8s/frontend", "k8s/operator-bundle", "launch/compose-proxy",
         "launch/devcontainer-firewall", "launch/compose-stack", "launch/devcontainer-dind",
-        "launch/devcontainer-dind-good", "launchers/agentbox", "launchers/agentbox-validated",
-        "launchers/agentctl", "launchers/entrypoint", "launchers/iptables-allowlist", "gates"}) {
+        "launch/devcontainer-dind-good", "launch/devcontainer-sudo-socket",
+        "launch/devcontainer-sudo-socket-good", "launchers/agentbox",
+        "launchers/agentbox-validated", "launchers/agentctl", "launchers/entrypoint",
+        "launchers/iptables-allowlist", "gates"}) {
     DYNAMIC_SECTION(dir) {
       auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/" + dir, {}, true);
       INFO(r.describe());
