@@ -209,10 +209,9 @@ void Reader::copy(const Instruction& ins, const Provenance& here) {
         b_.added_urls.push_back(fact(w, here));
     }
   }
-  std::string list = args;
   ImageCopy c;
   c.from = here;
-  auto ws = dockerfile::quoted_words(list);
+  auto ws = dockerfile::quoted_words(args);
   std::size_t k = 0;
   for (; k < ws.size() && ws[k].starts_with("--"); ++k) {
     if (ws[k].starts_with("--from=")) c.from_stage = ws[k].substr(7);

@@ -28,8 +28,8 @@ std::vector<std::pair<std::string, bool>> heredoc_words(const std::string& args)
     }
     bool strip_tabs = j < args.size() && args[j] == '-';
     if (strip_tabs) ++j;
-    char quote = j < args.size() && (args[j] == '"' || args[j] == '\'') ? args[j] : 0;
-    if (quote != 0) ++j;
+    bool quoted = j < args.size() && (args[j] == '"' || args[j] == '\'');
+    if (quoted) ++j;
     std::size_t k = j;
     while (k < args.size() && name_char(args[k])) ++k;
     if (k > j) out.emplace_back(args.substr(j, k - j), strip_tabs);
