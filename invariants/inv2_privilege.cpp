@@ -144,7 +144,24 @@ void check_escalation(const Workload& w, FactFindings& out) {
           container_security_anchor(w), "allowPrivilegeEscalation");
 }
 
-void check_user(const Workload& w, FactFindings& out) {
+// How the image decides a root user: `USER root` written in its Dockerfile, or no USER in the
+// final stage. "" when the user is the workload's own setting.
+std::string image_root(const Model& model, const Workload& w) {
+  const Provenance& from = w.identity.run_as_user->from;
+  if (from.frontend != Frontend::Dockerfile) return "";
+  for (const ImageBuild& b : model.images) {
+    if (b.path != w.dockerfile) continue;
+    if (b.final_user && b.final_user->from.at == from.at)
+      return fmt::format("USER {} in {}", b.final_user->value, b.path);
+    return fmt::format(
+        "{} sets no USER in its final stage: the base image's user, root for "
+        "the usual base images",
+        b.path);
+  }
+  return "";
+}
+
+void check_user(const Model& model, const Workload& w, FactFindings& out) {
   const Identity& id = w.identity;
   std::string note = admission_note(w, PsaLevel::Restricted);
   switch (user_state(w)) {
@@ -152,10 +169,12 @@ void check_user(const Workload& w, FactFindings& out) {
       return;
     case UserState::Root:
       if (id.run_as_user) {
+        std::string how = image_root(model, w);
+        if (how.empty()) how = spell(w, "runAsUser: 0", "--user 0", "user: 0");
         out.add(w, rule::runs_as_root,
                 fmt::format("runs as root ({}): every file the image owns and every kernel path "
                             "gated on uid 0 is open to it{}",
-                            spell(w, "runAsUser: 0", "--user 0", "user: 0"), note),
+                            how, note),
                 id.run_as_user->from, "user");
       } else {
         out.add(w, rule::runs_as_root,
@@ -291,7 +310,7 @@ void check_privilege(const Model& model, Findings& out) {
       if (w.pod_only) continue;
       check_capabilities(model, w, facts);
       check_escalation(w, facts);
-      check_user(w, facts);
+      check_user(model, w, facts);
       check_root_fs(w, facts);
       check_lsm(w, facts);
     }
@@ -299,6 +318,7 @@ void check_privilege(const Model& model, Findings& out) {
   check_admission(model, out);
   check_script_privilege(model, out);  // SB2050, invariants/inv2_script.cpp
   check_seccomp_profiles(model, out);  // SB2051, SB2052: invariants/inv2_seccomp_profile.cpp
+  check_image_grants(model, out);      // SB2060-SB2063: invariants/inv2_image.cpp
 }
 
 }  // namespace sbr::inv

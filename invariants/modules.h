@@ -26,6 +26,7 @@ void check_script_lifecycle(const Model& model, Findings& out);  // 7: inv7_scri
 // Launcher, compose and devcontainer checks (called from the module entries above).
 namespace sbr::inv {
 void check_seccomp_profiles(const Model& model, Findings& out);       // 2: SB2051, SB2052
+void check_image_grants(const Model& model, Findings& out);           // 2: SB2060-SB2063
 void check_env_on_argv(const Model& model, Findings& out);            // 4: SB4070, SB4071
 void check_login_volumes(const Model& model, Findings& out);          // 4: SB4053
 void check_publish(const Model& model, Findings& out);                // 5: SB5050-SB5052

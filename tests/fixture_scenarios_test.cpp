@@ -5,13 +5,27 @@
 #include "tests/fixture_harness.h"
 
 TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures]") {
-  for (const char* dir :
-       {"k8s/mixed", "k8s/frontend", "k8s/operator-bundle", "k8s/field-locations",
-        "k8s/openshift-template", "k8s/envbuilder-sandbox", "k8s/envbuilder-remote",
-        "launch/compose-proxy", "launch/devcontainer-firewall", "launch/compose-stack",
-        "launch/devcontainer-dind", "launch/devcontainer-dind-good", "launchers/agentbox",
-        "launchers/agentbox-validated", "launchers/agentctl", "launchers/compose-layers",
-        "launchers/entrypoint", "launchers/iptables-allowlist", "gates"}) {
+  for (const char* dir : {"k8s/mixed",
+                          "k8s/frontend",
+                          "k8s/operator-bundle",
+                          "k8s/field-locations",
+                          "k8s/openshift-template",
+                          "k8s/envbuilder-sandbox",
+                          "k8s/envbuilder-remote",
+                          "launch/compose-proxy",
+                          "launch/devcontainer-firewall",
+                          "launch/compose-stack",
+                          "launch/devcontainer-dind",
+                          "launch/devcontainer-dind-good",
+                          "launch/devcontainer-sudo-socket",
+                          "launch/devcontainer-sudo-socket-good",
+                          "launchers/agentbox",
+                          "launchers/agentbox-validated",
+                          "launchers/agentctl",
+                          "launchers/compose-layers",
+                          "launchers/entrypoint",
+                          "launchers/iptables-allowlist",
+                          "gates"}) {
     DYNAMIC_SECTION(dir) {
       auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/" + dir, {}, true);
       INFO(r.describe());

@@ -20,14 +20,33 @@ struct BaseImage {
   Provenance from;
 };
 
+// A COPY or ADD of the final image (its own stage or a stage it is built FROM).
+struct ImageCopy {
+  std::vector<std::string> sources;  // as written after ARG/ENV expansion, relative to the context
+  std::string dest;         // in the container, WORKDIR applied; "/" at the end: a directory
+  std::string from_stage;   // --from=STAGE|IMAGE: not from the repository
+  std::string inline_text;  // COPY <<EOF DEST: the heredoc's content
+  Provenance from;
+};
+
 struct ImageBuild {
   FileId file = kNoFile;
+  std::string path;  // in the source set
   std::vector<BaseImage> bases;
-  Maybe<std::string> final_user;              // USER of the last stage, as written
+  // USER of the last stage, as written, or inherited from the stage it is built FROM; absent
+  // when none is written, and then the image runs as root (final_from: where to say so).
+  Maybe<std::string> final_user;
+  Provenance final_from;                      // the last FROM line
   std::vector<EnvVar> env;                    // ENV / ARG defaults of the last stage
   std::vector<Fact<std::string>> added_urls;  // ADD https://...
   std::vector<Fact<std::string>>
       run_lines;  // RUN bodies (shell form is rendered by the bash frontend)
+  // ENTRYPOINT/CMD programs that are files (`/usr/local/bin/entrypoint.sh`, `./start.sh`), as
+  // in-container paths with WORKDIR applied; a bare name is looked up in the usual PATH.
+  std::vector<Fact<std::string>> entrypoint_scripts;
+  std::vector<Fact<std::string>> cmd_scripts;
+  std::vector<ImageCopy> copies;   // of the final image's stages
+  std::vector<ImageGrant> grants;  // written by RUN lines or COPY heredocs of the final image
 };
 
 // One syscall entry of a seccomp profile as written: its action, and whether the entry holds

@@ -370,6 +370,20 @@ struct ThreatEvidence {
   Provenance from;
 };
 
+// What an image's build gives the user beyond its own uid, as written in the Dockerfile or in a
+// file it copies from the repository. Judged by invariants/inv2_image.cpp.
+enum class ImageGrantKind : std::uint8_t {
+  PasswordlessSudo,  // a sudoers rule with NOPASSWD
+  PrivilegedGroup,   // usermod -aG docker|sudo|wheel|root, gpasswd -a, adduser U sudo
+  SetuidBit,         // chmod u+s / 4755 on a file
+};
+struct ImageGrant {
+  ImageGrantKind kind = ImageGrantKind::PasswordlessSudo;
+  std::string detail;  // the commands after NOPASSWD:, the group, the file made setuid
+  std::string via;     // the sudoers file written or copied, the command that adds the group
+  Provenance from;     // the RUN or COPY line
+};
+
 struct Workload {
   WorkloadId id;
   Engine engine = Engine::Kubelet;
@@ -432,7 +446,21 @@ struct Workload {
   // is that compose service; link_launches merges the two into the compose workload.
   std::vector<std::string> compose_files;
   Maybe<std::string> compose_service;
-  std::string dockerfile;  // path (in the source set) of the Dockerfile the image is built from
+  std::string dockerfile;     // path (in the source set) of the Dockerfile the image is built from
+  std::string build_context;  // its build context directory in the source set ("" = unknown)
+  // Grants of the image resolved against the build context: the Dockerfile's own and those of
+  // repository files it copies (a sudoers.d drop-in).
+  std::vector<ImageGrant> image_grants;
+  // Repository files the image's COPY/ADD put into the container, by in-container path (a
+  // later COPY to the same path wins), and the ENTRYPOINT/CMD scripts among them. A path no
+  // COPY/ADD resolves is unknown: it is never matched to a repository file by its name.
+  struct ImageFile {
+    std::string container_path;
+    std::string repo_path;
+    Provenance from;  // the COPY/ADD line; for a start script the ENTRYPOINT or CMD line
+  };
+  std::vector<ImageFile> image_files;
+  std::vector<ImageFile> start_scripts;
   // The devcontainer.json (path in the source set) this Kubernetes container builds and runs
   // itself from (envbuilder), with where the input says so; link_envbuilder folds the
   // devcontainer into this workload and drops its standalone one.

@@ -46,6 +46,12 @@ void apply_capability(std::string_view value, const Provenance& at, bool add, Wo
 void apply_user(std::string_view value, const Provenance& at, Workload& w) {
   std::size_t colon = value.find(':');
   std::string_view user = value.substr(0, colon);
+  // A later user setting (a compose override's `user:`) replaces the whole user, also one
+  // taken from the image.
+  if (!user.empty()) {
+    w.identity.run_as_user.reset();
+    w.identity.user_name.reset();
+  }
   if (auto uid = to_int(user)) {
     w.identity.run_as_user = fact(*uid, at);
   } else if (user == "root") {

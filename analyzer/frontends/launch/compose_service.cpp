@@ -346,7 +346,7 @@ void ServiceReader::build() {
   if (!find_source(ctx_.sources, path) && dockerfile == "Dockerfile") {
     path = normalize_path(dir + "Containerfile");
   }
-  attach_dockerfile(ctx_.sources, path, w_);
+  attach_dockerfile(ctx_.sources, path, dir, w_);
 }
 
 // A later layer's mount at a target, or environment entry of a name, replaces the earlier one

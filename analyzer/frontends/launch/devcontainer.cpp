@@ -221,8 +221,10 @@ void read_devcontainer_document(const SourceFile& file, const FrontendContext& c
   }
   if (dockerfile.empty()) dockerfile = str(root->get("dockerFile"));
   if (context.empty()) context = str(root->get("context"));
-  // The dockerfile path is relative to devcontainer.json; the context only moves the build.
-  if (!dockerfile.empty()) launch::attach_dockerfile(ctx.sources, dir + dockerfile, w);
+  // Both paths are relative to devcontainer.json; the context defaults to its directory.
+  if (context.empty()) context = ".";
+  if (!dockerfile.empty())
+    launch::attach_dockerfile(ctx.sources, dir + dockerfile, dir + context, w);
   out.workloads.push_back(std::move(w));
 }
 

@@ -16,9 +16,9 @@ namespace sbr {
 // are applied to every container that joins the pod with `--pod NAME`.
 struct LaunchState {
   std::map<std::string, Workload> pods;  // pod name -> the options the pod was created with
-  // `podman build -t TAG [-f FILE] CONTEXT`: image tag -> Dockerfile path in the source set, so a
-  // later `podman run TAG` gets the image's USER and ENV.
-  std::map<std::string, std::string> built_images;
+  // `podman build -t TAG [-f FILE] CONTEXT`: image tag -> Dockerfile path and build context in
+  // the source set, so a later `podman run TAG` gets the image's USER, ENV and grants.
+  std::map<std::string, std::pair<std::string, std::string>> built_images;
   // Launch paths seen so far (WorkloadId::launch_path): a second launch on the same path and
   // with the same name or image is told apart by its ordinal among those only.
   std::map<std::string, int> launch_paths;

@@ -28,8 +28,11 @@ inline Provenance at_node(FileId file, const yaml::Node* n, Frontend fe) {
 
 // A Dockerfile as facts (also used by compose/devcontainer to attach what they build from).
 ImageBuild parse_dockerfile(const SourceFile& file);
-// Gives `w` the image's final USER (when the workload sets none) and its ENV, and records the
-// Dockerfile path. `dockerfile` is a path relative to the source set.
-void attach_dockerfile(const SourceSet* sources, const std::string& dockerfile, Workload& w);
+// Gives `w` the image's final USER (when the workload sets none; root when the Dockerfile
+// writes none), its ENV and grants, and records the Dockerfile path and build context. Both
+// are paths relative to the source set; COPY sources resolve against `context`
+// (image_link.cpp).
+void attach_dockerfile(const SourceSet* sources, const std::string& dockerfile,
+                       const std::string& context, Workload& w);
 
 }  // namespace sbr::launch

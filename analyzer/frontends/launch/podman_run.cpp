@@ -204,7 +204,10 @@ void remember_build(const Invocation& inv, std::size_t i, const LaunchContext& c
     path = launch::find_source(ctx.sources, dir + "Containerfile") ? dir + "Containerfile"
                                                                    : dir + "Dockerfile";
   }
-  for (const auto& t : tags) ctx.launch_state().built_images[t] = launch::normalize_path(path);
+  for (const auto& t : tags) {
+    ctx.launch_state().built_images[t] = {launch::normalize_path(path),
+                                          launch::normalize_path(dir)};
+  }
 }
 
 }  // namespace
@@ -282,7 +285,7 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
     w.image = args.image.text.empty() ? args.image.origin : args.image.text;
     auto& built = ctx.launch_state().built_images;
     if (auto it = built.find(args.image.text); it != built.end()) {
-      launch::attach_dockerfile(ctx.sources, it->second, w);
+      launch::attach_dockerfile(ctx.sources, it->second.first, it->second.second, w);
     }
     if (args.image_uncertain) {
       w.unknown_options.push_back(
