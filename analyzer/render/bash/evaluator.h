@@ -201,6 +201,7 @@ class Evaluator {
   // The pieces of expand_word, one per node kind; each ends in finish_expansion, which moves
   // the words to their place of use.
   std::vector<EWord> finish_expansion(TSNode n, Ctx& ctx, std::vector<EWord> v);
+  std::vector<EWord> expand_literal(TSNode n, Ctx& ctx);
   std::vector<EWord> expand_string(TSNode n, Ctx& ctx);
   std::vector<EWord> quoted_part(TSNode c, Ctx& ctx);
   std::vector<EWord> expand_concatenation(TSNode n, Ctx& ctx, bool assignment);
@@ -223,6 +224,18 @@ class Evaluator {
   void apply_default(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
   void apply_alternative(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
   void apply_substitution(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
+  std::vector<EWord> unresolved_parameter(TSNode n, Ctx& ctx, const ParamRef& p);
+  static void mark_secret(const ParamRef& p, std::vector<EWord>& vals);
+  std::vector<EWord> parameter_fields(TSNode n, Ctx& ctx, std::vector<EWord> vals, bool assignment);
+  void apply_affix_removal(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
+  static void remove_affixes(const ParamRef& p, std::vector<EWord>& vals, const EWord& pat);
+  static void apply_other_op(const ParamRef& p, std::vector<EWord>& vals);
+  void place_default(const ParamRef& p, std::vector<EWord>& vals, EWord& d, bool unknown,
+                     bool use_default, Ctx& ctx);
+  static void place_alternative(const ParamRef& p, std::vector<EWord>& vals, const EWord& a,
+                                bool unknown, bool use_alt);
+  static void substitute(const ParamRef& p, std::vector<EWord>& vals, const EWord& pat,
+                         const EWord& rep);
   Var* lookup(const std::string& name);
   Var& assign_slot(const std::string& name, bool local);
   void assign(TSNode n, Ctx& ctx, bool local, bool exported, bool readonly, bool force_array,

@@ -31,19 +31,9 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   step(n, ctx);
   Nest nest(*this, n, ctx);
   K k = sym(n);
-  if (k == K::word || k == K::number || k == K::extglob_pattern || k == K::regex ||
-      k == K::special_variable_name || k == K::variable_name || k == K::test_operator) {
-    return finish_expansion(n, ctx, {literal(unescape_word(ctx.tree->slice(n)))});
-  }
-  if (k == K::raw_string) {
-    std::string_view s = ctx.tree->slice(n);
-    return finish_expansion(n, ctx,
-                            {literal(std::string(s.size() >= 2 ? s.substr(1, s.size() - 2) : s))});
-  }
-  if (k == K::ansi_c_string) return finish_expansion(n, ctx, {literal(ansi_c(ctx.tree->slice(n)))});
   if (k == K::translated_string) {
     for (TSNode c : named_children(n)) return expand_word(c, ctx, assignment);
-    return finish_expansion(n, ctx, {literal("")});
+    return expand_literal(n, ctx);
   }
   if (k == K::string) return expand_string(n, ctx);
   if (k == K::concatenation) return expand_concatenation(n, ctx, assignment);
@@ -51,8 +41,23 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (k == K::command_substitution) return finish_expansion(n, ctx, command_substitution(n, ctx));
   if (k == K::process_substitution) return finish_expansion(n, ctx, process_substitution(n, ctx));
   if (k == K::arithmetic_expansion) return expand_arithmetic(n, ctx);
+  return expand_literal(n, ctx);
+}
+
+// A word that expands to its own text: a plain word, '...', $'...', a brace expression. Not
+// inlined into expand_word, whose frame every level of a nested expansion holds.
+[[gnu::noinline]] std::vector<EWord> Evaluator::expand_literal(TSNode n, Ctx& ctx) {
+  K k = sym(n);
+  if (k == K::raw_string) {
+    std::string_view s = ctx.tree->slice(n);
+    return finish_expansion(n, ctx,
+                            {literal(std::string(s.size() >= 2 ? s.substr(1, s.size() - 2) : s))});
+  }
+  if (k == K::ansi_c_string) return finish_expansion(n, ctx, {literal(ansi_c(ctx.tree->slice(n)))});
+  if (k == K::translated_string) return finish_expansion(n, ctx, {literal("")});
   if (k == K::brace_expression)
     return finish_expansion(n, ctx, {literal(std::string(ctx.tree->slice(n)))});
+  // word, number, extglob_pattern, regex, variable names, test operators, and anything else.
   return finish_expansion(n, ctx, {literal(unescape_word(ctx.tree->slice(n)))});
 }
 

@@ -90,18 +90,37 @@ bool parameter_empty(const std::vector<EWord>& vals) {
 
 }  // namespace
 
+// Expansion recurses through here (`${a:-${b:-...}}`, `${a[${i}]}`): the words built on the
+// way out are made in the helpers marked noinline, so that their temporaries are not part of
+// every level's stack frame.
 std::vector<EWord> Evaluator::expand_parameter(TSNode n, Ctx& ctx, bool assignment) {
   ParamRef p = parse_parameter(n, ctx);
-  if (p.name.empty()) return finish_expansion(n, ctx, {literal(std::string(ctx.tree->slice(n)))});
-  if (p.indirect && !resolve_indirect(p))
-    return finish_expansion(n, ctx, {symbolic_word("indirect ${!" + p.name + "}")});
+  if (p.name.empty() || (p.indirect && !resolve_indirect(p)))
+    return unresolved_parameter(n, ctx, p);
   std::vector<EWord> vals;
   if (auto alt_words = parameter_values(n, ctx, p, assignment, vals)) return std::move(*alt_words);
-  if (secrets::is_secret_name(p.name)) {
-    for (auto& w : vals) w.secret_var = p.name;
-  }
+  mark_secret(p, vals);
   if (p.length) return finish_expansion(n, ctx, {parameter_length(p, vals)});
   apply_parameter_op(p, vals, ctx);
+  return parameter_fields(n, ctx, std::move(vals), assignment);
+}
+
+// `${}` without a name as written; `${!X}` with X unknown.
+[[gnu::noinline]] std::vector<EWord> Evaluator::unresolved_parameter(TSNode n, Ctx& ctx,
+                                                                     const ParamRef& p) {
+  if (p.name.empty()) return finish_expansion(n, ctx, {literal(std::string(ctx.tree->slice(n)))});
+  return finish_expansion(n, ctx, {symbolic_word("indirect ${!" + p.name + "}")});
+}
+
+void Evaluator::mark_secret(const ParamRef& p, std::vector<EWord>& vals) {
+  if (!secrets::is_secret_name(p.name)) return;
+  for (auto& w : vals) w.secret_var = p.name;
+}
+
+// The value as the expansion's words: as is when quoted or assigned, else split.
+[[gnu::noinline]] std::vector<EWord> Evaluator::parameter_fields(TSNode n, Ctx& ctx,
+                                                                 std::vector<EWord> vals,
+                                                                 bool assignment) {
   for (EWord& w : vals) w.in_quotes = false;  // the string around it, if any, sets it
   if (assignment) return finish_expansion(n, ctx, vals);
   // Unquoted: split concrete values.
@@ -293,31 +312,49 @@ void Evaluator::apply_parameter_op(ParamRef& p, std::vector<EWord>& vals, Ctx& c
   } else if (op == ":?" || op == "?") {
     // Fails when unset: the value is what it is.
   } else if (op == "#" || op == "##" || op == "%" || op == "%%") {
-    EWord pat = parameter_operand(p, ctx);
-    for (EWord& w : vals) {
-      if (w.w.symbolic || pat.w.symbolic) {
-        w.w.symbolic = true;
-        w.w.origin = fmt::format("{} with `{}{}` removed", w.w.origin.empty() ? p.name : w.w.origin,
-                                 op, pat.w.text);
-        continue;
-      }
-      w.w.text = remove_affix(w.w.text, pat.w.text, op);
-    }
+    apply_affix_removal(p, vals, ctx);
   } else if (op == "/" || op == "//") {
     apply_substitution(p, vals, ctx);
-  } else if (op == "^^" || op == ",," || op == "^" || op == ",") {
+  } else if (!op.empty()) {
+    apply_other_op(p, vals);
+  }
+}
+
+// `${X#p}`, `${X##p}`, `${X%p}`, `${X%%p}`.
+void Evaluator::apply_affix_removal(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx) {
+  EWord pat = parameter_operand(p, ctx);
+  remove_affixes(p, vals, pat);
+}
+
+[[gnu::noinline]] void Evaluator::remove_affixes(const ParamRef& p, std::vector<EWord>& vals,
+                                                 const EWord& pat) {
+  for (EWord& w : vals) {
+    if (w.w.symbolic || pat.w.symbolic) {
+      w.w.symbolic = true;
+      w.w.origin = fmt::format("{} with `{}{}` removed", w.w.origin.empty() ? p.name : w.w.origin,
+                               p.op, pat.w.text);
+      continue;
+    }
+    w.w.text = remove_affix(w.w.text, pat.w.text, p.op);
+  }
+}
+
+// `${X^^}`, `${X,,}`, `${X^}`, `${X,}`; any other operator makes the value unknown.
+[[gnu::noinline]] void Evaluator::apply_other_op(const ParamRef& p, std::vector<EWord>& vals) {
+  const std::string& op = p.op;
+  if (op == "^^" || op == ",," || op == "^" || op == ",") {
     for (EWord& w : vals) {
       for (char& ch : w.w.text)
         ch = op[0] == '^' ? static_cast<char>(std::toupper(ch))
                           : static_cast<char>(std::tolower(ch));
     }
-  } else if (!op.empty()) {
-    for (EWord& w : vals) {
-      if (!w.w.symbolic) {
-        w.w.symbolic = true;
-        w.w.origin = "${" + p.name + op + "...}";
-        w.default_known = false;
-      }
+    return;
+  }
+  for (EWord& w : vals) {
+    if (!w.w.symbolic) {
+      w.w.symbolic = true;
+      w.w.origin = "${" + p.name + op + "...}";
+      w.default_known = false;
     }
   }
 }
@@ -328,6 +365,13 @@ void Evaluator::apply_default(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx) {
   bool unknown = vals.size() == 1 && vals[0].w.symbolic && !p.is_set;
   bool use_default = op[0] == ':' ? parameter_empty(vals) : !p.is_set;
   EWord d = parameter_operand(p, ctx);
+  place_default(p, vals, d, unknown, use_default, ctx);
+}
+
+[[gnu::noinline]] void Evaluator::place_default(const ParamRef& p, std::vector<EWord>& vals,
+                                                EWord& d, bool unknown, bool use_default,
+                                                Ctx& ctx) {
+  const std::string& op = p.op;
   // The default's own place is a step of the value's chain (`${X:-...}`).
   if (!p.operands.empty()) {
     Provenance def_at = prov(p.operands[0], ctx);
@@ -362,6 +406,11 @@ void Evaluator::apply_alternative(ParamRef& p, std::vector<EWord>& vals, Ctx& ct
   bool unknown = vals.size() == 1 && vals[0].w.symbolic && !p.is_set;
   bool use_alt = p.op[0] == ':' ? !parameter_empty(vals) : p.is_set;
   EWord a = parameter_operand(p, ctx);
+  place_alternative(p, vals, a, unknown, use_alt);
+}
+
+[[gnu::noinline]] void Evaluator::place_alternative(const ParamRef& p, std::vector<EWord>& vals,
+                                                    const EWord& a, bool unknown, bool use_alt) {
   if (unknown) {
     EWord w = a;
     w.w.symbolic = true;
@@ -377,6 +426,11 @@ void Evaluator::apply_alternative(ParamRef& p, std::vector<EWord>& vals, Ctx& ct
 void Evaluator::apply_substitution(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx) {
   EWord pat = p.operands.empty() ? literal("") : expand_joined(p.operands[0], ctx);
   EWord rep = p.operands.size() > 1 ? expand_joined(p.operands[1], ctx) : literal("");
+  substitute(p, vals, pat, rep);
+}
+
+[[gnu::noinline]] void Evaluator::substitute(const ParamRef& p, std::vector<EWord>& vals,
+                                             const EWord& pat, const EWord& rep) {
   for (EWord& w : vals) {
     if (w.w.symbolic || pat.w.symbolic || pat.w.text.empty()) {
       if (w.w.symbolic) w.w.origin += " (substituted)";
