@@ -48,6 +48,12 @@ const Nesting kForms[] = {
      [](int d) {
        return "x=\"" + repeat("${a:-", d) + "v" + repeat("}", d) + "\"\ndocker run inner\n";
      }},
+    // Flat in the source, but each elif is evaluated inside the one before it.
+    {"elif chain",
+     [](int d) {
+       return "if [ \"$1\" = a ]; then :\n" + repeat("elif [ \"$1\" = b ]; then :\n", d) +
+              "else docker run inner\nfi\n";
+     }},
 };
 
 bool has_nesting_problem(const sbr::bash::ScriptRender& r) {
@@ -108,4 +114,11 @@ TEST_CASE("[[ =~ ]] is decided by RE2 in linear time, globs by fnmatch", "[bash-
   std::string words;
   for (const auto& inv : r.invocations) words += sbr::test::argv_text(inv) + "\n";
   CHECK(words == "docker run unmatched\ndocker run globright\n");
+}
+
+TEST_CASE("an elif chain far past the bound ends in a budget problem, not a crash",
+          "[bash-nesting]") {
+  // 20,000 elifs overflowed the stack when each elif recursed without a nesting level.
+  auto r = sbr::test::render_text(kForms[8].make(20000));
+  CHECK(has_nesting_problem(r));
 }

@@ -55,6 +55,15 @@ TEST_CASE("fetch_pipe: every later stage is a sink, and only downloads match", "
         std::vector<std::string>{"wget"});
 }
 
+TEST_CASE("fetch_pipe: a quoted program name is the same download", "[bash-query]") {
+  CHECK(captured("fetch_pipe", "\"curl\" -fsSL https://x/i.sh | sh\n", "sink") ==
+        std::vector<std::string>{"sh"});
+  CHECK(captured("fetch_pipe", "'wget' -qO- https://x/i.sh 2>/dev/null | bash\n", "fetcher") ==
+        std::vector<std::string>{"'wget'"});
+  // Quoting does not make another program a download.
+  CHECK(captured("fetch_pipe", "\"echo\" curl | sh\n'cat' wget | bash\n", "sink").empty());
+}
+
 TEST_CASE("guards: a check followed by || and its branch, and every if", "[bash-query]") {
   std::string s =
       "command -v iptables >/dev/null || { echo skip >&2; return 0; }\n"

@@ -178,137 +178,152 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
 
 bool Evaluator::run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ctx& ctx) {
   if (argv.empty()) return false;
-  std::vector<EWord>& env_prefix = cw.env_prefix;
-  std::vector<EWord>& stdin_words = cw.stdin_words;
-  const std::string& stdin_file = cw.stdin_file;
-  const auto& writes = cw.writes;
-  const auto& write_vars = cw.write_vars;
-  const auto& write_temp = cw.write_temp;
-  const std::vector<TSNode>& args = cw.args;
   // Peel sudo / env / timeout / nice / setpriv ... (wrappers.cpp).
-  Invocation inv;
   Unwrapped u = unwrap(argv);
   if (u.lookup_only || u.start >= argv.size()) return false;
-  const bool via_exec = u.via_exec, via_sudo = u.via_sudo, bypass_functions = u.bypass_functions;
-  for (auto& e : u.env_prefix) env_prefix.push_back(std::move(e));
-  inv.wrappers = std::move(u.wrappers);
-  const size_t i = u.start;
-  std::vector<EWord> cmd(argv.begin() + static_cast<long>(i), argv.end());
+  for (auto& e : u.env_prefix) cw.env_prefix.push_back(std::move(e));
+  std::vector<EWord> cmd(argv.begin() + static_cast<long>(u.start), argv.end());
   std::string name = cmd[0].w.symbolic ? "" : cmd[0].w.text;
   std::string bname = base_name(name);
 
   // Function calls.
   auto fit = st_.functions.find(name);
-  if (!bypass_functions && !via_exec && fit != st_.functions.end()) {
-    call_function(name, cmd, args, fit->second, n, ctx);
+  if (!u.bypass_functions && !u.via_exec && fit != st_.functions.end()) {
+    call_function(name, cmd, cw.args, fit->second, n, ctx);
     return false;
   }
 
   // Builtins that change the evaluator's state.
-  if (!via_exec && !via_sudo && builtin(bname, cmd, n, ctx, stdin_words, stdin_file, cw.ifs))
+  if (!u.via_exec && !u.via_sudo &&
+      builtin(bname, cmd, n, ctx, cw.stdin_words, cw.stdin_file, cw.ifs))
     return false;
 
   // An external command (or echo/printf): record it.
+  Invocation inv;
+  inv.wrappers = std::move(u.wrappers);
+  inv.via_exec = u.via_exec;
+  inv.via_sudo = u.via_sudo;
+  record_invocation(std::move(inv), cmd, cw, bname, n, ctx);
+  run_inline_script(cmd, bname, ctx);
+  if (u.via_exec && !ctx.background && !ctx.in_pipeline_not_last) st_.dead = true;
+  return true;
+}
+
+void Evaluator::record_invocation(Invocation inv, const std::vector<EWord>& cmd, CommandWords& cw,
+                                  const std::string& bname, TSNode n, Ctx& ctx) {
   capture_output(cmd, cw.stdout_redirected, ctx, prov(n, ctx));
   if (out_.invocations.size() >= limits_.max_invocations) {
     abort_budget(fmt::format("more than {} commands", limits_.max_invocations), loc(n, ctx.tree));
   }
-  inv.via_exec = via_exec;
-  inv.via_sudo = via_sudo;
   inv.from = prov(n, ctx);
   inv.call_path = call_path_;
-  for (auto& w : cmd) inv.argv.push_back(w.w);
-  for (auto& w : env_prefix) inv.env_prefix.push_back(w.w);
+  for (const auto& w : cmd) inv.argv.push_back(w.w);
+  for (auto& w : cw.env_prefix) inv.env_prefix.push_back(w.w);
   inv.shell.errexit = st_.opts.errexit;
   inv.shell.errexit_suppressed = ctx.errexit_suppressed;
   inv.shell.nounset = st_.opts.nounset;
   inv.shell.pipefail = st_.opts.pipefail;
   for (const Trap& t : st_.traps) inv.shell.exit_traps.push_back(t.handler);
-  for (auto& w : stdin_words) inv.stdin_text += w.w.text;
+  for (auto& w : cw.stdin_words) inv.stdin_text += w.w.text;
   inv.stdin_from = cw.stdin_from;
-  if (inv.stdin_text.empty() && !stdin_file.empty()) {
-    auto tf = tainted_files_.find(stdin_file);
-    if (tf != tainted_files_.end()) stdin_words.push_back(tf->second);
+  if (inv.stdin_text.empty() && !cw.stdin_file.empty()) {
+    auto tf = tainted_files_.find(cw.stdin_file);
+    if (tf != tainted_files_.end()) cw.stdin_words.push_back(tf->second);
   }
-  note_command_facts(inv, cmd, stdin_words, ctx, writes);
-  // Files written with tainted content: a later `nft -f FILE` splices it.
-  for (size_t k = 0; k < writes.size(); ++k) {
-    for (const auto* src : {&stdin_words, &cmd}) {
-      for (size_t j = (src == &cmd ? 1 : 0); j < src->size(); ++j) {
-        if ((*src)[j].w.tainted) {
-          tainted_files_[writes[k].first] = (*src)[j];
-          break;
-        }
-      }
-    }
-    // Secret content written to a file.
-    std::string secret;
-    for (auto& w : stdin_words)
-      if (secret.empty()) secret = w.secret_var;
-    if (bname == "echo" || bname == "printf" || bname == "cat" || bname == "tee") {
-      for (size_t j = 1; j < cmd.size(); ++j)
-        if (secret.empty()) secret = cmd[j].secret_var;
-    }
-    if (bname == "env" || bname == "printenv" || bname == "export")
-      secret = secret.empty() && cmd.size() == 1 ? "the environment" : secret;
-    if (!secret.empty()) {
-      Write wr;
-      wr.path = writes[k].first;
-      wr.secret_var = secret;
-      wr.from = Provenance{writes[k].second, Frontend::Bash, ctx.cond};
-      wr.protected_ = st_.opts.umask_strict || write_temp[k];
-      if (Var* v = write_vars[k].empty() ? nullptr : lookup(write_vars[k]))
-        wr.protected_ = wr.protected_ || v->from_mktemp;
-      wr.temp = write_temp[k] || starts(wr.path, "/tmp/") || starts(wr.path, "/dev/shm/");
-      if (Var* v = write_vars[k].empty() ? nullptr : lookup(write_vars[k]))
-        wr.temp = wr.temp || v->from_mktemp;
-      secret_writes_.push_back(wr);
-      if (wr.temp) {
-        Resource r;
-        r.start.kind = ResourceKind::TempSecretFile;
-        r.start.name = wr.path;
-        r.start.holds = secret;
-        r.start.from = wr.from;
-        if (!write_vars[k].empty()) r.idents.push_back(write_vars[k]);
-        r.idents.push_back(wr.path);
-        add_resource(std::move(r));
-      }
-    }
-  }
+  note_command_facts(inv, cmd, cw.stdin_words, ctx, cw.writes);
+  for (size_t k = 0; k < cw.writes.size(); ++k) note_file_write(k, cw, cmd, bname, ctx);
   out_.invocations.push_back(std::move(inv));
-  // Commands run again from strings.
-  if ((bname == "bash" || bname == "sh" || bname == "dash" || bname == "zsh") && cmd.size() > 2) {
-    for (size_t k = 1; k + 1 < cmd.size(); ++k) {
-      const std::string& o = cmd[k].w.text;
-      if (!starts(o, "-") || o.find('c') == std::string::npos || starts(o, "--")) continue;
-      const EWord& code = cmd[k + 1];
-      if (code.w.symbolic) break;
-      auto t = parse_bash(code.w.text);
-      Location at = code.w.from.at;
-      t->file_id = at.file;
-      t->line0 = at.line - 1;
-      t->column0 = at.column;  // skip the opening quote
-      const SyntaxTree* tp = t.get();
-      trees_.push_back(std::move(t));
-      State saved = st_;
-      st_.positional.assign(cmd.begin() + static_cast<long>(std::min(cmd.size(), k + 3)),
-                            cmd.end());
-      st_.positional_unknown = false;
-      Ctx sc = ctx;
-      sc.tree = tp;
-      ++depth_;
-      if (depth_ > static_cast<int>(limits_.max_call_depth))
-        abort_budget("`sh -c` nested too deeply", at);
-      call_path_.push_back(bname + " -c");
-      statements(tp->root(), sc);
-      call_path_.pop_back();
-      --depth_;
-      st_ = saved;
-      break;
+}
+
+namespace {
+
+// The secret a command writes to its output file: a secret on its stdin, in the words `echo`
+// and its kin print, or the whole environment from a bare `env`.
+std::string written_secret(const std::vector<EWord>& stdin_words, const std::vector<EWord>& cmd,
+                           const std::string& bname) {
+  std::string secret;
+  for (const auto& w : stdin_words)
+    if (secret.empty()) secret = w.secret_var;
+  if (bname == "echo" || bname == "printf" || bname == "cat" || bname == "tee") {
+    for (size_t j = 1; j < cmd.size(); ++j)
+      if (secret.empty()) secret = cmd[j].secret_var;
+  }
+  if (bname == "env" || bname == "printenv" || bname == "export")
+    secret = secret.empty() && cmd.size() == 1 ? "the environment" : secret;
+  return secret;
+}
+
+}  // namespace
+
+// The k-th file the command writes: tainted content (a later `nft -f FILE` splices it) and
+// secret content.
+void Evaluator::note_file_write(size_t k, const CommandWords& cw, const std::vector<EWord>& cmd,
+                                const std::string& bname, const Ctx& ctx) {
+  const auto& [path, at] = cw.writes[k];
+  for (const std::vector<EWord>* src : {&cw.stdin_words, &cmd}) {
+    for (size_t j = (src == &cmd ? 1 : 0); j < src->size(); ++j) {
+      if ((*src)[j].w.tainted) {
+        tainted_files_[path] = (*src)[j];
+        break;
+      }
     }
   }
-  if (via_exec && !ctx.background && !ctx.in_pipeline_not_last) st_.dead = true;
-  return true;
+  std::string secret = written_secret(cw.stdin_words, cmd, bname);
+  if (secret.empty()) return;
+  const std::string& var = cw.write_vars[k];
+  Var* v = var.empty() ? nullptr : lookup(var);
+  Write wr;
+  wr.path = path;
+  wr.secret_var = secret;
+  wr.from = Provenance{at, Frontend::Bash, ctx.cond};
+  wr.protected_ = st_.opts.umask_strict || cw.write_temp[k];
+  if (v) wr.protected_ = wr.protected_ || v->from_mktemp;
+  wr.temp = cw.write_temp[k] || starts(wr.path, "/tmp/") || starts(wr.path, "/dev/shm/");
+  if (v) wr.temp = wr.temp || v->from_mktemp;
+  secret_writes_.push_back(wr);
+  if (!wr.temp) return;
+  Resource r;
+  r.start.kind = ResourceKind::TempSecretFile;
+  r.start.name = wr.path;
+  r.start.holds = secret;
+  r.start.from = wr.from;
+  if (!var.empty()) r.idents.push_back(var);
+  r.idents.push_back(wr.path);
+  add_resource(std::move(r));
+}
+
+// `bash -c 'CODE' name args...`: the code is parsed and evaluated in place.
+void Evaluator::run_inline_script(const std::vector<EWord>& cmd, const std::string& bname,
+                                  Ctx& ctx) {
+  if ((bname != "bash" && bname != "sh" && bname != "dash" && bname != "zsh") || cmd.size() <= 2)
+    return;
+  for (size_t k = 1; k + 1 < cmd.size(); ++k) {
+    const std::string& o = cmd[k].w.text;
+    if (!starts(o, "-") || o.find('c') == std::string::npos || starts(o, "--")) continue;
+    const EWord& code = cmd[k + 1];
+    if (code.w.symbolic) return;
+    auto t = parse_bash(code.w.text);
+    Location at = code.w.from.at;
+    t->file_id = at.file;
+    t->line0 = at.line - 1;
+    t->column0 = at.column;  // skip the opening quote
+    const SyntaxTree* tp = t.get();
+    trees_.push_back(std::move(t));
+    State saved = st_;
+    st_.positional.assign(cmd.begin() + static_cast<long>(std::min(cmd.size(), k + 3)), cmd.end());
+    st_.positional_unknown = false;
+    Ctx sc = ctx;
+    sc.tree = tp;
+    ++depth_;
+    if (depth_ > static_cast<int>(limits_.max_call_depth))
+      abort_budget("`sh -c` nested too deeply", at);
+    call_path_.push_back(bname + " -c");
+    statements(tp->root(), sc);
+    call_path_.pop_back();
+    --depth_;
+    st_ = saved;
+    return;
+  }
 }
 
 }  // namespace sbr::bash

@@ -11,11 +11,12 @@
 
 namespace sbr::bash {
 
-void Evaluator::if_statement(TSNode n, Ctx& ctx) {
-  // if C; then A; elif D; then B; else E; fi
+namespace {
+
+// An `if` or `elif` clause: its condition (the first statement before `then`) and its body.
+// For the `if` itself, the elif and else clauses go to `rest`.
+TSNode split_clause(TSNode n, std::vector<TSNode>& body, std::vector<TSNode>* rest) {
   TSNode cond{};
-  std::vector<TSNode> then_body;
-  std::vector<TSNode> rest;  // elif_clause / else_clause
   bool in_then = false;
   for (TSNode c : children(n)) {
     K ck = sym(c);
@@ -23,8 +24,8 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
       in_then = true;
       continue;
     }
-    if (ck == K::elif_clause || ck == K::else_clause) {
-      rest.push_back(c);
+    if (rest && (ck == K::elif_clause || ck == K::else_clause)) {
+      rest->push_back(c);
       in_then = false;
       continue;
     }
@@ -32,104 +33,113 @@ void Evaluator::if_statement(TSNode n, Ctx& ctx) {
     if (!in_then) {
       if (ts_node_is_null(cond)) cond = c;
     } else
-      then_body.push_back(c);
+      body.push_back(c);
   }
+  return cond;
+}
+
+}  // namespace
+
+void Evaluator::if_statement(TSNode n, Ctx& ctx) {
+  // if C; then A; elif D; then B; else E; fi
+  std::vector<TSNode> then_body;
+  std::vector<TSNode> rest;  // elif_clause / else_clause
+  TSNode cond = split_clause(n, then_body, &rest);
   // Conditions that are several statements (`if a; b; then`) are rare: the last decides.
-  std::function<void(TSNode, const std::vector<TSNode>&, size_t)> run_if;
-  run_if = [&](TSNode cnd, const std::vector<TSNode>& body, size_t rest_i) {
-    Ctx cc = ctx;
-    cc.errexit_suppressed = true;
-    cc.status = StatusUse::Condition;
-    // A security step as the whole condition: fail-open unless its failure branch exits.
-    bool negated = is(cnd, K::negated_command);
-    auto negated_kids = negated ? named_children(cnd) : std::vector<TSNode>{};
-    TSNode inner = negated_kids.empty() ? cnd : negated_kids.back();
-    std::optional<StepKind> security;
-    if (is(inner, K::command) || is(inner, K::redirected_statement))
-      security = node_security_step(inner, ctx.tree);
-    Truth t = condition(cnd, cc);
-    validate_from_if(cnd, body, rest_i < rest.size() ? rest[rest_i] : TSNode{}, ctx.tree);
-    auto run_body = [&](const std::vector<TSNode>& b, Ctx& bc) {
-      for (TSNode s : b) {
-        if (st_.dead || st_.returning || st_.breaking) break;
-        Ctx sc = bc;
-        statement(s, sc);
-      }
-    };
-    // The else part: either the next elif, the else clause, or nothing.
-    auto run_else = [&](Ctx& ec) {
-      if (rest_i < rest.size()) {
-        TSNode r = rest[rest_i];
-        if (is(r, K::else_clause)) {
-          std::vector<TSNode> b;
-          for (TSNode c : named_children(r))
-            if (!is(c, K::comment)) b.push_back(c);
-          run_body(b, ec);
-        } else {
-          TSNode ecnd{};
-          std::vector<TSNode> b;
-          bool t2 = false;
-          for (TSNode c : children(r)) {
-            if (is(c, K::kw_then)) {
-              t2 = true;
-              continue;
-            }
-            if (!ts_node_is_named(c) || is(c, K::comment)) continue;
-            if (!t2) {
-              if (ts_node_is_null(ecnd)) ecnd = c;
-            } else
-              b.push_back(c);
-          }
-          Ctx save = ctx;
-          ctx.cond = ec.cond;
-          run_if(ecnd, b, rest_i + 1);
-          ctx = save;
-        }
-      }
-    };
-    if (security) {
-      // Which branch runs when the step fails?
-      bool fail_branch_exits = false;
-      if (negated) {
-        for (TSNode s : body) fail_branch_exits = fail_branch_exits || node_exits(s, ctx.tree);
-      } else if (rest_i < rest.size()) {
-        fail_branch_exits = node_exits(rest[rest_i], ctx.tree);
-      }
-      SecurityStep step;
-      step.kind = *security;
-      step.command = std::string(ctx.tree->slice(inner).substr(0, 60));
-      for (const std::string& w : written_words(statement_command(inner), ctx.tree))
-        step.line += (step.line.empty() ? "" : " ") + w;
-      step.status = StatusUse::Condition;
-      step.failure_branch_exits = fail_branch_exits;
-      step.from = prov(inner, ctx);
-      add_step(std::move(step));
+  if_branch(cond, then_body, rest, 0, ctx);
+}
+
+// One `if`/`elif` clause and what follows it (rest[rest_i...]). `ctx` is the if statement's
+// own, which an elif runs under with its path condition set.
+void Evaluator::if_branch(TSNode cnd, const std::vector<TSNode>& body,
+                          const std::vector<TSNode>& rest, size_t rest_i, Ctx& ctx) {
+  Ctx cc = ctx;
+  cc.errexit_suppressed = true;
+  cc.status = StatusUse::Condition;
+  // A security step as the whole condition: fail-open unless its failure branch exits.
+  bool negated = is(cnd, K::negated_command);
+  auto negated_kids = negated ? named_children(cnd) : std::vector<TSNode>{};
+  TSNode inner = negated_kids.empty() ? cnd : negated_kids.back();
+  std::optional<StepKind> security;
+  if (is(inner, K::command) || is(inner, K::redirected_statement))
+    security = node_security_step(inner, ctx.tree);
+  Truth t = condition(cnd, cc);
+  TSNode else_part = rest_i < rest.size() ? rest[rest_i] : TSNode{};
+  validate_from_if(cnd, body, else_part, ctx.tree);
+  if (security) note_condition_step(*security, inner, negated, body, else_part, ctx);
+  if (t.known) {
+    if (*t.known) {
+      Ctx bc = ctx;
+      if_body(body, bc);
+    } else {
+      Ctx ec = ctx;
+      else_branch(rest, rest_i, ec, ctx);
     }
-    if (t.known) {
-      if (*t.known) {
-        Ctx bc = ctx;
-        run_body(body, bc);
-      } else {
-        Ctx ec = ctx;
-        run_else(ec);
-      }
-      return;
-    }
-    bool def_then = t.default_value.value_or(true);
-    bool has_default = t.default_value.has_value();
-    Ctx tc = ctx, ec = ctx;
-    tc.cond = join(ctx.cond, Condition::when(atom(t, true), has_default && !def_then));
-    ec.cond = join(ctx.cond, Condition::when(atom(t, false), has_default && def_then));
-    State before = st_;
-    run_body(body, tc);
-    State s_then = st_;
-    st_ = before;
-    run_else(ec);
-    State s_else = st_;
-    bool then_default = !has_default || def_then;
-    st_ = merge_states(std::move(s_then), std::move(s_else), tc.cond, ec.cond, then_default);
-  };
-  run_if(cond, then_body, 0);
+    return;
+  }
+  bool def_then = t.default_value.value_or(true);
+  bool has_default = t.default_value.has_value();
+  Ctx tc = ctx, ec = ctx;
+  tc.cond = join(ctx.cond, Condition::when(atom(t, true), has_default && !def_then));
+  ec.cond = join(ctx.cond, Condition::when(atom(t, false), has_default && def_then));
+  State before = st_;
+  if_body(body, tc);
+  State s_then = st_;
+  st_ = before;
+  else_branch(rest, rest_i, ec, ctx);
+  State s_else = st_;
+  bool then_default = !has_default || def_then;
+  st_ = merge_states(std::move(s_then), std::move(s_else), tc.cond, ec.cond, then_default);
+}
+
+// A security step that is the whole condition, with which branch runs when it fails.
+void Evaluator::note_condition_step(StepKind kind, TSNode inner, bool negated,
+                                    const std::vector<TSNode>& body, TSNode else_part,
+                                    const Ctx& ctx) {
+  bool fail_branch_exits = false;
+  if (negated) {
+    for (TSNode s : body) fail_branch_exits = fail_branch_exits || node_exits(s, ctx.tree);
+  } else if (!ts_node_is_null(else_part)) {
+    fail_branch_exits = node_exits(else_part, ctx.tree);
+  }
+  SecurityStep step;
+  step.kind = kind;
+  step.command = std::string(ctx.tree->slice(inner).substr(0, 60));
+  for (const std::string& w : written_words(statement_command(inner), ctx.tree))
+    step.line += (step.line.empty() ? "" : " ") + w;
+  step.status = StatusUse::Condition;
+  step.failure_branch_exits = fail_branch_exits;
+  step.from = prov(inner, ctx);
+  add_step(std::move(step));
+}
+
+void Evaluator::if_body(const std::vector<TSNode>& b, Ctx& bc) {
+  for (TSNode s : b) {
+    if (st_.dead || st_.returning || st_.breaking) break;
+    Ctx sc = bc;
+    statement(s, sc);
+  }
+}
+
+// The else part: the next elif, the else clause, or nothing.
+void Evaluator::else_branch(const std::vector<TSNode>& rest, size_t rest_i, Ctx& ec, Ctx& ctx) {
+  if (rest_i >= rest.size()) return;
+  TSNode r = rest[rest_i];
+  if (is(r, K::else_clause)) {
+    std::vector<TSNode> b;
+    for (TSNode c : named_children(r))
+      if (!is(c, K::comment)) b.push_back(c);
+    if_body(b, ec);
+    return;
+  }
+  std::vector<TSNode> b;
+  TSNode ecnd = split_clause(r, b, nullptr);
+  // An elif chain recurses once per elif: thousands of them end in a budget problem.
+  Nest nest(*this, r, ctx);
+  Ctx save = ctx;
+  ctx.cond = ec.cond;
+  if_branch(ecnd, b, rest, rest_i + 1, ctx);
+  ctx = save;
 }
 
 void Evaluator::case_statement(TSNode n, Ctx& ctx) {

@@ -167,6 +167,13 @@ class Evaluator {
   std::vector<ArgvVariant> argv_variants(const CommandWords& cw, const Ctx& ctx) const;
   // Runs one argument list: a function call, a builtin, or a recorded command (true).
   bool run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ctx& ctx);
+  // Its phases for an external command: the invocation recorded, the files it writes, and
+  // the code of a `sh -c` run in place.
+  void record_invocation(Invocation inv, const std::vector<EWord>& cmd, CommandWords& cw,
+                         const std::string& bname, TSNode n, Ctx& ctx);
+  void note_file_write(std::size_t k, const CommandWords& cw, const std::vector<EWord>& cmd,
+                       const std::string& bname, const Ctx& ctx);
+  void run_inline_script(const std::vector<EWord>& cmd, const std::string& bname, Ctx& ctx);
   void call_function(const std::string& name, const std::vector<EWord>& cmd,
                      const std::vector<TSNode>& args, std::pair<TSNode, const SyntaxTree*> fn,
                      TSNode n, Ctx& ctx);
@@ -174,8 +181,14 @@ class Evaluator {
                const std::vector<EWord>& stdin_words, const std::string& stdin_file,
                const std::optional<std::string>& ifs);  // builtins.cpp
   void if_statement(TSNode n, Ctx& ctx);                // control_flow.cpp
-  void case_statement(TSNode n, Ctx& ctx);              // control_flow.cpp
-  void for_statement(TSNode n, Ctx& ctx);               // control_flow.cpp
+  void if_branch(TSNode cnd, const std::vector<TSNode>& body, const std::vector<TSNode>& rest,
+                 std::size_t rest_i, Ctx& ctx);
+  void note_condition_step(StepKind kind, TSNode inner, bool negated,
+                           const std::vector<TSNode>& body, TSNode else_part, const Ctx& ctx);
+  void if_body(const std::vector<TSNode>& b, Ctx& bc);
+  void else_branch(const std::vector<TSNode>& rest, std::size_t rest_i, Ctx& ec, Ctx& ctx);
+  void case_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
+  void for_statement(TSNode n, Ctx& ctx);   // control_flow.cpp
   void loop_statement(TSNode n, Ctx& ctx);  // control_flow.cpp: while, until, C-style for
   // `while read ...; done < known-input`: one iteration per line (read_loop.cpp); false when
   // the loop is not of that form or its input is unknown.
@@ -185,6 +198,44 @@ class Evaluator {
   std::vector<EWord> expand_word(TSNode n, Ctx& ctx, bool assignment = false);
   EWord expand_joined(TSNode n, Ctx& ctx);  // one word, no splitting ("$*"-like join)
   std::vector<EWord> expand_heredoc(TSNode body, Ctx& ctx, bool quoted);
+  // The pieces of expand_word, one per node kind; each ends in finish_expansion, which moves
+  // the words to their place of use.
+  std::vector<EWord> finish_expansion(TSNode n, Ctx& ctx, std::vector<EWord> v);
+  std::vector<EWord> expand_literal(TSNode n, Ctx& ctx);
+  std::vector<EWord> expand_string(TSNode n, Ctx& ctx);
+  std::vector<EWord> quoted_part(TSNode c, Ctx& ctx);
+  std::vector<EWord> expand_concatenation(TSNode n, Ctx& ctx, bool assignment);
+  std::vector<EWord> expand_arithmetic(TSNode n, Ctx& ctx);
+  // Parameter expansion (expand_param.cpp).
+  struct ParamRef;
+  std::vector<EWord> expand_parameter(TSNode n, Ctx& ctx, bool assignment);
+  bool resolve_indirect(ParamRef& p);
+  std::optional<std::vector<EWord>> parameter_values(TSNode n, Ctx& ctx, ParamRef& p,
+                                                     bool assignment, std::vector<EWord>& vals);
+  bool special_parameter(ParamRef& p, Location at, const Ctx& ctx, std::vector<EWord>& vals);
+  EWord array_element(const Var& v, ParamRef& p, Ctx& ctx);
+  std::optional<std::vector<EWord>> scalar_value(TSNode n, Ctx& ctx, Var& v, ParamRef& p,
+                                                 bool assignment, std::vector<EWord>& vals);
+  std::optional<std::vector<EWord>> alternative_words(TSNode n, Ctx& ctx, const Var& v,
+                                                      const std::string& name);
+  static EWord parameter_length(const ParamRef& p, const std::vector<EWord>& vals);
+  EWord parameter_operand(const ParamRef& p, Ctx& ctx);
+  void apply_parameter_op(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
+  void apply_default(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
+  void apply_alternative(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
+  void apply_substitution(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
+  std::vector<EWord> unresolved_parameter(TSNode n, Ctx& ctx, const ParamRef& p);
+  static void mark_secret(const ParamRef& p, std::vector<EWord>& vals);
+  std::vector<EWord> parameter_fields(TSNode n, Ctx& ctx, std::vector<EWord> vals, bool assignment);
+  void apply_affix_removal(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
+  static void remove_affixes(const ParamRef& p, std::vector<EWord>& vals, const EWord& pat);
+  static void apply_other_op(const ParamRef& p, std::vector<EWord>& vals);
+  void place_default(const ParamRef& p, std::vector<EWord>& vals, EWord& d, bool unknown,
+                     bool use_default, Ctx& ctx);
+  static void place_alternative(const ParamRef& p, std::vector<EWord>& vals, const EWord& a,
+                                bool unknown, bool use_alt);
+  static void substitute(const ParamRef& p, std::vector<EWord>& vals, const EWord& pat,
+                         const EWord& rep);
   Var* lookup(const std::string& name);
   Var& assign_slot(const std::string& name, bool local);
   void assign(TSNode n, Ctx& ctx, bool local, bool exported, bool readonly, bool force_array,
@@ -210,7 +261,22 @@ class Evaluator {
   // The path on which a command fails (`||`) or succeeds (`&&`), in words.
   static CondAtom outcome_atom(std::string_view command, bool fails);
   Truth condition(TSNode n, Ctx& ctx);
+  // The pieces of condition, one per form.
+  static Truth undecided(TSNode n, const Ctx& ctx);
+  Truth test_command_truth(TSNode n, Ctx& ctx, Truth unknown);
+  Truth binary_truth(TSNode n, Ctx& ctx, const Truth& unknown);
+  Truth unary_truth(TSNode n, Ctx& ctx);
+  Truth nonempty_truth(TSNode n, Ctx& ctx);
+  Truth list_truth(TSNode n, Ctx& ctx);
+  std::optional<Truth> command_truth(TSNode n, Ctx& ctx, Truth unknown);
+  // Arithmetic (arith.cpp): the value when the script fixes it.
   std::optional<long long> arith(TSNode n, Ctx& ctx);
+  std::optional<long long> arith_word(TSNode n, Ctx& ctx);
+  std::optional<long long> arith_unary(TSNode n, Ctx& ctx);
+  std::optional<long long> arith_binary(TSNode n, Ctx& ctx);
+  std::optional<long long> arith_assign(TSNode n, Ctx& ctx, const std::string& op);
+  std::optional<long long> arith_var(const std::string& name);
+  void arith_set(const std::string& name, long long x, TSNode n, const Ctx& ctx);
 
   // Observations (facts.cpp, observe_*.cpp, lifecycle.cpp): what is there, for the
   // checks to judge.

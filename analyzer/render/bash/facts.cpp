@@ -272,8 +272,12 @@ void Evaluator::note_fetch_pipes(TSNode pipeline, const Ctx& ctx) {
     auto b = written_words(statement_command(m["sink"]), ctx.tree);
     while (!b.empty() && in(b[0], {"sudo", "env", "command"})) b.erase(b.begin());
     if (b.empty()) continue;
-    observed().fetch_pipes.push_back(FetchPipe{std::string(ctx.tree->slice(m["fetcher"])), b[0],
-                                               loc(m["fetch"], ctx.tree), prov(m["sink"], ctx)});
+    // The program, without the quotes of `"curl"` / `'wget'`.
+    std::string_view fetcher = ctx.tree->slice(m["fetcher"]);
+    if (fetcher.size() > 2 && (fetcher[0] == '"' || fetcher[0] == '\''))
+      fetcher = fetcher.substr(1, fetcher.size() - 2);
+    observed().fetch_pipes.push_back(
+        FetchPipe{std::string(fetcher), b[0], loc(m["fetch"], ctx.tree), prov(m["sink"], ctx)});
   }
 }
 

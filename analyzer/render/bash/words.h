@@ -33,4 +33,19 @@ inline std::string var_in(std::string_view s) {
   return std::string(s.substr(b, e - b));
 }
 
+// A decimal integer as bash's `-eq` and `$(( ))` read it (conditions.cpp, arith.cpp).
+inline bool numeric(const std::string& s, long long& v) {
+  if (s.empty()) return false;
+  size_t i = s[0] == '-' ? 1 : 0;
+  if (i == s.size()) return false;
+  for (size_t j = i; j < s.size(); ++j)
+    if (!std::isdigit(static_cast<unsigned char>(s[j]))) return false;
+  try {
+    v = std::stoll(s);
+  } catch (...) {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace sbr::bash
