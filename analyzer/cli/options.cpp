@@ -48,6 +48,12 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
   bool saw_command = false;
   for (; i < args.size(); ++i) {
     const std::string& a = args[i];
+    if (a == "--" && saw_command) {
+      // Everything after `--` is a PATH, even when it starts with '-' (CI passes paths from
+      // inputs that way).
+      o.paths.insert(o.paths.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      break;
+    }
     std::string flag = a, inline_value;
     bool has_inline = false;
     if (a.rfind("--", 0) == 0) {
