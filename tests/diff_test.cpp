@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "analyzer/cli/cli.h"
+#include "tests/git_repo.h"
 #include "tests/temp_dir.h"
 
 using namespace sbr;
@@ -18,14 +19,7 @@ using json = nlohmann::json;
 
 namespace {
 
-void git(const fs::path& dir, const std::string& args) {
-  std::string cmd = "cd '" + dir.string() +
-                    "' && GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git -c user.name=t "
-                    "-c user.email=t@example.invalid -c commit.gpgsign=false "
-                    "-c init.defaultBranch=main " +
-                    args + " >/dev/null 2>&1";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-}
+using test::git;
 
 void write(const fs::path& file, const std::string& text) {
   fs::create_directories(file.parent_path());

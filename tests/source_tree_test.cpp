@@ -20,6 +20,7 @@
 #include "analyzer/source/memory_tree.h"
 #include "analyzer/source/working_tree.h"
 #include "tests/fixture_harness.h"
+#include "tests/git_repo.h"
 #include "tests/memory_tree_loader.h"
 #include "tests/temp_dir.h"
 
@@ -36,15 +37,7 @@ struct TempDir : test::TempDir {
   }
 };
 
-// Runs git in `dir` with a fixed identity and no user or system configuration.
-void git(const fs::path& dir, const std::string& args) {
-  std::string cmd = "cd '" + dir.string() +
-                    "' && GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git -c user.name=t "
-                    "-c user.email=t@example.invalid -c commit.gpgsign=false "
-                    "-c init.defaultBranch=main " +
-                    args + " >/dev/null 2>&1";
-  REQUIRE(std::system(cmd.c_str()) == 0);
-}
+using test::git;
 
 void commit_all(const fs::path& dir) {
   git(dir, "init -q");

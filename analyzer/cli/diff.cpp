@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -119,16 +120,23 @@ Finding integrity_finding(const Finding& was, std::string why, Location at) {
   return f;
 }
 
+// Each finding by its own fingerprint: the sides are matched by lookup, not by a scan per
+// finding (a diff over thousands of manifests compares thousands of findings).
+std::map<std::string, const Finding*> by_fingerprint(const std::vector<Finding>& findings) {
+  std::map<std::string, const Finding*> out;
+  for (const Finding& f : findings) out.emplace(f.fingerprint, &f);
+  return out;
+}
+
 // Findings of HEAD under BASE's configuration that HEAD's configuration no longer reports, or
 // reports accepted or lower.
 std::vector<Finding> hidden_by_config(const Side& head, const Side& head_own, FileId config_file) {
   std::vector<Finding> out;
+  const auto now_by = by_fingerprint(head_own.findings);
   for (const Finding& f : head.findings) {
     if (f.severity == Severity::Note || !f.accepted_reason.empty()) continue;
-    const Finding* now = nullptr;
-    for (const Finding& g : head_own.findings) {
-      if (g.fingerprint == f.fingerprint) now = &g;
-    }
+    auto it = now_by.find(f.fingerprint);
+    const Finding* now = it == now_by.end() ? nullptr : it->second;
     Location at = hiding_entry(f, head_own.config, config_file);
     if (now == nullptr) {
       out.push_back(integrity_finding(f, "configures away", at));
@@ -142,14 +150,16 @@ std::vector<Finding> hidden_by_config(const Side& head, const Side& head_own, Fi
 // Findings BASE and HEAD share whose severity HEAD lowers (a weaker inferred threat class).
 std::vector<Finding> lowered(const Side& base, const Side& head) {
   std::vector<Finding> out;
+  const auto base_by = by_fingerprint(base.findings);
   for (const Finding& f : head.findings) {
-    for (const Finding& b : base.findings) {
-      if (b.fingerprint == f.fingerprint && f.severity < b.severity && b.accepted_reason.empty()) {
-        out.push_back(integrity_finding(b,
-                                        fmt::format("lowers (threat class now {}: {})",
-                                                    threat_class_name(f.threat), f.threat_reason),
-                                        f.at));
-      }
+    auto it = base_by.find(f.fingerprint);
+    if (it == base_by.end()) continue;
+    const Finding& b = *it->second;
+    if (f.severity < b.severity && b.accepted_reason.empty()) {
+      out.push_back(integrity_finding(b,
+                                      fmt::format("lowers (threat class now {}: {})",
+                                                  threat_class_name(f.threat), f.threat_reason),
+                                      f.at));
     }
   }
   return out;
@@ -200,7 +210,12 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   const bool config_changed =
       (*base_text ? (*base_text)->text : "") != (*head_text ? (*head_text)->text : "");
   if (config_changed && !o.config) {
-    head_own.rev = std::move(*open_side(o, head_rev));
+    auto again = open_side(o, head_rev);  // opened once already: a failure is a real error
+    if (!again) {
+      err << "sbreview: " << again.error().message << "\n";
+      return 2;
+    }
+    head_own.rev = std::move(*again);
     analyse(o, *head_text, catalog, head_own);
     FileId config_file = head.config.file;
     if (config_file == kNoFile && *head_text) {
