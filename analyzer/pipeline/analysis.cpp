@@ -12,6 +12,7 @@
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/frontends/launch/launch.h"
+#include "analyzer/render/render_roots.h"
 
 namespace sbr {
 
@@ -56,6 +57,11 @@ void apply_threat_classes(Model& model, const Config& config) {
 
 namespace {
 
+void append_problems(Model& model, std::vector<Problem>&& problems) {
+  model.problems.insert(model.problems.end(), std::make_move_iterator(problems.begin()),
+                        std::make_move_iterator(problems.end()));
+}
+
 WalkOptions walk_options(const Config& config, const AnalyzeOptions& options) {
   WalkOptions walk;
   walk.excludes = config.exclude;
@@ -69,14 +75,27 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   a.model.summary.files_seen = static_cast<std::uint32_t>(a.sources.files.size());
   a.model.summary.skipped_excluded = a.sources.excluded;
 
+  // Render roots first: the files a render consumed are read through it, never raw.
+  render::RenderOutput rendered = render::render_roots(a.sources, options.render);
+  std::vector<bool> consumed(a.sources.files.size(), false);
+  for (FileId id : rendered.consumed) {
+    if (id < consumed.size()) consumed[id] = true;
+  }
+  append_problems(a.model, std::move(rendered.problems));
+
   FrontendContext ctx;
   ctx.sources = &a.sources;
   ctx.launcher_engine = config.launcher_engine;
-  std::vector<FilePart> parts(a.sources.files.size());
+  const size_t files = a.sources.files.size();
+  std::vector<FilePart> parts(files + rendered.streams.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < parts.size(); i = next++) {
-      analyze_file(a.sources.files[i], ctx, parts[i]);
+      if (i >= files) {
+        read_rendered_stream(rendered.streams[i - files], parts[i]);
+      } else if (!consumed[i]) {
+        analyze_file(a.sources.files[i], ctx, parts[i]);
+      }
     }
   };
   unsigned jobs =

@@ -7,6 +7,7 @@
 
 #include "analyzer/config/config.h"
 #include "analyzer/model/model.h"
+#include "analyzer/render/render_roots.h"
 #include "analyzer/source/source.h"
 
 namespace sbr {
@@ -19,6 +20,7 @@ struct Analysis {
 struct AnalyzeOptions {
   unsigned jobs = 1;
   std::uint64_t max_file_bytes = 64ull << 20;
+  render::RenderOptions render;  // Helm charts and Kustomize overlays
 };
 
 // The roots may lie in any trees (a working tree, a git revision, memory); the trees must

@@ -298,4 +298,16 @@ void read_kubernetes_file(const SourceFile& file, FilePart& out) {
                     [&](const yaml::Document& doc) { read_object(r, doc.root, 0); });
 }
 
+void read_rendered_stream(const render::RenderedStream& stream, FilePart& out) {
+  Reader r{kNoFile, stream.root, out, {}, &stream.map, stream.condition};
+  const size_t first_problem = out.problems.size();
+  for_each_document(stream.text, kNoFile, "rendered YAML", out.problems,
+                    [&](const yaml::Document& doc) { read_object(r, doc.root, 0); });
+  // Parse problems are located in the rendered text: move them to where that text came from.
+  for (size_t i = first_problem; i < out.problems.size(); ++i) {
+    Location& at = out.problems[i].at;
+    if (!at.valid()) at = stream.map.find(at.line, at.column).at;
+  }
+}
+
 }  // namespace sbr

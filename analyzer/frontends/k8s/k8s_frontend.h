@@ -3,10 +3,14 @@
 #pragma once
 
 #include "analyzer/frontends/frontend.h"
+#include "analyzer/render/render_roots.h"
 
 namespace sbr {
 
 void read_kubernetes_file(const SourceFile& file, FilePart& out);
+// A rendered stream: its objects take the render root as their workload's render root and
+// every location through the stream's source map.
+void read_rendered_stream(const render::RenderedStream& stream, FilePart& out);
 
 // Resolves RuntimeClasses, ServiceAccounts, RBAC, NetworkPolicies, LimitRanges (then QoS),
 // Namespaces, Services and Ingresses onto the workloads. Runs once, after every file is read.

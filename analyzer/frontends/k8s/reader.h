@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "analyzer/frontends/frontend.h"
+#include "analyzer/render/render_roots.h"
 #include "analyzer/support/yaml_tree.h"
 
 namespace sbr::k8s {
@@ -20,10 +21,23 @@ struct Reader {
   // Inside an OpenShift Template: its parameters' default values, by name (`value:`).
   std::map<std::string, std::string> template_params{};
 
+  // A rendered stream (Helm, Kustomize): positions are in text that exists only in memory, so
+  // every location goes through the map to the template, patch or values line it came from.
+  const render::SourceMap* map = nullptr;
+  Condition condition{};  // a render with a switch flipped: every fact holds only then
+
   Location loc(const Node* n) const {
+    if (map != nullptr) return map->find(n ? n->line : 1, n ? n->column : 1).at;
     return n ? Location{file, n->line, n->column} : Location{file, 1, 1};
   }
-  Provenance prov(const Node* n) const { return Provenance{loc(n), Frontend::Kubernetes, {}}; }
+  // A value fed by a values file is reported there (the chart's consumer edits it), with the
+  // template line that used it as the step before.
+  Provenance prov(const Node* n) const {
+    if (map == nullptr) return Provenance{loc(n), Frontend::Kubernetes, condition};
+    const render::Origin& o = map->find(n ? n->line : 1, n ? n->column : 1);
+    if (!o.values.valid()) return Provenance{o.at, Frontend::Kubernetes, condition};
+    return Provenance{o.values, Frontend::Kubernetes, condition, {Step{o.role, o.at, o.note}}};
+  }
   // The `key:` of an entry of `map`; `fallback` when the key came through a `<<` merge.
   Provenance key_prov(const Node* map, std::string_view key, const Node* fallback) const {
     const Node* k = map ? map->key_node(key) : nullptr;
