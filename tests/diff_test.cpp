@@ -165,3 +165,71 @@ TEST_CASE("a missing base is an error that names the fetch depth", "[diff]") {
   CHECK(r.err.find("fetch-depth") != std::string::npos);
   CHECK(diff(repo.path, {"base...HEAD"}).code == 2);
 }
+
+TEST_CASE("a suppression comment the change adds is reported at the severity it hides", "[diff]") {
+  Repo repo;  // HEAD makes b privileged; now it also silences that in the same change
+  std::string b = pod("b", true);
+  b.replace(b.find("privileged: true"), 16,
+            "privileged: true  # sbreview-ignore SB1001 -- needs FUSE for the overlay");
+  write(repo.path / "k8s/b.yaml", b);
+  git(repo.path, "commit -q -am suppress");
+  Run r = diff(repo.path, {"base..HEAD", "--format", "json"});
+  INFO(r.out);
+  CHECK(r.code == 1);
+  bool integrity = false;
+  const json doc = json::parse(r.out);
+  for (const auto& f : doc["findings"]) {
+    if (f["rule"] == "SB1001") CHECK(f["suppression_kind"] == "inSource");
+    if (f["rule"] != "SB0014") continue;
+    integrity = true;
+    CHECK(f["severity"] == "critical");
+    CHECK(f["location"]["file"] == "k8s/b.yaml");
+    CHECK(f["location"]["line"] == 12);
+  }
+  CHECK(integrity);
+  // Once BASE holds the same suppression, it is unchanged: nothing new.
+  git(repo.path, "tag suppressed");
+  write(repo.path / "k8s/a.yaml", "# a comment\n" + pod("a", false));
+  git(repo.path, "commit -q -am unrelated");
+  Run later = diff(repo.path, {"suppressed..HEAD", "--format", "json"});
+  CHECK(later.code == 0);
+  CHECK(json::parse(later.out)["findings"].empty());
+}
+
+TEST_CASE("a rule the change turns off in the configuration is reported at that entry", "[diff]") {
+  Repo repo;
+  write(repo.path / ".sbreview.yaml", "version: 1\nrules:\n  SB1001: {enabled: false}\n");
+  git(repo.path, "add -A");
+  git(repo.path, "commit -q -m quiet");
+  Run r = diff(repo.path, {"base..HEAD", "--format", "json"});
+  CHECK(r.code == 1);
+  bool integrity = false;
+  const json doc = json::parse(r.out);
+  for (const auto& f : doc["findings"]) {
+    if (f["rule"] != "SB0014") continue;
+    integrity = true;
+    CHECK(f["location"]["line"] == 3);
+    CHECK(f["severity"] == "critical");
+  }
+  CHECK(integrity);
+}
+
+TEST_CASE("fixed findings are in JSON and absent in SARIF with --show-fixed", "[diff]") {
+  Repo repo;
+  Run j = diff(repo.path, {"HEAD..base", "--show-fixed", "--format", "json"});
+  const json doc = json::parse(j.out);
+  REQUIRE(doc.contains("fixed"));
+  bool privileged = false;
+  for (const auto& f : doc["fixed"]) {
+    CHECK(f["location"]["file"] == "k8s/b.yaml");
+    privileged = privileged || f["rule"] == "SB1001";
+  }
+  CHECK(privileged);
+  Run s = diff(repo.path, {"HEAD..base", "--show-fixed", "--format", "sarif"});
+  size_t absent = 0;
+  const json results = json::parse(s.out)["runs"][0]["results"];
+  for (const auto& x : results) absent += x["baselineState"] == "absent";
+  CHECK(absent == doc["fixed"].size());
+  CHECK_FALSE(
+      json::parse(diff(repo.path, {"HEAD..base", "--format", "json"}).out).contains("fixed"));
+}

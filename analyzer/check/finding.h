@@ -58,6 +58,10 @@ struct Finding {
   Severity severity = Severity::Note;
   int invariant = 0;
   std::string accepted_reason;  // non-empty: a risk acceptance turned this into a note
+  // How it was accepted, as SARIF names suppression kinds: "external" (.sbreview.yaml) or
+  // "inSource" (a comment or annotation); "" when it was not.
+  std::string suppression_kind;
+  Severity severity_before = Severity::Note;  // what an acceptance or suppression lowered
   std::string fingerprint;
 };
 

@@ -58,4 +58,26 @@ std::string fingerprint(const Finding& f) {
   return fmt::format("{:016x}", h);
 }
 
+std::vector<std::string> finding_keys(const Finding& f) {
+  std::vector<std::string> keys{f.fingerprint};
+  for (const SharedWith& s : f.shared_with) keys.push_back(s.fingerprint);
+  for (const Reason& r : f.reasons) keys.push_back(r.fingerprint);
+  return keys;
+}
+
+std::set<std::string> finding_keys(const std::vector<Finding>& findings) {
+  std::set<std::string> out;
+  for (const Finding& f : findings) {
+    for (auto& k : finding_keys(f)) out.insert(std::move(k));
+  }
+  return out;
+}
+
+bool known_by(const Finding& f, const std::set<std::string>& keys) {
+  for (const auto& k : finding_keys(f)) {
+    if (!keys.count(k)) return false;
+  }
+  return true;
+}
+
 }  // namespace sbr

@@ -8,6 +8,7 @@
 #include "analyzer/check/group.h"
 #include "analyzer/check/implied.h"
 #include "analyzer/check/registry.h"
+#include "analyzer/check/suppress.h"
 #include "generated/rule_ids.h"
 
 namespace sbr {
@@ -65,21 +66,24 @@ std::optional<Severity> severity_for_threat(Severity s, ThreatClass t) {
   return s;
 }
 
-std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, const Config& config,
-                                const RunOptions& options) {
-  Findings raw;
-  for (const auto& check : invariant_checks()) check.fn(model, raw);
+namespace {
 
-  // Subject -> workload id, for acceptance selectors.
-  std::vector<std::pair<std::string, const WorkloadId*>> subjects;
+// Subject -> workload id, for acceptance selectors.
+using Subjects = std::vector<std::pair<std::string, const WorkloadId*>>;
+
+Subjects subjects_of(const Model& model) {
+  Subjects out;
   for (const auto& w : model.workloads) {
-    subjects.emplace_back(fmt::format("{}/{}/{}/{}", w.id.kind, w.id.ns, w.id.name, w.id.container),
-                          &w.id);
+    out.emplace_back(fmt::format("{}/{}/{}/{}", w.id.kind, w.id.ns, w.id.name, w.id.container),
+                     &w.id);
   }
-  std::sort(subjects.begin(), subjects.end());
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
-  // Weak acceptances are themselves findings (invariant 0): a risk written down without a
-  // reason, or past its expiry, must not quietly keep a finding out of the gate.
+// Weak acceptances are themselves findings (invariant 0): a risk written down without a
+// reason, or past its expiry, must not quietly keep a finding out of the gate.
+void weak_acceptances(const Config& config, const RunOptions& options, Findings& raw) {
   for (const auto& a : config.acceptances) {
     if (a.reason.empty()) {
       raw.add(acceptance_finding(
@@ -92,12 +96,41 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
                       a.expires)));
     }
   }
+}
 
-  // Kept findings are compacted in place: a second vector would hold every finding twice at
-  // the peak (tens of MB on a 10,000-workload stream).
-  std::vector<Finding>& items = raw.items();
-  size_t kept = 0;
-  for (Finding& f : items) {
+// The severity the catalog, the configuration, the threat class and the condition give `f`;
+// nullopt when the threat class drops it.
+std::optional<Severity> severity_of(const Finding& f, const Rule& rule, const Config& config) {
+  Severity s = rule.severity;
+  if (rule.invariant == 0) {
+    if (auto it = config.integrity_severity.find(std::string(f.rule_id));
+        it != config.integrity_severity.end()) {
+      s = it->second;
+    }
+    return s;
+  }
+  if (auto it = config.rules.find(std::string(f.rule_id)); it != config.rules.end()) {
+    if (!it->second.enabled) return std::nullopt;
+    if (it->second.severity) s = *it->second.severity;
+  }
+  if (f.threat == ThreatClass::UntrustedInput && ephemerality_rule(f.rule_id)) return std::nullopt;
+  auto adjusted = severity_for_threat(s, f.threat);
+  if (!adjusted) return std::nullopt;
+  s = *adjusted;
+  if (!f.condition.always() && f.condition.needs_switch) s = one_lower(s);
+  return s;
+}
+
+struct Finisher {
+  const Model& model;
+  const Catalog& catalog;
+  const Config& config;
+  const RunOptions& options;
+  Subjects subjects;
+  SuppressionIndex suppressions;
+
+  // Turns a raw finding into a reported one; false when it is not reported.
+  bool finish(Finding& f) {
     const Rule* rule = catalog.find(f.rule_id);
     if (rule == nullptr) {
       // Dropping it would pass the gate on a typo: the run stops instead (exit 2).
@@ -106,42 +139,62 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
           f.rule_id.empty() ? std::string_view("<none>") : f.rule_id.str(), f.message));
     }
     f.invariant = rule->invariant;
-    Severity s = rule->severity;
-    if (rule->invariant == 0) {
-      if (auto it = config.integrity_severity.find(std::string(f.rule_id));
-          it != config.integrity_severity.end()) {
-        s = it->second;
-      }
-    } else {
-      if (f.threat == ThreatClass::UntrustedInput && ephemerality_rule(f.rule_id)) continue;
-      auto adjusted = severity_for_threat(s, f.threat);
-      if (!adjusted) continue;
-      s = *adjusted;
-      if (!f.condition.always() && f.condition.needs_switch) s = one_lower(s);
-    }
+    auto s = severity_of(f, *rule, config);
+    if (!s) return false;
     // A fact reached only on some path says which path, in the message itself (INVARIANTS.md:
     // "the condition is in the message and in the fingerprint").
     if (!f.condition.always()) {
       f.message += fmt::format(" [only {}{}]", f.condition.text,
                                f.condition.needs_switch ? ", a non-default switch" : "");
     }
-    f.severity = s;
+    f.severity = *s;
+    accept(f);
+    suppressions.apply(f);
+    f.fingerprint = fingerprint(f);
+    return true;
+  }
+
+  void accept(Finding& f) const {
     const WorkloadId* id = nullptr;
     auto it = std::lower_bound(subjects.begin(), subjects.end(), f.subject,
                                [](const auto& a, const std::string& b) { return a.first < b; });
     if (it != subjects.end() && it->first == f.subject) id = it->second;
-    if (const Acceptance* a = find_acceptance(f, model, config, id)) {
-      bool expired = !a->expires.empty() && !options.today.empty() && a->expires < options.today;
-      if (!a->reason.empty() && !expired) {
-        f.accepted_reason = a->reason;
-        f.severity = Severity::Note;
-      }
-    }
-    f.fingerprint = fingerprint(f);
+    const Acceptance* a = find_acceptance(f, model, config, id);
+    if (a == nullptr) return;
+    bool expired = !a->expires.empty() && !options.today.empty() && a->expires < options.today;
+    if (a->reason.empty() || expired) return;
+    f.accepted_reason = a->reason;
+    f.suppression_kind = "external";
+    f.severity_before = f.severity;
+    f.severity = Severity::Note;
+  }
+};
+
+}  // namespace
+
+std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, const Config& config,
+                                const RunOptions& options) {
+  Findings raw;
+  for (const auto& check : invariant_checks()) check.fn(model, raw);
+  weak_acceptances(config, options, raw);
+  Finisher finisher{
+      model, catalog, config, options, subjects_of(model), SuppressionIndex(model, options.today)};
+  for (Finding& f : finisher.suppressions.weak()) raw.add(std::move(f));
+
+  // Kept findings are compacted in place: a second vector would hold every finding twice at
+  // the peak (tens of MB on a 10,000-workload stream).
+  std::vector<Finding>& items = raw.items();
+  size_t kept = 0;
+  for (Finding& f : items) {
+    if (!finisher.finish(f)) continue;
     if (&items[kept] != &f) items[kept] = std::move(f);
     ++kept;
   }
   items.resize(kept);
+  // A suppression is unused once every finding has had its chance to match it.
+  for (Finding& f : finisher.suppressions.unused()) {
+    if (finisher.finish(f)) items.push_back(std::move(f));
+  }
   std::vector<Finding> out = std::move(items);
   auto key = [&](const Finding& f) {
     return std::tie(model.files.path(f.at.file), f.at.line, f.at.column, f.rule_id, f.subject,

@@ -15,6 +15,7 @@
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
+#include "analyzer/cli/baseline.h"
 #include "analyzer/cli/command.h"
 #include "analyzer/cli/diff.h"
 #include "analyzer/cli/options.h"
@@ -176,6 +177,23 @@ bool write_reports(const Options& o, const ReportContext& ctx, std::ostream& out
 
 namespace {
 
+int write_baseline_file(const Options& o, const std::vector<Finding>& findings, const Model& model,
+                        std::ostream& out, std::ostream& err) {
+  const std::string path = o.outputs.empty() ? "" : o.outputs.front().path;
+  if (path.empty()) {
+    write_baseline(findings, model, out);
+    return 0;
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file) {
+    err << "sbreview: cannot write " << path << "\n";
+    return 2;
+  }
+  write_baseline(findings, model, file);
+  err << fmt::format("baseline: {} findings written to {}\n", findings.size(), path);
+  return file ? 0 : 2;
+}
+
 // The `check` command; CatalogError escapes to run_cli.
 int run_check(const Options& o, std::ostream& out, std::ostream& err, const Catalog& catalog) {
   std::optional<RevisionInput> rev;
@@ -213,6 +231,16 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err, const Cata
   RunOptions ro;
   ro.today = o.today.empty() ? today_utc() : o.today;
   std::vector<Finding> findings = run_checks(analysis.model, catalog, config, ro);
+  if (o.command == "baseline") return write_baseline_file(o, findings, analysis.model, out, err);
+  if (o.baseline) {
+    auto keys = read_baseline(*o.baseline);
+    if (!keys) {
+      err << "sbreview: " << keys.error().message << "\n";
+      return 2;
+    }
+    size_t dropped = drop_baselined(findings, *keys);
+    err << fmt::format("baseline {}: {} known findings not reported\n", *o.baseline, dropped);
+  }
   ReportContext ctx{analysis.model, analysis.sources, catalog, findings};
   if (rev) {
     set_revision_report_roots(*rev, ctx);

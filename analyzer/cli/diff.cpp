@@ -30,28 +30,6 @@ struct Side {
   std::vector<Finding> findings;
 };
 
-std::vector<std::string> keys_of(const Finding& f) {
-  std::vector<std::string> keys{f.fingerprint};
-  for (const SharedWith& s : f.shared_with) keys.push_back(s.fingerprint);
-  for (const Reason& r : f.reasons) keys.push_back(r.fingerprint);
-  return keys;
-}
-
-std::set<std::string> all_keys(const std::vector<Finding>& findings) {
-  std::set<std::string> out;
-  for (const Finding& f : findings) {
-    for (auto& k : keys_of(f)) out.insert(std::move(k));
-  }
-  return out;
-}
-
-bool known(const Finding& f, const std::set<std::string>& keys) {
-  for (const auto& k : keys_of(f)) {
-    if (!keys.count(k)) return false;
-  }
-  return true;
-}
-
 // Working-tree PATHs of `o`, relative to -C DIR when given.
 std::vector<std::string> working_paths(const Options& o) {
   if (!o.repo_dir) return o.paths;
@@ -101,6 +79,10 @@ Location hiding_entry(const Finding& hidden, const Config& head_config, FileId c
     // The entry's line in HEAD's configuration, in the file table of the report.
     if (a.rule == hidden.rule_id.str()) return Location{config_file, a.at.line, a.at.column};
   }
+  if (auto it = head_config.rules.find(std::string(hidden.rule_id.str()));
+      it != head_config.rules.end()) {
+    return Location{config_file, it->second.at.line, it->second.at.column};
+  }
   return Location{config_file, 1, 1};
 }
 
@@ -118,6 +100,27 @@ Finding integrity_finding(const Finding& was, std::string why, Location at) {
   f.invariant = 0;
   f.fingerprint = fingerprint(f);
   return f;
+}
+
+// Copies of BASE's findings with their locations in HEAD's file table, for the reports.
+std::vector<Finding> relocated(const std::vector<const Finding*>& findings, const Model& from,
+                               Model& to) {
+  std::map<FileId, FileId> ids;
+  auto move = [&](Location& at) {
+    if (!at.valid()) return;
+    auto [it, fresh] = ids.emplace(at.file, kNoFile);
+    if (fresh) it->second = to.files.add(from.files.path(at.file));
+    at.file = it->second;
+  };
+  std::vector<Finding> out;
+  for (const Finding* f : findings) {
+    Finding c = *f;
+    move(c.at);
+    for (Related& r : c.related) move(r.at);
+    for (Step& s : c.via) move(s.at);
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 // Each finding by its own fingerprint: the sides are matched by lookup, not by a scan per
@@ -147,6 +150,23 @@ std::vector<Finding> hidden_by_config(const Side& head, const Side& head_own, Fi
   return out;
 }
 
+// HEAD's findings that a suppression in HEAD's own files accepts, where BASE reported them
+// unsuppressed or not at all: the change asks the gate to stop seeing them.
+std::vector<Finding> suppressed_by_change(const Side& base, const Side& head) {
+  std::vector<Finding> out;
+  const auto base_by = by_fingerprint(base.findings);
+  for (const Finding& f : head.findings) {
+    if (f.suppression_kind != "inSource") continue;
+    auto it = base_by.find(f.fingerprint);
+    if (it != base_by.end() && it->second->suppression_kind == "inSource") continue;
+    Finding was = f;
+    was.severity = f.severity_before;
+    out.push_back(
+        integrity_finding(was, "suppresses in the source (`" + f.accepted_reason + "`)", f.at));
+  }
+  return out;
+}
+
 // Findings BASE and HEAD share whose severity HEAD lowers (a weaker inferred threat class).
 std::vector<Finding> lowered(const Side& base, const Side& head) {
   std::vector<Finding> out;
@@ -155,6 +175,7 @@ std::vector<Finding> lowered(const Side& base, const Side& head) {
     auto it = base_by.find(f.fingerprint);
     if (it == base_by.end()) continue;
     const Finding& b = *it->second;
+    if (f.suppression_kind == "inSource") continue;  // suppressed_by_change reports it
     if (f.severity < b.severity && b.accepted_reason.empty()) {
       out.push_back(integrity_finding(b,
                                       fmt::format("lowers (threat class now {}: {})",
@@ -207,6 +228,7 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   analyse(o, *base_text, catalog, base);
   analyse(o, *base_text, catalog, head);  // the gate is the base's
   std::vector<Finding> integrity = lowered(base, head);
+  for (Finding& f : suppressed_by_change(base, head)) integrity.push_back(std::move(f));
   const bool config_changed =
       (*base_text ? (*base_text)->text : "") != (*head_text ? (*head_text)->text : "");
   if (config_changed && !o.config) {
@@ -226,7 +248,7 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
     }
   }
 
-  const std::set<std::string> base_keys = all_keys(base.findings);
+  const std::set<std::string> base_keys = finding_keys(base.findings);
   std::vector<Finding> reported;
   std::vector<std::string> states;
   size_t unchanged = 0;
@@ -237,7 +259,7 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   const bool sarif_only = std::all_of(o.outputs.begin(), o.outputs.end(),
                                       [](const OutputSpec& s) { return s.format == "sarif"; });
   for (const Finding& f : head.findings) {
-    bool is_new = !known(f, base_keys);
+    bool is_new = !known_by(f, base_keys);
     unchanged += is_new ? 0 : 1;
     // SARIF carries the unchanged findings too (baselineState), so code scanning keeps them.
     if (is_new || sarif_only) {
@@ -245,16 +267,17 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
       states.emplace_back(is_new ? "new" : "unchanged");
     }
   }
-  const std::set<std::string> head_keys = all_keys(head.findings);
+  const std::set<std::string> head_keys = finding_keys(head.findings);
   std::vector<const Finding*> fixed;
   for (const Finding& f : base.findings) {
     bool gone = true;
-    for (const auto& k : keys_of(f)) gone = gone && !head_keys.count(k);
+    for (const auto& k : finding_keys(f)) gone = gone && !head_keys.count(k);
     if (gone) fixed.push_back(&f);
   }
 
   ReportContext ctx{head.analysis.model, head.analysis.sources, catalog, reported};
   ctx.baseline_states = states;
+  if (o.show_fixed) ctx.fixed = relocated(fixed, base.analysis.model, head.analysis.model);
   if (head.rev) {
     set_revision_report_roots(*head.rev, ctx);
   } else {

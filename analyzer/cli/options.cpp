@@ -6,6 +6,7 @@ namespace sbr {
 
 const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
        sbreview diff BASE[..HEAD] [options] [PATH...]
+       sbreview baseline --output FILE [options] [PATH...]
 
 Reviews the configuration of sandboxes that run untrusted code (Kubernetes manifests, ...).
 PATH defaults to the current directory; directories are read recursively.
@@ -26,6 +27,8 @@ options:
                              directory)
   --dump-model               print the model instead of findings
   --show-fixed               diff: also list the findings the change fixes
+  --baseline FILE            check: report only the findings FILE (written by
+                             `sbreview baseline --output FILE`) does not hold
   --jobs N                   worker threads (default: the number of cores)
   --version                  print the version
   --help                     print this help
@@ -102,6 +105,10 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       auto v = get();
       if (!v || v->empty()) return "-C takes a directory";
       o.repo_dir = *v;
+    } else if (flag == "--baseline") {
+      auto v = get();
+      if (!v || v->empty()) return "--baseline takes a file name";
+      o.baseline = *v;
     } else if (flag == "--show-fixed") {
       o.show_fixed = true;
     } else if (flag == "--dump-model") {
@@ -125,7 +132,7 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return "unknown option " + a;
     } else if (!saw_command) {
-      if (a != "check" && a != "diff") {
+      if (a != "check" && a != "diff" && a != "baseline") {
         return "unknown command `" + a + "` (try `sbreview check`)";
       }
       o.command = a;
@@ -143,6 +150,13 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     if (o.dump_model) return "--dump-model is for check";
   } else if (o.repo_dir && !o.revision) {
     return "-C names the repository of --revision; give --revision";
+  }
+  if (o.command == "baseline") {
+    if (o.baseline) return "--baseline is for check";
+    if (o.dump_model) return "--dump-model is for check";
+    for (const OutputSpec& s : o.outputs) {
+      if (s.format != "text" || o.outputs.size() > 1) return "baseline takes only --output FILE";
+    }
   }
   return std::nullopt;
 }

@@ -14,7 +14,7 @@ struct OutputSpec {
 };
 
 struct Options {
-  std::string command;  // "check" or "diff"
+  std::string command;  // "check", "diff" or "baseline"
   std::vector<std::string> paths;
   std::vector<OutputSpec> outputs;
   std::optional<std::string> fail_on;
@@ -23,6 +23,7 @@ struct Options {
   std::optional<std::string> repo_dir;  // -C
   std::string range;                    // diff: BASE..HEAD or BASE (against the working tree)
   bool show_fixed = false;              // diff: also list what the change fixes
+  std::optional<std::string> baseline;  // check: report only findings not in this file
   bool dump_model = false;
   bool parse_only = false;  // hidden: stop after building the model (benchmark baseline)
   unsigned jobs = 0;

@@ -148,6 +148,68 @@ std::optional<Error> read_acceptance(const Parser& p, const Node* e, Config& c) 
   return std::nullopt;
 }
 
+// `suppressions:` entries: a finding of `rule` located in a file matching `path` (a glob) is
+// accepted, with the same reason and expiry rules as an acceptance.
+std::optional<Error> read_suppression(const Parser& p, const Node* e, Config& c) {
+  if (!e->is_map()) return p.err(e, "a suppression is a mapping");
+  if (auto bad = p.only_keys(e, {"rule", "path", "reason", "expires"}, "a suppression")) {
+    return bad;
+  }
+  Acceptance a;
+  a.at = p.loc(e);
+  for (auto [key, field] : {std::pair{"rule", &a.rule},
+                            {"path", &a.match.path},
+                            {"reason", &a.reason},
+                            {"expires", &a.expires}}) {
+    const Node* v = e->get(key);
+    if (v == nullptr && (std::string_view(key) == "rule" || std::string_view(key) == "path")) {
+      return p.err(e, fmt::format("a suppression needs `{}`", key));
+    }
+    if (v == nullptr) continue;
+    auto t = p.str(v, key);
+    if (!t) return t.error();
+    *field = *t;
+  }
+  if (!a.expires.empty() && !Parser::valid_date(a.expires)) {
+    return p.err(e->get("expires"), "`expires` must be a date YYYY-MM-DD");
+  }
+  c.acceptances.push_back(std::move(a));
+  return std::nullopt;
+}
+
+std::optional<Error> read_rule_setting(const Parser& p, const Node* id, const Node* v, Config& c) {
+  if (id->scalar.size() != 6 || id->scalar.rfind("SB", 0) != 0) {
+    return p.err(id, "`rules` keys are rule ids (SB1234)");
+  }
+  if (id->scalar.rfind("SB0", 0) == 0) {
+    return p.err(id,
+                 "invariant-0 rules cannot be turned off; set their severity under `integrity`");
+  }
+  if (!v->is_map()) return p.err(v, "a rule setting is a mapping (`enabled`, `severity`)");
+  if (auto bad = p.only_keys(v, {"enabled", "severity"}, "a rule setting")) return bad;
+  RuleSetting r;
+  r.at = p.loc(id);
+  if (const Node* en = v->get("enabled")) {
+    if (!en->as_bool()) return p.err(en, "`enabled` must be true or false");
+    r.enabled = *en->as_bool();
+  }
+  if (const Node* sv = v->get("severity")) {
+    auto sev = sv->is_scalar() ? parse_severity(sv->scalar) : std::nullopt;
+    if (!sev) return p.err(sv, "severity must be critical, high, medium, low or note");
+    r.severity = *sev;
+  }
+  c.rules[id->scalar] = r;
+  return std::nullopt;
+}
+
+std::optional<Error> read_rules(const Parser& p, const Node* n, Config& c) {
+  if (!n->is_map()) return p.err(n, "`rules` must map rule ids to settings");
+  for (const auto& [k, v] : n->entries) {
+    if (auto bad = read_rule_setting(p, k, v, c)) return bad;
+  }
+  return std::nullopt;
+}
+
 // A list section whose entries `entry` reads one by one.
 template <Section entry>
 std::optional<Error> read_list(const Parser& p, const Node* list, std::string_view key, Config& c) {
@@ -164,6 +226,10 @@ std::optional<Error> read_threat_classes(const Parser& p, const Node* n, Config&
 
 std::optional<Error> read_acceptances(const Parser& p, const Node* n, Config& c) {
   return read_list<read_acceptance>(p, n, "acceptances", c);
+}
+
+std::optional<Error> read_suppressions(const Parser& p, const Node* n, Config& c) {
+  return read_list<read_suppression>(p, n, "suppressions", c);
 }
 
 std::optional<Error> read_version(const Parser& p, const Node* v, Config&) {
@@ -262,11 +328,12 @@ std::optional<Error> read_integrity(const Parser& p, const Node* i, Config& c) {
 
 // The top-level keys, in the order they are read; any other key is an error.
 constexpr std::pair<std::string_view, Section> kSections[] = {
-    {"version", read_version},         {"threat_classes", read_threat_classes},
-    {"acceptances", read_acceptances}, {"secrets", read_secrets},
-    {"workspace", read_workspace},     {"engine", read_engine},
-    {"cluster", read_cluster},         {"fail_on", read_fail_on},
-    {"exclude", read_exclude},         {"integrity", read_integrity}};
+    {"version", read_version},           {"threat_classes", read_threat_classes},
+    {"acceptances", read_acceptances},   {"secrets", read_secrets},
+    {"workspace", read_workspace},       {"engine", read_engine},
+    {"cluster", read_cluster},           {"fail_on", read_fail_on},
+    {"exclude", read_exclude},           {"integrity", read_integrity},
+    {"suppressions", read_suppressions}, {"rules", read_rules}};
 
 }  // namespace
 

@@ -36,11 +36,22 @@ struct Acceptance {
   Location at;
 };
 
+// `rules:` in the configuration: a rule turned off, or its severity replaced (before the threat
+// class adjusts it). Invariant-0 rules are set under `integrity:` and cannot be turned off.
+struct RuleSetting {
+  bool enabled = true;
+  std::optional<Severity> severity;
+  Location at;
+};
+
 struct Config {
   std::string path;  // "" when no file was found
   FileId file = kNoFile;
   std::vector<ThreatClassEntry> threat_classes;
+  // Risk acceptances, and the external suppressions of `suppressions:` (a path and a rule: an
+  // acceptance whose selector is the path).
   std::vector<Acceptance> acceptances;
+  std::map<std::string, RuleSetting> rules;  // rule id -> setting
   std::vector<std::string> intended_secrets;
   std::vector<std::string> workspace;
   std::optional<Engine> launcher_engine;

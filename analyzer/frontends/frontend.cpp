@@ -87,6 +87,7 @@ void merge_part(FilePart&& part, Model& model) {
   append(model.problems, part.problems);
   append(model.images, part.images);
   append(model.seccomp_profiles, part.seccomp_profiles);
+  append(model.suppressions, part.suppressions);
   ClusterObjects& c = model.cluster;
   append(c.runtime_classes, part.cluster.runtime_classes);
   append(c.service_accounts, part.cluster.service_accounts);

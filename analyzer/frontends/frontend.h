@@ -17,6 +17,7 @@ struct FilePart {
   std::vector<Problem> problems;
   std::vector<ImageBuild> images;
   std::vector<SeccompProfile> seccomp_profiles;
+  std::vector<Suppression> suppressions;
   RunSummary summary;
 };
 

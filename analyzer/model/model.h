@@ -13,6 +13,7 @@
 #include "analyzer/model/k8s_objects.h"
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/script.h"
+#include "analyzer/model/suppression.h"
 #include "analyzer/model/workload.h"
 
 namespace sbr {
@@ -78,6 +79,7 @@ struct Model {
   std::vector<Problem> problems;
   std::vector<ImageBuild> images;                // Dockerfiles/Containerfiles in the input
   std::vector<SeccompProfile> seccomp_profiles;  // seccomp JSON profiles in the input
+  std::vector<Suppression> suppressions;         // inline comments and annotations, in order
 
   ClusterFacts cluster_facts;
   std::vector<std::string> workspace_paths;   // host paths that may be mounted writable

@@ -12,6 +12,7 @@
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/frontends/launch/launch.h"
+#include "analyzer/frontends/suppressions.h"
 #include "analyzer/render/render_roots.h"
 
 namespace sbr {
@@ -93,9 +94,13 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
     for (size_t i = next++; i < parts.size(); i = next++) {
       if (i >= files) {
         read_rendered_stream(rendered.streams[i - files], parts[i]);
-      } else if (!consumed[i]) {
-        analyze_file(a.sources.files[i], ctx, parts[i]);
+        continue;
       }
+      // Suppressions in a consumed file (a values file, a patch) apply to the findings the
+      // render locates there.
+      const SourceFile& file = a.sources.files[i];
+      if (file.readable) read_suppression_comments(file, parts[i].suppressions);
+      if (!consumed[i]) analyze_file(file, ctx, parts[i]);
     }
   };
   unsigned jobs =
@@ -117,6 +122,7 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   a.model.intended_secrets = config.intended_secrets;
   engine::infer_threat_classes(a.model);  // evidence and the inferred class, before checks
   apply_threat_classes(a.model, config);  // the configuration and annotations win
+  read_suppression_annotations(a.model, a.sources, a.model.suppressions);
 }
 
 }  // namespace

@@ -77,6 +77,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["condition"] = or_null(redact(f.condition.text));
   j["fingerprint"] = f.fingerprint;
   j["accepted_reason"] = or_null(redact(f.accepted_reason));
+  j["suppression_kind"] = or_null(f.suppression_kind);
   add_grouping(redact, f, j);
   std::string remediation = rule ? rule->remediation_for(f.engine) : std::string();
   while (!remediation.empty() && (remediation.back() == '\n' || remediation.back() == ' ')) {
@@ -144,6 +145,11 @@ void write_json(const ReportContext& ctx, std::ostream& out) {
   Json findings = Json::array();
   for (const Finding& f : ctx.findings) findings.push_back(finding_json(ctx, redact, f));
   doc["findings"] = std::move(findings);
+  if (!ctx.fixed.empty()) {
+    Json fixed = Json::array();
+    for (const Finding& f : ctx.fixed) fixed.push_back(finding_json(ctx, redact, f));
+    doc["fixed"] = std::move(fixed);
+  }
   doc["workloads"] = workloads_json(ctx, redact);
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "analyzer/support/secrets.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr {
 namespace {
@@ -42,16 +43,6 @@ std::uint32_t prefix_key(const char* p) {
          static_cast<std::uint32_t>(static_cast<unsigned char>(p[1])) << 8 |
          static_cast<std::uint32_t>(static_cast<unsigned char>(p[2])) << 16 |
          static_cast<std::uint32_t>(static_cast<unsigned char>(p[3])) << 24;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
 }
 
 }  // namespace

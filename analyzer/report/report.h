@@ -30,6 +30,9 @@ struct ReportContext {
   // `diff`: SARIF baselineState per finding ("new", "unchanged"), parallel to `findings`;
   // empty for `check`.
   std::vector<std::string> baseline_states = {};
+  // `diff --show-fixed`: BASE's findings that HEAD no longer has, located in `model`'s file
+  // table (SARIF baselineState "absent", JSON `fixed`). Never counted, never judged.
+  std::vector<Finding> fixed = {};
 };
 
 void write_text(const ReportContext& ctx, std::ostream& out, bool color);

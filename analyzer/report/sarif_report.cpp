@@ -250,7 +250,7 @@ Json result_json(const Emit& e, const Finding& f) {
   j["partialFingerprints"][std::string(kFingerprintKey)] = f.fingerprint;
   if (accepted) {
     Json s;
-    s["kind"] = "external";
+    s["kind"] = f.suppression_kind.empty() ? "external" : f.suppression_kind;
     s["justification"] = redact(f.accepted_reason);
     j["suppressions"] = Json::array({std::move(s)});
   }
@@ -320,6 +320,11 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
   for (size_t i = 0; i < ctx.findings.size(); ++i) {
     Json r = result_json(e, ctx.findings[i]);
     if (i < ctx.baseline_states.size()) r["baselineState"] = ctx.baseline_states[i];
+    results.push_back(std::move(r));
+  }
+  for (const Finding& f : ctx.fixed) {
+    Json r = result_json(e, f);
+    r["baselineState"] = "absent";
     results.push_back(std::move(r));
   }
   run["results"] = std::move(results);

@@ -21,4 +21,10 @@ std::vector<std::string> path_components(std::string_view path);
 // configuration's selectors both mean it. `/` is an ordinary character.
 bool glob_match(std::string_view pattern, std::string_view text);
 
+// The pieces between `sep`, empty ones kept: "a,,b" -> {"a", "", "b"}; "" -> {""}.
+std::vector<std::string> split(std::string_view s, char sep);
+
+// Without leading and trailing spaces, tabs and carriage returns.
+std::string_view trim(std::string_view s);
+
 }  // namespace sbr

@@ -4,18 +4,6 @@
 
 namespace sbr::launch {
 
-std::vector<std::string> split(std::string_view s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= s.size(); ++i) {
-    if (i == s.size() || s[i] == sep) {
-      out.emplace_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
 bool is_loopback_address(std::string_view ip) {
   if (!ip.empty() && ip.front() == '[' && ip.back() == ']') ip = ip.substr(1, ip.size() - 2);
   return ip.rfind("127.", 0) == 0 || ip == "::1" || ip == "localhost" || ip == "0:0:0:0:0:0:0:1";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/model/workload.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::launch {
 
@@ -27,7 +28,5 @@ Mount parse_tmpfs(std::string_view spec);
 
 // Whether a mount source is a host path rather than a named volume.
 bool looks_like_host_path(std::string_view source);
-
-std::vector<std::string> split(std::string_view s, char sep);
 
 }  // namespace sbr::launch
