@@ -234,8 +234,11 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
     reported.push_back(std::move(f));
     states.emplace_back("new");
   }
-  const bool sarif_only = std::all_of(o.outputs.begin(), o.outputs.end(),
-                                      [](const OutputSpec& s) { return s.format == "sarif"; });
+  // The summary formats (report/markdown_report, report/github_report) show the new findings
+  // only, so they leave SARIF its unchanged ones as well.
+  const bool sarif_only = std::all_of(o.outputs.begin(), o.outputs.end(), [](const OutputSpec& s) {
+    return s.format == "sarif" || s.format == "markdown" || s.format == "github";
+  });
   for (const Finding& f : head.findings) {
     bool is_new = !known(f, base_keys);
     unchanged += is_new ? 0 : 1;
@@ -255,10 +258,17 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
 
   ReportContext ctx{head.analysis.model, head.analysis.sources, catalog, reported};
   ctx.baseline_states = states;
+  ctx.diff_range = base_rev + ".." + (head_rev.empty() ? "working tree" : head_rev);
   if (head.rev) {
     set_revision_report_roots(*head.rev, ctx);
   } else {
     set_report_roots(working_paths(o), ctx);
+  }
+  if (o.show_fixed) {
+    for (const Finding* f : fixed) {
+      std::string path = f->at.valid() ? base.analysis.model.files.path(f->at.file) : "";
+      ctx.fixed.push_back({f, path.empty() ? path : ctx.uri_prefix + path});
+    }
   }
   if (!write_reports(o, ctx, out, err)) return 2;
   err << fmt::format("diff {}..{}: {} new, {} fixed, {} unchanged\n", base_rev,
