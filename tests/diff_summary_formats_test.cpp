@@ -84,9 +84,10 @@ TEST_CASE("diff --format github annotates only the new findings", "[diff][report
   bool privileged = false;
   for (const auto& l : lines) {
     CHECK(l.find(" file=deploy/agent.yaml,line=") != std::string::npos);
-    privileged = privileged || l.rfind("::error file=deploy/agent.yaml,line=18,col=25,"
-                                       "title=SB1001 ",
-                                       0) == 0;
+    privileged = privileged || l.rfind(
+                                   "::error file=deploy/agent.yaml,line=18,col=25,"
+                                   "title=SB1001 ",
+                                   0) == 0;
   }
   CHECK(privileged);
   Run same = diff(repo.path, {"HEAD..HEAD", "--format", "github"});

@@ -74,6 +74,20 @@ TEST_CASE("markdown: a count table, then each finding with its place and rule li
   CHECK(md.find("- **critical** [SB1001](https://github.com/sbreview/sbreview/blob/main/docs/"
                 "rules/SB1001-privileged-container.md) k8s/agent&#46;yaml\\:10\\:7: container "
                 "main of Pod/default/agent is privileged (invariant 1)\n") != std::string::npos);
+  // Most severe first, file order within a severity.
+  size_t critical = md.find(
+      "\n- **critical** [SB1001](https://github.com/sbreview/sbreview/blob/"
+      "main/docs/rules/SB1001-privileged-container.md) k8s/");
+  size_t second = md.find("\n- **critical** [SB1001](", critical + 1);
+  size_t high = md.find("\n- **high** ");
+  size_t low = md.find("\n- **low** ");
+  size_t note = md.find("\n- **note** ");
+  CHECK(critical < second);
+  CHECK(md.find("unicode&#46;yaml", critical) > second);
+  CHECK(second < high);
+  CHECK(high < low);
+  CHECK(low < note);
+  CHECK(note != std::string::npos);
   std::string html = render(md);
   CHECK(count(html, "<tr>") == 7);  // the header, five invariants and the total
   CHECK(html.find("k8s/agent.yaml:10:7: container main of Pod/default/agent is privileged") !=

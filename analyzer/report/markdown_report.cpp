@@ -5,6 +5,7 @@
 // escaped to plain text: no HTML, link, image, table cell break or @mention can come from it.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "analyzer/check/registry.h"
@@ -135,6 +136,10 @@ void write_markdown(const ReportContext& ctx, std::ostream& out, size_t max_byte
   for (size_t i = 0; i < ctx.findings.size(); ++i) {
     if (report::is_reported_new(ctx, i)) shown.push_back(&ctx.findings[i]);
   }
+  // Most severe first, so that a capped summary leaves out the least severe; stable, so the
+  // report's file order holds within a severity.
+  std::stable_sort(shown.begin(), shown.end(),
+                   [](const Finding* a, const Finding* b) { return a->severity > b->severity; });
   Bounded body{{}, max_bytes};
   body.text << heading(ctx, redact, shown.size());
   if (!shown.empty()) write_table(shown, body.text);
