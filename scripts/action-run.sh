@@ -22,10 +22,18 @@ case "$fail_on" in
     ;;
 esac
 
+# On a runner, the Markdown summary goes to the step's summary page.
+summary=()
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+  summary=(--format markdown --output "$GITHUB_STEP_SUMMARY")
+fi
+
 if [ -n "$base" ]; then
-  # Only what the pull request introduces, judged by the base's configuration.
+  # Only what the pull request introduces, judged by the base's configuration: annotations for
+  # the new findings; the SARIF keeps the unchanged ones too (baselineState), as code scanning
+  # needs, because every other format of the run is a new-only one.
   exec "$bin" diff "${base}..HEAD" --fail-on "$fail_on" \
-    --format sarif --output "$sarif" --format text -- "${paths[@]}"
+    --format sarif --output "$sarif" --format github "${summary[@]}" -- "${paths[@]}"
 fi
 exec "$bin" check --fail-on "$fail_on" --format sarif --output "$sarif" --format text \
-  -- "${paths[@]}"
+  "${summary[@]}" -- "${paths[@]}"

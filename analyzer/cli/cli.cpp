@@ -167,6 +167,10 @@ bool write_reports(const Options& o, const ReportContext& ctx, std::ostream& out
       write_json(ctx, *stream);
     } else if (spec.format == "sarif") {
       write_sarif(ctx, *stream);
+    } else if (spec.format == "github") {
+      write_github(ctx, *stream);
+    } else if (spec.format == "markdown") {
+      write_markdown(ctx, *stream);
     } else {
       bool tty = spec.path.empty() && &out == &std::cout && isatty(STDOUT_FILENO);
       write_text(ctx, *stream, tty);

@@ -256,13 +256,17 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
     reported.push_back(std::move(f));
     states.emplace_back("new");
   }
-  const bool sarif_only = std::all_of(o.outputs.begin(), o.outputs.end(),
-                                      [](const OutputSpec& s) { return s.format == "sarif"; });
+  // The summary formats (report/markdown_report, report/github_report) show the new findings
+  // only, so they leave SARIF its unchanged ones as well.
+  const bool keeps_unchanged =
+      std::all_of(o.outputs.begin(), o.outputs.end(), [](const OutputSpec& s) {
+        return s.format == "sarif" || s.format == "markdown" || s.format == "github";
+      });
   for (const Finding& f : head.findings) {
     bool is_new = !known_by(f, base_keys);
     unchanged += is_new ? 0 : 1;
     // SARIF carries the unchanged findings too (baselineState), so code scanning keeps them.
-    if (is_new || sarif_only) {
+    if (is_new || keeps_unchanged) {
       reported.push_back(f);
       states.emplace_back(is_new ? "new" : "unchanged");
     }
@@ -278,6 +282,7 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   ReportContext ctx{head.analysis.model, head.analysis.sources, catalog, reported};
   ctx.baseline_states = states;
   if (o.show_fixed) ctx.fixed = relocated(fixed, base.analysis.model, head.analysis.model);
+  ctx.diff_range = base_rev + ".." + (head_rev.empty() ? "working tree" : head_rev);
   if (head.rev) {
     set_revision_report_roots(*head.rev, ctx);
   } else {
@@ -286,7 +291,7 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   if (!write_reports(o, ctx, out, err)) return 2;
   err << fmt::format("diff {}..{}: {} new, {} fixed, {} unchanged\n", base_rev,
                      head_rev.empty() ? "working tree" : head_rev,
-                     reported.size() - (sarif_only ? unchanged : 0), fixed.size(), unchanged);
+                     reported.size() - (keeps_unchanged ? unchanged : 0), fixed.size(), unchanged);
   if (o.show_fixed) {
     for (const Finding* f : fixed) {
       err << fmt::format("fixed: {}:{}:{} [{}] {}\n", base.analysis.model.files.path(f->at.file),

@@ -12,7 +12,9 @@ Reviews the configuration of sandboxes that run untrusted code (Kubernetes manif
 PATH defaults to the current directory; directories are read recursively.
 
 options:
-  --format text|json|sarif   output format (repeatable; pairs with the --output after it)
+  --format FORMAT            text|json|sarif|github|markdown (repeatable; pairs with the
+                             --output after it); github: workflow commands (annotations),
+                             markdown: a summary for $GITHUB_STEP_SUMMARY or a PR comment
   --output FILE              write the preceding --format to FILE (default: stdout)
   --fail-on LEVEL            critical|high|medium|low|none (default: high); exit 1 when a
                              finding at or above LEVEL is reported
@@ -76,8 +78,9 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       version = true;
     } else if (flag == "--format") {
       auto v = get();
-      if (!v || (*v != "text" && *v != "json" && *v != "sarif")) {
-        return "--format takes text, json or sarif";
+      if (!v ||
+          (*v != "text" && *v != "json" && *v != "sarif" && *v != "github" && *v != "markdown")) {
+        return "--format takes text, json, sarif, github or markdown";
       }
       o.outputs.push_back({*v, ""});
     } else if (flag == "--output" || flag == "-o") {

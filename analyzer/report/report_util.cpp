@@ -86,6 +86,34 @@ Counts count_findings(const std::vector<Finding>& findings) {
   return c;
 }
 
+size_t unsafe_length(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  unsigned char c = at(0);
+  if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return 1;
+  if (c == 0xC2 && at(1) >= 0x80 && at(1) <= 0x9F) return 2;
+  if (c == 0xE2 && at(1) == 0x80 && at(2) >= 0xAA && at(2) <= 0xAE) return 3;
+  if (c == 0xE2 && at(1) == 0x81 && at(2) >= 0xA6 && at(2) <= 0xA9) return 3;
+  return 0;
+}
+
+std::string without_controls(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    if (size_t bad = unsafe_length(s, i); bad > 0) {
+      out += '?';
+      i += bad;
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+bool is_reported_new(const ReportContext& ctx, size_t i) {
+  return ctx.baseline_states.size() != ctx.findings.size() || ctx.baseline_states[i] == "new";
+}
+
 std::string message_with_reasons(const Finding& f) {
   std::string text = f.message;
   for (const Reason& r : f.reasons) {

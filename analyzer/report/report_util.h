@@ -54,4 +54,15 @@ struct Counts {
 };
 Counts count_findings(const std::vector<Finding>& findings);
 
+// Bytes of a character no report may pass on at `s[i]`: C0/DEL except tab and line endings, C1
+// controls (U+0080-9F, which some terminals take as CSI) and bidirectional overrides
+// (U+202A-E, U+2066-9) that make a line read differently from what it is. 0 when it is fine.
+size_t unsafe_length(std::string_view s, size_t i);
+// `s` with every unsafe character replaced by '?' (tab, CR and LF kept: each format decides).
+std::string without_controls(std::string_view s);
+
+// Whether finding `i` of `ctx` belongs in a summary: every finding of `check`, the new ones of
+// `diff` (SARIF also carries the unchanged ones, for code scanning's baselineState).
+bool is_reported_new(const ReportContext& ctx, size_t i);
+
 }  // namespace sbr::report

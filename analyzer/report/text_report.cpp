@@ -39,26 +39,13 @@ std::string_view severity_color(Severity s) {
   return "0";
 }
 
-// Bytes of a character a terminal must not receive at `s[i]`: C0/DEL, C1 controls (U+0080-9F,
-// which some terminals take as CSI) and bidirectional overrides (U+202A-E, U+2066-9) that make a
-// line read differently from what it is. 0 when the character is fine.
-size_t unsafe_length(std::string_view s, size_t i) {
-  auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
-  unsigned char c = at(0);
-  if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return 1;
-  if (c == 0xC2 && at(1) >= 0x80 && at(1) <= 0x9F) return 2;
-  if (c == 0xE2 && at(1) == 0x80 && at(2) >= 0xAA && at(2) <= 0xAE) return 3;
-  if (c == 0xE2 && at(1) == 0x81 && at(2) >= 0xA6 && at(2) <= 0xA9) return 3;
-  return 0;
-}
-
 // Unsafe characters become '?'; tabs stay, they matter for the caret. Newlines do not occur in
 // a source line; elsewhere one_line() handles them.
 std::string printable(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
-    size_t bad = unsafe_length(s, i);
+    size_t bad = report::unsafe_length(s, i);
     if (bad == 0 && (s[i] == '\n' || s[i] == '\r')) bad = 1;
     if (bad > 0) {
       out += '?';
