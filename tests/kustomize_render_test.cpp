@@ -244,3 +244,31 @@ TEST_CASE("the Kustomize fixture reports exactly what it annotates", "[kustomize
   CHECK(r.matches());
   CHECK(r.expected.size() == 7);
 }
+
+TEST_CASE("legacy patch fields map too: patchesJson6902 files, inline patchesStrategicMerge",
+          "[kustomize]") {
+  if (!have_kustomize()) return;
+  test::TempDir t("sbr-kz-legacy");
+  t.write("app/job.yaml", kJob);
+  t.write("app/kustomization.yaml",
+          "resources:\n- job.yaml\n"
+          "patchesJson6902:\n- target: {group: batch, version: v1, kind: Job, name: runner}\n"
+          "  path: host-pid.json\n"
+          "patchesStrategicMerge:\n- |-\n  apiVersion: batch/v1\n  kind: Job\n"
+          "  metadata:\n    name: runner\n  spec:\n    template:\n      spec:\n"
+          "        hostIPC: true\n");
+  t.write(
+      "app/host-pid.json",
+      "[\n  {\"op\": \"add\", \"path\": \"/spec/template/spec/hostPID\", \"value\": true}\n]\n");
+  Rendered r = render_dir(t.path.string());
+  REQUIRE(r.out.streams.size() == 1);
+  const render::RenderedStream& s = r.out.streams[0];
+  CHECK(s.root == "app");
+  const render::Origin& pid = origin_of(s, "hostPID: true", 9);
+  CHECK(pid.at == Location{id_of(r.sources, "app/host-pid.json"), 2, 65});
+  CHECK(pid.role == StepRole::Patched);
+  const render::Origin& ipc = origin_of(s, "hostIPC: true", 9);
+  CHECK(ipc.at == Location{id_of(r.sources, "app/kustomization.yaml"), 15, 18});
+  CHECK(ipc.note == "inline patch in app/kustomization.yaml");
+  CHECK(origin_of(s, "image: agent:1").at == Location{id_of(r.sources, "app/job.yaml"), 11, 9});
+}

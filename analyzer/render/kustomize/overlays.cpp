@@ -55,6 +55,21 @@ bool write_over(const std::string& path, const std::string& bytes) {
   return done == bytes.size();
 }
 
+// With LoadRestrictionsRootOnly kustomize loads only files below a kustomization's directory:
+// the rest of the repository is not copied.
+SourceSet loadable(const SourceSet& sources, const Kustomizations& all) {
+  SourceSet out;
+  for (const SourceFile& f : sources.files) {
+    for (const auto& [id, k] : all) {
+      if (k.dir.empty() || f.path.starts_with(k.dir + "/")) {
+        out.files.push_back(f);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 // Why a tool cannot render, or "" when it can.
 std::string unusable(const kz::Tool& tool) {
   if (tool.path.empty()) {
@@ -134,7 +149,7 @@ void render_with_tool(const SourceSet& sources, const RenderOptions& options, co
     }
     return;
   }
-  auto tree = export_files(sources);
+  auto tree = export_files(loadable(sources, all));
   for (const auto& [id, k] : all) {
     if (!tree) break;
     const std::string& rel = sources.files[id].path;
