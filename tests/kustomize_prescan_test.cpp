@@ -253,3 +253,28 @@ TEST_CASE("kustomize's error line loses the private directory", "[kustomize]") {
   CHECK_FALSE(render::kz::version_at_least("v4.5.7", "v5.0.0"));
   CHECK_FALSE(render::kz::version_at_least("", "v5.0.0"));
 }
+
+TEST_CASE("a kustomization that does not parse is refused at the parse error", "[kustomize]") {
+  SourceSet s = tree_of(
+      {{"app/kustomization.yaml", "resources:\n- job.yaml\npatches: [\n"}, {"app/job.yaml", kJob}});
+  render::RenderOutput out = render_with(s, Tool{});  // reported even with no tool installed
+  REQUIRE(out.problems.size() == 1);
+  CHECK(out.problems[0].at.file == id_of(s, "app/kustomization.yaml"));
+  CHECK(out.problems[0].at.line >= 3);
+  CHECK_THAT(out.problems[0].message, Catch::Contains("does not parse as YAML"));
+  CHECK(consumed(out, id_of(s, "app/kustomization.yaml")));
+}
+
+TEST_CASE("a component nobody includes is not rendered, and its patches are not objects",
+          "[kustomize]") {
+  SourceSet s = tree_of({
+      {"components/debug/kustomization.yaml",
+       "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n"
+       "- path: shell.yaml\n"},
+      {"components/debug/shell.yaml", kJob},
+  });
+  render::RenderOutput out = render_with(s, never_started());
+  CHECK(out.problems.empty());
+  CHECK(out.streams.empty());
+  CHECK(consumed(out, id_of(s, "components/debug/shell.yaml")));
+}

@@ -293,9 +293,19 @@ Kustomization read_one(const TreeIndex& tree, const SourceFile& file) {
   yaml::DocumentReader reader(file.bytes);
   yaml::Document doc;
   yaml::ParseFailure failure;
-  if (reader.next(doc, failure) != yaml::DocumentReader::Status::Document || !doc.root ||
-      !doc.root->is_map()) {
-    return k;  // kustomize reports what does not parse; nothing here is used or refused
+  auto status = reader.next(doc, failure);
+  if (status == yaml::DocumentReader::Status::Error) {
+    // Reported here, not by kustomize: without a tool the cause would otherwise be lost.
+    k.refusals.push_back(
+        {ProblemKind::RenderFailed,
+         fmt::format("kustomization `{}` is not rendered: it does not parse as YAML ({})",
+                     file.path, failure.message),
+         Location{k.file, std::max<std::uint32_t>(failure.line, 1),
+                  std::max<std::uint32_t>(failure.column, 1)}});
+    return k;
+  }
+  if (status != yaml::DocumentReader::Status::Document || !doc.root || !doc.root->is_map()) {
+    return k;  // empty or not a mapping: kustomize says what is wrong with it
   }
   if (const Node* kind = doc.root->get("kind"); kind && kind->scalar == "Component") {
     k.component = true;
