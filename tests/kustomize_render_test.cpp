@@ -272,3 +272,22 @@ TEST_CASE("legacy patch fields map too: patchesJson6902 files, inline patchesStr
   CHECK(ipc.note == "inline patch in app/kustomization.yaml");
   CHECK(origin_of(s, "image: agent:1").at == Location{id_of(r.sources, "app/job.yaml"), 11, 9});
 }
+
+TEST_CASE("values a transformer rewrote map to the transformer's line", "[kustomize]") {
+  if (!have_kustomize()) return;
+  test::TempDir t("sbr-kz-transform");
+  t.write("base/job.yaml", kJob);
+  t.write("base/kustomization.yaml", "resources:\n- job.yaml\n");
+  t.write("prod/kustomization.yaml",
+          "resources:\n- ../base\nnamespace: sandbox\nimages:\n- name: agent\n  newTag: \"2\"\n");
+  Rendered r = render_dir(t.path.string());
+  REQUIRE(r.out.streams.size() == 1);
+  const render::RenderedStream& s = r.out.streams[0];
+  const FileId prod = id_of(r.sources, "prod/kustomization.yaml");
+  const render::Origin& image = origin_of(s, "image: agent:2", 7);
+  CHECK(image.at == Location{prod, 5, 3});
+  CHECK(image.note == "images: in prod/kustomization.yaml");
+  CHECK(origin_of(s, "namespace: sandbox", 11).at == Location{prod, 3, 12});
+  // The key stays where the base wrote it.
+  CHECK(origin_of(s, "image: agent:2").at == Location{id_of(r.sources, "base/job.yaml"), 11, 9});
+}

@@ -39,12 +39,16 @@ struct Patch {
 // One kustomization file, read without running anything.
 struct Kustomization {
   FileId file = kNoFile;
+  std::string path;               // its file's path in the tree
   std::string dir;                // its directory in the tree ("" at the top)
   bool component = false;         // kind: Component (rendered only through its users)
   std::vector<FileId> uses;       // kustomizations it builds on (resources, bases, components)
   std::vector<FileId> reads;      // the other files it reads: resources, patches, generators
   std::vector<Patch> patches;     // in the order kustomize applies them
   std::vector<Problem> refusals;  // what keeps it from being rendered safely, at its line
+  // Transformers that rewrite a field in place: where the overlay sets it.
+  std::optional<Location> namespace_at;                       // `namespace:`'s value
+  std::vector<std::pair<std::string, Location>> image_names;  // `images:` entry name, its line
 };
 
 // Every kustomization of `sources`, by the FileId of its file.

@@ -277,6 +277,15 @@ void read_fields(Collector& c, const Node* root) {
   for (std::string_view key : {"generators", "transformers", "validators"}) {
     for_items(root, key, [&](const Node* e) { c.plugin_config(e, key); });
   }
+  if (const Node* ns = root->get("namespace"); ns && ns->is_scalar()) {
+    c.k.namespace_at = Location{c.k.file, ns->line, ns->column};
+  }
+  for_items(root, "images", [&](const Node* img) {
+    const Node* name = img->is_map() ? img->get("name") : nullptr;
+    if (name && name->is_scalar()) {
+      c.k.image_names.emplace_back(name->scalar, Location{c.k.file, img->line, img->column});
+    }
+  });
   for (std::string_view key : {"helmCharts", "helmChartInflationGenerator", "helmGlobals"}) {
     if (const Node* h = root->key_node(key)) {
       c.refuse(h, fmt::format("uses helmCharts (`{}`); rendering it would need `--enable-helm` "
@@ -289,6 +298,7 @@ void read_fields(Collector& c, const Node* root) {
 Kustomization read_one(const TreeIndex& tree, const SourceFile& file) {
   Kustomization k;
   k.file = file.id;
+  k.path = file.path;
   k.dir = dir_of(file.path);
   yaml::DocumentReader reader(file.bytes);
   yaml::Document doc;

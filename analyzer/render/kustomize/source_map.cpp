@@ -123,10 +123,28 @@ bool pointer_step_matches(const std::string& token, const PathStep& s) {
   return token == std::to_string(s.index);
 }
 
+// An image reference without its tag or digest: what an `images:` entry's name matches.
+std::string image_name(std::string_view ref) {
+  ref = ref.substr(0, ref.find('@'));
+  size_t colon = ref.rfind(':');
+  if (colon != std::string_view::npos && ref.find('/', colon) == std::string_view::npos) {
+    ref = ref.substr(0, colon);
+  }
+  return std::string(ref);
+}
+
+bool is_image_path(const Path& path) {
+  return path.size() >= 3 && !path.back().item && path.back().key == "image" &&
+         path[path.size() - 2].item &&
+         (path[path.size() - 3].key == "containers" ||
+          path[path.size() - 3].key == "initContainers");
+}
+
 struct Mapper {
   FileId base_file = kNoFile;
   const Node* base = nullptr;
-  std::vector<Overlay> overlays;  // in the order kustomize applied them
+  std::vector<Overlay> overlays;              // in the order kustomize applied them
+  std::vector<const Kustomization*> applied;  // the chain's kustomizations over this object
   Origin doc_fallback;
   std::vector<SourceMap::Segment>& out;
 
@@ -172,10 +190,36 @@ struct Mapper {
     return key ? f.key : f.value;
   }
 
+  static Origin transformed(const Location& at, const std::string& what) {
+    Origin r;
+    r.at = at;
+    r.note = what;
+    r.role = StepRole::Patched;
+    return r;
+  }
+
+  // A value a transformer rewrote in place: `namespace:`, an `images:` entry.
+  std::optional<Origin> transformer_at(const Path& path, bool key) const {
+    if (key) return std::nullopt;
+    const bool ns = path.size() == 2 && path[0].key == "metadata" && path[1].key == "namespace";
+    const Node* was = is_image_path(path) ? find(base, path, 0).value : nullptr;
+    for (auto it = applied.rbegin(); it != applied.rend(); ++it) {
+      const std::string& file = (*it)->path;
+      if (ns && (*it)->namespace_at)
+        return transformed(*(*it)->namespace_at, "namespace: in " + file);
+      if (was == nullptr || !was->is_scalar()) continue;
+      for (const auto& [name, at] : (*it)->image_names) {
+        if (name == image_name(was->scalar)) return transformed(at, "images: in " + file);
+      }
+    }
+    return std::nullopt;
+  }
+
   Origin origin_for(const Path& path, bool key) const {
     for (auto it = overlays.rbegin(); it != overlays.rend(); ++it) {
       if (const Node* n = overlay_at(*it, path, key)) return patched(*it, n);
     }
+    if (auto t = transformer_at(path, key)) return *t;
     Found f = find(base, path, 0);
     const Node* n = key ? f.key : f.value;
     if (n == nullptr) return doc_fallback;
@@ -305,7 +349,7 @@ SourceMap map_rendered(const std::string& stripped, const std::vector<std::strin
     auto rel = d < origins.size() ? resolve_in_tree(root_dir, origins[d]) : std::nullopt;
     auto file = rel ? file_at(sources, *rel) : std::nullopt;
     std::deque<Parsed> patch_docs;
-    Mapper m{file.value_or(kNoFile), nullptr, {}, map.fallback, map.segments};
+    Mapper m{file.value_or(kNoFile), nullptr, {}, {}, map.fallback, map.segments};
     if (file) {
       auto [it, fresh] = bases.try_emplace(*file);
       if (fresh) it->second = parse(sources.files[*file].bytes);
@@ -313,6 +357,7 @@ SourceMap map_rendered(const std::string& stripped, const std::vector<std::strin
       m.doc_fallback.at = Location{*file, 1, 1};
       for (FileId k : chain) {
         if (reaches[k].count(*file) == 0) continue;
+        m.applied.push_back(&all.at(k));
         for (const Patch& p : all.at(k).patches)
           add_overlays(p, kind, name, patch_docs, m.overlays);
       }
