@@ -141,6 +141,20 @@ TEST_CASE("a run over its time limit is killed with its process group", "[kustom
   CHECK(out.consumed.size() == 2);
 }
 
+TEST_CASE("a child filling both pipes is read to the end", "[kustomize][isolation]") {
+  test::TempDir t("sbr-kz-pipes");
+  t.write("both.sh",
+          "#!/bin/sh\nhead -c 300000 /dev/zero >&2\nhead -c 400000 /dev/zero\n"
+          "head -c 200000 /dev/zero >&2\n");
+  chmod((t.path / "both.sh").c_str(), 0700);
+  render::kz::RunLimits limits;
+  limits.timeout_ms = 10'000;
+  render::kz::RunResult r = render::kz::run_isolated({(t.path / "both.sh").string()}, "", limits);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.size() == 400000);
+  CHECK(r.err.size() == 500000);
+}
+
 TEST_CASE("output over the size cap is not read", "[kustomize][isolation]") {
   render::kz::RunLimits limits;
   limits.max_output_bytes = 4096;

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "analyzer/render/kustomize/internal.h"
@@ -17,6 +19,8 @@ namespace {
 
 using kz::Kustomization;
 using Kustomizations = std::map<FileId, Kustomization>;
+
+constexpr size_t kMaxParallelRuns = 4;  // each run is one mostly idle Go process
 
 std::string root_name(const Kustomization& k) {
   return k.dir.empty() ? "." : k.dir;
@@ -95,10 +99,8 @@ std::string failure_message(const kz::RunResult& r, const RenderOptions& options
   return "kustomize failed: " + kz::first_error_line(r.err, export_dir);
 }
 
-void render_root(const SourceSet& sources, const RenderOptions& options, const kz::Tool& tool,
-                 const ExportedTree& tree, const Kustomizations& all, FileId root,
-                 RenderOutput& out) {
-  const Kustomization& k = all.at(root);
+kz::RunResult run_root(const RenderOptions& options, const kz::Tool& tool, const ExportedTree& tree,
+                       const Kustomization& k) {
   std::vector<std::string> argv{tool.path};
   argv.insert(argv.end(), tool.verb.begin(), tool.verb.end());
   argv.insert(argv.end(), {"--load-restrictor", "LoadRestrictionsRootOnly",
@@ -106,7 +108,31 @@ void render_root(const SourceSet& sources, const RenderOptions& options, const k
   kz::RunLimits limits;
   limits.timeout_ms = options.timeout_ms;
   limits.max_output_bytes = options.max_output_bytes;
-  kz::RunResult r = kz::run_isolated(argv, tree.path(), limits);
+  return kz::run_isolated(argv, tree.path(), limits);
+}
+
+// The roots' runs side by side (kustomize spends its time starting up); results by index, so
+// the output does not depend on which finished first.
+std::vector<kz::RunResult> run_roots(const RenderOptions& options, const kz::Tool& tool,
+                                     const ExportedTree& tree, const Kustomizations& all,
+                                     const std::vector<FileId>& roots) {
+  std::vector<kz::RunResult> results(roots.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < roots.size(); i = next++) {
+      results[i] = run_root(options, tool, tree, all.at(roots[i]));
+    }
+  };
+  const size_t threads = std::min<size_t>(kMaxParallelRuns, roots.size());
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  return results;
+}
+
+void add_stream(const SourceSet& sources, const RenderOptions& options, const ExportedTree& tree,
+                const Kustomizations& all, FileId root, const kz::RunResult& r, RenderOutput& out) {
   if (r.exit_code != 0) {
     problem_at(out, root,
                fmt::format("kustomization `{}` is not rendered: {}", sources.files[root].path,
@@ -115,7 +141,7 @@ void render_root(const SourceSet& sources, const RenderOptions& options, const k
   }
   std::vector<std::string> origins;
   RenderedStream s;
-  s.root = root_name(k);
+  s.root = root_name(all.at(root));
   s.engine = "kustomize";
   s.text = kz::strip_origins(r.out, origins);
   s.map = kz::map_rendered(s.text, origins, sources, all, root);
@@ -158,14 +184,17 @@ void render_with_tool(const SourceSet& sources, const RenderOptions& options, co
       tree = Error{"cannot write the private copy of " + rel};
     }
   }
-  for (FileId root : to_run) {
-    if (!tree) {
+  if (!tree) {
+    for (FileId root : to_run) {
       problem_at(out, root,
                  fmt::format("kustomization `{}` is not rendered: {}", sources.files[root].path,
                              tree.error().message));
-      continue;
     }
-    render_root(sources, options, found, tree.value(), all, root, out);
+    return;
+  }
+  std::vector<RunResult> results = run_roots(options, found, tree.value(), all, to_run);
+  for (size_t i = 0; i < to_run.size(); ++i) {
+    add_stream(sources, options, tree.value(), all, to_run[i], results[i], out);
   }
 }
 
