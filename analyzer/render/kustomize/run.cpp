@@ -135,21 +135,20 @@ void collect(pid_t pid, Pipe& out, Pipe& err, const RunLimits& limits, RunResult
       break;
     }
   }
-  // A child that closed its pipes may still not exit: it gets until the deadline too.
-  int status = 0;
-  bool reaped = false;
-  while (!r.timed_out && !r.too_large && !reaped) {
-    pid_t got = waitpid(pid, &status, WNOHANG);
-    reaped = got == pid || (got < 0 && errno != EINTR);
-    if (!reaped && clock::now() >= deadline) r.timed_out = true;
-    if (!reaped && !r.timed_out) usleep(2'000);
-  }
-  if (!reaped) {
-    kill(-pid, SIGKILL);
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+  // A child that closed its pipes may still not exit: it gets until the deadline too. It is
+  // waited for without reaping, so its group id cannot be reused before the group is killed.
+  bool exited = false;
+  while (!r.timed_out && !r.too_large && !exited) {
+    siginfo_t info{};
+    int got = waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    exited = (got == 0 && info.si_pid == pid) || (got < 0 && errno != EINTR);
+    if (!exited && clock::now() >= deadline) r.timed_out = true;
+    if (!exited && !r.timed_out) usleep(2'000);
   }
   kill(-pid, SIGKILL);  // nothing of the group outlives the run
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   if (WIFEXITED(status) && !r.timed_out && !r.too_large) r.exit_code = WEXITSTATUS(status);
 }
 

@@ -71,7 +71,7 @@ Parsed parse(std::string_view text) {
   Parsed p;
   yaml::DocumentReader reader(text, 500'000);
   yaml::ParseFailure failure;
-  for (int guard = 0; guard < 10'000; ++guard) {
+  for (int guard = 0; guard < 1'000'000; ++guard) {
     yaml::Document doc;
     auto status = reader.next(doc, failure);
     if (status == yaml::DocumentReader::Status::End) break;
