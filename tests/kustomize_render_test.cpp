@@ -305,3 +305,22 @@ TEST_CASE("values a transformer rewrote map to the transformer's line", "[kustom
   // The key stays where the base wrote it.
   CHECK(origin_of(s, "image: agent:2").at == Location{id_of(r.sources, "base/job.yaml"), 11, 9});
 }
+
+TEST_CASE("two renders of the same tree are identical, text and map", "[kustomize]") {
+  if (!have_kustomize()) return;
+  Rendered a = render_dir(test::source_dir() + "/fixtures/kustomize");
+  Rendered b = render_dir(test::source_dir() + "/fixtures/kustomize");
+  REQUIRE(a.out.streams.size() == b.out.streams.size());
+  CHECK(a.out.consumed == b.out.consumed);
+  for (size_t i = 0; i < a.out.streams.size(); ++i) {
+    const auto& x = a.out.streams[i];
+    const auto& y = b.out.streams[i];
+    CHECK(x.root == y.root);
+    CHECK(x.text == y.text);
+    REQUIRE(x.map.segments.size() == y.map.segments.size());
+    for (size_t j = 0; j < x.map.segments.size(); ++j) {
+      CHECK(x.map.segments[j].line == y.map.segments[j].line);
+      CHECK(x.map.segments[j].origin.at == y.map.segments[j].origin.at);
+    }
+  }
+}
