@@ -214,7 +214,7 @@ TEST_CASE("rendered fields map to the base line, patched ones to the patch line"
   CHECK(privileged.note == "overlays/debug/debug-shell.yaml");
   const render::Origin& runtime = origin_of(*debug, "runtimeClassName: gvisor");
   CHECK(runtime.at.file == id_of(r.sources, "overlays/gvisor/runtime-class.yaml"));
-  CHECK(runtime.at.line == 8);
+  CHECK(runtime.at.line == 9);
   const render::Origin& image = origin_of(*debug, "image: ghcr.io");
   CHECK(image.at.file == id_of(r.sources, "base/job.yaml"));
   CHECK(image.at.line == 29);
