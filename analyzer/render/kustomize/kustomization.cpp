@@ -270,6 +270,11 @@ void read_fields(Collector& c, const Node* root) {
       if (e->is_scalar()) c.read_file(e, e->scalar);
     });
   }
+  if (const Node* api = root->get("openapi"); api && api->is_map()) {
+    if (const Node* path = api->get("path"); path && path->is_scalar()) {
+      c.read_file(path, path->scalar);
+    }
+  }
   for_items(root, "replacements", [&](const Node* r) {
     const Node* path = r->is_map() ? r->get("path") : nullptr;
     if (path && path->is_scalar()) c.read_file(path, path->scalar);
