@@ -1,0 +1,59 @@
+// Turns on origin annotations in the private copy of a kustomization. The user's own
+// `buildMetadata` is replaced (its labels and transformer annotations would only add noise);
+// line numbers of the copy do not matter, the map reads the user's files.
+#include <string_view>
+
+#include "analyzer/render/kustomize/internal.h"
+#include "analyzer/support/yaml_tree.h"
+
+namespace sbr::render::kz {
+namespace {
+
+constexpr std::string_view kBlock = "buildMetadata: [originAnnotations]\n";
+
+// The text without the block-style `buildMetadata:` entry that starts at `line` (1-based): the
+// key line and what follows it until the next line at column 1 that is not a list item.
+std::string without_entry(const std::string& text, std::uint32_t line) {
+  std::string out;
+  std::uint32_t at = 1;
+  bool inside = false;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    end = end == std::string::npos ? text.size() : end + 1;
+    std::string_view l(text.data() + start, end - start);
+    if (at == line) {
+      inside = true;
+    } else if (inside && !l.empty() && l[0] != ' ' && l[0] != '-' && l[0] != '\n' && l[0] != '#') {
+      inside = false;
+    }
+    if (!inside) out.append(l);
+    start = end;
+    ++at;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string with_origin_annotations(const std::string& text) {
+  yaml::DocumentReader reader(text);
+  yaml::Document doc;
+  yaml::ParseFailure failure;
+  if (reader.next(doc, failure) != yaml::DocumentReader::Status::Document || !doc.root ||
+      !doc.root->is_map()) {
+    return text;  // kustomize reports what does not parse
+  }
+  const yaml::Node* key = doc.root->key_node("buildMetadata");
+  const bool flow = doc.root->column > 1 || text.find_first_not_of(" \t\r\n") == text.find('{');
+  if (flow) {
+    if (key != nullptr || doc.root->entries.empty()) return text;  // left as written
+    size_t brace = text.find('{');
+    return text.substr(0, brace + 1) + "\"buildMetadata\": [\"originAnnotations\"], " +
+           text.substr(brace + 1);
+  }
+  std::string out = key != nullptr && key->column == 1 ? without_entry(text, key->line) : text;
+  if (!out.empty() && out.back() != '\n') out.push_back('\n');
+  return out + std::string(kBlock);
+}
+
+}  // namespace sbr::render::kz

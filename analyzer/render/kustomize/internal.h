@@ -1,0 +1,134 @@
+// Internals of the Kustomize renderer: the kustomization files of a tree as data, the render
+// roots among them, the isolated run of the external tool and the map from its output back to
+// base and patch lines. Nothing outside analyzer/render/kustomize and its tests includes this.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/render/render_roots.h"
+
+namespace sbr::render::kz {
+
+// A reference written in a kustomization (a `resources:` entry, a patch path), where it is.
+struct Entry {
+  std::string value;
+  std::uint32_t line = 0, column = 0;
+};
+
+// Which objects a patch applies to; an empty field matches any.
+struct Target {
+  std::string kind, name;
+};
+
+enum class PatchForm : std::uint8_t { StrategicMerge, Json6902, Unknown };
+
+struct Patch {
+  PatchForm form = PatchForm::Unknown;  // Unknown: decided by the text (a list is JSON 6902)
+  FileId file = kNoFile;                // the patch file, or the kustomization (inline patch)
+  std::string text;                     // the patch's YAML
+  std::uint32_t line_offset = 0;        // text line 1 is file line 1 + line_offset
+  std::uint32_t column_offset = 0;      // columns of an inline patch are indented by this
+  std::optional<Target> target;         // absent: the patch's own kind and name
+  std::string note;                     // what a person calls it: the file, or "inline patch"
+};
+
+// One kustomization file, read without running anything.
+struct Kustomization {
+  FileId file = kNoFile;
+  std::string path;               // its file's path in the tree
+  std::string dir;                // its directory in the tree ("" at the top)
+  bool component = false;         // kind: Component (rendered only through its users)
+  std::vector<FileId> uses;       // kustomizations it builds on (resources, bases, components)
+  std::vector<FileId> reads;      // the other files it reads: resources, patches, generators
+  std::vector<Patch> patches;     // in the order kustomize applies them
+  std::vector<Problem> refusals;  // what keeps it from being rendered safely, at its line
+  // Transformers that rewrite a field in place: where the overlay sets it.
+  std::optional<Location> namespace_at;                       // `namespace:`'s value
+  std::vector<std::pair<std::string, Location>> image_names;  // `images:` entry name, its line
+};
+
+// Every kustomization of `sources`, by the FileId of its file.
+std::map<FileId, Kustomization> read_kustomizations(const SourceSet& sources);
+
+// The kustomizations rendered on their own: those no other kustomization of the tree uses, and
+// components aside. A cycle with no entry point is broken at its first file (kustomize then
+// reports the cycle as the render failure).
+std::vector<FileId> render_root_files(const std::map<FileId, Kustomization>& all);
+
+// The kustomizations a root builds on, itself last, bases before their users (depth-bounded).
+std::vector<FileId> chain_of(const std::map<FileId, Kustomization>& all, FileId root);
+
+// A normalised tree path of `rel` written in directory `dir`; nullopt when it leaves the tree.
+std::optional<std::string> resolve_in_tree(const std::string& dir, const std::string& rel);
+
+// Whether a resources/bases entry names something remote (a URL, a git or GitHub reference).
+bool is_remote_reference(const std::string& value);
+
+// ---- The run ----------------------------------------------------------------------------------
+
+struct RunLimits {
+  std::uint32_t timeout_ms = 30'000;
+  std::uint64_t max_output_bytes = 64ull << 20;
+  bool no_network = true;  // in a network namespace of its own when the machine allows it
+};
+
+struct RunResult {
+  bool started = false;
+  bool timed_out = false;
+  bool too_large = false;
+  int exit_code = -1;  // -1 unless it exited normally
+  std::string out, err;
+};
+
+// Runs argv[0] (an absolute path) with argv, no shell, in its own process group, with an
+// environment of PATH, LANG and HOME/XDG dirs set to a fresh empty private directory; stdout
+// and stderr are read together (no deadlock), the group is killed at the time or size limit.
+RunResult run_isolated(const std::vector<std::string>& argv, const std::string& workdir,
+                       const RunLimits& limits);
+
+// Whether `unshare -rn` gives a process a network namespace here (checked once per process).
+bool network_namespace_available();
+
+// The installed renderer: kubectl (kustomize embedded) or kustomize, found on PATH.
+struct Tool {
+  std::string path;               // absolute; empty when none is installed
+  std::vector<std::string> verb;  // {"kustomize"} for kubectl, {"build"} for kustomize
+  std::string version;            // "v5.5.0"; empty when it could not be read
+  bool recent_enough = false;     // at least kMinimumVersion
+};
+inline constexpr const char* kMinimumVersion = "v5.0.0";
+
+// Finds and versions the tool once per process; an explicit path (tests) skips PATH.
+Tool find_tool();
+// "v5.5.0" >= "v5.0.0"; false when either does not parse.
+bool version_at_least(const std::string& version, const std::string& minimum);
+
+// kustomize's first error line, with the private directory's path taken out.
+std::string first_error_line(const std::string& err, const std::string& export_dir);
+
+// render_kustomizations with a given tool (tests: absent, too old, one that hangs); nullptr
+// finds the installed one, only when a root is to be run.
+void render_with_tool(const SourceSet& sources, const RenderOptions& options, const Tool* tool,
+                      RenderOutput& out);
+
+// A kustomization's text with `buildMetadata: [originAnnotations]` (replacing its own
+// buildMetadata), for the private copy only.
+std::string with_origin_annotations(const std::string& text);
+
+// ---- The map ----------------------------------------------------------------------------------
+
+// kustomize's output with the origin annotations (and an `annotations:` left empty) removed;
+// `origins` gets each document's origin path, in order ("" when it had none).
+std::string strip_origins(const std::string& text, std::vector<std::string>& origins);
+
+// The source map of stripped output: every key and scalar at its base-file line, or at the
+// line of the patch that set it (role Patched, the patch's name as note).
+SourceMap map_rendered(const std::string& stripped, const std::vector<std::string>& origins,
+                       const SourceSet& sources, const std::map<FileId, Kustomization>& all,
+                       FileId root);
+
+}  // namespace sbr::render::kz
