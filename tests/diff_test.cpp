@@ -233,3 +233,31 @@ TEST_CASE("fixed findings are in JSON and absent in SARIF with --show-fixed", "[
   CHECK_FALSE(
       json::parse(diff(repo.path, {"HEAD..base", "--format", "json"}).out).contains("fixed"));
 }
+
+TEST_CASE("a renamed file keeps its findings; one renamed out of reach hides them", "[diff]") {
+  Repo repo;  // HEAD: b is privileged
+  git(repo.path, "tag before");
+  git(repo.path, "mv k8s/b.yaml k8s/agent-b.yaml");
+  git(repo.path, "commit -q -m rename");
+  Run moved = diff(repo.path, {"before..HEAD", "--format", "json"});
+  INFO(moved.err);
+  CHECK(moved.code == 0);
+  CHECK(json::parse(moved.out)["findings"].empty());
+  CHECK(moved.err.find("0 new, 0 fixed") != std::string::npos);
+
+  git(repo.path, "tag renamed");
+  git(repo.path, "mv k8s/agent-b.yaml k8s/agent-b.yaml.off");
+  git(repo.path, "commit -q -m park");
+  Run hidden = diff(repo.path, {"renamed..HEAD", "--format", "json"});
+  CHECK(hidden.code == 1);
+  bool privileged_hidden = false;
+  const json doc = json::parse(hidden.out);
+  for (const auto& f : doc["findings"]) {
+    CHECK(f["rule"] == "SB0014");
+    CHECK(f["location"]["file"] == "k8s/agent-b.yaml.off");
+    const std::string message = f["message"];
+    privileged_hidden = privileged_hidden || (f["severity"] == "critical" &&
+                                              message.find("SB1001") != std::string::npos);
+  }
+  CHECK(privileged_hidden);
+}

@@ -17,6 +17,7 @@
 #include "analyzer/check/fingerprint.h"
 #include "analyzer/check/runner.h"
 #include "analyzer/cli/command.h"
+#include "analyzer/cli/diff_renames.h"
 #include "generated/rule_ids.h"
 
 namespace sbr {
@@ -227,7 +228,19 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   }
   analyse(o, *base_text, catalog, base);
   analyse(o, *base_text, catalog, head);  // the gate is the base's
+  // A renamed file keeps its findings; one renamed out of reach hides them.
+  const Renames renames = renames_between(*base.rev, head.rev);
+  follow_renames(base.findings, renames);
   std::vector<Finding> integrity = lowered(base, head);
+  for (const MovedOut& m :
+       moved_out_of_reach(base.findings, base.analysis, head.analysis, renames)) {
+    Location at{head.analysis.model.files.add(m.path), 1, 1};
+    integrity.push_back(integrity_finding(
+        *m.was,
+        fmt::format("renames {} to {}, which sbreview does not read, and so hides",
+                    base.analysis.model.files.path(m.was->at.file), m.path),
+        at));
+  }
   for (Finding& f : suppressed_by_change(base, head)) integrity.push_back(std::move(f));
   const bool config_changed =
       (*base_text ? (*base_text)->text : "") != (*head_text ? (*head_text)->text : "");

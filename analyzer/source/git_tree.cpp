@@ -2,6 +2,7 @@
 
 #include <git2.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 
@@ -161,6 +162,26 @@ ReadResult GitTree::read(std::string_view path, std::uint64_t limit, std::string
   git_blob_free(blob);
   r.ok = true;
   return r;
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> GitTree::renames_to(
+    const GitTree* head) const {
+  git_diff* diff = nullptr;
+  int rc = head != nullptr ? git_diff_tree_to_tree(&diff, repo_, tree_, head->tree_, nullptr)
+                           : git_diff_tree_to_workdir_with_index(&diff, repo_, tree_, nullptr);
+  if (rc != 0) return Error{"cannot compare the revisions: " + last_error()};
+  git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
+  find.flags = GIT_DIFF_FIND_RENAMES;
+  std::vector<std::pair<std::string, std::string>> out;
+  if (git_diff_find_similar(diff, &find) == 0) {
+    for (size_t i = 0; i < git_diff_num_deltas(diff); ++i) {
+      const git_diff_delta* d = git_diff_get_delta(diff, i);
+      if (d->status == GIT_DELTA_RENAMED) out.emplace_back(d->old_file.path, d->new_file.path);
+    }
+  }
+  git_diff_free(diff);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace sbr

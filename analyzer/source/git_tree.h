@@ -5,6 +5,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analyzer/source/source_tree.h"
 #include "analyzer/support/result.h"
@@ -37,6 +39,11 @@ class GitTree final : public SourceTree {
   const std::string& prefix() const { return prefix_; }
   // The full object id the revision resolved to.
   const std::string& object_id() const { return object_id_; }
+
+  // Files renamed between this revision and `head` (another revision of the same repository,
+  // or the working tree and index when nullptr), as git's rename detection finds them (50%
+  // similarity): pairs of repository-relative paths (old, new), sorted.
+  Result<std::vector<std::pair<std::string, std::string>>> renames_to(const GitTree* head) const;
 
  private:
   GitTree() = default;
