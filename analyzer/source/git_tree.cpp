@@ -30,17 +30,6 @@ EntryKind kind_of_mode(git_filemode_t mode) {
   }
 }
 
-// The entry at `path` below `root`; freed with the returned owner.
-struct Entry {
-  git_tree_entry* e = nullptr;
-  Entry(git_tree* root, std::string_view path) {
-    if (git_tree_entry_bypath(&e, root, std::string(path).c_str()) != 0) e = nullptr;
-  }
-  ~Entry() { git_tree_entry_free(e); }
-  Entry(const Entry&) = delete;
-  Entry& operator=(const Entry&) = delete;
-};
-
 std::string real_dir(const std::string& path) {
   char buf[PATH_MAX];
   if (realpath(path.c_str(), buf) == nullptr) return path;
@@ -82,38 +71,67 @@ Result<std::unique_ptr<GitTree>> GitTree::open(const std::string& dir,
 }
 
 GitTree::~GitTree() {
+  for (auto& [dir, t] : trees_) git_tree_free(t);
   git_tree_free(tree_);
   git_repository_free(repo_);
   git_libgit2_shutdown();
 }
 
+git_tree* GitTree::subtree(std::string_view dir) const {
+  while (!dir.empty() && dir.back() == '/') dir.remove_suffix(1);
+  if (dir.empty()) return tree_;
+  {
+    std::lock_guard<std::mutex> lock(trees_mutex_);
+    if (auto it = trees_.find(dir); it != trees_.end()) return it->second;
+  }
+  const size_t slash = dir.rfind('/');
+  git_tree* parent = subtree(slash == std::string_view::npos ? "" : dir.substr(0, slash));
+  if (parent == nullptr) return nullptr;
+  const git_tree_entry* e = git_tree_entry_byname(
+      parent, std::string(slash == std::string_view::npos ? dir : dir.substr(slash + 1)).c_str());
+  git_tree* sub = nullptr;
+  if (e == nullptr || git_tree_entry_type(e) != GIT_OBJECT_TREE ||
+      git_tree_lookup(&sub, repo_, git_tree_entry_id(e)) != 0) {
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(trees_mutex_);
+  auto [it, fresh] = trees_.emplace(std::string(dir), sub);
+  if (!fresh) git_tree_free(sub);  // another thread loaded it first
+  return it->second;
+}
+
+const git_tree_entry* GitTree::entry(std::string_view path) const {
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  if (path.empty()) return nullptr;
+  const size_t slash = path.rfind('/');
+  git_tree* dir = subtree(slash == std::string_view::npos ? "" : path.substr(0, slash));
+  if (dir == nullptr) return nullptr;
+  return git_tree_entry_byname(
+      dir, std::string(slash == std::string_view::npos ? path : path.substr(slash + 1)).c_str());
+}
+
 EntryKind GitTree::kind(std::string_view path) const {
   if (path.empty()) return EntryKind::Directory;
-  Entry e(tree_, path);
-  return e.e == nullptr ? EntryKind::Missing : kind_of_mode(git_tree_entry_filemode(e.e));
+  const git_tree_entry* e = entry(path);
+  return e == nullptr ? EntryKind::Missing : kind_of_mode(git_tree_entry_filemode(e));
 }
 
 bool GitTree::list(std::string_view dir, std::vector<TreeEntry>& out) const {
-  git_tree* sub = tree_;
-  if (!dir.empty()) {
-    Entry e(tree_, dir);
-    if (e.e == nullptr || git_tree_entry_type(e.e) != GIT_OBJECT_TREE) return false;
-    if (git_tree_lookup(&sub, repo_, git_tree_entry_id(e.e)) != 0) return false;
-  }
+  git_tree* sub = subtree(dir);
+  if (sub == nullptr) return false;
   for (size_t i = 0, n = git_tree_entrycount(sub); i < n; ++i) {
     const git_tree_entry* e = git_tree_entry_byindex(sub, i);
     out.push_back({git_tree_entry_name(e), kind_of_mode(git_tree_entry_filemode(e))});
   }
-  if (sub != tree_) git_tree_free(sub);
   return true;
 }
 
 // A link's target is the content of its blob. One longer than PATH_MAX resolves nowhere.
 std::optional<std::string> GitTree::link_target(std::string_view path) const {
-  Entry e(tree_, path);
-  if (e.e == nullptr || git_tree_entry_filemode(e.e) != GIT_FILEMODE_LINK) return std::nullopt;
+  const git_tree_entry* e = entry(path);
+  if (e == nullptr || git_tree_entry_filemode(e) != GIT_FILEMODE_LINK) return std::nullopt;
   git_blob* blob = nullptr;
-  if (git_blob_lookup(&blob, repo_, git_tree_entry_id(e.e)) != 0) return std::nullopt;
+  if (git_blob_lookup(&blob, repo_, git_tree_entry_id(e)) != 0) return std::nullopt;
   std::optional<std::string> out;
   auto size = static_cast<size_t>(git_blob_rawsize(blob));
   if (size < PATH_MAX) out = std::string(static_cast<const char*>(git_blob_rawcontent(blob)), size);
@@ -128,12 +146,12 @@ std::optional<std::string> GitTree::resolve_link(std::string_view path) const {
 // The size comes from the object header, so a blob over the limit is never inflated.
 ReadResult GitTree::read(std::string_view path, std::uint64_t limit, std::string& bytes) const {
   ReadResult r;
-  Entry e(tree_, path);
-  if (e.e == nullptr) {
+  const git_tree_entry* e = entry(path);
+  if (e == nullptr) {
     r.why = "No such file or directory";
     return r;
   }
-  if (kind_of_mode(git_tree_entry_filemode(e.e)) != EntryKind::File) {
+  if (kind_of_mode(git_tree_entry_filemode(e)) != EntryKind::File) {
     r.why = "not a regular file";
     return r;
   }
@@ -141,7 +159,7 @@ ReadResult GitTree::read(std::string_view path, std::uint64_t limit, std::string
   size_t size = 0;
   git_object_t type = GIT_OBJECT_INVALID;
   bool header = git_repository_odb(&odb, repo_) == 0 &&
-                git_odb_read_header(&size, &type, odb, git_tree_entry_id(e.e)) == 0;
+                git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) == 0;
   git_odb_free(odb);
   if (!header) {
     r.why = "blob cannot be read: " + last_error();
@@ -153,7 +171,7 @@ ReadResult GitTree::read(std::string_view path, std::uint64_t limit, std::string
     return r;
   }
   git_blob* blob = nullptr;
-  if (git_blob_lookup(&blob, repo_, git_tree_entry_id(e.e)) != 0) {
+  if (git_blob_lookup(&blob, repo_, git_tree_entry_id(e)) != 0) {
     r.why = "blob cannot be read: " + last_error();
     return r;
   }

@@ -3,7 +3,9 @@
 // LFS filter runs), and nothing is written to it or to its working tree.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +15,7 @@
 
 struct git_repository;
 struct git_tree;
+struct git_tree_entry;
 
 namespace sbr {
 
@@ -48,9 +51,17 @@ class GitTree final : public SourceTree {
  private:
   GitTree() = default;
   std::optional<std::string> link_target(std::string_view path) const;
+  // The tree object of directory `dir` ("" = the top), loaded once: looking every path up from
+  // the top re-read each directory's tree object per file, which made a 10,000-file directory
+  // quadratic. nullptr when `dir` is not a directory of the revision.
+  git_tree* subtree(std::string_view dir) const;
+  // The entry at `path` (owned by its cached tree), or nullptr.
+  const git_tree_entry* entry(std::string_view path) const;
 
   git_repository* repo_ = nullptr;
   git_tree* tree_ = nullptr;
+  mutable std::mutex trees_mutex_;
+  mutable std::map<std::string, git_tree*, std::less<>> trees_;  // below the top; owned
   std::string workdir_;
   std::string prefix_;
   std::string object_id_;
