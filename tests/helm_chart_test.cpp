@@ -30,7 +30,7 @@ struct Tree {
   }
 };
 
-render::RenderOutput render_charts(const Tree& t, render::RenderOptions o = {}) {
+render::RenderOutput render_charts(const Tree& t, const render::RenderOptions& o = {}) {
   render::RenderOutput out;
   render::render_helm_charts(t.set, o, out);
   return out;

@@ -25,7 +25,7 @@ std::uint32_t rotr(std::uint32_t x, int n) {
 
 void block(std::array<std::uint32_t, 8>& h, const unsigned char* p) {
   std::array<std::uint32_t, 64> w{};
-  for (int i = 0; i < 16; ++i)
+  for (std::size_t i = 0; i < 16; ++i)
     w[i] = (std::uint32_t{p[4 * i]} << 24) | (std::uint32_t{p[4 * i + 1]} << 16) |
            (std::uint32_t{p[4 * i + 2]} << 8) | std::uint32_t{p[4 * i + 3]};
   for (int i = 16; i < 64; ++i) {

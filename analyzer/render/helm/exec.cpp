@@ -139,16 +139,16 @@ Exec::Flow Exec::list(const NodeList& nodes, const Value& dot) {
 }
 
 void Exec::text(const Node& n) {
-  std::uint32_t line = n.at.line, col = n.at.column;
+  // Each line of template text maps to its own template line.
+  std::uint32_t line = n.at.line;
   out_->spans.push_back({out_->text.size(), n.at, {}, {}});
-  for (std::size_t k = 0; k < n.text.size(); ++k) {
-    out_->text += n.text[k];
-    if (n.text[k] == '\n' && k + 1 < n.text.size()) {
-      ++line;
-      col = 1;
-      out_->spans.push_back({out_->text.size(), Location{n.at.file, line, col}, {}, {}});
-    }
+  std::size_t k = 0;
+  for (std::size_t nl; (nl = n.text.find('\n', k)) != std::string::npos && nl + 1 < n.text.size();
+       k = nl + 1) {
+    out_->text.append(n.text, k, nl + 1 - k);
+    out_->spans.push_back({out_->text.size(), Location{n.at.file, ++line, 1}, {}, {}});
   }
+  out_->text.append(n.text, k, std::string::npos);
 }
 
 Exec::Flow Exec::node(const Node& n, const Value& dot) {
@@ -343,7 +343,10 @@ Value Exec::logic(const std::string& name, const Command& c, const Value& dot, c
   bool want = name == "or";
   Value v;
   for (std::size_t k = 1; k <= n; ++k) {
-    v = k < c.args.size() ? arg(c.args[k], dot) : *piped;
+    if (k < c.args.size())
+      v = arg(c.args[k], dot);
+    else if (piped)
+      v = *piped;
     if (truthy(v) == want) return v;
   }
   return v;

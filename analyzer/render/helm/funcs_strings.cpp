@@ -57,7 +57,8 @@ Value fn_trim(Exec&, Args& a, const Location& at) {
   std::size_t b = 0, e = s.size();
   while (b < e && is_space(s[b])) ++b;
   while (e > b && is_space(s[e - 1])) --e;
-  auto shift = static_cast<std::uint32_t>(std::count(s.begin(), s.begin() + b, '\n'));
+  auto shift = static_cast<std::uint32_t>(
+      std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(b), '\n'));
   Value v = derived(a[0], s.substr(b, e - b));
   if (v.lines && shift) {
     auto lines = std::make_shared<LineOrigins>();

@@ -88,6 +88,7 @@ Value dot_for(const Unit& u, const Value& values, const Value& release, const Va
 bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result,
                const Chart& chart) {
   std::vector<Unit*> order;
+  order.reserve(units.size());
   for (Unit& u : units) order.push_back(&u);
   std::stable_sort(order.begin(), order.end(), [](const Unit* a, const Unit* b) {
     auto depth = [](const std::string& s) { return std::count(s.begin(), s.end(), '/'); };

@@ -87,7 +87,7 @@ std::vector<PathPart> parse_path(const std::string& path, std::string& error) {
   return parts;
 }
 
-void set_path(Value& root, const std::vector<PathPart>& parts, Value v) {
+void set_path(Value& root, const std::vector<PathPart>& parts, const Value& v) {
   Value* at = &root;
   for (std::size_t k = 0; k < parts.size(); ++k) {
     bool last = k + 1 == parts.size();

@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "analyzer/render/helm/funcs.h"
 #include "analyzer/support/yaml_tree.h"
@@ -38,7 +39,7 @@ bool parse_number(const std::string& s, double& out) {
   }
   if (base != 10) return false;
   if (v == ".inf" || v == ".Inf" || v == ".INF") {
-    out = neg ? -INFINITY : INFINITY;
+    out = neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     return true;
   }
   if (v.find_first_not_of("0123456789.eE+-") != std::string_view::npos) return false;
