@@ -133,3 +133,21 @@ TEST_CASE("a runaway loop stops at the step bound", "[helm][template]") {
   auto r = render_template("{{ range 100000000 }}x{{ end }}");
   CHECK_FALSE(r.error.empty());
 }
+
+TEST_CASE("hostile templates fail cleanly, never crash", "[helm][template]") {
+  std::string deep_parens = "{{ " + std::string(500, '(') + "1" + std::string(500, ')') + " }}";
+  std::string deep_ifs;
+  for (int k = 0; k < 500; ++k) deep_ifs += "{{ if true }}";
+  for (const std::string& text :
+       {deep_parens, deep_ifs, std::string("{{ \"\\x\" }}"), std::string("{{ \"\\u12\" }}"),
+        std::string("{{ end }}"), std::string("{{ else }}"), std::string("{{ 1 2 }}"),
+        std::string("{{ .a.b.c"), std::string("{{ $x := }}"), std::string("{{ 'ab' }}"),
+        std::string("{{ index . 1 }}"), std::string("{{ slice \"abc\" 2 1 }}"),
+        std::string("{{ printf \"%d %s %\" 1 }}"),
+        std::string("{{ range $i, $v := 3 }}{{ end }}")}) {
+    auto r = sbr::test::render_template(text);
+    CHECK((r.error.empty() || r.error.size() > 3));  // an error message, or a render
+  }
+  CHECK(run("{{ \"\\x41\\u00e9\" }}") == "A\xc3\xa9");
+  CHECK(run("{{ printf \"%d %s\" 1 }}") == "1 %!s(MISSING)");
+}

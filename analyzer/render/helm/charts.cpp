@@ -3,6 +3,7 @@
 // source map (template line, and the values line when values fed the text).
 #include <fmt/format.h>
 
+#include <exception>
 #include <fstream>
 #include <sstream>
 
@@ -151,8 +152,21 @@ void render_one(const SourceSet& sources, const RenderOptions& options, const st
 }  // namespace
 
 void render_helm_charts(const SourceSet& sources, const RenderOptions& options, RenderOutput& out) {
-  for (const std::string& dir : helm::find_chart_roots(sources))
-    render_one(sources, options, dir, out);
+  for (const std::string& dir : helm::find_chart_roots(sources)) {
+    // An engine defect loses one chart, located at its Chart.yaml, never the others.
+    try {
+      render_one(sources, options, dir, out);
+    } catch (const std::exception& e) {
+      const SourceFile* chart =
+          find_file(sources, dir.empty() ? "Chart.yaml" : dir + "/Chart.yaml");
+      out.problems.push_back(
+          {ProblemKind::RenderFailed,
+           fmt::format("chart {} is not rendered: internal error of the chart engine "
+                       "({}); please report it with the chart",
+                       dir.empty() ? "." : dir, e.what()),
+           chart ? Location{chart->id, 1, 1} : Location{}});
+    }
+  }
 }
 
 }  // namespace sbr::render

@@ -1,6 +1,7 @@
 #include "analyzer/render/helm/lexer.h"
 
 #include <cctype>
+#include <charconv>
 
 namespace sbr::render::helm {
 
@@ -195,21 +196,29 @@ class Lexer {
       case '0':
         value += '\0';
         return k;
-      case 'x': {
-        if (k + 2 < src_.size())
-          value += static_cast<char>(std::stoi(std::string(src_.substr(k + 1, 2)), nullptr, 16));
-        return k + 2;
-      }
-      case 'u': {
-        if (k + 4 >= src_.size()) return k;
-        unsigned cp = std::stoul(std::string(src_.substr(k + 1, 4)), nullptr, 16);
-        append_utf8(cp, value);
-        return k + 4;
-      }
+      case 'x':
+        return hex_escape(k, 2, value);
+      case 'u':
+        return hex_escape(k, 4, value);
       default:
         value += e;
         return k;
     }
+  }
+
+  // `\xHH` / `\uHHHH` at `k` (the letter); a malformed escape is kept as its letter.
+  std::size_t hex_escape(std::size_t k, std::size_t digits, std::string& value) const {
+    unsigned cp = 0;
+    const char* b = src_.data() + k + 1;
+    if (k + digits >= src_.size() || std::from_chars(b, b + digits, cp, 16).ptr != b + digits) {
+      value += src_[k];
+      return k;
+    }
+    if (digits == 2)
+      value += static_cast<char>(cp);
+    else
+      append_utf8(cp, value);
+    return k + digits;
   }
 
   static void append_utf8(unsigned cp, std::string& out) {
