@@ -170,7 +170,7 @@ TEST_CASE("values files and --set pairs override chart defaults in order", "[hel
   CHECK(out.streams[0].text.find("privileged: false") != std::string::npos);
 }
 
-TEST_CASE("--set syntax: list indexes, escaped commas, typed scalars", "[helm][chart]") {
+TEST_CASE("the --set syntax: list indexes, escaped commas, typed scalars", "[helm][chart]") {
   Tree t;
   t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
   t.add("c/templates/cm.yaml",
