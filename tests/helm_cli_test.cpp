@@ -13,7 +13,7 @@ struct Run {
   std::string out, err;
 };
 
-Run cli(std::vector<std::string> args) {
+Run cli(const std::vector<std::string>& args) {
   std::ostringstream out, err;
   Run r;
   r.code = sbr::run_cli(args, out, err);
