@@ -241,3 +241,36 @@ TEST_CASE("rendering is deterministic", "[helm][chart]") {
   REQUIRE(a.streams.size() == b.streams.size());
   for (std::size_t k = 0; k < a.streams.size(); ++k) CHECK(a.streams[k].text == b.streams[k].text);
 }
+
+TEST_CASE(".Files, .Capabilities and .Template as helm template sets them", "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add("c/files/a.conf", "x=1\n");
+  t.add("c/files/b.conf", "y=2\n");
+  t.add("c/templates/cm.yaml",
+        "get: {{ .Files.Get \"files/a.conf\" | trim }}\n"
+        "config:\n"
+        "  {{- (.Files.Glob \"files/*.conf\").AsConfig | nindent 2 }}\n"
+        "kube: {{ .Capabilities.KubeVersion }} {{ .Capabilities.KubeVersion.Minor }}\n"
+        "policy: {{ .Capabilities.APIVersions.Has \"policy/v1\" }} {{ "
+        ".Capabilities.APIVersions.Has \"x/v9\" }}\n"
+        "name: {{ .Template.Name }} {{ .Template.BasePath }}\n"
+        "ns: {{ .Release.Namespace }}\n");
+  auto out = render_charts(t);
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text ==
+        "# Source: c/templates/cm.yaml\n"
+        "get: x=1\n"
+        "config:\n"
+        "  a.conf: |\n"
+        "    x=1\n"
+        "  b.conf: |\n"
+        "    y=2\n"
+        "kube: v1.33.0 33\n"
+        "policy: true false\n"
+        "name: c/templates/cm.yaml c/templates\n"
+        "ns: default\n");
+  // files/ is not a template: it stays analysed raw.
+  CHECK(std::find(out.consumed.begin(), out.consumed.end(), t.id("c/files/a.conf")) ==
+        out.consumed.end());
+}
