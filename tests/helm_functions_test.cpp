@@ -169,3 +169,10 @@ TEST_CASE("values origins survive toYaml, nindent, quote and default", "[helm][f
   CHECK(privileged_from_values);
   CHECK(name_from_values);
 }
+
+TEST_CASE("dict readers take a missing value as an empty dict, as Go passes a nil map",
+          "[helm][functions]") {
+  CHECK(run("{{ hasKey .Values.missing \"a\" }} {{ keys .Values.missing | len }} {{ get "
+            ".Values.missing \"a\" }}|") == "false 0 |");
+  CHECK_FALSE(sbr::test::render_template("{{ set .Values.missing \"a\" 1 }}").error.empty());
+}

@@ -26,6 +26,12 @@ Map& map_arg(const Value& v, const char* name, const Location& at) {
   return *v.map;
 }
 
+// A function that only reads a dict takes nil as an empty one, as Go passes a nil map.
+const Map& read_map(const Value& v, const char* name, const Location& at) {
+  static const Map kEmpty;
+  return v.is_nil() ? kEmpty : map_arg(v, name, at);
+}
+
 Value fn_list(Exec&, Args& a, const Location&) {
   return Value::new_list(a);
 }
@@ -169,7 +175,7 @@ Value fn_dict(Exec&, Args& a, const Location&) {
 
 Value fn_get(Exec&, Args& a, const Location& at) {
   arity(a, 2, 2, "get", at);
-  Map& m = map_arg(a[0], "get", at);
+  const Map& m = read_map(a[0], "get", at);
   auto f = m.find(text_of(a[1]));
   return f == m.end() ? Value::string("") : f->second;
 }
@@ -188,14 +194,14 @@ Value fn_unset(Exec&, Args& a, const Location& at) {
 
 Value fn_has_key(Exec&, Args& a, const Location& at) {
   arity(a, 2, 2, "hasKey", at);
-  Map& m = map_arg(a[0], "hasKey", at);
+  const Map& m = read_map(a[0], "hasKey", at);
   return Value::boolean(m.count(text_of(a[1])) > 0);
 }
 
 Value fn_keys(Exec&, Args& a, const Location& at) {
   List out;
   for (const Value& m : a) {
-    for (const auto& entry : map_arg(m, "keys", at)) out.push_back(Value::string(entry.first));
+    for (const auto& entry : read_map(m, "keys", at)) out.push_back(Value::string(entry.first));
   }
   return Value::new_list(std::move(out));
 }
@@ -203,13 +209,13 @@ Value fn_keys(Exec&, Args& a, const Location& at) {
 Value fn_values(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "values", at);
   List out;
-  for (const auto& entry : map_arg(a[0], "values", at)) out.push_back(entry.second);
+  for (const auto& entry : read_map(a[0], "values", at)) out.push_back(entry.second);
   return Value::new_list(std::move(out));
 }
 
 Value fn_pick(Exec&, Args& a, const Location& at) {
   if (a.empty()) throw RenderError("wrong number of args for pick", at);
-  Map& m = map_arg(a[0], "pick", at);
+  const Map& m = read_map(a[0], "pick", at);
   Map out;
   for (std::size_t k = 1; k < a.size(); ++k) {
     auto f = m.find(text_of(a[k]));
@@ -220,7 +226,7 @@ Value fn_pick(Exec&, Args& a, const Location& at) {
 
 Value fn_omit(Exec&, Args& a, const Location& at) {
   if (a.empty()) throw RenderError("wrong number of args for omit", at);
-  Map out = map_arg(a[0], "omit", at);
+  Map out = read_map(a[0], "omit", at);
   for (std::size_t k = 1; k < a.size(); ++k) out.erase(text_of(a[k]));
   return Value::new_map(std::move(out));
 }
@@ -229,7 +235,7 @@ Value fn_pluck(Exec&, Args& a, const Location& at) {
   if (a.empty()) throw RenderError("wrong number of args for pluck", at);
   List out;
   for (std::size_t k = 1; k < a.size(); ++k) {
-    Map& m = map_arg(a[k], "pluck", at);
+    const Map& m = read_map(a[k], "pluck", at);
     auto f = m.find(text_of(a[0]));
     if (f != m.end()) out.push_back(f->second);
   }
@@ -256,7 +262,8 @@ void merge_into(Map& dst, const Map& src, bool overwrite, int depth) {
 Value merge_fn(Args& a, const Location& at, bool overwrite, const char* name) {
   if (a.empty()) throw RenderError(fmt::format("wrong number of args for {}", name), at);
   Map& dst = map_arg(a[0], name, at);
-  for (std::size_t k = 1; k < a.size(); ++k) merge_into(dst, map_arg(a[k], name, at), overwrite, 0);
+  for (std::size_t k = 1; k < a.size(); ++k)
+    merge_into(dst, read_map(a[k], name, at), overwrite, 0);
   return a[0];
 }
 
