@@ -274,3 +274,25 @@ TEST_CASE(".Files, .Capabilities and .Template as helm template sets them", "[he
   CHECK(std::find(out.consumed.begin(), out.consumed.end(), t.id("c/files/a.conf")) ==
         out.consumed.end());
 }
+
+TEST_CASE("dependency alias names the subchart; tags disable it", "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml",
+        "apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n"
+        "  - name: cache\n    alias: sessions\n"
+        "  - name: metrics\n    tags: [observability]\n");
+  t.add("c/charts/cache/Chart.yaml", "apiVersion: v2\nname: cache\nversion: 1.0.0\n");
+  t.add("c/charts/cache/templates/a.yaml", "name: {{ .Chart.Name }}\nsize: {{ .Values.size }}\n");
+  t.add("c/charts/metrics/Chart.yaml", "apiVersion: v2\nname: metrics\nversion: 1.0.0\n");
+  t.add("c/charts/metrics/templates/m.yaml", "kind: ServiceMonitor\n");
+  t.add("c/values.yaml", "sessions:\n  size: 3\ntags:\n  observability: false\n");
+  auto out = render_charts(t);
+  INFO((out.problems.empty() ? "" : out.problems[0].message));
+  CHECK(out.problems.empty());
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text ==
+        "# Source: c/charts/sessions/templates/a.yaml\nname: sessions\nsize: 3\n");
+  render::RenderOptions on;
+  on.helm_set = {"tags.observability=true"};
+  CHECK(render_charts(t, on).streams.size() == 2);
+}
