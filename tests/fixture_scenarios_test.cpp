@@ -25,7 +25,10 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/compose-layers",
                           "launchers/entrypoint",
                           "launchers/iptables-allowlist",
-                          "gates"}) {
+                          "gates",
+                          "helm/agent-sandbox",
+                          "helm/proxy-unsupported",
+                          "helm/runner-unvendored"}) {
     DYNAMIC_SECTION(dir) {
       auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/" + dir, {}, true);
       INFO(r.describe());

@@ -213,3 +213,15 @@ TEST_CASE("a baseline round trip reports only what is new", "[suppress]") {
   dir.write("baseline.json", "{\"version\": 1}");
   CHECK(check(dir, {"--baseline", file}).code == 2);
 }
+
+TEST_CASE("include limits what is read; exclude still applies inside it", "[suppress]") {
+  test::TempDir dir("sbr-include");
+  dir.write("deploy/pod.yaml", pod(""));
+  dir.write("deploy/old/pod.yaml", pod(""));
+  dir.write("scratch/pod.yaml", pod(""));
+  dir.write("cfg.yaml", "version: 1\ninclude: [deploy]\nexclude: [deploy/old]\n");
+  Run r = check(dir, {"--config", (dir.path / "cfg.yaml").string()});
+  REQUIRE_FALSE(r.doc["findings"].empty());
+  for (const auto& f : r.doc["findings"]) CHECK(f["location"]["file"] == "deploy/pod.yaml");
+  CHECK(r.doc["summary"]["files"] == 1);  // deploy/pod.yaml: not scratch/, old/ or cfg.yaml
+}

@@ -19,6 +19,7 @@
 #include "analyzer/cli/command.h"
 #include "analyzer/cli/diff.h"
 #include "analyzer/cli/options.h"
+#include "analyzer/cli/render_command.h"
 #include "analyzer/cli/revision.h"
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline/analysis.h"
@@ -223,6 +224,7 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err, const Cata
 
   AnalyzeOptions ao;
   ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  ao.render = render_options(o);
   Analysis analysis = rev ? analyze(rev->roots, config, ao) : analyze(o.paths, config, ao);
   if (o.parse_only) return 0;
   give_config_a_file(*text, analysis, config);
@@ -282,6 +284,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (o.paths.empty()) o.paths.push_back(".");
     if (o.outputs.empty()) o.outputs.push_back({"text", ""});
     const Catalog& catalog = load();  // at start-up: a catalog that does not load stops the run
+    if (o.command == "render") return run_render(o, out, err);
     return o.command == "diff" ? run_diff(o, out, err, catalog) : run_check(o, out, err, catalog);
   } catch (const CatalogError& e) {
     err << "sbreview: internal error: " << e.what() << "\n";

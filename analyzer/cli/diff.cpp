@@ -18,6 +18,7 @@
 #include "analyzer/check/runner.h"
 #include "analyzer/cli/command.h"
 #include "analyzer/cli/diff_renames.h"
+#include "analyzer/cli/render_command.h"
 #include "generated/rule_ids.h"
 
 namespace sbr {
@@ -55,6 +56,7 @@ void analyse(const Options& o, const std::optional<ConfigText>& text, const Cata
              Side& side) {
   AnalyzeOptions ao;
   ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  ao.render = render_options(o);
   side.config = *read_config(text);
   side.analysis = side.rev ? analyze(side.rev->roots, side.config, ao)
                            : analyze(working_paths(o), side.config, ao);

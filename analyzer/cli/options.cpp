@@ -7,6 +7,7 @@ namespace sbr {
 const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
        sbreview diff BASE[..HEAD] [options] [PATH...]
        sbreview baseline --output FILE [options] [PATH...]
+       sbreview render [--helm-values FILE] [--helm-set k=v] [PATH...]
 
 Reviews the configuration of sandboxes that run untrusted code (Kubernetes manifests, ...).
 PATH defaults to the current directory; directories are read recursively.
@@ -32,6 +33,11 @@ options:
   --baseline FILE            check: report only the findings FILE (written by
                              `sbreview baseline --output FILE`) does not hold
   --jobs N                   worker threads (default: the number of cores)
+  --render=on|off            render Helm charts and Kustomize overlays (default: on); off
+                             reads their files raw
+  --helm-values FILE         values file for every chart, after the chart's values.yaml
+                             (repeatable; later files win)
+  --helm-set KEY=VALUE       value for every chart, Helm's --set syntax (repeatable)
   --version                  print the version
   --help                     print this help
 
@@ -128,6 +134,15 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       } catch (...) {
         return "--jobs takes a number";
       }
+    } else if (flag == "--render") {
+      auto v = get();
+      if (!v || (*v != "on" && *v != "off")) return "--render takes on or off";
+      o.render = *v == "on";
+    } else if (flag == "--helm-values" || flag == "--helm-set") {
+      auto v = get();
+      if (!v || v->empty())
+        return flag + (flag == "--helm-set" ? " takes KEY=VALUE" : " takes a file name");
+      (flag == "--helm-set" ? o.helm_set : o.helm_values).push_back(*v);
     } else if (flag == "--today") {  // for reproducible tests of acceptance expiry
       auto v = get();
       if (!v) return "--today takes a date";
@@ -135,7 +150,7 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return "unknown option " + a;
     } else if (!saw_command) {
-      if (a != "check" && a != "diff" && a != "baseline") {
+      if (a != "check" && a != "diff" && a != "baseline" && a != "render") {
         return "unknown command `" + a + "` (try `sbreview check`)";
       }
       o.command = a;

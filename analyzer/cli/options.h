@@ -14,7 +14,7 @@ struct OutputSpec {
 };
 
 struct Options {
-  std::string command;  // "check", "diff" or "baseline"
+  std::string command;  // "check", "diff", "baseline" or "render"
   std::vector<std::string> paths;
   std::vector<OutputSpec> outputs;
   std::optional<std::string> fail_on;
@@ -28,6 +28,9 @@ struct Options {
   bool parse_only = false;  // hidden: stop after building the model (benchmark baseline)
   unsigned jobs = 0;
   std::string today;
+  bool render = true;                    // --render=off: charts and overlays read raw
+  std::vector<std::string> helm_values;  // --helm-values FILE (repeatable)
+  std::vector<std::string> helm_set;     // --helm-set k=v (repeatable)
 };
 
 extern const char* const kUsage;

@@ -313,6 +313,13 @@ std::optional<Error> read_exclude(const Parser& p, const Node* x, Config& c) {
   return std::nullopt;
 }
 
+std::optional<Error> read_include(const Parser& p, const Node* x, Config& c) {
+  auto v = p.strings(x, "include");
+  if (!v) return v.error();
+  c.include = *v;
+  return std::nullopt;
+}
+
 std::optional<Error> read_integrity(const Parser& p, const Node* i, Config& c) {
   if (!i->is_map()) return p.err(i, "`integrity` must map SB0 rule ids to severities");
   for (const auto& [k, v] : i->entries) {
@@ -328,12 +335,19 @@ std::optional<Error> read_integrity(const Parser& p, const Node* i, Config& c) {
 
 // The top-level keys, in the order they are read; any other key is an error.
 constexpr std::pair<std::string_view, Section> kSections[] = {
-    {"version", read_version},           {"threat_classes", read_threat_classes},
-    {"acceptances", read_acceptances},   {"secrets", read_secrets},
-    {"workspace", read_workspace},       {"engine", read_engine},
-    {"cluster", read_cluster},           {"fail_on", read_fail_on},
-    {"exclude", read_exclude},           {"integrity", read_integrity},
-    {"suppressions", read_suppressions}, {"rules", read_rules}};
+    {"version", read_version},
+    {"threat_classes", read_threat_classes},
+    {"acceptances", read_acceptances},
+    {"secrets", read_secrets},
+    {"workspace", read_workspace},
+    {"engine", read_engine},
+    {"cluster", read_cluster},
+    {"fail_on", read_fail_on},
+    {"exclude", read_exclude},
+    {"integrity", read_integrity},
+    {"suppressions", read_suppressions},
+    {"rules", read_rules},
+    {"include", read_include}};
 
 }  // namespace
 

@@ -58,6 +58,7 @@ struct Config {
   ClusterFacts cluster;
   std::optional<std::string> fail_on;  // validated: critical|high|medium|low|none
   std::vector<std::string> exclude;
+  std::vector<std::string> include;  // when set, only these path prefixes are read
   std::map<std::string, Severity> integrity_severity;  // SB0xxx -> severity override
 };
 

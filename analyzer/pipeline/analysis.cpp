@@ -66,6 +66,7 @@ void append_problems(Model& model, std::vector<Problem>&& problems) {
 WalkOptions walk_options(const Config& config, const AnalyzeOptions& options) {
   WalkOptions walk;
   walk.excludes = config.exclude;
+  walk.includes = config.include;
   walk.max_file_bytes = options.max_file_bytes;
   return walk;
 }

@@ -36,6 +36,9 @@ struct SourceFile {
 
 struct WalkOptions {
   std::vector<std::string> excludes;  // path prefixes / glob-free directory names
+  // When not empty, only files at or below one of these path prefixes are read (the rest is
+  // counted as excluded); excludes still apply below them.
+  std::vector<std::string> includes;
   std::uint64_t max_file_bytes = 64ull << 20;
 };
 

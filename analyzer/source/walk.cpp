@@ -38,6 +38,20 @@ struct Walker {
     return false;
   }
 
+  // Outside every include: a directory that is neither below an include nor on the way to one,
+  // or a file not below one.
+  bool outside_includes(const std::string& rel, bool dir) const {
+    if (options.includes.empty()) return false;
+    auto below = [](const std::string& a, const std::string& prefix) {
+      return a == prefix || (a.size() > prefix.size() && a.compare(0, prefix.size(), prefix) == 0 &&
+                             a[prefix.size()] == '/');
+    };
+    for (const auto& i : options.includes) {
+      if (below(rel, i) || (dir && below(i, rel))) return false;
+    }
+    return true;
+  }
+
   bool link_inside(const std::string& path) const {
     std::optional<std::string> to = root.tree->resolve_link(path);
     return to && path_within(*to, root.at);
@@ -83,7 +97,8 @@ struct Walker {
               [](const TreeEntry& a, const TreeEntry& b) { return a.name < b.name; });
     for (const auto& e : entries) {
       std::string child_rel = join_path(rel, e.name);
-      if (excluded(child_rel, e.name)) {
+      if (excluded(child_rel, e.name) ||
+          outside_includes(child_rel, e.kind == EntryKind::Directory)) {
         ++out.excluded;
         continue;
       }

@@ -54,7 +54,8 @@ exclude: ["vendor/**", "testdata/**"]
 integrity:
   SB0002: medium
 """, True),
-    "the sections being added": ("""
+    "rules, suppressions and include": ("""
+include: [deploy, charts]
 rules:
   SB7002: {enabled: false}
   SB6001: {severity: low}
@@ -63,7 +64,7 @@ suppressions:
     path: charts/legacy/**
     reason: read-only cache, tracked in #123
     expires: "2027-06-30"
-""", False),
+""", True),
 }
 
 # name -> (configuration, whether sbreview reads that section today and must reject it too)
@@ -81,8 +82,10 @@ BAD = {
     "seccomp_default not a boolean": ("cluster:\n  seccomp_default: sometimes\n", True),
     "integrity on a non-SB0 rule": ("integrity:\n  SB1001: low\n", True),
     "exclude not a list": ("exclude: vendor\n", True),
-    "rule override with an unknown key": ("rules:\n  SB1001: {disabled: true}\n", False),
-    "suppression without a reason": ("suppressions:\n  - {rule: SB1001, path: a.yaml}\n", False),
+    "rule override with an unknown key": ("rules:\n  SB1001: {disabled: true}\n", True),
+    "an invariant-0 rule turned off": ("rules:\n  SB0001: {enabled: false}\n", True),
+    "suppression without a path": ("suppressions:\n  - {rule: SB1001, reason: r}\n", True),
+    "include not a list": ("include: deploy\n", True),
 }
 
 

@@ -1,0 +1,52 @@
+// A chart as `helm template` sees it: Chart.yaml, values.yaml, templates, subcharts in
+// charts/, read from the analysed tree (nothing is downloaded or unpacked).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analyzer/render/helm/value.h"
+#include "analyzer/source/source.h"
+
+namespace sbr::render::helm {
+
+struct Dependency {
+  std::string name, alias, condition;
+  std::vector<std::string> tags;
+  Location at;  // its entry in Chart.yaml
+};
+
+struct Chart {
+  std::string dir;   // path of the chart directory in the tree ("deploy/agent")
+  std::string name;  // Chart.yaml name (a subchart: its alias when it has one)
+  std::string type;  // "application" or "library"
+  const SourceFile* chart_file = nullptr;
+  Value metadata;  // .Chart
+  Value values;    // values.yaml, each value with its values-file location
+  std::vector<const SourceFile*> templates;  // templates/**, partials included, NOTES.txt not
+  std::vector<const SourceFile*> crds;       // crds/**
+  std::vector<std::pair<std::string, std::string>> files;  // .Files: path in chart, bytes
+  std::vector<Dependency> dependencies;
+  std::vector<Chart> subcharts;
+  std::vector<FileId> consumed;  // every chart file read through the render
+  std::vector<Problem> notes;    // a packaged or missing subchart, a bad Chart.yaml
+  bool enabled = true;           // a dependency's condition or tags
+};
+
+// Chart directories of `sources` that are no other chart's subchart, sorted.
+std::vector<std::string> find_chart_roots(const SourceSet& sources);
+
+// Reads the chart at `dir` (and its subcharts, depth-bounded). False with a problem in
+// `chart.notes` when its Chart.yaml or values.yaml cannot be read.
+bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, int depth = 0);
+
+// Helm's value coalescing: `over` wins, maps merge, a null in `over` removes the key.
+void coalesce_values(Value& over, const Value& defaults, int depth = 0);
+// Applies one `--set` argument ("a.b[0].c=x,d=y", escaped commas) to `values`.
+bool apply_set(Value& values, const std::string& arg, bool as_string, std::string& error);
+// Each subchart's values: its defaults under the parent's `values[alias]`, `global` copied
+// down; disables dependencies whose condition or tags say so.
+void scope_subcharts(Chart& chart, const Value& values, const Value& top, int depth = 0);
+
+}  // namespace sbr::render::helm

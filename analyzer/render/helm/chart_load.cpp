@@ -1,0 +1,239 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "analyzer/render/helm/chart.h"
+#include "analyzer/render/helm/funcs.h"
+
+namespace sbr::render::helm {
+
+namespace {
+
+constexpr int kMaxSubchartDepth = 10;
+
+std::string parent_dir(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
+std::string base_name(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string join(const std::string& dir, const std::string& name) {
+  return dir.empty() ? name : dir + "/" + name;
+}
+
+// The path of `file` below `dir`, or "" when it is not below.
+std::string below(const std::string& file, const std::string& dir) {
+  if (dir.empty()) return file;
+  if (file.size() <= dir.size() + 1 || file.compare(0, dir.size(), dir) != 0 ||
+      file[dir.size()] != '/')
+    return "";
+  return file.substr(dir.size() + 1);
+}
+
+// Chart.yaml keys as Helm's .Chart fields ("appVersion" → AppVersion, "apiVersion" → APIVersion).
+std::string field_name(const std::string& key) {
+  if (key == "apiVersion") return "APIVersion";
+  std::string out = key;
+  if (!out.empty()) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+  return out;
+}
+
+const Value* get(const Value& m, const std::string& key) {
+  if (!m.is_map()) return nullptr;
+  auto f = m.map->find(key);
+  return f == m.map->end() ? nullptr : &f->second;
+}
+
+std::string get_text(const Value& m, const std::string& key) {
+  const Value* v = get(m, key);
+  return v ? print_value(*v) : "";
+}
+
+void read_dependencies(const Value& deps, Chart& chart) {
+  if (!deps.is_list()) return;
+  for (const Value& d : *deps.list) {
+    Dependency dep{get_text(d, "name"), get_text(d, "alias"), get_text(d, "condition"), {}, d.from};
+    if (const Value* tags = get(d, "tags"); tags && tags->is_list()) {
+      for (const Value& t : *tags->list) dep.tags.push_back(print_value(t));
+    }
+    if (!dep.name.empty()) chart.dependencies.push_back(std::move(dep));
+  }
+}
+
+bool read_chart_yaml(const SourceFile& f, Chart& chart) {
+  Value meta;
+  std::string error;
+  if (!parse_yaml_value(f.bytes, f.id, "", meta, error) || !meta.is_map()) {
+    chart.notes.push_back({ProblemKind::RenderFailed,
+                           fmt::format("Chart.yaml of {} does not parse ({}); the chart is not "
+                                       "rendered: fix its YAML",
+                                       chart.dir.empty() ? "the chart" : chart.dir,
+                                       error.empty() ? "not a mapping" : error),
+                           Location{f.id, 1, 1}});
+    return false;
+  }
+  chart.name = get_text(meta, "name");
+  chart.type = get_text(meta, "type");
+  if (chart.type.empty()) chart.type = "application";
+  Map fields;
+  for (const auto& e : *meta.map) fields[field_name(e.first)] = e.second;
+  for (const char* k : {"Name", "Version", "AppVersion", "Description", "Type", "APIVersion",
+                        "KubeVersion", "Home", "Icon"}) {
+    if (!fields.count(k)) fields[k] = Value::string(k == std::string("Type") ? chart.type : "");
+  }
+  chart.metadata = Value::new_map(std::move(fields));
+  if (const Value* deps = get(meta, "dependencies")) read_dependencies(*deps, chart);
+  return true;
+}
+
+void note_subchart_problems(const SourceSet& sources, Chart& chart,
+                            std::vector<std::string> vendored) {
+  for (const SourceFile& f : sources.files) {
+    std::string rel = below(f.path, join(chart.dir, "charts"));
+    if (rel.empty() || rel.find('/') != std::string::npos) continue;
+    if (rel.size() > 4 && (rel.ends_with(".tgz") || rel.ends_with(".tar.gz"))) {
+      chart.consumed.push_back(f.id);
+      for (const Dependency& d : chart.dependencies) {
+        if (rel.rfind(d.name + "-", 0) == 0) vendored.push_back(d.name);  // one note for it
+      }
+      chart.notes.push_back(
+          {ProblemKind::RenderFailed,
+           fmt::format("subchart archive charts/{} is not unpacked (sbreview reads "
+                       "directories only): its templates are not analysed; vendor "
+                       "it as a directory (helm pull --untar) to have it checked",
+                       rel),
+           Location{f.id, 1, 1}});
+    }
+  }
+  for (const Dependency& d : chart.dependencies) {
+    if (std::find(vendored.begin(), vendored.end(), d.name) != vendored.end()) continue;
+    Location at = d.at.valid() ? d.at : Location{chart.chart_file->id, 1, 1};
+    chart.notes.push_back(
+        {ProblemKind::RenderFailed,
+         fmt::format("dependency \"{}\" of chart {} is not vendored in charts/ "
+                     "(nothing is downloaded): its templates are not analysed; "
+                     "run `helm dependency build` and commit charts/{}/ to have it checked",
+                     d.name, chart.name, d.name),
+         at});
+  }
+}
+
+void collect_files(const SourceSet& sources, Chart& chart) {
+  const std::string sub = join(chart.dir, "charts") + "/";
+  for (const SourceFile& f : sources.files) {
+    std::string rel = below(f.path, chart.dir);
+    if (rel.empty() || rel.rfind("charts/", 0) == 0) continue;
+    if (rel == "Chart.yaml") continue;  // consumed by load_chart
+    bool chart_file = rel == "values.yaml" || rel == "values.schema.json" ||
+                      rel == "requirements.yaml" || rel == "requirements.lock" ||
+                      rel == "Chart.lock";
+    if (rel.rfind("templates/", 0) == 0) {
+      chart.consumed.push_back(f.id);
+      if (base_name(rel) != "NOTES.txt") chart.templates.push_back(&f);
+    } else if (rel.rfind("crds/", 0) == 0) {
+      chart.consumed.push_back(f.id);
+      chart.crds.push_back(&f);
+    } else if (chart_file) {
+      chart.consumed.push_back(f.id);
+    } else if (rel != ".helmignore") {
+      chart.files.emplace_back(rel, f.bytes);
+    }
+  }
+}
+
+// Subchart directories: charts/NAME/Chart.yaml.
+std::vector<std::string> find_chart_roots_below(const SourceSet& sources,
+                                                const std::string& charts) {
+  std::vector<std::string> out;
+  for (const SourceFile& f : sources.files) {
+    std::string rel = below(f.path, charts);
+    auto slash = rel.find('/');
+    if (slash != std::string::npos && rel.substr(slash + 1) == "Chart.yaml")
+      out.push_back(join(charts, rel.substr(0, slash)));
+  }
+  return out;
+}
+
+// A chart that cannot be read is still never read raw: its templates are not YAML.
+bool consume_all(const SourceSet& sources, Chart& chart) {
+  for (const SourceFile& f : sources.files) {
+    if (!below(f.path, chart.dir).empty()) chart.consumed.push_back(f.id);
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> find_chart_roots(const SourceSet& sources) {
+  std::vector<std::string> dirs;
+  for (const SourceFile& f : sources.files) {
+    if (base_name(f.path) == "Chart.yaml") dirs.push_back(parent_dir(f.path));
+  }
+  std::vector<std::string> roots;
+  for (const std::string& d : dirs) {
+    // A subchart lives in another chart's charts/ (at any depth below it).
+    bool sub = std::any_of(dirs.begin(), dirs.end(), [&](const std::string& other) {
+      std::string rel = below(d, other);
+      return !rel.empty() &&
+             (rel.rfind("charts/", 0) == 0 || rel.find("/charts/") != std::string::npos);
+    });
+    if (!sub) roots.push_back(d);
+  }
+  std::sort(roots.begin(), roots.end());
+  return roots;
+}
+
+bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, int depth) {
+  chart.dir = dir;
+  for (const SourceFile& f : sources.files) {
+    if (f.path == join(dir, "Chart.yaml")) chart.chart_file = &f;
+  }
+  if (!chart.chart_file) return false;
+  chart.consumed.push_back(chart.chart_file->id);
+  if (!read_chart_yaml(*chart.chart_file, chart)) return consume_all(sources, chart);
+  for (const SourceFile& f : sources.files) {
+    if (f.path != join(dir, "values.yaml")) continue;
+    std::string error;
+    if (!parse_yaml_value(f.bytes, f.id, "", chart.values, error)) {
+      chart.notes.push_back(
+          {ProblemKind::RenderFailed,
+           fmt::format("values.yaml of chart {} does not parse ({}); the chart is "
+                       "not rendered: fix its YAML",
+                       chart.name, error),
+           Location{f.id, 1, 1}});
+      return consume_all(sources, chart);
+    }
+  }
+  if (!chart.values.is_map()) {
+    Location at = chart.values.from;
+    chart.values = Value::new_map();
+    chart.values.from = at;
+  }
+  collect_files(sources, chart);
+  std::vector<std::string> vendored;
+  if (depth < kMaxSubchartDepth) {
+    for (const std::string& sub : find_chart_roots_below(sources, join(dir, "charts"))) {
+      Chart child;
+      bool loaded = load_chart(sources, sub, child, depth + 1);
+      chart.notes.insert(chart.notes.end(), child.notes.begin(), child.notes.end());
+      child.notes.clear();
+      if (!loaded) {
+        chart.consumed.insert(chart.consumed.end(), child.consumed.begin(), child.consumed.end());
+        continue;
+      }
+      vendored.push_back(child.name);
+      chart.subcharts.push_back(std::move(child));
+    }
+    for (const Chart& child : chart.subcharts)
+      chart.consumed.insert(chart.consumed.end(), child.consumed.begin(), child.consumed.end());
+  }
+  note_subchart_problems(sources, chart, vendored);
+  return true;
+}
+
+}  // namespace sbr::render::helm

@@ -1,0 +1,178 @@
+#include "analyzer/render/helm/context.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "analyzer/render/helm/digest.h"
+#include "analyzer/render/helm/funcs.h"
+
+namespace sbr::render::helm {
+
+namespace {
+
+using FileList = std::vector<std::pair<std::string, std::string>>;
+
+// The API groups of a cluster as helm template assumes one (client-go's built-in scheme).
+const char* const kApiVersions[] = {"v1",
+                                    "admissionregistration.k8s.io/v1",
+                                    "apiextensions.k8s.io/v1",
+                                    "apps/v1",
+                                    "authentication.k8s.io/v1",
+                                    "authorization.k8s.io/v1",
+                                    "autoscaling/v1",
+                                    "autoscaling/v2",
+                                    "batch/v1",
+                                    "certificates.k8s.io/v1",
+                                    "coordination.k8s.io/v1",
+                                    "discovery.k8s.io/v1",
+                                    "events.k8s.io/v1",
+                                    "flowcontrol.apiserver.k8s.io/v1",
+                                    "networking.k8s.io/v1",
+                                    "node.k8s.io/v1",
+                                    "policy/v1",
+                                    "rbac.authorization.k8s.io/v1",
+                                    "scheduling.k8s.io/v1",
+                                    "storage.k8s.io/v1"};
+
+Value api_versions() {
+  List all;
+  for (const char* v : kApiVersions) all.push_back(Value::string(v));
+  Value list = Value::new_list(all);
+  Map m;
+  m["Has"] = Value::function([](const std::vector<Value>& a) {
+    if (a.size() != 1) return Value::boolean(false);
+    std::string want = print_value(a[0]);
+    for (const char* v : kApiVersions) {
+      std::string gv(v);
+      // "apps/v1/Deployment": the group version serves its built-in kinds.
+      if (want == gv ||
+          (want.rfind(gv + "/", 0) == 0 && want.find('/', gv.size() + 1) == std::string::npos))
+        return Value::boolean(true);
+    }
+    return Value::boolean(false);
+  });
+  m["\x01"] = Value::string("[" + print_value(list).substr(1));
+  return Value::new_map(std::move(m));
+}
+
+std::string base_name(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+Value as_config(const std::shared_ptr<FileList>& files, bool secrets) {
+  Map m;
+  for (const auto& f : *files)
+    m[base_name(f.first)] = Value::string(secrets ? base64_encode(f.second) : f.second);
+  Value v = Value::new_map(std::move(m));
+  std::string text = to_yaml(v, nullptr);
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return Value::string(v.map->empty() ? "" : text);
+}
+
+}  // namespace
+
+bool glob_match(std::string_view p, std::string_view s, int depth) {
+  if (depth > 64) return false;
+  while (!p.empty()) {
+    if (p.rfind("**", 0) == 0) {
+      std::string_view rest = p.substr(p.size() > 2 && p[2] == '/' ? 3 : 2);
+      for (std::size_t k = 0; k <= s.size(); ++k) {
+        if (glob_match(rest, s.substr(k), depth + 1)) return true;
+      }
+      return false;
+    }
+    if (p[0] == '*') {
+      for (std::size_t k = 0; k <= s.size(); ++k) {
+        if (glob_match(p.substr(1), s.substr(k), depth + 1)) return true;
+        if (k < s.size() && s[k] == '/') break;
+      }
+      return false;
+    }
+    if (p[0] == '{') {
+      std::size_t close = p.find('}');
+      if (close == std::string_view::npos) return false;
+      std::string_view alts = p.substr(1, close - 1), rest = p.substr(close + 1);
+      std::size_t k = 0;
+      while (true) {
+        std::size_t comma = alts.find(',', k);
+        std::string alt(
+            alts.substr(k, comma == std::string_view::npos ? std::string_view::npos : comma - k));
+        if (glob_match(alt + std::string(rest), s, depth + 1)) return true;
+        if (comma == std::string_view::npos) return false;
+        k = comma + 1;
+      }
+    }
+    if (s.empty() || (p[0] != '?' && p[0] != s[0]) || (p[0] == '?' && s[0] == '/')) return false;
+    p.remove_prefix(1);
+    s.remove_prefix(1);
+  }
+  return s.empty();
+}
+
+Value release_object() {
+  return Value::new_map({{"Name", Value::string(kReleaseName)},
+                         {"Namespace", Value::string(kNamespace)},
+                         {"Service", Value::string("Helm")},
+                         {"Revision", Value::integer(1)},
+                         {"IsInstall", Value::boolean(true)},
+                         {"IsUpgrade", Value::boolean(false)}});
+}
+
+Value capabilities_object() {
+  std::string v = kKubeVersion;
+  auto dot1 = v.find('.'), dot2 = v.find('.', dot1 + 1);
+  Value kube = Value::new_map({{"Version", Value::string(v)},
+                               {"GitVersion", Value::string(v)},
+                               {"Major", Value::string(v.substr(1, dot1 - 1))},
+                               {"Minor", Value::string(v.substr(dot1 + 1, dot2 - dot1 - 1))},
+                               {"\x01", Value::string(v)}});
+  Value helm =
+      Value::new_map({{"Version", Value::string("v4.2.0")}, {"\x01", Value::string("v4.2.0")}});
+  return Value::new_map(
+      {{"KubeVersion", kube}, {"APIVersions", api_versions()}, {"HelmVersion", helm}});
+}
+
+Value files_object(FileList list) {
+  auto files = std::make_shared<FileList>(std::move(list));
+  auto find = [files](const std::vector<Value>& a) -> std::string {
+    if (a.empty()) return "";
+    std::string want = print_value(a[0]);
+    for (const auto& f : *files) {
+      if (f.first == want) return f.second;
+    }
+    return "";
+  };
+  Map m;
+  m["Get"] =
+      Value::function([find](const std::vector<Value>& a) { return Value::string(find(a)); });
+  m["GetBytes"] = m["Get"];
+  m["Lines"] = Value::function([find](const std::vector<Value>& a) {
+    std::string s = find(a);
+    List lines;
+    std::size_t k = 0;
+    while (k < s.size()) {
+      std::size_t nl = s.find('\n', k);
+      lines.push_back(
+          Value::string(s.substr(k, nl == std::string::npos ? std::string::npos : nl - k)));
+      if (nl == std::string::npos) break;
+      k = nl + 1;
+    }
+    return Value::new_list(std::move(lines));
+  });
+  m["Glob"] = Value::function([files](const std::vector<Value>& a) {
+    FileList matched;
+    std::string pattern = a.empty() ? "" : print_value(a[0]);
+    for (const auto& f : *files) {
+      if (glob_match(pattern, f.first)) matched.push_back(f);
+    }
+    return files_object(std::move(matched));
+  });
+  m["AsConfig"] =
+      Value::function([files](const std::vector<Value>&) { return as_config(files, false); });
+  m["AsSecrets"] =
+      Value::function([files](const std::vector<Value>&) { return as_config(files, true); });
+  return Value::new_map(std::move(m));
+}
+
+}  // namespace sbr::render::helm

@@ -1,0 +1,24 @@
+// The objects a template's dot holds besides .Values: .Release, .Capabilities, .Files, as
+// `helm template` sets them when it has no cluster.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyzer/render/helm/value.h"
+
+namespace sbr::render::helm {
+
+constexpr const char* kReleaseName = "release-name";
+constexpr const char* kNamespace = "default";
+constexpr const char* kKubeVersion = "v1.33.0";  // docs/rendering.md: Capabilities defaults
+
+Value release_object();
+Value capabilities_object();
+// .Files over the chart's non-template files (path in chart, bytes).
+Value files_object(std::vector<std::pair<std::string, std::string>> files);
+// Go-style glob with `**` (any depth), `*` (within a segment), `?` and `{a,b}`.
+bool glob_match(std::string_view pattern, std::string_view path, int depth = 0);
+
+}  // namespace sbr::render::helm

@@ -1,0 +1,13 @@
+// Hashing and encoding for the template functions.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace sbr::render::helm {
+
+std::string sha256_hex(std::string_view data);
+std::string base64_encode(std::string_view data);
+bool base64_decode(std::string_view text, std::string& out);
+
+}  // namespace sbr::render::helm

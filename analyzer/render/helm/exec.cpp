@@ -1,0 +1,377 @@
+#include "analyzer/render/helm/exec.h"
+
+#include <fmt/format.h>
+
+namespace sbr::render::helm {
+
+namespace {
+
+// Restores the variable stack when a control structure or template call ends.
+struct ScopeGuard {
+  std::vector<std::pair<std::string, Value>>& vars;
+  std::size_t mark;
+  ~ScopeGuard() { vars.resize(mark); }
+};
+
+}  // namespace
+
+void append_value(Output& out, const Value& v, const Location& at) {
+  std::size_t start = out.text.size();
+  out.spans.push_back({start, at, v.from, v.path});
+  std::string printed = print_value(v);
+  out.text += printed;
+  if (!v.lines || !v.is_string()) return;
+  // Line k of the string starts after its k-th newline.
+  std::uint32_t line = 0;
+  std::size_t k = 0;
+  for (const LineOrigin& lo : *v.lines) {
+    while (line < lo.line && k < printed.size()) {
+      if (printed[k++] == '\n') ++line;
+    }
+    if (line != lo.line || (k >= printed.size() && line > 0)) break;
+    out.spans.push_back({start + k, lo.at.valid() ? lo.at : at, lo.values, lo.note});
+  }
+}
+
+Value output_value(const Output& out) {
+  Value v = Value::string(out.text);
+  auto lines = std::make_shared<LineOrigins>();
+  std::size_t s = 0;
+  std::uint32_t line = 0;
+  Span current;
+  bool have = false;
+  for (std::size_t k = 0; k <= out.text.size(); ++k) {
+    bool line_start = k == 0 || out.text[k - 1] == '\n';
+    if (line_start && k > 0) ++line;
+    if (line_start && k < out.text.size() && have)
+      lines->push_back({line, current.at, current.values, current.note});
+    while (s < out.spans.size() && out.spans[s].offset == k) {
+      current = out.spans[s++];
+      have = true;
+      if (k >= out.text.size()) break;
+      LineOrigin lo{line, current.at, current.values, current.note};
+      if (!lines->empty() && lines->back().line == line) {
+        // Within a line, the span that came from values tells the reader most.
+        if (!lines->back().values.valid() || line_start) lines->back() = lo;
+      } else {
+        lines->push_back(lo);
+      }
+    }
+  }
+  if (!lines->empty()) v.lines = lines;
+  // A one-line string whose only span came from values keeps that origin as its own.
+  if (lines->size() == 1 && lines->front().values.valid()) {
+    v.from = lines->front().values;
+    v.path = lines->front().note;
+  }
+  return v;
+}
+
+void Exec::run(const NodeList& nodes, const Value& dot, Output& out) {
+  Output* saved = out_;
+  out_ = &out;
+  if (vars_.empty()) vars_.emplace_back("$", root_);
+  list(nodes, dot);
+  out_ = saved;
+}
+
+Output Exec::call_named(const std::string& name, const Value& dot, const Location& at) {
+  auto found = set_.named.find(name);
+  if (found == set_.named.end())
+    throw RenderError(fmt::format("no template \"{}\" associated with the chart", name), at);
+  if (depth_ >= kMaxIncludeDepth)
+    throw RenderError(fmt::format("template \"{}\": more than {} nested include/template calls",
+                                  name, kMaxIncludeDepth),
+                      at);
+  ++depth_;
+  auto saved_vars = std::move(vars_);
+  vars_.clear();
+  vars_.emplace_back("$", dot);
+  Output out;
+  Output* saved = out_;
+  out_ = &out;
+  std::shared_ptr<NodeList> body = found->second;  // a define may be replaced while it runs
+  try {
+    list(*body, dot);
+  } catch (...) {
+    out_ = saved;
+    vars_ = std::move(saved_vars);
+    --depth_;
+    throw;
+  }
+  out_ = saved;
+  vars_ = std::move(saved_vars);
+  --depth_;
+  return out;
+}
+
+Output Exec::run_text(const std::string& text, const Value& dot, const Location& at) {
+  auto parsed = std::make_shared<ParsedFile>();
+  ParseError error;
+  if (!parse_template(text, at.file, *parsed, error))
+    throw RenderError("tpl: " + error.message, at);
+  for (auto& d : parsed->defines) set_.named[d.first] = d.second;
+  set_.keep.push_back(parsed);
+  std::string name = "\x01tpl";
+  set_.named[name] = std::make_shared<NodeList>(parsed->body);
+  Output out = call_named(name, dot, at);
+  // tpl text has no file of its own: its spans are the calling action's.
+  for (Span& sp : out.spans) {
+    if (sp.at.file == at.file && !sp.values.valid()) sp.at = at;
+  }
+  return out;
+}
+
+void Exec::step(const Location& at) {
+  if (++steps_ > kMaxSteps)
+    throw RenderError(
+        fmt::format("template runs more than {} steps (a loop that does not end?)", kMaxSteps), at);
+  if (out_ && out_->text.size() > kMaxOutput)
+    throw RenderError(fmt::format("template output exceeds {} bytes", kMaxOutput), at);
+}
+
+Exec::Flow Exec::list(const NodeList& nodes, const Value& dot) {
+  for (const Node& n : nodes) {
+    Flow f = node(n, dot);
+    if (f != Flow::Normal) return f;
+  }
+  return Flow::Normal;
+}
+
+void Exec::text(const Node& n) {
+  // Each line of template text maps to its own template line.
+  std::uint32_t line = n.at.line;
+  out_->spans.push_back({out_->text.size(), n.at, {}, {}});
+  std::size_t k = 0;
+  for (std::size_t nl; (nl = n.text.find('\n', k)) != std::string::npos && nl + 1 < n.text.size();
+       k = nl + 1) {
+    out_->text.append(n.text, k, nl + 1 - k);
+    out_->spans.push_back({out_->text.size(), Location{n.at.file, ++line, 1}, {}, {}});
+  }
+  out_->text.append(n.text, k, std::string::npos);
+}
+
+Exec::Flow Exec::node(const Node& n, const Value& dot) {
+  step(n.at);
+  ScopeGuard scope{vars_, vars_.size()};
+  switch (n.type) {
+    case Node::Type::Text:
+      text(n);
+      return Flow::Normal;
+    case Node::Type::Action: {
+      Value v = pipeline(*n.pipe, dot);
+      if (n.pipe->decls.empty()) emit(v, n.at);
+      scope.mark = vars_.size();  // a declaration lives to the end of the enclosing list
+      return Flow::Normal;
+    }
+    case Node::Type::If:
+    case Node::Type::With: {
+      Value v = pipeline(*n.pipe, dot);
+      bool t = truthy(v);
+      const Value& inner = n.type == Node::Type::With && t ? v : dot;
+      if (t) return list(*n.body, inner);
+      return n.otherwise ? list(*n.otherwise, dot) : Flow::Normal;
+    }
+    case Node::Type::Range:
+      return range(n, dot);
+    case Node::Type::Template: {
+      Value arg_dot = n.pipe ? pipeline(*n.pipe, dot) : Value{};
+      Output sub = call_named(n.text, arg_dot, n.at);
+      append_value(*out_, output_value(sub), n.at);
+      return Flow::Normal;
+    }
+    case Node::Type::Break:
+      return Flow::Break;
+    case Node::Type::Continue:
+      return Flow::Continue;
+  }
+  return Flow::Normal;
+}
+
+Exec::Flow Exec::range_item(const Node& n, const Value& key, const Value& item) {
+  ScopeGuard scope{vars_, vars_.size()};
+  const auto& decls = n.pipe->decls;
+  if (decls.size() == 1) vars_.emplace_back(decls[0], item);
+  if (decls.size() == 2) {
+    vars_.emplace_back(decls[0], key);
+    vars_.emplace_back(decls[1], item);
+  }
+  Flow f = list(*n.body, item);
+  return f;
+}
+
+Exec::Flow Exec::range(const Node& n, const Value& dot) {
+  Pipeline p = *n.pipe;
+  p.decls.clear();
+  Value v = pipeline(p, dot);
+  bool any = false;
+  auto body = [&](const Value& key, const Value& item) {
+    any = true;
+    step(n.at);
+    return range_item(n, key, item) == Flow::Break;
+  };
+  if (v.is_list()) {
+    std::shared_ptr<List> items = v.list;  // the body may change the list it ranges over
+    for (std::size_t k = 0; k < items->size(); ++k) {
+      if (body(Value::integer(static_cast<std::int64_t>(k)), (*items)[k])) break;
+    }
+  } else if (v.is_map()) {
+    std::shared_ptr<Map> items = v.map;
+    for (const auto& entry : *items) {
+      if (body(Value::string(entry.first), entry.second)) break;
+    }
+  } else if (v.kind == Kind::Int) {
+    for (std::int64_t k = 0; k < v.i; ++k) {
+      if (body(Value::integer(k), Value::integer(k))) break;
+    }
+  } else if (!v.is_nil()) {
+    throw RenderError("range can't iterate over " + print_value(v), n.at);
+  }
+  if (!any && n.otherwise) list(*n.otherwise, dot);
+  return Flow::Normal;
+}
+
+void Exec::emit(const Value& v, const Location& at) {
+  if (v.kind == Kind::Method) throw RenderError("can't print a function value", at);
+  append_value(*out_, v, at);
+}
+
+void Exec::declare(const Pipeline& p, const Value& v) {
+  for (const std::string& name : p.decls) {
+    if (!p.assign) {
+      vars_.emplace_back(name, v);
+      continue;
+    }
+    for (auto it = vars_.rbegin(); it != vars_.rend(); ++it) {
+      if (it->first == name) {
+        it->second = v;
+        return;
+      }
+    }
+    throw RenderError("undefined variable: " + name, p.at);
+  }
+}
+
+Value Exec::pipeline(const Pipeline& p, const Value& dot) {
+  Value v;
+  bool first = true;
+  for (const Command& c : p.commands) {
+    v = command(c, dot, first ? nullptr : &v);
+    first = false;
+  }
+  if (!p.decls.empty()) declare(p, v);
+  return v;
+}
+
+Value Exec::variable(const std::string& name, const Location& at) const {
+  for (auto it = vars_.rbegin(); it != vars_.rend(); ++it) {
+    if (it->first == name) return it->second;
+  }
+  throw RenderError("undefined variable: " + name, at);
+}
+
+Value Exec::fields(Value v, const std::vector<std::string>& names, std::vector<Value>* args,
+                   const Location& at) {
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const std::string& name = names[k];
+    bool last = k + 1 == names.size();
+    if (v.is_nil()) throw RenderError("nil pointer evaluating interface {}." + name, at);
+    if (!v.is_map())
+      throw RenderError(fmt::format("can't evaluate field {} in type {}", name, type_name(v)), at);
+    auto found = v.map->find(name);
+    Value next = found == v.map->end() ? Value{} : found->second;
+    if (next.kind == Kind::Method) {
+      std::vector<Value> none;
+      next = (*next.method)(last && args ? *args : none);
+      if (last && args) args->clear();
+    }
+    v = std::move(next);
+  }
+  if (args && !args->empty())
+    throw RenderError(fmt::format("{} is not a method but has arguments", names.back()), at);
+  return v;
+}
+
+Value Exec::arg(const Arg& a, const Value& dot) {
+  switch (a.type) {
+    case Arg::Type::Dot:
+      return fields(dot, a.fields, nullptr, a.at);
+    case Arg::Type::Field:
+      return fields(dot, a.fields, nullptr, a.at);
+    case Arg::Type::Variable:
+      return fields(variable(a.name, a.at), a.fields, nullptr, a.at);
+    case Arg::Type::Pipe:
+      return fields(pipeline(*a.pipe, dot), a.fields, nullptr, a.at);
+    case Arg::Type::Identifier: {
+      Command c;
+      c.args.push_back(a);
+      c.at = a.at;
+      return call(a.name, c, dot, nullptr);
+    }
+    case Arg::Type::Literal:
+      return a.literal;
+  }
+  return {};
+}
+
+Value Exec::command(const Command& c, const Value& dot, const Value* piped) {
+  const Arg& head = c.args.front();
+  if (head.type == Arg::Type::Identifier) return call(head.name, c, dot, piped);
+  if (c.args.size() == 1 && !piped) return arg(head, dot);
+  // A method (.Files.Get "x") takes the operands after it, and a piped value last.
+  std::vector<Value> args;
+  for (std::size_t k = 1; k < c.args.size(); ++k) args.push_back(arg(c.args[k], dot));
+  if (piped) args.push_back(*piped);
+  Value base;
+  std::vector<std::string> chain = head.fields;
+  if (head.type == Arg::Type::Variable)
+    base = variable(head.name, head.at);
+  else if (head.type == Arg::Type::Pipe)
+    base = pipeline(*head.pipe, dot);
+  else if (head.type == Arg::Type::Literal)
+    throw RenderError("can't give argument to non-function " + print_value(head.literal), c.at);
+  else
+    base = dot;
+  if (chain.empty()) throw RenderError("can't give argument to non-function", c.at);
+  return fields(base, chain, &args, c.at);
+}
+
+Value Exec::logic(const std::string& name, const Command& c, const Value& dot, const Value* piped) {
+  std::size_t n = c.args.size() - 1 + (piped ? 1 : 0);
+  if (n < 1)
+    throw RenderError("wrong number of args for " + name + ": want at least 1 got 0", c.at);
+  bool want = name == "or";
+  Value v;
+  for (std::size_t k = 1; k <= n; ++k) {
+    if (k < c.args.size())
+      v = arg(c.args[k], dot);
+    else if (piped)
+      v = *piped;
+    if (truthy(v) == want) return v;
+  }
+  return v;
+}
+
+Value Exec::call(const std::string& name, const Command& c, const Value& dot, const Value* piped) {
+  if (name == "and" || name == "or") return logic(name, c, dot, piped);
+  const FunctionTable& table = functions();
+  auto found = table.find(name);
+  if (found == table.end())
+    throw RenderError(fmt::format("function \"{}\" not defined (not supported by sbreview's "
+                                  "chart engine)",
+                                  name),
+                      c.at);
+  std::vector<Value> args;
+  args.reserve(c.args.size());
+  for (std::size_t k = 1; k < c.args.size(); ++k) args.push_back(arg(c.args[k], dot));
+  if (piped) args.push_back(*piped);
+  Value r = found->second(*this, args, c.at);
+  // `quote .Values.x`, `default "a" .Values.x`: the text still came from that values line.
+  if (!r.lines && !r.is_map() && !r.is_list()) {
+    for (auto it = args.rbegin(); it != args.rend() && !r.from.valid(); ++it)
+      inherit_origin(r, *it);
+  }
+  return r;
+}
+
+}  // namespace sbr::render::helm

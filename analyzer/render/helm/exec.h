@@ -1,0 +1,95 @@
+// Executes parsed templates as Go's text/template does (missingkey=zero, as Helm sets it),
+// writing output with the template and values position of every span.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "analyzer/render/helm/ast.h"
+#include "analyzer/render/helm/value.h"
+
+namespace sbr::render::helm {
+
+// Where a span of output came from.
+struct Span {
+  std::size_t offset = 0;  // into Output::text
+  Location at;
+  Location values;
+  std::string note;
+};
+
+struct Output {
+  std::string text;
+  std::vector<Span> spans;  // by offset
+};
+
+class Exec;
+using Function = Value (*)(Exec&, std::vector<Value>&, const Location&);
+using FunctionTable = std::unordered_map<std::string, Function>;
+
+// The functions of the engine: Go's builtins, Helm's and the sprig set (funcs_*.cpp).
+const FunctionTable& functions();
+
+// The named templates of a chart tree (every file's `define`s) and the budget they share.
+struct TemplateSet {
+  std::map<std::string, std::shared_ptr<NodeList>> named;
+  std::vector<std::shared_ptr<ParsedFile>> keep;  // owners of `tpl`-parsed texts
+};
+
+constexpr int kMaxIncludeDepth = 200;           // nested include/template/tpl calls
+constexpr std::uint64_t kMaxSteps = 5'000'000;  // nodes executed per template file
+constexpr std::size_t kMaxOutput = 16u << 20;   // bytes of output per template file
+
+class Exec {
+ public:
+  Exec(TemplateSet& set, Value root) : set_(set), root_(std::move(root)) {}
+
+  // Runs `nodes` with `dot` into `out`.
+  void run(const NodeList& nodes, const Value& dot, Output& out);
+  // `include NAME DOT` / `template NAME DOT`: the named template's output.
+  Output call_named(const std::string& name, const Value& dot, const Location& at);
+  // `tpl TEXT DOT`: parses `text` in this template set and runs it.
+  Output run_text(const std::string& text, const Value& dot, const Location& at);
+  const Value& root() const { return root_; }
+  TemplateSet& set() { return set_; }
+
+ private:
+  struct Frame;
+  enum class Flow : std::uint8_t { Normal, Break, Continue };
+
+  Flow list(const NodeList& nodes, const Value& dot);
+  Flow node(const Node& n, const Value& dot);
+  Flow range(const Node& n, const Value& dot);
+  Flow range_item(const Node& n, const Value& key, const Value& item);
+  void text(const Node& n);
+  void emit(const Value& v, const Location& at);
+  Value pipeline(const Pipeline& p, const Value& dot);
+  Value command(const Command& c, const Value& dot, const Value* piped);
+  Value call(const std::string& name, const Command& c, const Value& dot, const Value* piped);
+  Value logic(const std::string& name, const Command& c, const Value& dot, const Value* piped);
+  Value arg(const Arg& a, const Value& dot);
+  Value fields(Value v, const std::vector<std::string>& names, std::vector<Value>* args,
+               const Location& at);
+  Value variable(const std::string& name, const Location& at) const;
+  void declare(const Pipeline& p, const Value& v);
+  void step(const Location& at);
+
+  TemplateSet& set_;
+  Value root_;
+  Output* out_ = nullptr;
+  std::vector<std::pair<std::string, Value>> vars_;
+  int depth_ = 0;
+  std::uint64_t steps_ = 0;
+};
+
+// A string value holding `out`'s text, with the origin of each of its lines.
+Value output_value(const Output& out);
+// Appends `v` (a string with line origins, or any value) to `out` at template position `at`.
+void append_value(Output& out, const Value& v, const Location& at);
+
+}  // namespace sbr::render::helm

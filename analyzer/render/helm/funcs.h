@@ -1,0 +1,34 @@
+// Helpers shared by the function files of the chart engine (funcs_*.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/render/helm/exec.h"
+
+namespace sbr::render::helm {
+
+void add_builtin_functions(FunctionTable& t);  // Go's text/template builtins
+void add_string_functions(FunctionTable& t);   // sprig strings
+void add_list_functions(FunctionTable& t);     // sprig lists, dicts, defaults
+void add_helm_functions(FunctionTable& t);     // helm's include, tpl, toYaml...
+void add_misc_functions(FunctionTable& t);     // sprig math, encoding, semver, placeholders
+
+// Throws "wrong number of args" unless `args` has between `min` and `max` values.
+void arity(const std::vector<Value>& args, std::size_t min, std::size_t max, const char* name,
+           const Location& at);
+// Sprig's toString: "" for nil, %v otherwise.
+std::string text_of(const Value& v);
+std::int64_t int_of(const Value& v);
+// Go's fmt.Sprintf for the verbs charts use (%s %d %v %q %f %g %x %t %%, width, precision).
+std::string go_sprintf(const std::string& format, const std::vector<Value>& args,
+                       std::size_t first);
+// sigs.k8s.io/yaml's Marshal as Helm's toYaml prints it (keys sorted, go-yaml's quoting).
+std::string to_yaml(const Value& v, LineOrigins* lines);
+std::string to_json(const Value& v);
+// Values read from YAML as Helm reads them: numbers are float64, YAML 1.1 booleans.
+bool parse_yaml_value(std::string_view text, FileId file, const std::string& prefix, Value& out,
+                      std::string& error, bool as_list = false);
+bool parse_json_value(std::string_view text, Value& out, std::string& error);
+
+}  // namespace sbr::render::helm

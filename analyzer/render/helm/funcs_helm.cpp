@@ -1,0 +1,129 @@
+// Helm's own functions: include, tpl, required, fail, the YAML and JSON codecs, lookup.
+#include <fmt/format.h>
+
+#include "analyzer/render/helm/funcs.h"
+
+namespace sbr::render::helm {
+
+namespace {
+
+using Args = std::vector<Value>;
+
+Value fn_include(Exec& ex, Args& a, const Location& at) {
+  arity(a, 1, 2, "include", at);
+  if (!a[0].is_string()) throw RenderError("include: template name must be a string", at);
+  Output out = ex.call_named(a[0].s, a.size() > 1 ? a[1] : Value{}, at);
+  return output_value(out);
+}
+
+Value fn_tpl(Exec& ex, Args& a, const Location& at) {
+  arity(a, 2, 2, "tpl", at);
+  Output out = ex.run_text(text_of(a[0]), a[1], at);
+  Value v = output_value(out);
+  inherit_origin(v, a[0]);
+  return v;
+}
+
+Value fn_required(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "required", at);
+  const Value& v = a[1];
+  if (v.is_nil() || (v.is_string() && v.s.empty())) throw RenderError(text_of(a[0]), at);
+  return v;
+}
+
+Value fn_fail(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "fail", at);
+  throw RenderError(text_of(a[0]), at);
+}
+
+Value yaml_text(const Value& v) {
+  auto lines = std::make_shared<LineOrigins>();
+  std::string s = to_yaml(v, lines.get());
+  if (!s.empty() && s.back() == '\n') s.pop_back();
+  Value r = Value::string(s);
+  if (!lines->empty()) r.lines = lines;
+  r.from = v.from;
+  r.path = v.path;
+  return r;
+}
+
+Value fn_to_yaml(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "toYaml", at);
+  try {
+    return yaml_text(a[0]);
+  } catch (const std::runtime_error& e) {
+    throw RenderError(e.what(), at);
+  }
+}
+
+// Helm's fromYaml turns a parse error into {"Error": message}.
+Value fn_from_yaml(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "fromYaml", at);
+  Value out;
+  std::string error;
+  if (!parse_yaml_value(text_of(a[0]), kNoFile, "", out, error))
+    return Value::new_map({{"Error", Value::string(error)}});
+  return out.is_map() ? out : Value::new_map();
+}
+
+Value fn_from_yaml_array(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "fromYamlArray", at);
+  Value out;
+  std::string error;
+  if (!parse_yaml_value(text_of(a[0]), kNoFile, "", out, error))
+    return Value::new_list({Value::string(error)});
+  return out.is_list() ? out : Value::new_list();
+}
+
+Value fn_to_json(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "toJson", at);
+  try {
+    return Value::string(to_json(a[0]));
+  } catch (const std::runtime_error& e) {
+    throw RenderError(e.what(), at);
+  }
+}
+
+Value fn_from_json(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "fromJson", at);
+  Value out;
+  std::string error;
+  if (!parse_json_value(text_of(a[0]), out, error))
+    return Value::new_map({{"Error", Value::string(error)}});
+  return out.is_map() ? out : Value::new_map();
+}
+
+Value fn_from_json_array(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "fromJsonArray", at);
+  Value out;
+  std::string error;
+  if (!parse_json_value(text_of(a[0]), out, error)) return Value::new_list({Value::string(error)});
+  return out.is_list() ? out : Value::new_list();
+}
+
+// `helm template` has no cluster: lookup returns an empty map.
+Value fn_lookup(Exec&, Args& a, const Location& at) {
+  arity(a, 4, 4, "lookup", at);
+  return Value::new_map();
+}
+
+}  // namespace
+
+void add_helm_functions(FunctionTable& t) {
+  t["include"] = fn_include;
+  t["tpl"] = fn_tpl;
+  t["required"] = fn_required;
+  t["fail"] = fn_fail;
+  t["toYaml"] = fn_to_yaml;
+  t["mustToYaml"] = fn_to_yaml;
+  t["fromYaml"] = fn_from_yaml;
+  t["fromYamlArray"] = fn_from_yaml_array;
+  t["toJson"] = fn_to_json;
+  t["mustToJson"] = fn_to_json;
+  t["toRawJson"] = fn_to_json;
+  t["fromJson"] = fn_from_json;
+  t["fromJsonArray"] = fn_from_json_array;
+  t["lookup"] = fn_lookup;
+}
+
+}  // namespace sbr::render::helm

@@ -1,0 +1,399 @@
+// Sprig's string functions. The ones that keep a string's lines (indent, nindent, trim, quote)
+// keep its line origins, so `toYaml .Values.x | nindent 8` still maps each line to values.
+#include <re2/re2.h>
+
+#include <algorithm>
+
+#include "analyzer/render/helm/funcs.h"
+
+namespace sbr::render::helm {
+
+std::string go_quote(const std::string& s);
+
+namespace {
+
+using Args = std::vector<Value>;
+
+// `result` derived from `src` with its lines moved down by `shift`.
+Value derived(const Value& src, std::string result, std::uint32_t shift = 0) {
+  Value v = Value::string(std::move(result));
+  v.from = src.from;
+  v.path = src.path;
+  if (src.lines) {
+    auto lines = std::make_shared<LineOrigins>(*src.lines);
+    for (LineOrigin& lo : *lines) lo.line += shift;
+    v.lines = lines;
+  }
+  return v;
+}
+
+std::string indent_text(const std::string& s, std::int64_t n) {
+  std::string pad(static_cast<std::size_t>(std::clamp<std::int64_t>(n, 0, 10000)), ' ');
+  std::string out = pad;
+  for (char c : s) {
+    out += c;
+    if (c == '\n') out += pad;
+  }
+  return out;
+}
+
+Value fn_indent(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "indent", at);
+  return derived(a[1], indent_text(text_of(a[1]), int_of(a[0])));
+}
+
+Value fn_nindent(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "nindent", at);
+  return derived(a[1], "\n" + indent_text(text_of(a[1]), int_of(a[0])), 1);
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+Value fn_trim(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "trim", at);
+  std::string s = text_of(a[0]);
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_space(s[b])) ++b;
+  while (e > b && is_space(s[e - 1])) --e;
+  auto shift = static_cast<std::uint32_t>(
+      std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(b), '\n'));
+  Value v = derived(a[0], s.substr(b, e - b));
+  if (v.lines && shift) {
+    auto lines = std::make_shared<LineOrigins>();
+    for (const LineOrigin& lo : *v.lines) {
+      if (lo.line >= shift) lines->push_back({lo.line - shift, lo.at, lo.values, lo.note});
+    }
+    v.lines = lines;
+  }
+  return v;
+}
+
+Value fn_trim_all(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "trimAll", at);
+  std::string cut = text_of(a[0]), s = text_of(a[1]);
+  std::size_t b = s.find_first_not_of(cut);
+  if (b == std::string::npos) return derived(a[1], "");
+  std::size_t e = s.find_last_not_of(cut);
+  return derived(a[1], s.substr(b, e - b + 1));
+}
+
+Value fn_trim_suffix(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "trimSuffix", at);
+  std::string suf = text_of(a[0]), s = text_of(a[1]);
+  if (s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0)
+    s.resize(s.size() - suf.size());
+  return derived(a[1], s);
+}
+
+Value fn_trim_prefix(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "trimPrefix", at);
+  std::string pre = text_of(a[0]), s = text_of(a[1]);
+  if (s.rfind(pre, 0) == 0) s = s.substr(pre.size());
+  return derived(a[1], s);
+}
+
+Value fn_quote(Exec&, Args& a, const Location&) {
+  std::string out;
+  for (const Value& v : a) {
+    if (v.is_nil()) continue;
+    out += (out.empty() ? "" : " ") + go_quote(text_of(v));
+  }
+  return a.size() == 1 ? derived(a[0], out) : Value::string(out);
+}
+
+Value fn_squote(Exec&, Args& a, const Location&) {
+  std::string out;
+  for (const Value& v : a) {
+    if (v.is_nil()) continue;
+    out += (out.empty() ? "" : " ") + ("'" + text_of(v) + "'");
+  }
+  return a.size() == 1 ? derived(a[0], out) : Value::string(out);
+}
+
+// Sprig's trunc counts bytes; a negative length keeps the end.
+Value fn_trunc(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "trunc", at);
+  std::int64_t n = int_of(a[0]);
+  std::string s = text_of(a[1]);
+  auto size = static_cast<std::int64_t>(s.size());
+  if (n < 0 && -n < size) return derived(a[1], s.substr(size + n));
+  if (n >= 0 && n < size) return derived(a[1], s.substr(0, n));
+  return derived(a[1], s);
+}
+
+Value fn_contains(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "contains", at);
+  return Value::boolean(text_of(a[1]).find(text_of(a[0])) != std::string::npos);
+}
+
+Value fn_has_prefix(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "hasPrefix", at);
+  return Value::boolean(text_of(a[1]).rfind(text_of(a[0]), 0) == 0);
+}
+
+Value fn_has_suffix(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "hasSuffix", at);
+  std::string suf = text_of(a[0]), s = text_of(a[1]);
+  return Value::boolean(s.size() >= suf.size() &&
+                        s.compare(s.size() - suf.size(), suf.size(), suf) == 0);
+}
+
+Value map_chars(const Value& v, int (*f)(int)) {
+  std::string s = text_of(v);
+  for (char& c : s) c = static_cast<char>(f(static_cast<unsigned char>(c)));
+  return derived(v, s);
+}
+
+Value fn_upper(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "upper", at);
+  return map_chars(a[0], [](int c) { return std::toupper(c); });
+}
+
+Value fn_lower(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "lower", at);
+  return map_chars(a[0], [](int c) { return std::tolower(c); });
+}
+
+Value fn_title(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "title", at);
+  std::string s = text_of(a[0]);
+  bool start = true;
+  for (char& c : s) {
+    if (start && std::isalpha(static_cast<unsigned char>(c)))
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    start = is_space(c);
+  }
+  return derived(a[0], s);
+}
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  if (from.empty()) return s;
+  std::string out;
+  std::size_t k = 0;
+  for (std::size_t f; (f = s.find(from, k)) != std::string::npos; k = f + from.size())
+    out += s.substr(k, f - k) + to;
+  return out + s.substr(k);
+}
+
+Value fn_replace(Exec&, Args& a, const Location& at) {
+  arity(a, 3, 3, "replace", at);
+  return derived(a[2], replace_all(text_of(a[2]), text_of(a[0]), text_of(a[1])));
+}
+
+std::vector<std::string> split_text(const std::string& s, const std::string& sep) {
+  std::vector<std::string> parts;
+  if (sep.empty()) {
+    for (char c : s) parts.emplace_back(1, c);
+    return parts;
+  }
+  std::size_t k = 0;
+  for (std::size_t f; (f = s.find(sep, k)) != std::string::npos; k = f + sep.size())
+    parts.push_back(s.substr(k, f - k));
+  parts.push_back(s.substr(k));
+  return parts;
+}
+
+Value fn_split_list(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "splitList", at);
+  List out;
+  for (auto& p : split_text(text_of(a[1]), text_of(a[0]))) out.push_back(Value::string(p));
+  return Value::new_list(std::move(out));
+}
+
+Value fn_split(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "split", at);
+  Map out;
+  auto parts = split_text(text_of(a[1]), text_of(a[0]));
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    out["_" + std::to_string(k)] = Value::string(parts[k]);
+  return Value::new_map(std::move(out));
+}
+
+Value fn_join(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "join", at);
+  std::string sep = text_of(a[0]), out;
+  if (a[1].is_list()) {
+    bool first = true;
+    for (const Value& v : *a[1].list) {
+      out += (first ? "" : sep) + text_of(v);
+      first = false;
+    }
+    return Value::string(out);
+  }
+  return Value::string(text_of(a[1]));
+}
+
+Value fn_repeat(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "repeat", at);
+  std::string s = text_of(a[1]), out;
+  std::int64_t n = std::clamp<std::int64_t>(int_of(a[0]), 0, 100000);
+  for (std::int64_t k = 0; k < n && out.size() < (1u << 20); ++k) out += s;
+  return Value::string(out);
+}
+
+Value fn_substr(Exec&, Args& a, const Location& at) {
+  arity(a, 3, 3, "substr", at);
+  std::string s = text_of(a[2]);
+  std::int64_t b = int_of(a[0]), e = int_of(a[1]);
+  auto size = static_cast<std::int64_t>(s.size());
+  if (b < 0)
+    return Value::string(
+        s.substr(0, static_cast<std::size_t>(std::clamp<std::int64_t>(e, 0, size))));
+  if (e < 0 || e > size)
+    return Value::string(s.substr(static_cast<std::size_t>(std::min(b, size))));
+  if (b > e) return Value::string("");
+  return Value::string(s.substr(b, e - b));
+}
+
+Value fn_to_string(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "toString", at);
+  return derived(a[0], text_of(a[0]));
+}
+
+Value fn_cat(Exec&, Args& a, const Location&) {
+  std::string out;
+  for (const Value& v : a) {
+    if (v.is_nil()) continue;
+    out += (out.empty() ? "" : " ") + text_of(v);
+  }
+  return Value::string(out);
+}
+
+Value fn_nospace(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "nospace", at);
+  std::string s = text_of(a[0]);
+  s.erase(std::remove_if(s.begin(), s.end(), is_space), s.end());
+  return Value::string(s);
+}
+
+Value fn_kebabcase(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "kebabcase", at);
+  std::string s = text_of(a[0]), out;
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    unsigned char c = s[k];
+    if (std::isupper(c) && k > 0 && out.back() != '-') out += '-';
+    out += (c == '_' || c == ' ') ? '-' : static_cast<char>(std::tolower(c));
+  }
+  return Value::string(out);
+}
+
+const RE2& regex_of(const std::string& pattern, const Location& at) {
+  thread_local std::map<std::string, std::unique_ptr<RE2>> cache;
+  auto& slot = cache[pattern];
+  if (!slot) {
+    slot = std::make_unique<RE2>(pattern, RE2::Quiet);
+    if (!slot->ok()) {
+      std::string err = slot->error();
+      cache.erase(pattern);
+      throw RenderError("error parsing regexp: " + err, at);
+    }
+  }
+  return *slot;
+}
+
+Value fn_regex_match(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "regexMatch", at);
+  return Value::boolean(RE2::PartialMatch(text_of(a[1]), regex_of(text_of(a[0]), at)));
+}
+
+Value fn_regex_find(Exec&, Args& a, const Location& at) {
+  arity(a, 2, 2, "regexFind", at);
+  re2::StringPiece match;
+  std::string s = text_of(a[1]);
+  const RE2& re = regex_of(text_of(a[0]), at);
+  if (!re.Match(s, 0, s.size(), RE2::UNANCHORED, &match, 1)) return Value::string("");
+  return Value::string(std::string(match));
+}
+
+// Go's regexp expands $1 / ${name}; RE2 writes \1: translate the numbered forms.
+std::string go_replacement(const std::string& repl) {
+  std::string out;
+  for (std::size_t k = 0; k < repl.size(); ++k) {
+    if (repl[k] == '\\') {
+      out += "\\\\";
+    } else if (repl[k] == '$' && k + 1 < repl.size() &&
+               std::isdigit(static_cast<unsigned char>(repl[k + 1]))) {
+      out += '\\';
+      out += repl[++k];
+    } else if (repl[k] == '$' && k + 2 < repl.size() && repl[k + 1] == '{' &&
+               std::isdigit(static_cast<unsigned char>(repl[k + 2]))) {
+      std::size_t close = repl.find('}', k);
+      out += '\\' + repl.substr(k + 2, close - k - 2);
+      k = close;
+    } else {
+      out += repl[k];
+    }
+  }
+  return out;
+}
+
+Value fn_regex_replace_all(Exec&, Args& a, const Location& at) {
+  arity(a, 3, 3, "regexReplaceAll", at);
+  std::string s = text_of(a[1]);
+  RE2::GlobalReplace(&s, regex_of(text_of(a[0]), at), go_replacement(text_of(a[2])));
+  return Value::string(s);
+}
+
+Value fn_regex_replace_literal(Exec&, Args& a, const Location& at) {
+  arity(a, 3, 3, "regexReplaceAllLiteral", at);
+  std::string s = text_of(a[1]), repl;
+  for (char c : text_of(a[2])) repl += c == '\\' ? std::string("\\\\") : std::string(1, c);
+  RE2::GlobalReplace(&s, regex_of(text_of(a[0]), at), repl);
+  return Value::string(s);
+}
+
+Value fn_regex_split(Exec&, Args& a, const Location& at) {
+  arity(a, 3, 3, "regexSplit", at);
+  std::string s = text_of(a[1]);
+  const RE2& re = regex_of(text_of(a[0]), at);
+  std::int64_t n = int_of(a[2]);
+  List out;
+  re2::StringPiece rest(s), m;
+  while ((n < 0 || static_cast<std::int64_t>(out.size()) + 1 < n) &&
+         re.Match(rest, 0, rest.size(), RE2::UNANCHORED, &m, 1) && !m.empty()) {
+    out.push_back(Value::string(std::string(rest.substr(0, m.data() - rest.data()))));
+    rest.remove_prefix(m.data() - rest.data() + m.size());
+  }
+  out.push_back(Value::string(std::string(rest)));
+  return Value::new_list(std::move(out));
+}
+
+}  // namespace
+
+void add_string_functions(FunctionTable& t) {
+  t["indent"] = fn_indent;
+  t["nindent"] = fn_nindent;
+  t["trim"] = fn_trim;
+  t["trimAll"] = fn_trim_all;
+  t["trimSuffix"] = fn_trim_suffix;
+  t["trimPrefix"] = fn_trim_prefix;
+  t["quote"] = fn_quote;
+  t["squote"] = fn_squote;
+  t["trunc"] = fn_trunc;
+  t["contains"] = fn_contains;
+  t["hasPrefix"] = fn_has_prefix;
+  t["hasSuffix"] = fn_has_suffix;
+  t["upper"] = fn_upper;
+  t["lower"] = fn_lower;
+  t["title"] = fn_title;
+  t["replace"] = fn_replace;
+  t["splitList"] = fn_split_list;
+  t["split"] = fn_split;
+  t["join"] = fn_join;
+  t["repeat"] = fn_repeat;
+  t["substr"] = fn_substr;
+  t["toString"] = fn_to_string;
+  t["cat"] = fn_cat;
+  t["nospace"] = fn_nospace;
+  t["kebabcase"] = fn_kebabcase;
+  t["regexMatch"] = fn_regex_match;
+  t["mustRegexMatch"] = fn_regex_match;
+  t["regexFind"] = fn_regex_find;
+  t["regexReplaceAll"] = fn_regex_replace_all;
+  t["regexReplaceAllLiteral"] = fn_regex_replace_literal;
+  t["regexSplit"] = fn_regex_split;
+}
+
+}  // namespace sbr::render::helm

@@ -1,0 +1,298 @@
+// Chart semantics and the integration contract: chart roots, subcharts, globals, library
+// charts, dependency conditions, value precedence, consumed files, failures, the source map.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "analyzer/render/helm/helm.h"
+
+using namespace sbr;
+
+namespace {
+
+struct Tree {
+  SourceSet set;
+  FileId add(const std::string& path, const std::string& bytes) {
+    SourceFile f;
+    f.id = static_cast<FileId>(set.files.size());
+    f.path = path;
+    f.bytes = bytes;
+    f.readable = true;
+    f.type = FileType::Yaml;
+    set.files.push_back(f);
+    return f.id;
+  }
+  FileId id(const std::string& path) const {
+    for (const SourceFile& f : set.files) {
+      if (f.path == path) return f.id;
+    }
+    return kNoFile;
+  }
+};
+
+render::RenderOutput render_charts(const Tree& t, const render::RenderOptions& o = {}) {
+  render::RenderOutput out;
+  render::render_helm_charts(t.set, o, out);
+  return out;
+}
+
+const render::RenderedStream* stream(const render::RenderOutput& out, const std::string& source) {
+  for (const auto& s : out.streams) {
+    if (s.text.rfind("# Source: " + source + "\n", 0) == 0) return &s;
+  }
+  return nullptr;
+}
+
+// The output line (1-based) holding `needle`.
+std::uint32_t line_of(const std::string& text, const std::string& needle) {
+  auto at = text.find(needle);
+  REQUIRE(at != std::string::npos);
+  return static_cast<std::uint32_t>(
+             std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')) +
+         1;
+}
+
+Tree agent_chart() {
+  Tree t;
+  t.add("deploy/agent/Chart.yaml",
+        "apiVersion: v2\nname: agent\nversion: 1.0.0\ndependencies:\n  - name: proxy\n    "
+        "condition: proxy.enabled\n  - name: lib\n");
+  t.add("deploy/agent/charts/lib/Chart.yaml",
+        "apiVersion: v2\nname: lib\nversion: 0.1.0\ntype: library\n");
+  t.add("deploy/agent/charts/lib/templates/_names.tpl",
+        "{{- define \"lib.tier\" -}}tier-{{ .Values.global.tier }}{{- end -}}\n");
+  t.add("deploy/agent/charts/proxy/Chart.yaml", "apiVersion: v2\nname: proxy\nversion: 0.2.0\n");
+  t.add("deploy/agent/charts/proxy/values.yaml", "port: 3128\nglobal:\n  tier: sub\n");
+  t.add("deploy/agent/charts/proxy/templates/svc.yaml",
+        "kind: Service\nport: {{ .Values.port }}\ntier: {{ .Values.global.tier }}\n");
+  t.add("deploy/agent/templates/NOTES.txt", "Thanks {{ .Release.Name }}\n");
+  t.add("deploy/agent/templates/_helpers.tpl",
+        "{{- define \"agent.name\" -}}{{ .Release.Name }}-{{ .Chart.Name }}{{- end -}}\n");
+  t.add("deploy/agent/templates/pod.yaml",
+        "apiVersion: v1\n"
+        "kind: Pod\n"
+        "metadata:\n"
+        "  name: {{ include \"agent.name\" . }}\n"
+        "  labels:\n"
+        "    tier: {{ include \"lib.tier\" . }}\n"
+        "spec:\n"
+        "  containers:\n"
+        "    - name: agent\n"
+        "      image: {{ .Values.image | quote }}\n"
+        "      securityContext:\n"
+        "        {{- toYaml .Values.securityContext | nindent 8 }}\n");
+  t.add("deploy/agent/templates/tests/t.yaml", "kind: Pod\n");
+  t.add("deploy/agent/values.yaml",
+        "image: agent:1\n"
+        "global:\n"
+        "  tier: top\n"
+        "proxy:\n"
+        "  enabled: true\n"
+        "securityContext:\n"
+        "  runAsUser: 0\n"
+        "  privileged: true\n");
+  t.add("deploy/agent/files/entry.sh", "#!/bin/sh\n");
+  std::sort(t.set.files.begin(), t.set.files.end(),
+            [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+  for (std::size_t k = 0; k < t.set.files.size(); ++k) t.set.files[k].id = static_cast<FileId>(k);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("a chart renders one stream per template, as helm template names them", "[helm][chart]") {
+  Tree t = agent_chart();
+  auto out = render_charts(t);
+  INFO((out.problems.empty() ? "" : out.problems[0].message));
+  CHECK(out.problems.empty());
+  REQUIRE(out.streams.size() ==
+          2);  // pod.yaml and the proxy's svc.yaml; not NOTES, tests, partials
+  const auto* pod = stream(out, "agent/templates/pod.yaml");
+  REQUIRE(pod);
+  CHECK(pod->root == "deploy/agent");
+  CHECK(pod->engine == "helm");
+  CHECK(pod->text.find("name: release-name-agent\n") != std::string::npos);
+  CHECK(pod->text.find("tier: tier-top\n") != std::string::npos);  // a library chart's define
+  CHECK(pod->text.find("image: \"agent:1\"\n") != std::string::npos);
+  CHECK(
+      pod->text.find("      securityContext:\n        privileged: true\n        runAsUser: 0\n") !=
+      std::string::npos);
+  const auto* svc = stream(out, "agent/charts/proxy/templates/svc.yaml");
+  REQUIRE(svc);
+  CHECK(svc->text ==
+        "# Source: agent/charts/proxy/templates/svc.yaml\nkind: Service\nport: 3128\ntier: top\n");
+}
+
+TEST_CASE("the source map points values text at the values line, template text at its line",
+          "[helm][chart]") {
+  Tree t = agent_chart();
+  auto out = render_charts(t);
+  const auto* pod = stream(out, "agent/templates/pod.yaml");
+  REQUIRE(pod);
+  const FileId values = t.id("deploy/agent/values.yaml"),
+               tmpl = t.id("deploy/agent/templates/pod.yaml");
+  const auto& priv = pod->map.find(line_of(pod->text, "privileged: true"), 9);
+  CHECK(priv.values == Location{values, 8, 3});
+  CHECK(priv.note == "securityContext.privileged");
+  CHECK(priv.at.file == tmpl);
+  CHECK(priv.at.line == 12);
+  const auto& image = pod->map.find(line_of(pod->text, "image: "), 14);
+  CHECK(image.values.line == 1);
+  CHECK(image.note == "image");
+  const auto& kind = pod->map.find(line_of(pod->text, "kind: Pod"), 1);
+  CHECK_FALSE(kind.values.valid());
+  CHECK(kind.at == Location{tmpl, 2, 1});
+}
+
+TEST_CASE("every chart file is consumed; files outside templates stay raw", "[helm][chart]") {
+  Tree t = agent_chart();
+  auto out = render_charts(t);
+  auto consumed = [&](const std::string& p) {
+    return std::find(out.consumed.begin(), out.consumed.end(), t.id(p)) != out.consumed.end();
+  };
+  CHECK(consumed("deploy/agent/Chart.yaml"));
+  CHECK(consumed("deploy/agent/values.yaml"));
+  CHECK(consumed("deploy/agent/templates/pod.yaml"));
+  CHECK(consumed("deploy/agent/templates/NOTES.txt"));
+  CHECK(consumed("deploy/agent/charts/proxy/templates/svc.yaml"));
+  CHECK(consumed("deploy/agent/charts/lib/templates/_names.tpl"));
+  CHECK_FALSE(consumed("deploy/agent/files/entry.sh"));
+}
+
+TEST_CASE("values files and --set pairs override chart defaults in order", "[helm][chart]") {
+  Tree t = agent_chart();
+  render::RenderOptions o;
+  o.helm_set = {"image=agent:2", "securityContext.privileged=false,proxy.enabled=false"};
+  auto out = render_charts(t, o);
+  REQUIRE(out.problems.empty());
+  REQUIRE(out.streams.size() == 1);  // the proxy's condition turned it off
+  CHECK(out.streams[0].text.find("image: \"agent:2\"") != std::string::npos);
+  CHECK(out.streams[0].text.find("privileged: false") != std::string::npos);
+}
+
+TEST_CASE("the --set syntax: list indexes, escaped commas, typed scalars", "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add("c/templates/cm.yaml",
+        "a: {{ .Values.list | toJson }}\nb: {{ .Values.text }}\nc: {{ kindOf .Values.n }}\n");
+  render::RenderOptions o;
+  o.helm_set = {"list[1].name=x", "text=a\\,b", "n=5"};
+  auto out = render_charts(t, o);
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text ==
+        "# Source: c/templates/cm.yaml\na: [null,{\"name\":\"x\"}]\nb: a,b\nc: int\n");
+}
+
+TEST_CASE("an unsupported function fails the chart once, at its template line", "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add("c/templates/a.yaml", "kind: ConfigMap\n");
+  t.add("c/templates/b.yaml", "kind: ConfigMap\ndata:\n  x: {{ toToml .Values }}\n");
+  auto out = render_charts(t);
+  CHECK(out.streams.empty());
+  REQUIRE(out.problems.size() == 1);
+  CHECK(out.problems[0].kind == ProblemKind::RenderFailed);
+  CHECK(out.problems[0].message.find("function \"toToml\"") != std::string::npos);
+  CHECK(out.problems[0].at == Location{t.id("c/templates/b.yaml"), 3, 9});
+  CHECK(out.consumed.size() == 3);
+}
+
+TEST_CASE("a missing dependency is a note; the template that needs it fails alone",
+          "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml",
+        "apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n  - name: redis\n    repository: "
+        "https://example.com\n");
+  t.add("c/templates/a.yaml", "kind: ConfigMap\n");
+  t.add("c/templates/b.yaml", "kind: Secret\nhost: {{ include \"redis.fullname\" . }}\n");
+  auto out = render_charts(t);
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text.find("c/templates/a.yaml") != std::string::npos);
+  REQUIRE(out.problems.size() == 2);
+  bool note = false, failed = false;
+  for (const auto& p : out.problems) {
+    note = note || (p.message.find("dependency \"redis\"") != std::string::npos && p.at.line == 5);
+    failed = failed || (p.message.find("redis.fullname") != std::string::npos && p.at.line == 2);
+  }
+  CHECK(note);
+  CHECK(failed);
+}
+
+TEST_CASE("chart roots exclude subcharts; a broken Chart.yaml is one problem", "[helm][chart]") {
+  Tree t;
+  t.add("a/Chart.yaml", "name: [\n");
+  t.add("a/templates/x.yaml", "{{ if }}\n");
+  t.add("b/Chart.yaml", "apiVersion: v1\nname: b\nversion: 1.0.0\n");
+  t.add("b/charts/s/Chart.yaml", "apiVersion: v2\nname: s\nversion: 1.0.0\n");
+  t.add("b/charts/s/templates/x.yaml", "kind: {{ .Chart.Name }}\n");
+  auto out = render_charts(t);
+  REQUIRE(out.problems.size() == 1);
+  CHECK(out.problems[0].at.file == t.id("a/Chart.yaml"));
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].root == "b");
+  CHECK(out.streams[0].text == "# Source: b/charts/s/templates/x.yaml\nkind: s\n");
+  CHECK(std::find(out.consumed.begin(), out.consumed.end(), t.id("a/templates/x.yaml")) !=
+        out.consumed.end());
+}
+
+TEST_CASE("rendering is deterministic", "[helm][chart]") {
+  Tree t = agent_chart();
+  auto a = render_charts(t), b = render_charts(t);
+  REQUIRE(a.streams.size() == b.streams.size());
+  for (std::size_t k = 0; k < a.streams.size(); ++k) CHECK(a.streams[k].text == b.streams[k].text);
+}
+
+TEST_CASE(".Files, .Capabilities and .Template as helm template sets them", "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add("c/files/a.conf", "x=1\n");
+  t.add("c/files/b.conf", "y=2\n");
+  t.add("c/templates/cm.yaml",
+        "get: {{ .Files.Get \"files/a.conf\" | trim }}\n"
+        "config:\n"
+        "  {{- (.Files.Glob \"files/*.conf\").AsConfig | nindent 2 }}\n"
+        "kube: {{ .Capabilities.KubeVersion }} {{ .Capabilities.KubeVersion.Minor }}\n"
+        "policy: {{ .Capabilities.APIVersions.Has \"policy/v1\" }} {{ "
+        ".Capabilities.APIVersions.Has \"x/v9\" }}\n"
+        "name: {{ .Template.Name }} {{ .Template.BasePath }}\n"
+        "ns: {{ .Release.Namespace }}\n");
+  auto out = render_charts(t);
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text ==
+        "# Source: c/templates/cm.yaml\n"
+        "get: x=1\n"
+        "config:\n"
+        "  a.conf: |\n"
+        "    x=1\n"
+        "  b.conf: |\n"
+        "    y=2\n"
+        "kube: v1.33.0 33\n"
+        "policy: true false\n"
+        "name: c/templates/cm.yaml c/templates\n"
+        "ns: default\n");
+  // files/ is not a template: it stays analysed raw.
+  CHECK(std::find(out.consumed.begin(), out.consumed.end(), t.id("c/files/a.conf")) ==
+        out.consumed.end());
+}
+
+TEST_CASE("dependency alias names the subchart; tags disable it", "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml",
+        "apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n"
+        "  - name: cache\n    alias: sessions\n"
+        "  - name: metrics\n    tags: [observability]\n");
+  t.add("c/charts/cache/Chart.yaml", "apiVersion: v2\nname: cache\nversion: 1.0.0\n");
+  t.add("c/charts/cache/templates/a.yaml", "name: {{ .Chart.Name }}\nsize: {{ .Values.size }}\n");
+  t.add("c/charts/metrics/Chart.yaml", "apiVersion: v2\nname: metrics\nversion: 1.0.0\n");
+  t.add("c/charts/metrics/templates/m.yaml", "kind: ServiceMonitor\n");
+  t.add("c/values.yaml", "sessions:\n  size: 3\ntags:\n  observability: false\n");
+  auto out = render_charts(t);
+  INFO((out.problems.empty() ? "" : out.problems[0].message));
+  CHECK(out.problems.empty());
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text ==
+        "# Source: c/charts/sessions/templates/a.yaml\nname: sessions\nsize: 3\n");
+  render::RenderOptions on;
+  on.helm_set = {"tags.observability=true"};
+  CHECK(render_charts(t, on).streams.size() == 2);
+}

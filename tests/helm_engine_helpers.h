@@ -1,0 +1,55 @@
+// Runs Go-template text through the chart engine for the conformance tests.
+#pragma once
+
+#include <string>
+
+#include "analyzer/render/helm/exec.h"
+#include "analyzer/render/helm/funcs.h"
+
+namespace sbr::test {
+
+struct Rendered {
+  std::string text;
+  std::string error;  // empty when the template ran
+  render::helm::Output out;
+};
+
+// `values_yaml` becomes `.Values` (file id 9 for locations); `defines` is parsed first.
+inline Rendered render_template(const std::string& text, const std::string& values_yaml = "{}",
+                                const std::string& defines = "") {
+  using namespace render::helm;
+  Rendered r;
+  Value values;
+  std::string error;
+  if (!parse_yaml_value(values_yaml, 9, "", values, error)) {
+    r.error = "values: " + error;
+    return r;
+  }
+  TemplateSet set;
+  ParsedFile lib, main;
+  ParseError pe;
+  if (!defines.empty()) {
+    if (!parse_template(defines, 2, lib, pe)) {
+      r.error = pe.message;
+      return r;
+    }
+    for (auto& d : lib.defines) set.named[d.first] = d.second;
+  }
+  if (!parse_template(text, 1, main, pe)) {
+    r.error = pe.message;
+    return r;
+  }
+  for (auto& d : main.defines) set.named[d.first] = d.second;
+  Value dot = Value::new_map({{"Values", values}});
+  Exec exec(set, dot);
+  try {
+    exec.run(main.body, dot, r.out);
+  } catch (const RenderError& e) {
+    r.error = e.what();
+    return r;
+  }
+  r.text = r.out.text;
+  return r;
+}
+
+}  // namespace sbr::test

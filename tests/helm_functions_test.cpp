@@ -1,0 +1,178 @@
+// Helm's and sprig's functions as charts use them; toYaml prints as Helm (sigs.k8s.io/yaml).
+#include <catch2/catch.hpp>
+
+#include "tests/helm_engine_helpers.h"
+
+using sbr::test::render_template;
+
+namespace {
+
+std::string run(const std::string& text, const std::string& values = "{}",
+                const std::string& defines = "") {
+  auto r = render_template(text, values, defines);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  return r.text;
+}
+
+}  // namespace
+
+TEST_CASE("toYaml sorts keys, quotes what would read back as another type", "[helm][functions]") {
+  const char* values =
+      "sc:\n"
+      "  runAsUser: 1000\n"
+      "  privileged: false\n"
+      "  capabilities: {drop: [ALL], add: []}\n"
+      "  seLinuxOptions: {}\n"
+      "  labels: {a: \"true\", b: \"123\", c: \"yes\", d: \"\", e: \"a: b\", f: \"#x\", g: \"-\", "
+      "h: \"1.5\", i: \"2024-01-02\", j: plain}\n";
+  CHECK(run("{{ toYaml .Values.sc }}", values) ==
+        "capabilities:\n"
+        "  add: []\n"
+        "  drop:\n"
+        "  - ALL\n"
+        "labels:\n"
+        "  a: \"true\"\n"
+        "  b: \"123\"\n"
+        "  c: \"yes\"\n"
+        "  d: \"\"\n"
+        "  e: 'a: b'\n"
+        "  f: '#x'\n"
+        "  g: '-'\n"
+        "  h: \"1.5\"\n"
+        "  i: \"2024-01-02\"\n"
+        "  j: plain\n"
+        "privileged: false\n"
+        "runAsUser: 1000\n"
+        "seLinuxOptions: {}");
+}
+
+TEST_CASE("toYaml: natural key order, lists of maps, multi-line strings", "[helm][functions]") {
+  CHECK(run("{{ toYaml .Values }}", "k10: a\nk2: b\nK: c") == "K: c\nk2: b\nk10: a");
+  CHECK(run("{{ toYaml .Values.l }}", "l: [{name: a, value: \"1\"}, {name: b}]") ==
+        "- name: a\n  value: \"1\"\n- name: b");
+  CHECK(run("{{ toYaml .Values }}", "s: \"line1\\nline2\\n\"") == "s: |\n  line1\n  line2");
+  CHECK(run("{{ toYaml .Values.missing }}") == "null");
+  CHECK(run("{{ toYaml 3.5 }}|{{ toYaml \"x\" }}") == "3.5|x");
+}
+
+TEST_CASE("nindent, indent and the securityContext idiom", "[helm][functions]") {
+  const char* t = "spec:\n  securityContext:\n    {{- toYaml .Values.sc | nindent 4 }}\n";
+  CHECK(run(t, "sc: {runAsNonRoot: true, runAsUser: 10001}") ==
+        "spec:\n  securityContext:\n    runAsNonRoot: true\n    runAsUser: 10001\n");
+  CHECK(run("{{ \"a\\nb\" | indent 2 }}") == "  a\n  b");
+}
+
+TEST_CASE("defaults, emptiness, coalesce and ternary", "[helm][functions]") {
+  CHECK(run("{{ default \"d\" .Values.x }}|{{ default \"d\" .Values.y }}", "y: set") == "d|set");
+  CHECK(run("{{ default 5 .Values.zero }}", "zero: 0") == "5");
+  CHECK(run("{{ empty .Values.l }} {{ empty .Values.m }}", "l: []\nm: {a: 1}") == "true false");
+  CHECK(run("{{ coalesce .Values.a .Values.b \"c\" }}", "a: \"\"\nb: bee") == "bee");
+  CHECK(run("{{ ternary \"y\" \"n\" true }}{{ ternary \"y\" \"n\" false }}") == "yn");
+}
+
+TEST_CASE("dicts are shared as Go maps: set, merge, mergeOverwrite, hasKey, dig",
+          "[helm][functions]") {
+  CHECK(run("{{ $d := dict \"a\" 1 }}{{ $_ := set $d \"b\" 2 }}{{ keys $d | sortAlpha | join \",\" "
+            "}}") == "a,b");
+  CHECK(run("{{ $d := dict \"a\" 1 }}{{ hasKey $d \"a\" }} {{ hasKey $d \"z\" }}") == "true false");
+  CHECK(run("{{ $m := merge (dict \"a\" 1) (dict \"a\" 2 \"b\" 3) }}{{ $m.a }}{{ $m.b }}") == "13");
+  CHECK(
+      run("{{ $m := mergeOverwrite (dict \"a\" 1) (dict \"a\" 2 \"b\" 3) }}{{ $m.a }}{{ $m.b }}") ==
+      "23");
+  CHECK(run("{{ dig \"a\" \"b\" \"none\" .Values }}|{{ dig \"a\" \"x\" \"none\" .Values }}",
+            "a: {b: found}") == "found|none");
+}
+
+TEST_CASE("strings: quote, trunc, trimSuffix, contains, replace, split, join, regex",
+          "[helm][functions]") {
+  CHECK(run("{{ quote \"a\\\"b\" }} {{ squote \"x\" }}") == "\"a\\\"b\" 'x'");
+  CHECK(run("{{ \"release-name-agent-very-long\" | trunc 12 | trimSuffix \"-\" }}") ==
+        "release-name");
+  CHECK(run("{{ trunc -3 \"abcdef\" }}") == "def");
+  CHECK(run("{{ contains \"cat\" \"concatenate\" }} {{ hasPrefix \"con\" \"concat\" }}") ==
+        "true true");
+  CHECK(run("{{ replace \"-\" \"_\" \"a-b-c\" }} {{ upper \"x\" }}{{ lower \"Y\" }} {{ title "
+            "\"hello world\" }}") == "a_b_c Xy Hello World");
+  CHECK(run("{{ splitList \",\" \"a,b\" | join \"+\" }} {{ (split \":\" \"h:p\")._1 }}") ==
+        "a+b p");
+  CHECK(run("{{ regexMatch \"^v[0-9]+\" \"v12\" }} {{ regexReplaceAll \"([a-z]+)-([0-9]+)\" "
+            "\"ab-12\" \"$2.$1\" }}") == "true 12.ab");
+}
+
+TEST_CASE("lists: list, append, has, uniq, first, last, without, compact", "[helm][functions]") {
+  CHECK(run("{{ append (list 1 2) 3 | len }}") == "3");
+  // sprig takes the list first: piping it into append puts it last, which fails as in Helm.
+  CHECK(sbr::test::render_template("{{ list 1 2 | append 3 }}").error.find("append") !=
+        std::string::npos);
+  CHECK(run("{{ $l := list \"a\" \"b\" \"a\" }}{{ uniq $l | join \",\" }} {{ has \"b\" $l }} {{ "
+            "first $l }}{{ last $l }}") == "a,b true aa");
+  CHECK(run("{{ without (list 1 2 3) 2 | toJson }} {{ compact (list \"\" \"x\") | toJson }}") ==
+        "[1,3] [\"x\"]");
+}
+
+TEST_CASE("conversion, math, encoding and hashing", "[helm][functions]") {
+  CHECK(run("{{ int .Values.port }} {{ add 1 2 3 }} {{ sub 5 2 }} {{ div 7 2 }} {{ mod 7 2 }} {{ "
+            "max 1 9 3 }}",
+            "port: 8080") == "8080 6 3 3 1 9");
+  CHECK(run("{{ printf \"%d\" (int .Values.port) }}", "port: 8080") == "8080");
+  CHECK(run("{{ b64enc \"hello\" }} {{ b64dec \"aGVsbG8=\" }}") == "aGVsbG8= hello");
+  CHECK(run("{{ sha256sum \"abc\" }}") ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(run("{{ toString 3 }} {{ kindOf .Values.l }} {{ typeOf .Values.n }}", "l: []\nn: 1") ==
+        "3 slice float64");
+}
+
+TEST_CASE("toJson, fromYaml, fromJson round trips", "[helm][functions]") {
+  CHECK(run("{{ toJson .Values }}", "b: [1, \"<x>\"]\na: {c: true}") ==
+        "{\"a\":{\"c\":true},\"b\":[1,\"\\u003cx\\u003e\"]}");
+  CHECK(run("{{ (fromYaml \"a: {b: 2}\").a.b }}") == "2");
+  CHECK(run("{{ (fromJson \"{\\\"k\\\": \\\"v\\\"}\").k }}") == "v");
+  CHECK(run("{{ (fromYaml \"a: [\").Error | contains \"line\" }}") == "true");
+}
+
+TEST_CASE("tpl renders values text as a template; required and fail stop the render",
+          "[helm][functions]") {
+  CHECK(run("{{ tpl .Values.t . }}", "t: \"{{ .Values.name }}-x\"\nname: agent") == "agent-x");
+  auto r =
+      render_template("{{ required \"image.tag is required\" .Values.image.tag }}", "image: {}");
+  CHECK(r.error == "image.tag is required");
+  r = render_template("{{ fail \"unsupported mode\" }}");
+  CHECK(r.error == "unsupported mode");
+}
+
+TEST_CASE("semverCompare against Kubernetes versions", "[helm][functions]") {
+  CHECK(run("{{ semverCompare \">=1.21-0\" \"v1.33.0\" }}") == "true");
+  CHECK(run("{{ semverCompare \"<1.19\" \"1.33.0\" }}") == "false");
+  CHECK(run("{{ semverCompare \"^1.2.0\" \"1.9.1\" }} {{ semverCompare \"~1.2.0\" \"1.3.0\" }}") ==
+        "true false");
+  CHECK(run("{{ semverCompare \">=1.20, <1.25 || >=1.30\" \"1.33.0\" }}") == "true");
+}
+
+TEST_CASE("non-deterministic functions return fixed placeholders", "[helm][functions]") {
+  CHECK(run("{{ randAlphaNum 5 }} {{ uuidv4 }}") == "xxxxx 00000000-0000-4000-8000-000000000000");
+  CHECK(run("{{ now }}") == run("{{ now }}"));
+}
+
+TEST_CASE("values origins survive toYaml, nindent, quote and default", "[helm][functions]") {
+  auto r =
+      render_template("sc:{{ toYaml .Values.sc | nindent 2 }}\nname: {{ .Values.name | quote }}\n",
+                      "name: a\nsc:\n  privileged: true\n  runAsUser: 0\n");
+  REQUIRE(r.error.empty());
+  // The line "  privileged: true" (output line 2) maps to values line 3.
+  bool privileged_from_values = false, name_from_values = false;
+  for (const auto& s : r.out.spans) {
+    if (s.values.valid() && s.values.line == 3 && s.note == "sc.privileged")
+      privileged_from_values = true;
+    if (s.values.valid() && s.values.line == 1 && s.note == "name") name_from_values = true;
+  }
+  CHECK(privileged_from_values);
+  CHECK(name_from_values);
+}
+
+TEST_CASE("dict readers take a missing value as an empty dict, as Go passes a nil map",
+          "[helm][functions]") {
+  CHECK(run("{{ hasKey .Values.missing \"a\" }} {{ keys .Values.missing | len }} {{ get "
+            ".Values.missing \"a\" }}|") == "false 0 |");
+  CHECK_FALSE(sbr::test::render_template("{{ set .Values.missing \"a\" 1 }}").error.empty());
+}
