@@ -261,3 +261,19 @@ TEST_CASE("a renamed file keeps its findings; one renamed out of reach hides the
   }
   CHECK(privileged_hidden);
 }
+
+TEST_CASE("a manifest the change turns binary fails closed instead of losing its findings",
+          "[diff]") {
+  Repo repo;
+  git(repo.path, "tag before");
+  write(repo.path / "k8s/b.yaml", std::string("\0\x01PK\x03\x04", 6) + "zipped pod");
+  git(repo.path, "commit -q -am binary");
+  Run r = diff(repo.path, {"before..HEAD", "--format", "json"});
+  CHECK(r.code == 1);
+  bool parse_error = false;
+  const json doc = json::parse(r.out);
+  for (const auto& f : doc["findings"]) {
+    parse_error = parse_error || (f["rule"] == "SB0001" && f["location"]["file"] == "k8s/b.yaml");
+  }
+  CHECK(parse_error);
+}

@@ -27,6 +27,17 @@ void reserve_for_stream(const SourceFile& file, FilePart& out) {
 
 void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out) {
   if (!file.readable) return;  // already an invariant-0 problem from the walk
+  // A NUL byte in a file named as a format sbreview reads: the parsers would read a prefix or
+  // nothing at all, and a change that turns a manifest binary would hide its findings.
+  if (size_t nul = file.bytes.find('\0');
+      nul != std::string::npos && file.type != FileType::Other && file.type != FileType::Config) {
+    out.problems.push_back(
+        {ProblemKind::ParseError,
+         "binary content (a NUL byte at offset " + std::to_string(nul) +
+             ") in a file whose name says it is read as configuration: not analysed",
+         Location{file.id, 1, 1}});
+    return;
+  }
   try {
     switch (file.type) {
       case FileType::Yaml:
