@@ -21,23 +21,9 @@ namespace {
 
 using test::git;
 
-void write(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  std::ofstream(file, std::ios::binary) << text;
-}
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run diff(const fs::path& repo, std::vector<std::string> args) {
-  args.insert(args.begin(), {"diff"});
-  args.insert(args.end(), {"-C", repo.string(), "--today", "2026-06-15"});
-  std::ostringstream out, err;
-  int code = run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
+using test::diff;
+using test::write;
+using Run = test::DiffRun;
 
 std::string pod(const std::string& name, bool privileged) {
   return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +

@@ -189,22 +189,83 @@ std::vector<Finding> lowered(const Side& base, const Side& head) {
   return out;
 }
 
+// BASE..HEAD or BASE: false (after saying why) for three dots or an empty side.
+bool split_range(const std::string& range, std::string& base, std::string& head,
+                 std::ostream& err) {
+  base = range;
+  size_t dots = range.find("..");
+  if (dots == std::string::npos) return true;
+  if (range.compare(dots, 3, "...") == 0) {
+    err << "sbreview: diff takes BASE..HEAD (two dots) or BASE\n";
+    return false;
+  }
+  base = range.substr(0, dots);
+  head = range.substr(dots + 2);
+  if (base.empty() || head.empty()) {
+    err << "sbreview: diff takes BASE..HEAD or BASE\n";
+    return false;
+  }
+  return true;
+}
+
+// What the change does to the gate through HEAD's files: renames (BASE's findings follow
+// them), renames out of reach, suppressions it adds, threat classes it lowers.
+std::vector<Finding> weakened_in_files(Side& base, Side& head) {
+  const Renames renames = renames_between(*base.rev, head.rev);
+  follow_renames(base.findings, renames);
+  std::vector<Finding> out = lowered(base, head);
+  for (const MovedOut& m :
+       moved_out_of_reach(base.findings, base.analysis, head.analysis, renames)) {
+    Location at{head.analysis.model.files.add(m.path), 1, 1};
+    out.push_back(integrity_finding(
+        *m.was,
+        fmt::format("renames {} to {}, which sbreview does not read, and so hides",
+                    base.analysis.model.files.path(m.was->at.file), m.path),
+        at));
+  }
+  for (Finding& f : suppressed_by_change(base, head)) out.push_back(std::move(f));
+  return out;
+}
+
+// HEAD's findings as reported (integrity findings first, all new), their baseline states, and
+// BASE's findings that HEAD no longer has.
+struct Compared {
+  std::vector<Finding> reported;
+  std::vector<std::string> states;
+  size_t unchanged = 0;
+  std::vector<const Finding*> fixed;
+};
+
+Compared compare(const Side& base, const Side& head, std::vector<Finding> integrity,
+                 bool keep_unchanged) {
+  Compared c;
+  for (Finding& f : integrity) {
+    c.reported.push_back(std::move(f));
+    c.states.emplace_back("new");
+  }
+  const std::set<std::string> base_keys = finding_keys(base.findings);
+  for (const Finding& f : head.findings) {
+    bool is_new = !known_by(f, base_keys);
+    c.unchanged += is_new ? 0 : 1;
+    if (is_new || keep_unchanged) {
+      c.reported.push_back(f);
+      c.states.emplace_back(is_new ? "new" : "unchanged");
+    }
+  }
+  const std::set<std::string> head_keys = finding_keys(head.findings);
+  for (const Finding& f : base.findings) {
+    bool gone = true;
+    for (const auto& k : finding_keys(f)) gone = gone && !head_keys.count(k);
+    if (gone) c.fixed.push_back(&f);
+  }
+  return c;
+}
+
 }  // namespace
 
 int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catalog& catalog) {
-  std::string base_rev = o.range, head_rev;
-  if (size_t dots = o.range.find(".."); dots != std::string::npos) {
-    if (o.range.compare(dots, 3, "...") == 0) {
-      err << "sbreview: diff takes BASE..HEAD (two dots) or BASE\n";
-      return 2;
-    }
-    base_rev = o.range.substr(0, dots);
-    head_rev = o.range.substr(dots + 2);
-    if (base_rev.empty() || head_rev.empty()) {
-      err << "sbreview: diff takes BASE..HEAD or BASE\n";
-      return 2;
-    }
-  }
+  std::string base_rev, head_rev;
+  if (!split_range(o.range, base_rev, head_rev, err)) return 2;
   Side base, head, head_own;
   for (auto [side, rev] : {std::pair{&base, base_rev}, {&head, head_rev}}) {
     auto r = open_side(o, rev);
@@ -230,20 +291,7 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   }
   analyse(o, *base_text, catalog, base);
   analyse(o, *base_text, catalog, head);  // the gate is the base's
-  // A renamed file keeps its findings; one renamed out of reach hides them.
-  const Renames renames = renames_between(*base.rev, head.rev);
-  follow_renames(base.findings, renames);
-  std::vector<Finding> integrity = lowered(base, head);
-  for (const MovedOut& m :
-       moved_out_of_reach(base.findings, base.analysis, head.analysis, renames)) {
-    Location at{head.analysis.model.files.add(m.path), 1, 1};
-    integrity.push_back(integrity_finding(
-        *m.was,
-        fmt::format("renames {} to {}, which sbreview does not read, and so hides",
-                    base.analysis.model.files.path(m.was->at.file), m.path),
-        at));
-  }
-  for (Finding& f : suppressed_by_change(base, head)) integrity.push_back(std::move(f));
+  std::vector<Finding> integrity = weakened_in_files(base, head);
   const bool config_changed =
       (*base_text ? (*base_text)->text : "") != (*head_text ? (*head_text)->text : "");
   if (config_changed && !o.config) {
@@ -262,41 +310,18 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
       integrity.push_back(std::move(f));
     }
   }
-
-  const std::set<std::string> base_keys = finding_keys(base.findings);
-  std::vector<Finding> reported;
-  std::vector<std::string> states;
-  size_t unchanged = 0;
-  for (Finding& f : integrity) {
-    reported.push_back(std::move(f));
-    states.emplace_back("new");
-  }
-  // The summary formats (report/markdown_report, report/github_report) show the new findings
-  // only, so they leave SARIF its unchanged ones as well.
+  // SARIF carries the unchanged findings too (baselineState), so code scanning keeps them
+  // open; the summary formats (markdown, github) show the new ones only, so they leave SARIF
+  // its unchanged ones as well.
   const bool keeps_unchanged =
       std::all_of(o.outputs.begin(), o.outputs.end(), [](const OutputSpec& s) {
         return s.format == "sarif" || s.format == "markdown" || s.format == "github";
       });
-  for (const Finding& f : head.findings) {
-    bool is_new = !known_by(f, base_keys);
-    unchanged += is_new ? 0 : 1;
-    // SARIF carries the unchanged findings too (baselineState), so code scanning keeps them.
-    if (is_new || keeps_unchanged) {
-      reported.push_back(f);
-      states.emplace_back(is_new ? "new" : "unchanged");
-    }
-  }
-  const std::set<std::string> head_keys = finding_keys(head.findings);
-  std::vector<const Finding*> fixed;
-  for (const Finding& f : base.findings) {
-    bool gone = true;
-    for (const auto& k : finding_keys(f)) gone = gone && !head_keys.count(k);
-    if (gone) fixed.push_back(&f);
-  }
+  Compared c = compare(base, head, std::move(integrity), keeps_unchanged);
 
-  ReportContext ctx{head.analysis.model, head.analysis.sources, catalog, reported};
-  ctx.baseline_states = states;
-  if (o.show_fixed) ctx.fixed = relocated(fixed, base.analysis.model, head.analysis.model);
+  ReportContext ctx{head.analysis.model, head.analysis.sources, catalog, c.reported};
+  ctx.baseline_states = c.states;
+  if (o.show_fixed) ctx.fixed = relocated(c.fixed, base.analysis.model, head.analysis.model);
   ctx.diff_range = base_rev + ".." + (head_rev.empty() ? "working tree" : head_rev);
   if (head.rev) {
     set_revision_report_roots(*head.rev, ctx);
@@ -306,17 +331,18 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   if (!write_reports(o, ctx, out, err)) return 2;
   err << fmt::format("diff {}..{}: {} new, {} fixed, {} unchanged\n", base_rev,
                      head_rev.empty() ? "working tree" : head_rev,
-                     reported.size() - (keeps_unchanged ? unchanged : 0), fixed.size(), unchanged);
+                     c.reported.size() - (keeps_unchanged ? c.unchanged : 0), c.fixed.size(),
+                     c.unchanged);
   if (o.show_fixed) {
-    for (const Finding* f : fixed) {
+    for (const Finding* f : c.fixed) {
       err << fmt::format("fixed: {}:{}:{} [{}] {}\n", base.analysis.model.files.path(f->at.file),
                          f->at.line, f->at.column, f->rule_id.str(), f->message);
     }
   }
   std::string level = o.fail_on ? *o.fail_on : base.config.fail_on ? *base.config.fail_on : "high";
   std::vector<Finding> judged;
-  for (size_t i = 0; i < reported.size(); ++i) {
-    if (states[i] == "new") judged.push_back(reported[i]);
+  for (size_t i = 0; i < c.reported.size(); ++i) {
+    if (c.states[i] == "new") judged.push_back(c.reported[i]);
   }
   return should_fail(judged, level) ? 1 : 0;
 }

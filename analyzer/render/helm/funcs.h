@@ -31,4 +31,9 @@ bool parse_yaml_value(std::string_view text, FileId file, const std::string& pre
                       std::string& error, bool as_list = false);
 bool parse_json_value(std::string_view text, Value& out, std::string& error);
 
+// The escapes Go's %q, YAML's double-quoted scalars and JSON strings share: `"`, `\`, newline,
+// tab and carriage return. False (nothing appended) for any other byte, which each format
+// escapes in its own way.
+bool append_common_escape(unsigned char c, std::string& out);
+
 }  // namespace sbr::render::helm

@@ -6,6 +6,28 @@
 
 namespace sbr::render::helm {
 
+bool append_common_escape(unsigned char c, std::string& out) {
+  switch (c) {
+    case '"':
+      out += "\\\"";
+      return true;
+    case '\\':
+      out += "\\\\";
+      return true;
+    case '\n':
+      out += "\\n";
+      return true;
+    case '\t':
+      out += "\\t";
+      return true;
+    case '\r':
+      out += "\\r";
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string go_quote(const std::string& s);
 
 namespace {
@@ -155,27 +177,11 @@ std::string go_sprintf(const std::string& f, const std::vector<Value>& args, std
 std::string go_quote(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f)
-          out += fmt::format("\\x{:02x}", c);
-        else
-          out += static_cast<char>(c);
+    if (append_common_escape(c, out)) continue;
+    if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
     }
   }
   return out + "\"";

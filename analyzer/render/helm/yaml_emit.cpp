@@ -91,22 +91,8 @@ bool printable(const std::string& s) {
 std::string double_quoted(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
+    if (append_common_escape(c, out)) continue;
     switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
       case '\0':
         out += "\\0";
         break;

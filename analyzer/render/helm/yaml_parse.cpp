@@ -177,22 +177,8 @@ Value from_json(const nlohmann::json& j, int depth) {
 void json_string(const std::string& s, std::string& out) {
   out += '"';
   for (unsigned char c : s) {
+    if (append_common_escape(c, out)) continue;
     switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
       case '<':
         out += "\\u003c";
         break;
