@@ -263,3 +263,40 @@ TEST_CASE("a manifest the change turns binary fails closed instead of losing its
   }
   CHECK(parse_error);
 }
+
+TEST_CASE("a values change that turns on privileged is new, at the values line", "[diff]") {
+  test::TempDir repo("sbr-diff-helm");
+  const fs::path chart = repo.path / "charts/agent";
+  write(chart / "Chart.yaml", "apiVersion: v2\nname: agent\nversion: 0.3.1\nappVersion: \"1.4\"\n");
+  write(chart / "templates/pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Release.Name }}-agent\nspec:\n"
+        "  runtimeClassName: gvisor\n  containers:\n    - name: agent\n"
+        "      image: \"ghcr.io/acme/agent:{{ .Chart.AppVersion }}\"\n"
+        "      securityContext:\n        {{- toYaml .Values.securityContext | nindent 8 }}\n");
+  const std::string values =
+      "# Values for the agent pod.\nsecurityContext:\n  runAsNonRoot: true\n";
+  write(chart / "values.yaml", values + "  privileged: false\n");
+  git(repo.path, "init -q");
+  git(repo.path, "add -A");
+  git(repo.path, "commit -q -m base");
+  git(repo.path, "tag base");
+  write(chart / "values.yaml", values + "  privileged: true\n");
+  git(repo.path, "commit -q -am 'agent: privileged for docker-in-docker'");
+  Run r = diff(repo.path, {"base..HEAD", "--format", "json"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 1);
+  bool privileged = false;
+  const json doc = json::parse(r.out);
+  for (const auto& f : doc["findings"]) {
+    CHECK(f["location"]["file"] == "charts/agent/values.yaml");
+    if (f["rule"] != "SB1001") continue;
+    privileged = true;
+    CHECK(f["location"]["line"] == 4);
+    bool template_step = false;
+    for (const auto& v : f["via"]) {
+      template_step = template_step || v["file"] == "charts/agent/templates/pod.yaml";
+    }
+    CHECK(template_step);
+  }
+  CHECK(privileged);
+}
