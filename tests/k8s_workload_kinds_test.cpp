@@ -1,13 +1,16 @@
 // Which Kubernetes objects are workloads (OpenShift Template and DeploymentConfig, pod specs
-// without containers) and a devcontainer that a pod builds with envbuilder (docs/kubernetes.md).
+// without containers; Argo Rollouts and Knative Services as long-lived controllers) and a
+// devcontainer that a pod builds with envbuilder (docs/kubernetes.md).
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
 #include "analyzer/pipeline/analysis.h"
 #include "tests/fixture_harness.h"
+#include "tests/temp_dir.h"
 
 using namespace sbr;
 
@@ -93,4 +96,24 @@ TEST_CASE("a remote ENVBUILDER_GIT_URL leaves the repository's devcontainer on i
   REQUIRE(pod != nullptr);
   CHECK_FALSE(pod->runs_devcontainer);
   CHECK(pod->features.empty());
+}
+
+TEST_CASE("an Argo Rollout and a Knative Service are long-lived controllers", "[k8s]") {
+  test::TempDir dir("sbr-kinds");
+  dir.write("rollout.yaml",
+            "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: agent-api\n"
+            "spec:\n  strategy:\n    canary: {steps: [{setWeight: 20}]}\n  template:\n"
+            "    spec:\n      containers:\n        - name: api\n          image: acme/api:3\n");
+  dir.write("worker.yaml",
+            "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata:\n  name: worker\n"
+            "spec:\n  template:\n    spec:\n      containers:\n"
+            "        - image: acme/worker:2\n");
+  Config config;
+  Analysis an = analyze({dir.path.string()}, config, {});
+  auto findings = run_checks(an.model, Catalog::embedded(), config, {"2026-01-01"});
+  std::set<std::string> long_lived;
+  for (const Finding& f : findings) {
+    if (f.rule_id.str() == "SB7001") long_lived.insert(an.model.files.path(f.at.file));
+  }
+  CHECK(long_lived == std::set<std::string>{"rollout.yaml", "worker.yaml"});
 }

@@ -94,9 +94,11 @@ struct TemplateKind {
 constexpr TemplateKind kTemplateKinds[] = {
     // OpenShift's Deployment: keeps its pods running and restarts them, as a Deployment does.
     {"apps.openshift.io", "DeploymentConfig", Controller::Deployment},
-    {"argoproj.io", "Rollout", Controller::OtherPodTemplate},
-    {"serving.knative.dev", "Service", Controller::OtherPodTemplate},
-    {"serving.knative.dev", "Configuration", Controller::OtherPodTemplate},
+    // An Argo Rollout replaces a Deployment, and Knative runs each revision as one: their pods
+    // live on and are restarted, which is what invariant 7's long-lived controller is about.
+    {"argoproj.io", "Rollout", Controller::Deployment},
+    {"serving.knative.dev", "Service", Controller::Deployment},
+    {"serving.knative.dev", "Configuration", Controller::Deployment},
 };
 
 const TemplateKind* known_template_kind(const ObjectInfo& obj) {
