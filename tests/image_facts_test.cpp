@@ -4,13 +4,16 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <sstream>
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/launch_util.h"
 #include "analyzer/pipeline/analysis.h"
+#include "analyzer/report/report.h"
 #include "analyzer/source/memory_tree.h"
+#include "tests/fixture_harness.h"
 #include "tests/source_file.h"
 
 using namespace sbr;
@@ -248,4 +251,20 @@ TEST_CASE("entrypoint scripts: resolved through COPY, judged for the socket and 
   REQUIRE(w->start_scripts.size() == 1);
   CHECK(w->start_scripts[0].container_path == "/opt/start.sh");
   CHECK(w->start_scripts[0].repo_path == "scripts/start.sh");
+}
+
+TEST_CASE("the model dump shows what the image grants and which repository files it carries",
+          "[launch]") {
+  Config config;
+  Analysis an =
+      analyze({test::source_dir() + "/fixtures/launch/devcontainer-sudo-socket"}, config, {});
+  std::ostringstream dump;
+  write_model_dump(an.model, dump);
+  const std::string text = dump.str();
+  CHECK(text.find("    image grant passwordless-sudo ALL via /etc/sudoers.d/vscode @ "
+                  ".devcontainer/Dockerfile:16:5\n") != std::string::npos);
+  CHECK(text.find("    image file /opt/hooks/10-git.sh <- .devcontainer/hooks/10-git.sh @ ") !=
+        std::string::npos);
+  CHECK(text.find("    start script /usr/local/bin/entrypoint.sh <- .devcontainer/entrypoint.sh "
+                  "@ .devcontainer/Dockerfile:23:12\n") != std::string::npos);
 }

@@ -185,6 +185,24 @@ void dump_budget(const Dump& d, const Workload& w) {
   for (const auto& s : w.siblings) out << fmt::format("    sibling {} ({})\n", s.name, s.image);
 }
 
+// What the workload's image grants and which repository files it carries (Dockerfile COPY/ADD
+// resolved against the build context), with the start scripts among them.
+void dump_image_facts(const Dump& d, const Workload& w) {
+  static const char* const kGrants[] = {"passwordless-sudo", "privileged-group", "setuid"};
+  for (const ImageGrant& g : w.image_grants) {
+    d.out << fmt::format("    image grant {} {}{} @ {}\n", kGrants[static_cast<int>(g.kind)],
+                         g.detail, g.via.empty() ? "" : " via " + g.via, d.at(g.from));
+  }
+  for (const auto& f : w.image_files) {
+    d.out << fmt::format("    image file {} <- {} @ {}\n", f.container_path, f.repo_path,
+                         d.at(f.from));
+  }
+  for (const auto& f : w.start_scripts) {
+    d.out << fmt::format("    start script {} <- {} @ {}\n", f.container_path, f.repo_path,
+                         d.at(f.from));
+  }
+}
+
 // Launcher, compose and devcontainer facts (Kubernetes dumps stay as they were).
 void dump_launcher(const Dump& d, const Workload& w) {
   std::ostream& out = d.out;
@@ -223,6 +241,7 @@ void dump_launcher(const Dump& d, const Workload& w) {
                          f.modelled ? "" : " (effect not modelled)", d.at(f.from));
     }
     if (!w.dockerfile.empty()) out << fmt::format("    dockerfile: {}\n", w.dockerfile);
+    dump_image_facts(d, w);
     for (const auto& m : w.mounts) {
       if (m.propagation || m.relabel_shared || m.relabel_private || m.chown || m.overlay ||
           m.size_limit) {
