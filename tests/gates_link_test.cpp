@@ -1,6 +1,9 @@
 // link_gates: a gate is attached only to the workloads whose traffic crosses it.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <set>
+
 #include "analyzer/engine/gate_path.h"
 #include "tests/gates_test_util.h"
 
@@ -205,4 +208,31 @@ TEST_CASE("a squid proxy is a gate only with a proxy variable and direct egress 
   CHECK(kinds(m.workloads[0]) == std::vector<GateKind>{GateKind::Nft, GateKind::Squid});
   CHECK(m.workloads[1].network.egress.empty());
   CHECK(kinds(m.workloads[2]) == std::vector<GateKind>{GateKind::Nft});
+}
+
+TEST_CASE("the image's COPY decides which script an entrypoint is, not its base name", "[gates]") {
+  Model m = model_with_files();
+  const FileId legacy = m.files.add("legacy/init-firewall.sh");
+  add_script(m, 2, {gate(GateKind::Nft, GateHook::Output, 2, 7)});
+  add_script(m, legacy, {gate(GateKind::Nft, GateHook::Output, legacy, 3)});
+  Workload w = launched(0, Engine::Podman, std::nullopt);
+  w.command.push_back(fact(std::string("/usr/local/bin/init-firewall.sh"), Provenance{}));
+  w.image_files.push_back({"/usr/local/bin/init-firewall.sh", "image/init-firewall.sh", {}});
+  m.workloads.push_back(w);
+  // An image that keeps its ENTRYPOINT: the start script is the entrypoint.
+  Workload kept = launched(0, Engine::Podman, std::nullopt);
+  kept.start_scripts.push_back({"/usr/local/bin/init-firewall.sh", "legacy/init-firewall.sh", {}});
+  m.workloads.push_back(kept);
+  // Nothing known about the image: the base name still links (both scripts share it).
+  Workload unknown = launched(0, Engine::Podman, std::nullopt);
+  unknown.command.push_back(fact(std::string("/usr/local/bin/init-firewall.sh"), Provenance{}));
+  m.workloads.push_back(unknown);
+  link_gates(m);
+  std::map<std::size_t, std::set<std::string>> linked;
+  for (const GateLink& l : m.gate_links) {
+    linked[l.workload].insert(m.files.path(m.scripts[l.script].file));
+  }
+  CHECK(linked[0] == std::set<std::string>{"image/init-firewall.sh"});
+  CHECK(linked[1] == std::set<std::string>{"legacy/init-firewall.sh"});
+  CHECK(linked[2] == std::set<std::string>{"image/init-firewall.sh", "legacy/init-firewall.sh"});
 }

@@ -41,6 +41,23 @@ std::string joined_command(const Workload& w) {
   return out;
 }
 
+// The repository files the container runs first, where its image says which they are: a
+// command word that is the in-container path of a file the Dockerfile's COPY/ADD put there,
+// and, for a container that keeps its image's ENTRYPOINT/CMD, the start scripts. A basename is
+// not evidence once the image tells which file sits at a path.
+std::vector<std::string> entry_files(const Workload& w) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < w.command.size() && i < 4; ++i) {
+    for (const auto& f : w.image_files) {
+      if (f.container_path == w.command[i].value) out.push_back(f.repo_path);
+    }
+  }
+  if (w.command.empty()) {
+    for (const auto& f : w.start_scripts) out.push_back(f.repo_path);
+  }
+  return out;
+}
+
 // `nft -f /etc/sandbox/egress.nft && exec ...` in the container's own command.
 bool command_loads(const std::string& cmd, const std::string& path) {
   std::string b = base_name(path);
@@ -94,6 +111,7 @@ void link_gates(Model& model) {
     const Workload& w = model.workloads[wi];
     const FileId launcher = w.object_from.at.file;
     auto entries = entry_names(w);
+    const auto files = entry_files(w);
     const std::string cmd = joined_command(w);
     bool proxied = std::any_of(w.env.begin(), w.env.end(),
                                [](const EnvVar& e) { return is_proxy_env(e.name); });
@@ -101,10 +119,11 @@ void link_gates(Model& model) {
       const ScriptFacts& s = model.scripts[si];
       const std::string& path = model.files.path(s.file);
       bool same_script = s.file == launcher;
-      bool entrypoint =
-          !same_script && !path.empty() &&
-          (std::find(entries.begin(), entries.end(), base_name(path)) != entries.end() ||
-           setup_runs(w, path));
+      // The image's own files decide when it names them; the base name only when it does not.
+      bool by_name = files.empty() ? std::find(entries.begin(), entries.end(), base_name(path)) !=
+                                         entries.end()
+                                   : std::find(files.begin(), files.end(), path) != files.end();
+      bool entrypoint = !same_script && !path.empty() && (by_name || setup_runs(w, path));
       bool loaded_by_command = !same_script && command_loads(cmd, path);
       for (std::size_t gi = 0; gi < s.gates.size(); ++gi) {
         GateLink l{wi, si, gi, GateVia::SameScript, false};
