@@ -183,6 +183,23 @@ TEST_CASE("the --set syntax: list indexes, escaped commas, typed scalars", "[hel
         "# Source: c/templates/cm.yaml\na: [null,{\"name\":\"x\"}]\nb: a,b\nc: int\n");
 }
 
+TEST_CASE("a --set-string value stays a string, applied after every --set", "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add("c/templates/cm.yaml",
+        "tag: {{ .Values.tag }} {{ kindOf .Values.tag }}\nuid: {{ kindOf .Values.uid }}\n");
+  render::RenderOptions o;
+  o.helm_set = {"tag=1234,uid=1000"};
+  auto typed = render_charts(t, o);
+  REQUIRE(typed.streams.size() == 1);
+  CHECK(typed.streams[0].text == "# Source: c/templates/cm.yaml\ntag: 1234 int\nuid: int\n");
+  o.helm_set_string = {"tag=1234"};
+  o.helm_set.push_back("tag=2");  // --set-string wins though given first: it is applied last
+  auto kept = render_charts(t, o);
+  REQUIRE(kept.streams.size() == 1);
+  CHECK(kept.streams[0].text == "# Source: c/templates/cm.yaml\ntag: 1234 string\nuid: int\n");
+}
+
 TEST_CASE("an unsupported function fails the chart once, at its template line", "[helm][chart]") {
   Tree t;
   t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");

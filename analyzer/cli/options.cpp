@@ -38,6 +38,7 @@ options:
   --helm-values FILE         values file for every chart, after the chart's values.yaml
                              (repeatable; later files win)
   --helm-set KEY=VALUE       value for every chart, Helm's --set syntax (repeatable)
+  --helm-set-string KEY=VALUE  the same, the value kept a string (Helm's --set-string)
   --version                  print the version
   --help                     print this help
 
@@ -138,11 +139,14 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       auto v = get();
       if (!v || (*v != "on" && *v != "off")) return "--render takes on or off";
       o.render = *v == "on";
-    } else if (flag == "--helm-values" || flag == "--helm-set") {
+    } else if (flag == "--helm-values" || flag == "--helm-set" || flag == "--helm-set-string") {
       auto v = get();
-      if (!v || v->empty())
-        return flag + (flag == "--helm-set" ? " takes KEY=VALUE" : " takes a file name");
-      (flag == "--helm-set" ? o.helm_set : o.helm_values).push_back(*v);
+      const bool pair = flag != "--helm-values";
+      if (!v || v->empty()) return flag + (pair ? " takes KEY=VALUE" : " takes a file name");
+      (flag == "--helm-set"          ? o.helm_set
+       : flag == "--helm-set-string" ? o.helm_set_string
+                                     : o.helm_values)
+          .push_back(*v);
     } else if (flag == "--today") {  // for reproducible tests of acceptance expiry
       auto v = get();
       if (!v) return "--today takes a date";

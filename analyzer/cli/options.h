@@ -28,9 +28,10 @@ struct Options {
   bool parse_only = false;  // hidden: stop after building the model (benchmark baseline)
   unsigned jobs = 0;
   std::string today;
-  bool render = true;                    // --render=off: charts and overlays read raw
-  std::vector<std::string> helm_values;  // --helm-values FILE (repeatable)
-  std::vector<std::string> helm_set;     // --helm-set k=v (repeatable)
+  bool render = true;                        // --render=off: charts and overlays read raw
+  std::vector<std::string> helm_values;      // --helm-values FILE (repeatable)
+  std::vector<std::string> helm_set;         // --helm-set k=v (repeatable)
+  std::vector<std::string> helm_set_string;  // --helm-set-string k=v (repeatable)
 };
 
 extern const char* const kUsage;

@@ -109,6 +109,7 @@ render::RenderOptions render_options(const Options& o) {
   r.enabled = o.render;
   r.helm_values = o.helm_values;
   r.helm_set = o.helm_set;
+  r.helm_set_string = o.helm_set_string;
   return r;
 }
 

@@ -48,10 +48,11 @@ struct RenderedStream {
 };
 
 struct RenderOptions {
-  bool enabled = true;                   // --render=off analyses raw files only
-  std::vector<std::string> helm_values;  // --helm-values FILE, in order
-  std::vector<std::string> helm_set;     // --helm-set k=v, in order
-  std::uint32_t timeout_ms = 30'000;     // per render root (external renderers)
+  bool enabled = true;                       // --render=off analyses raw files only
+  std::vector<std::string> helm_values;      // --helm-values FILE, in order
+  std::vector<std::string> helm_set;         // --helm-set k=v, in order
+  std::vector<std::string> helm_set_string;  // --helm-set-string k=v: values stay strings
+  std::uint32_t timeout_ms = 30'000;         // per render root (external renderers)
   std::uint64_t max_output_bytes = 64ull << 20;
 };
 

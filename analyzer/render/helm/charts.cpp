@@ -46,7 +46,8 @@ bool read_user_values(const SourceSet& sources, const std::string& path, Value& 
   return helm::parse_yaml_value(buf.str(), kNoFile, "", out, error);
 }
 
-// Chart defaults, then each --helm-values file, then each --helm-set pair.
+// Chart defaults, then each --helm-values file, then each --helm-set and --helm-set-string
+// pair.
 bool final_values(const SourceSet& sources, const RenderOptions& options, Chart& chart,
                   RenderOutput& out) {
   Value values = Value::new_map();
@@ -67,12 +68,16 @@ bool final_values(const SourceSet& sources, const RenderOptions& options, Chart&
     if (file.is_map()) helm::coalesce_values(values, file);
   }
   helm::coalesce_values(values, chart.values);
-  for (const std::string& set : options.helm_set) {
-    std::string error;
-    if (!helm::apply_set(values, set, false, error)) {
-      out.problems.push_back({ProblemKind::RenderFailed,
-                              fmt::format("chart {} is not rendered: {}", chart.name, error), at});
-      return false;
+  // Helm's order: every --set, then every --set-string.
+  for (const auto* sets : {&options.helm_set, &options.helm_set_string}) {
+    for (const std::string& set : *sets) {
+      std::string error;
+      if (!helm::apply_set(values, set, sets == &options.helm_set_string, error)) {
+        out.problems.push_back({ProblemKind::RenderFailed,
+                                fmt::format("chart {} is not rendered: {}", chart.name, error),
+                                at});
+        return false;
+      }
     }
   }
   chart.values = values;
