@@ -1,6 +1,8 @@
 // Runs Go-template text through the chart engine for the conformance tests.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <string>
 
 #include "analyzer/render/helm/exec.h"
@@ -50,6 +52,15 @@ inline Rendered render_template(const std::string& text, const std::string& valu
   }
   r.text = r.out.text;
   return r;
+}
+
+// The output of a template that must run; the test fails with the engine's error otherwise.
+inline std::string render_ok(const std::string& text, const std::string& values_yaml = "{}",
+                             const std::string& defines = "") {
+  Rendered r = render_template(text, values_yaml, defines);
+  INFO(r.error);
+  REQUIRE(r.error.empty());
+  return r.text;
 }
 
 }  // namespace sbr::test

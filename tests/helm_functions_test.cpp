@@ -9,10 +9,7 @@ namespace {
 
 std::string run(const std::string& text, const std::string& values = "{}",
                 const std::string& defines = "") {
-  auto r = render_template(text, values, defines);
-  INFO(r.error);
-  REQUIRE(r.error.empty());
-  return r.text;
+  return sbr::test::render_ok(text, values, defines);
 }
 
 }  // namespace

@@ -17,8 +17,9 @@ using json = nlohmann::json;
 
 namespace {
 
-std::vector<Suppression> comments_of(const std::string& text) {
+std::vector<Suppression> comments_of(const std::string& text, FileType type = FileType::Yaml) {
   SourceFile f;
+  f.type = type;
   f.id = 0;
   f.path = "x";
   f.bytes = text;
@@ -94,19 +95,34 @@ TEST_CASE("a comment covers its own line and, alone on a line, the next code lin
       "c: \"# sbreview-ignore SB1001 -- in a string\"\n"
       "# see sbreview-ignore SB1001 -- prose\n"
       "# sbreview-ignored SB1001 -- another word\n"
-      "// sbreview-ignore SB3003 -- jsonc\n"
-      "<!-- sbreview-ignore SB8001 -- markdown -->\n"
+      "// sbreview-ignore SB3003 -- not a YAML comment\n"
       "x\n");
-  REQUIRE(s.size() == 4);
+  REQUIRE(s.size() == 2);
   CHECK(s[0].line == 1);
   CHECK(s[0].next_line == 0);  // a trailing comment covers only its line
   CHECK(s[0].at.column == 7);  // the comment, not the marker
   CHECK(s[1].line == 2);
   CHECK(s[1].next_line == 5);  // past the other comment and the blank line
-  CHECK(s[2].rules == std::vector<std::string>{"SB3003"});
-  CHECK(s[3].rules == std::vector<std::string>{"SB8001"});
-  CHECK(s[3].reason == "markdown");
-  CHECK(s[3].next_line == 11);
+}
+
+TEST_CASE("each format's own comment: // in JSONC, <!-- --> in Markdown, never # there",
+          "[suppress]") {
+  auto json = comments_of(
+      "{\n  // sbreview-ignore SB3003 -- the harness config is read-only\n"
+      "  \"mounts\": []  # sbreview-ignore SB1001 -- not JSONC\n}\n",
+      FileType::Devcontainer);
+  REQUIRE(json.size() == 1);
+  CHECK(json[0].rules == std::vector<std::string>{"SB3003"});
+  CHECK(json[0].next_line == 3);
+  auto md = comments_of(
+      "# Suppressions\n\n```\n# sbreview-ignore SB1001 -- shown in a code block\n```\n"
+      "<!-- sbreview-ignore SB8001 -- the claim is checked by hand -->\nThe agent has no "
+      "network.\n",
+      FileType::Markdown);
+  REQUIRE(md.size() == 1);
+  CHECK(md[0].rules == std::vector<std::string>{"SB8001"});
+  CHECK(md[0].reason == "the claim is checked by hand");
+  CHECK(md[0].next_line == 7);
 }
 
 TEST_CASE("a suppressed finding is a note with its reason and an in-source kind", "[suppress]") {

@@ -11,7 +11,19 @@
 namespace sbr {
 namespace {
 
-constexpr std::string_view kOpeners[] = {"#", "//", "<!--"};
+// The comment opener of the file's format: `#` in a Markdown file is a heading (a document
+// that shows the grammar in a code block suppresses nothing), `//` is JSONC's.
+std::string_view opener_of(FileType type) {
+  switch (type) {
+    case FileType::Markdown:
+      return "<!--";
+    case FileType::Json:
+    case FileType::Devcontainer:
+      return "//";
+    default:
+      return "#";
+  }
+}
 
 std::string_view trim_right(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
@@ -21,12 +33,9 @@ std::string_view trim_right(std::string_view s) {
 }
 
 // The comment opener that ends `before` (the text on the line before the marker), or "".
-std::string_view opener_before(std::string_view before) {
+bool ends_with_opener(std::string_view before, std::string_view opener) {
   before = trim_right(before);
-  for (std::string_view o : kOpeners) {
-    if (before.size() >= o.size() && before.substr(before.size() - o.size()) == o) return o;
-  }
-  return {};
+  return before.size() >= opener.size() && before.substr(before.size() - opener.size()) == opener;
 }
 
 // An odd number of quotes before the opener: it is inside a quoted string, not a comment.
@@ -35,12 +44,8 @@ bool inside_quotes(std::string_view before) {
          std::count(before.begin(), before.end(), '\'') % 2 == 1;
 }
 
-bool comment_only(std::string_view line) {
-  line = trim(line);
-  for (std::string_view o : kOpeners) {
-    if (line.substr(0, o.size()) == o) return true;
-  }
-  return false;
+bool comment_only(std::string_view line, std::string_view opener) {
+  return trim(line).substr(0, opener.size()) == opener;
 }
 
 bool valid_date(std::string_view d) {
@@ -56,12 +61,13 @@ std::string_view line_at(std::string_view text, size_t from) {
 
 // For a comment alone on line `line` (which starts at `start`): the next line that holds
 // something other than a comment; 0 when the file ends first.
-std::uint32_t next_code_line(std::string_view text, size_t start, std::uint32_t line) {
+std::uint32_t next_code_line(std::string_view text, size_t start, std::uint32_t line,
+                             std::string_view opener) {
   size_t at = text.find('\n', start);
   while (at != std::string_view::npos) {
     ++line;
     std::string_view l = line_at(text, at + 1);
-    if (!trim(l).empty() && !comment_only(l)) return line;
+    if (!trim(l).empty() && !comment_only(l, opener)) return line;
     at = text.find('\n', at + 1);
   }
   return 0;
@@ -92,6 +98,7 @@ Suppression parse_suppression(std::string_view text) {
 void read_suppression_comments(const SourceFile& file, std::vector<Suppression>& out) {
   const std::string_view text = file.bytes;
   const std::string_view marker = kIgnoreMarker;
+  const std::string_view opener = opener_of(file.type);
   std::uint32_t line = 1;
   size_t counted = 0;  // newlines are counted up to here
   for (size_t at = text.find(marker); at != std::string_view::npos;
@@ -100,9 +107,8 @@ void read_suppression_comments(const SourceFile& file, std::vector<Suppression>&
     start = start == std::string_view::npos ? 0 : start + 1;
     for (; counted < start; ++counted) line += text[counted] == '\n' ? 1 : 0;
     std::string_view before = text.substr(start, at - start);
-    std::string_view opener = opener_before(before);
     // The marker in a value or in prose is not a suppression; nor is a `#` inside quotes.
-    if (opener.empty() || inside_quotes(before)) continue;
+    if (!ends_with_opener(before, opener) || inside_quotes(before)) continue;
     const size_t after = at + marker.size();
     // `sbreview-ignore:` is a suppression written wrongly (and reported); `sbreview-ignored`
     // is another word.
@@ -115,7 +121,7 @@ void read_suppression_comments(const SourceFile& file, std::vector<Suppression>&
     s.at = Location{file.id, line, static_cast<std::uint32_t>(opened + 1)};
     s.line = line;
     const bool alone = trim(before) == opener;
-    if (alone) s.next_line = next_code_line(text, start, line);
+    if (alone) s.next_line = next_code_line(text, start, line, opener);
     out.push_back(std::move(s));
   }
 }
