@@ -78,7 +78,7 @@ TEST_CASE("podman exec \"$NAME\" links its rules to the --name \"$NAME\" launch 
   Model m = model_of(t);
   const std::string gw = "$GW@run.sh:3";
   // The gateway itself (named by the identity) and the unnamed launch that joins it.
-  CHECK(exec_linked(m) == std::vector<std::string>{gw, "line 8"});
+  CHECK(exec_linked(m) == std::vector<std::string>{gw, "line 13"});
   std::size_t joined = 0;
   for (const Workload& w : m.workloads) joined += w.network.mode_arg == gw ? 1 : 0;
   CHECK(joined == 1);
