@@ -93,6 +93,8 @@ void read_env(const Reader& r, const Node* c, Workload& w) {
       if (const Node* val = e->get("value")) {
         v.value = val->scalar;
         v.from = r.prov(val);
+        // A Template parameter without a value: what `oc process -p` passes is not written.
+        if (is_unknown_parameter(v.value)) v.source = EnvSource::Symbolic;
       } else if (const Node* vf = e->get("valueFrom"); vf && vf->is_map()) {
         // The reference is the fact: it is located at its own key (`secretKeyRef:`), not at
         // the entry's `- name:`, so that two references of one entry stay apart.
