@@ -369,6 +369,9 @@ void read_container(const Reader& r, const ObjectInfo& obj, const Node* pod_meta
       for (const Node* a : list->items) w.command.push_back(fact(a->scalar, r.prov(a)));
     }
   }
+  if (const Node* wd = e.node->get("workingDir"); wd && wd->is_scalar()) {
+    w.working_dir = fact(wd->scalar, r.prov(wd));
+  }
   read_container_security(r, e.node->get("securityContext"), w.identity);
   if (const Node* k = e.node->key_node("securityContext")) w.security_context_from = r.prov(k);
   read_legacy_annotations(r, pod_meta ? pod_meta : obj.root->get("metadata"), w.id.container,

@@ -289,6 +289,8 @@ void apply_options(const ParsedRun& run, Workload& w, ApplyOutcome& outcome) {
       w.lifecycle.restart = fact(v, at);
     } else if (n == "init") {
       w.init = fact(flag_value(o), o.flag.from);
+    } else if (n == "workdir") {
+      if (!o.value.symbolic) w.working_dir = fact(v, at);
     } else if (n == "name") {
       if (!o.value.symbolic) outcome.name = fact(v, at);  // an unresolved name is no identity
     } else if (n == "pod") {
