@@ -69,8 +69,8 @@ TEST_CASE("a bind mount's source is resolved as the engine resolves it", "[links
   CHECK(bind_source_in_repository(bind("bin/gate", "/g", Frontend::Bash, script), repo) ==
         "bin/gate");
   // Compose sources arrive resolved against the compose file's directory.
-  CHECK(bind_source_in_repository(bind("./deploy/gate", "/g", Frontend::Compose, compose),
-                                  repo) == "deploy/gate");
+  CHECK(bind_source_in_repository(bind("./deploy/gate", "/g", Frontend::Compose, compose), repo) ==
+        "deploy/gate");
   // devcontainer runArgs keep the CLI's variable: the workspace folder holding .devcontainer.
   CHECK(bind_source_in_repository(
             bind("${localWorkspaceFolder}/tools", "/g", Frontend::Devcontainer, dev), repo) ==
@@ -78,8 +78,8 @@ TEST_CASE("a bind mount's source is resolved as the engine resolves it", "[links
   // Outside the repository, or not there: nothing.
   CHECK_FALSE(bind_source_in_repository(bind("/etc/gate", "/g", Frontend::Bash, script), repo));
   CHECK_FALSE(bind_source_in_repository(bind("~/gate", "/g", Frontend::Bash, script), repo));
-  CHECK_FALSE(bind_source_in_repository(bind("../up/gate", "/g", Frontend::Compose, compose),
-                                        repo));
+  CHECK_FALSE(
+      bind_source_in_repository(bind("../up/gate", "/g", Frontend::Compose, compose), repo));
   CHECK_FALSE(bind_source_in_repository(bind("./missing", "/g", Frontend::Bash, script), repo));
   CHECK(devcontainer_workspace_folder("svc/.devcontainer/devcontainer.json") == "svc");
   CHECK(devcontainer_workspace_folder(".devcontainer/py/devcontainer.json").empty());
@@ -154,7 +154,8 @@ TEST_CASE("what a command line runs or loads, past the wrappers", "[links]") {
   auto from_argv = run_paths_of_argv(argv);
   REQUIRE(from_argv.size() == 2);
   CHECK(from_argv[0].path == "/opt/gate/fw.sh");
-  std::vector<Fact<std::string>> one{fact(std::string("/opt/gate/apply.sh --strict"), Provenance{})};
+  std::vector<Fact<std::string>> one{
+      fact(std::string("/opt/gate/apply.sh --strict"), Provenance{})};
   REQUIRE(run_paths_of_argv(one).size() == 1);
   CHECK(run_paths_of_argv(one)[0].path == "/opt/gate/apply.sh");
 }
@@ -177,11 +178,9 @@ TEST_CASE("a compose command runs the gate script a bind mount puts there", "[li
   CHECK(w->unresolved_runs.empty());
 }
 
-TEST_CASE("a devcontainer's lifecycle command runs the script its Dockerfile copies",
-          "[links]") {
+TEST_CASE("a devcontainer's lifecycle command runs the script its Dockerfile copies", "[links]") {
   test::TempDir dir("sbr-links");
-  const std::string fw =
-      "#!/bin/bash\niptables -P OUTPUT DROP\nip6tables -P OUTPUT DROP\n";
+  const std::string fw = "#!/bin/bash\niptables -P OUTPUT DROP\nip6tables -P OUTPUT DROP\n";
   dir.write(".devcontainer/init-firewall.sh", fw);
   dir.write("tools/init-firewall.sh", "#!/bin/bash\niptables -P OUTPUT ACCEPT\n");
   dir.write(".devcontainer/Dockerfile",
@@ -317,7 +316,7 @@ TEST_CASE("the devcontainer CLI run inside a pod is linked to the file it names"
   dir.write("envs/agent/.devcontainer/devcontainer.json",
             "{\"image\": \"mcr.microsoft.com/devcontainers/base:bookworm\",\n"
             " \"runArgs\": [\"--privileged\"]}\n");
-  dir.write("envs/agent/k8s/runner.yaml", R"(apiVersion: batch/v1
+  dir.write("envs/agent/k8s/runner.yaml", R"yaml(apiVersion: batch/v1
 kind: Job
 metadata:
   name: agent-run
@@ -335,7 +334,7 @@ spec:
         - name: elsewhere
           image: node:20
           args: ["devcontainer", "up", "--workspace-folder", "$(REPO_DIR)"]
-)");
+)yaml");
   Config config;
   Analysis an = analyze({dir.path.string()}, config, {});
   const Workload* runner = nullptr;
@@ -355,8 +354,9 @@ spec:
   REQUIRE(elsewhere != nullptr);
   CHECK_FALSE(elsewhere->runs_devcontainer);
   auto fs = findings_of(an, config);
-  CHECK(has(fs, "SB0053", "container elsewhere builds and runs a devcontainer with the "
-                          "devcontainer CLI"));
+  CHECK(has(fs, "SB0053",
+            "container elsewhere builds and runs a devcontainer with the "
+            "devcontainer CLI"));
   // Running a devcontainer is evidence of the agent's own container.
   CHECK(runner->threat == ThreatClass::UntrustedCode);
   CHECK(runner->threat_reason.find("builds and runs the devcontainer") != std::string::npos);

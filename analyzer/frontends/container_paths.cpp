@@ -54,9 +54,10 @@ std::optional<std::string> relative_part(std::string_view source) {
       return std::string(source.substr(cwd.size() + 1));
     }
   }
-  if (source.empty() || source.front() == '/' || source.front() == '~' ||
-      source.front() == '$' || source.front() == '<' || source.front() == '`' ||
-      source.find("${") != std::string_view::npos || source.find("<unknown") != std::string_view::npos) {
+  if (source.empty() || source.front() == '/' || source.front() == '~' || source.front() == '$' ||
+      source.front() == '<' || source.front() == '`' ||
+      source.find("${") != std::string_view::npos ||
+      source.find("<unknown") != std::string_view::npos) {
     return std::nullopt;
   }
   return std::string(source);
@@ -77,9 +78,8 @@ int covers(const std::vector<std::string>& target, const std::vector<std::string
   return static_cast<int>(target.size());
 }
 
-constexpr std::array<std::string_view, 6> kPathDirs = {"/usr/local/sbin", "/usr/local/bin",
-                                                       "/usr/sbin",       "/usr/bin",
-                                                       "/sbin",           "/bin"};
+constexpr std::array<std::string_view, 6> kPathDirs = {
+    "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"};
 
 std::optional<ContainerFile> file_at_absolute(const Workload& w,
                                               const std::vector<std::string>& path,
@@ -185,7 +185,8 @@ std::optional<ContainerFile> repository_file_at(const Workload& w, std::string_v
   }
   if (bare && use != PathUse::File) {
     for (std::string_view dir : kPathDirs) {
-      if (!found) found = file_at_absolute(w, components(std::string(dir) + "/" + std::string(path)), repo);
+      if (!found)
+        found = file_at_absolute(w, components(std::string(dir) + "/" + std::string(path)), repo);
     }
   }
   return found;

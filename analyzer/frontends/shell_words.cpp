@@ -39,8 +39,8 @@ std::vector<std::vector<std::string>> simple_commands(std::string_view text) {
     } else if (c == '<' || c == '>') {
       // `2>` and `>&2`: the descriptor is not a word of the command.
       bool descriptor = in_word && std::all_of(word.begin(), word.end(), [](char d) {
-        return std::isdigit(static_cast<unsigned char>(d)) != 0;
-      });
+                          return std::isdigit(static_cast<unsigned char>(d)) != 0;
+                        });
       if (descriptor) {
         word.clear();
         in_word = false;

@@ -202,7 +202,8 @@ void dump_image_facts(const Dump& d, const Workload& w) {
                          d.at(f.from));
   }
   if (w.working_dir) {
-    d.out << fmt::format("    working dir {} @ {}\n", w.working_dir->value, d.at(w.working_dir->from));
+    d.out << fmt::format("    working dir {} @ {}\n", w.working_dir->value,
+                         d.at(w.working_dir->from));
   }
   if (w.runs_devcontainer) {
     d.out << fmt::format("    runs devcontainer {} @ {}\n", w.runs_devcontainer->value,

@@ -97,7 +97,8 @@ bool contains(const std::set<std::string>& s, const std::string& v) {
 void resolve_list_files(Model& model, const RepositoryFiles& repo) {
   for (ScriptFacts& s : model.scripts) {
     const std::string& conf = model.files.path(s.file);
-    const std::string conf_dir = conf.substr(0, conf.rfind('/') == std::string::npos ? 0 : conf.rfind('/'));
+    const std::string conf_dir =
+        conf.substr(0, conf.rfind('/') == std::string::npos ? 0 : conf.rfind('/'));
     for (EgressGate& g : s.gates) {
       g.list_repo_files.clear();
       if (g.list_files.empty()) continue;

@@ -88,7 +88,8 @@ void nft_files(const Tokens& ws, std::size_t i, const Token* stdin_file,
     Provenance at = ws[j].from;
     if (o.starts_with("--file=")) {
       file = o.substr(7);
-    } else if ((o == "--file" || (o.starts_with("-") && !o.starts_with("--") && o.ends_with("f"))) &&
+    } else if ((o == "--file" ||
+                (o.starts_with("-") && !o.starts_with("--") && o.ends_with("f"))) &&
                j + 1 < ws.size()) {
       file = ws[j + 1].text;
       at = ws[j + 1].from;
@@ -111,7 +112,8 @@ void restore_file(const Tokens& ws, std::size_t i, const Token* stdin_file,
     out.push_back({ws[j].text, PathUse::File, true, ws[j].from});
     return;
   }
-  if (stdin_file != nullptr) out.push_back({stdin_file->text, PathUse::File, true, stdin_file->from});
+  if (stdin_file != nullptr)
+    out.push_back({stdin_file->text, PathUse::File, true, stdin_file->from});
 }
 
 // The command a simple command runs, past assignments and wrappers.
@@ -148,13 +150,15 @@ void simple_command(const Tokens& words, std::vector<RunPath>& out) {
       // `capsh --drop=... -- -c TEXT`: after `--`, capsh hands its arguments to bash.
       auto dash = std::find_if(ws.begin() + static_cast<std::ptrdiff_t>(i), ws.end(),
                                [](const Token& t) { return t.text == "--"; });
-      if (dash != ws.end()) shell_arguments(ws, static_cast<std::size_t>(dash - ws.begin()) + 1, out);
+      if (dash != ws.end())
+        shell_arguments(ws, static_cast<std::size_t>(dash - ws.begin()) + 1, out);
       return;
     } else if (one_of(kShells, b)) {
       shell_arguments(ws, i + 1, out);
       return;
     } else if (w == "source" || w == ".") {
-      if (i + 1 < ws.size()) out.push_back({ws[i + 1].text, PathUse::ShellScript, false, ws[i + 1].from});
+      if (i + 1 < ws.size())
+        out.push_back({ws[i + 1].text, PathUse::ShellScript, false, ws[i + 1].from});
       return;
     } else if (b == "nft") {
       nft_files(ws, i, stdin_file, out);

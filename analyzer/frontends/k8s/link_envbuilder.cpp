@@ -75,12 +75,14 @@ std::string not_in_input(const Model& model, const Workload& pod, const PodDevco
       break;
     }
   }
-  std::string hint = d.remote_url.empty() ? "" : "; if it is this repository, list its URL "
-                                                 "under `repository.urls` in .sbreview.yaml";
-  return fmt::format("builds and runs a devcontainer with {}, but {}: what that devcontainer "
-                     "adds inside the pod (its features, Dockerfile, environment and lifecycle "
-                     "commands) was not reviewed{}{}",
-                     tool_name(d), why, mention, hint);
+  std::string hint = d.remote_url.empty() ? ""
+                                          : "; if it is this repository, list its URL "
+                                            "under `repository.urls` in .sbreview.yaml";
+  return fmt::format(
+      "builds and runs a devcontainer with {}, but {}: what that devcontainer "
+      "adds inside the pod (its features, Dockerfile, environment and lifecycle "
+      "commands) was not reviewed{}{}",
+      tool_name(d), why, mention, hint);
 }
 
 }  // namespace

@@ -84,7 +84,6 @@ void default_paths(const std::string& workspace, PodDevcontainer& d) {
   d.paths.emplace_back(".devcontainer.json");
 }
 
-
 // A command line as words, each with where it is written: the container's argv, and the shell
 // text a `sh -c` in it runs (split into its simple commands, all located at the text).
 using Line = std::vector<std::pair<std::string, Provenance>>;
@@ -183,8 +182,9 @@ std::optional<PodDevcontainer> envbuilder_devcontainer(
   for (const Setting* s : {&url, &folder, &dir, &json}) {
     if (s->present && !s->known) {
       d.from = s->from;
-      d.unknown = s->name + " is not written in the input (it comes from a Secret, a ConfigMap "
-                            "or the downward API)";
+      d.unknown = s->name +
+                  " is not written in the input (it comes from a Secret, a ConfigMap "
+                  "or the downward API)";
       return d;
     }
   }
@@ -197,7 +197,7 @@ std::optional<PodDevcontainer> envbuilder_devcontainer(
   }
   // envbuilder's defaults: the checkout at /workspaces/empty without a URL, the folder
   // .devcontainer in it, devcontainer.json in that folder.
-  std::string workspace = folder.present && !folder.value.empty() ? folder.value
+  std::string workspace = folder.present && !folder.value.empty()      ? folder.value
                           : url.present && local_repository(url.value) ? url.value
                                                                        : "/workspaces/empty";
   if (workspace.starts_with("file://")) workspace.erase(0, 7);
@@ -227,8 +227,9 @@ std::optional<PodDevcontainer> cli_devcontainer(const Workload& w) {
     std::string folder = absolute_in(w, folder_opt ? folder_opt->first : ".");
     if (folder_opt) d.from = folder_opt->second;
     if (folder.empty()) {
-      d.unknown = "`devcontainer up` opens a workspace folder the input does not fix (a relative "
-                  "or missing --workspace-folder, and no workingDir)";
+      d.unknown =
+          "`devcontainer up` opens a workspace folder the input does not fix (a relative "
+          "or missing --workspace-folder, and no workingDir)";
       return d;
     }
     if (auto config = option(l, *up, "config")) {

@@ -40,7 +40,8 @@ class Filler {
       for (auto& [k, v] : out.entries) {
         const std::string key = k ? k->scalar : "";
         k = fill(k, depth + 1);
-        if (in_metadata && v != nullptr && v->is_scalar() && (key == "name" || key == "namespace")) {
+        if (in_metadata && v != nullptr && v->is_scalar() &&
+            (key == "name" || key == "namespace")) {
           Node& name = arena_.emplace_back(*v);
           scalar(name, true);
           v = &name;
@@ -56,8 +57,7 @@ class Filler {
   void scalar(Node& s, bool object_name) {
     const std::string& text = s.scalar;
     // `${{NAME}}` as the whole value: the value, not a string.
-    if (text.starts_with("${{") && text.ends_with("}}") &&
-        text.find("}}") == text.size() - 2) {
+    if (text.starts_with("${{") && text.ends_with("}}") && text.find("}}") == text.size() - 2) {
       std::string name = text.substr(3, text.size() - 5);
       if (auto v = value_of(p_, name, object_name)) {
         auto it = p_.find(name);

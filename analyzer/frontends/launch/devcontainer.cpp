@@ -72,9 +72,8 @@ std::string devcontainer_variables(const std::string& spec, const Folders& folde
 
 // A lifecycle command is a string, an array (argv) or an object of named commands.
 // A string runs under a shell (rendered by the bash frontend); an array runs as argv.
-void lifecycle_commands(const Node* n, const std::string& key, FileId file,
-                        const Folders& folders, const FrontendContext& ctx, FilePart& out,
-                        Workload& w) {
+void lifecycle_commands(const Node* n, const std::string& key, FileId file, const Folders& folders,
+                        const FrontendContext& ctx, FilePart& out, Workload& w) {
   if (n == nullptr) return;
   Provenance at = launch::at_node(file, n, Frontend::Devcontainer);
   // initializeCommand runs on the host, before the container exists; the others inside it.
@@ -165,8 +164,7 @@ void read_mounts(const Node* root, FileId file, const Folders& folders, Workload
 
 // `build.dockerfile` / `dockerFile` and the context, both relative to devcontainer.json (the
 // context defaults to its directory).
-void read_build(const Node* root, const SourceFile& file, const FrontendContext& ctx,
-                Workload& w) {
+void read_build(const Node* root, const SourceFile& file, const FrontendContext& ctx, Workload& w) {
   std::string dir = launch::dir_of(file.path);
   std::string dockerfile, context;
   if (const Node* b = root->get("build"); b && b->is_map()) {

@@ -268,7 +268,8 @@ void Reader::finish() {
   b_.final_user = last.user;
   b_.final_from = last.from;
   b_.env = last.env;
-  b_.final_workdir = fact(last.workdir, last.workdir_from.at.valid() ? last.workdir_from : last.from);
+  b_.final_workdir =
+      fact(last.workdir, last.workdir_from.at.valid() ? last.workdir_from : last.from);
   b_.entrypoint_scripts = last.entrypoint;
   b_.cmd_scripts = last.cmd;
   std::vector<const Stage*> chain;
