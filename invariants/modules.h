@@ -35,4 +35,5 @@ void check_launch_limits(const Model& model, Findings& out);          // 6: SB60
 void check_launch_lifecycle(const Model& model, Findings& out);       // 7: SB7080-SB7082
 void check_devcontainer_features(const Model& model, Findings& out);  // 0: SB0051
 void check_host_commands(const Model& model, Findings& out);          // 3: SB3051
+void check_unresolved_links(const Model& model, Findings& out);       // 0: SB0052, SB0053
 }  // namespace sbr::inv

@@ -259,6 +259,17 @@ std::optional<Error> read_workspace(const Parser& p, const Node* w, Config& c) {
   return std::nullopt;
 }
 
+std::optional<Error> read_repository(const Parser& p, const Node* r, Config& c) {
+  if (!r->is_map()) return p.err(r, "`repository` must be a mapping");
+  if (auto bad = p.only_keys(r, {"urls"}, "repository")) return bad;
+  if (const Node* u = r->get("urls")) {
+    auto v = p.strings(u, "repository.urls");
+    if (!v) return v.error();
+    c.repository_urls = *v;
+  }
+  return std::nullopt;
+}
+
 std::optional<Error> read_engine(const Parser& p, const Node* e, Config& c) {
   auto v = p.str(e, "engine");
   if (!v) return v.error();
@@ -340,6 +351,7 @@ constexpr std::pair<std::string_view, Section> kSections[] = {
     {"acceptances", read_acceptances},
     {"secrets", read_secrets},
     {"workspace", read_workspace},
+    {"repository", read_repository},
     {"engine", read_engine},
     {"cluster", read_cluster},
     {"fail_on", read_fail_on},

@@ -54,6 +54,9 @@ struct Config {
   std::map<std::string, RuleSetting> rules;  // rule id -> setting
   std::vector<std::string> intended_secrets;
   std::vector<std::string> workspace;
+  // `repository.urls`: where this repository is cloned from, so that a workload that clones
+  // one of them (envbuilder's ENVBUILDER_GIT_URL) is known to build this repository.
+  std::vector<std::string> repository_urls;
   std::optional<Engine> launcher_engine;
   ClusterFacts cluster;
   std::optional<std::string> fail_on;  // validated: critical|high|medium|low|none

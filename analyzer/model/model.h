@@ -83,6 +83,7 @@ struct Model {
 
   ClusterFacts cluster_facts;
   std::vector<std::string> workspace_paths;   // host paths that may be mounted writable
+  std::vector<std::string> repository_urls;   // where this repository is cloned from (config)
   std::vector<std::string> intended_secrets;  // env names declared in secrets.intended
   RunSummary summary;
 };

@@ -115,10 +115,13 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   a.model.cluster_facts = config.cluster;
   link_kubernetes(a.model);
   engine::derive_pod_qos(a.model);
+  link_launches(a.model);
+  a.model.repository_urls = config.repository_urls;
+  link_envbuilder(a.model);  // a devcontainer a pod builds is part of that pod
+  // Gates after the workloads are final: a devcontainer's lifecycle commands have joined the
+  // compose service or pod that runs them.
   link_gates(a.model);
   engine::attach_gates(a.model);  // the linked gates on each workload's traffic path
-  link_launches(a.model);
-  link_envbuilder(a.model);  // a devcontainer a pod builds is part of that pod
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
   engine::infer_threat_classes(a.model);  // evidence and the inferred class, before checks

@@ -201,6 +201,14 @@ void dump_image_facts(const Dump& d, const Workload& w) {
     d.out << fmt::format("    start script {} <- {} @ {}\n", f.container_path, f.repo_path,
                          d.at(f.from));
   }
+  if (w.working_dir) {
+    d.out << fmt::format("    working dir {} @ {}\n", w.working_dir->value,
+                         d.at(w.working_dir->from));
+  }
+  if (w.runs_devcontainer) {
+    d.out << fmt::format("    runs devcontainer {} @ {}\n", w.runs_devcontainer->value,
+                         d.at(w.runs_devcontainer->from));
+  }
 }
 
 // Launcher, compose and devcontainer facts (Kubernetes dumps stay as they were).

@@ -44,6 +44,8 @@ acceptances:
 secrets:
   intended: [ANTHROPIC_API_KEY]
 workspace: /workspace
+repository:
+  urls: [https://github.com/acme/agent-env.git, "git@github.com:acme/agent-env"]
 engine: podman
 cluster:
   default_runtime_class: gvisor
@@ -78,6 +80,8 @@ BAD = {
     "fail_on note": ("fail_on: note\n", True),
     "version 2": ("version: 2\n", True),
     "engine kubelet": ("engine: kubelet\n", True),
+    "repository urls not a list": ("repository:\n  urls: {a: b}\n", True),
+    "unknown repository key": ("repository:\n  url: https://example.com/x.git\n", True),
     "pids limit zero": ("cluster:\n  pod_pids_limit: 0\n", True),
     "seccomp_default not a boolean": ("cluster:\n  seccomp_default: sometimes\n", True),
     "integrity on a non-SB0 rule": ("integrity:\n  SB1001: low\n", True),

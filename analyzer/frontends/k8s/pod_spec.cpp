@@ -93,6 +93,8 @@ void read_env(const Reader& r, const Node* c, Workload& w) {
       if (const Node* val = e->get("value")) {
         v.value = val->scalar;
         v.from = r.prov(val);
+        // A Template parameter without a value: what `oc process -p` passes is not written.
+        if (is_unknown_parameter(v.value)) v.source = EnvSource::Symbolic;
       } else if (const Node* vf = e->get("valueFrom"); vf && vf->is_map()) {
         // The reference is the fact: it is located at its own key (`secretKeyRef:`), not at
         // the entry's `- name:`, so that two references of one entry stay apart.
@@ -366,6 +368,9 @@ void read_container(const Reader& r, const ObjectInfo& obj, const Node* pod_meta
     if (const Node* list = e.node->get(key); list && list->is_seq()) {
       for (const Node* a : list->items) w.command.push_back(fact(a->scalar, r.prov(a)));
     }
+  }
+  if (const Node* wd = e.node->get("workingDir"); wd && wd->is_scalar()) {
+    w.working_dir = fact(wd->scalar, r.prov(wd));
   }
   read_container_security(r, e.node->get("securityContext"), w.identity);
   if (const Node* k = e.node->key_node("securityContext")) w.security_context_from = r.prov(k);

@@ -2,7 +2,9 @@
 // for each object family. Nothing outside analyzer/frontends/k8s includes this header.
 #pragma once
 
+#include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,9 +20,6 @@ struct Reader {
   FileId file = kNoFile;
   std::string path;
   FilePart& out;
-  // Inside an OpenShift Template: its parameters' default values, by name (`value:`).
-  std::map<std::string, std::string> template_params{};
-
   // A rendered stream (Helm, Kustomize): positions are in text that exists only in memory, so
   // every location goes through the map to the template, patch or values line it came from.
   const render::SourceMap* map = nullptr;
@@ -87,5 +86,17 @@ EgressGate egress_gate_of(const NetworkPolicyObject& p);
 
 // A label selector as Kubernetes writes it (matchLabels + matchExpressions).
 LabelSelector read_selector(const Node* n);
+
+// An OpenShift Template's parameters by name: the value (the default the operator may
+// override), or nullopt when none is written or it is generated at processing time
+// (template_params.cpp).
+using TemplateParams = std::map<std::string, std::optional<std::string>>;
+TemplateParams template_params(const Node* template_root);
+// A copy of `object` (its nodes in `arena`) with `${NAME}` and `${{NAME}}` filled as `oc
+// process` fills them; an unknown value is `<unknown $NAME>`.
+const Node* fill_template(const Node* object, const TemplateParams& params,
+                          std::deque<Node>& arena);
+// Whether a value holds a parameter the Template leaves unknown.
+bool is_unknown_parameter(std::string_view value);
 
 }  // namespace sbr::k8s
