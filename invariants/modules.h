@@ -35,4 +35,7 @@ void check_launch_limits(const Model& model, Findings& out);          // 6: SB60
 void check_launch_lifecycle(const Model& model, Findings& out);       // 7: SB7080-SB7082
 void check_devcontainer_features(const Model& model, Findings& out);  // 0: SB0051
 void check_host_commands(const Model& model, Findings& out);          // 3: SB3051
+// Doc claims, every invariant: SB0030-SB0032, SBn100/SBn101 (doc_claims_findings.cpp);
+// called from check_integrity.
+void check_doc_claims(const Model& model, Findings& out);
 }  // namespace sbr::inv

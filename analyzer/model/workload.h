@@ -466,6 +466,9 @@ struct Workload {
   // devcontainer into this workload and drops its standalone one.
   Maybe<std::string> runs_devcontainer;
   std::optional<PodSecurityLabels> pod_security;
+  // A workload read from a fenced code block of a document (docs/doc-claims.md, "Examples"):
+  // "README.md:12", the block's place; "" for the real configuration.
+  std::string example_of;
 };
 
 }  // namespace sbr
