@@ -40,8 +40,8 @@ using Predicate = Judgement (*)(const ClaimContext&, const Workload&, const Clai
 // A claim form's predicate and its rules: `high` for a contradiction, `critical` when the
 // weakness underneath is critical (one rule id has one severity).
 struct FormCheck {
-  ClaimForm form;
   Predicate predicate;
+  ClaimForm form;
   RuleId high;
   std::optional<RuleId> critical;
 };

@@ -4,37 +4,37 @@ namespace sbr {
 namespace {
 
 struct FormInfo {
-  ClaimForm form;
   std::string_view name;
   int invariant;
+  ClaimForm form;
 };
 
 // One row per form: its stable name (dump, fact paths) and its control's invariant.
 constexpr FormInfo kForms[] = {
-    {ClaimForm::Unknown, "unknown", 0},
-    {ClaimForm::HardenedRuntime, "hardened-runtime", 1},
-    {ClaimForm::NotPrivileged, "not-privileged", 1},
-    {ClaimForm::CapDropAll, "cap-drop-all", 2},
-    {ClaimForm::NoNewPrivileges, "no-new-privileges", 2},
-    {ClaimForm::NonRootUser, "non-root-user", 2},
-    {ClaimForm::ReadOnlyRoot, "read-only-root", 2},
-    {ClaimForm::SeccompProfile, "seccomp-profile", 2},
-    {ClaimForm::AppArmorProfile, "apparmor-profile", 2},
-    {ClaimForm::MountReadOnly, "mount-read-only", 3},
-    {ClaimForm::OnlyMounts, "only-mounts", 3},
-    {ClaimForm::NoTokenAutomount, "no-token-automount", 4},
-    {ClaimForm::NoNetwork, "no-network", 5},
-    {ClaimForm::EgressDefaultDeny, "egress-default-deny", 5},
-    {ClaimForm::ProxyDenyAll, "proxy-deny-all", 5},
-    {ClaimForm::ProxyOnly, "proxy-only", 5},
-    {ClaimForm::LoopbackPublish, "loopback-publish", 5},
-    {ClaimForm::MemoryLimit, "memory-limit", 6},
-    {ClaimForm::PidsLimit, "pids-limit", 6},
-    {ClaimForm::CpuLimit, "cpu-limit", 6},
-    {ClaimForm::WallClock, "wall-clock", 6},
-    {ClaimForm::FailClosed, "fail-closed", 7},
-    {ClaimForm::Ephemeral, "ephemeral", 7},
-    {ClaimForm::NoPersistence, "no-persistence", 7},
+    {"unknown", 0, ClaimForm::Unknown},
+    {"hardened-runtime", 1, ClaimForm::HardenedRuntime},
+    {"not-privileged", 1, ClaimForm::NotPrivileged},
+    {"cap-drop-all", 2, ClaimForm::CapDropAll},
+    {"no-new-privileges", 2, ClaimForm::NoNewPrivileges},
+    {"non-root-user", 2, ClaimForm::NonRootUser},
+    {"read-only-root", 2, ClaimForm::ReadOnlyRoot},
+    {"seccomp-profile", 2, ClaimForm::SeccompProfile},
+    {"apparmor-profile", 2, ClaimForm::AppArmorProfile},
+    {"mount-read-only", 3, ClaimForm::MountReadOnly},
+    {"only-mounts", 3, ClaimForm::OnlyMounts},
+    {"no-token-automount", 4, ClaimForm::NoTokenAutomount},
+    {"no-network", 5, ClaimForm::NoNetwork},
+    {"egress-default-deny", 5, ClaimForm::EgressDefaultDeny},
+    {"proxy-deny-all", 5, ClaimForm::ProxyDenyAll},
+    {"proxy-only", 5, ClaimForm::ProxyOnly},
+    {"loopback-publish", 5, ClaimForm::LoopbackPublish},
+    {"memory-limit", 6, ClaimForm::MemoryLimit},
+    {"pids-limit", 6, ClaimForm::PidsLimit},
+    {"cpu-limit", 6, ClaimForm::CpuLimit},
+    {"wall-clock", 6, ClaimForm::WallClock},
+    {"fail-closed", 7, ClaimForm::FailClosed},
+    {"ephemeral", 7, ClaimForm::Ephemeral},
+    {"no-persistence", 7, ClaimForm::NoPersistence},
 };
 
 const FormInfo& info(ClaimForm f) {

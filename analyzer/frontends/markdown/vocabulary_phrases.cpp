@@ -195,9 +195,9 @@ void limit_hits(std::string_view clause, std::vector<PhraseHit>& out) {
     for_each_match(*kWord, clause.substr(b, e - b),
                    [&](std::size_t wb, std::size_t we, std::string_view w) {
                      std::string word = lower(w);
-                     ClaimForm f = word.rfind("p", 0) == 0   ? F::PidsLimit
-                                   : word.rfind("c", 0) == 0 ? F::CpuLimit
-                                                             : F::MemoryLimit;
+                     ClaimForm f = word.front() == 'p'   ? F::PidsLimit
+                                   : word.front() == 'c' ? F::CpuLimit
+                                                         : F::MemoryLimit;
                      out.push_back({f, b + wb, b + we, "", false, b + wb});
                    });
   });
