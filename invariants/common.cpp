@@ -8,7 +8,9 @@ std::string subject_of(const Workload& w) {
   return fmt::format("{}/{}/{}/{}", w.id.kind, w.id.ns, w.id.name, w.id.container);
 }
 
-std::string describe(const Workload& w) {
+namespace {
+
+std::string describe_configured(const Workload& w) {
   if (is_kubernetes(w)) {
     std::string ns = w.id.ns.empty() ? "" : w.id.ns + "/";
     if (w.pod_only)
@@ -18,6 +20,15 @@ std::string describe(const Workload& w) {
                        w.id.container.empty() ? "(unnamed)" : w.id.container);
   }
   return fmt::format("{} {} ({})", w.id.kind, w.id.name, w.id.container);
+}
+
+}  // namespace
+
+std::string describe(const Workload& w) {
+  // An example read from a document (docs/doc-claims.md) says so wherever it is named.
+  if (!w.example_of.empty())
+    return fmt::format("example ({}) {}", w.example_of, describe_configured(w));
+  return describe_configured(w);
 }
 
 Finding make(const Workload& w, RuleId rule, std::string message, const Provenance& at,

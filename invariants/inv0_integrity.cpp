@@ -64,6 +64,8 @@ std::set<Location> escape_hatch_words(const Model& model) {
 void check_integrity(const Model& model, Findings& out) {
   check_devcontainer_features(model, out);
   check_unresolved_links(model, out);
+  // Documents are configuration too: each claim's finding carries its control's invariant.
+  check_doc_claims(model, out);
   // Problems are told apart by their order among problems of the same kind in the same file,
   // never by line: inserting lines above a parse error must not make it a "new" finding.
   std::map<std::pair<FileId, ProblemKind>, int> ordinal;

@@ -36,4 +36,7 @@ void check_launch_lifecycle(const Model& model, Findings& out);       // 7: SB70
 void check_devcontainer_features(const Model& model, Findings& out);  // 0: SB0051
 void check_host_commands(const Model& model, Findings& out);          // 3: SB3051
 void check_unresolved_links(const Model& model, Findings& out);       // 0: SB0052, SB0053
+// Doc claims, every invariant: SB0030-SB0032, SBn100/SBn101 (doc_claims_findings.cpp);
+// called from check_integrity.
+void check_doc_claims(const Model& model, Findings& out);
 }  // namespace sbr::inv

@@ -344,6 +344,38 @@ std::optional<Error> read_integrity(const Parser& p, const Node* i, Config& c) {
   return std::nullopt;
 }
 
+// `documents:` entries (docs/doc-claims.md, "Scoping"): a glob over Markdown paths, the
+// workloads it is about, whether it is read for claims and whether its examples are analysed.
+std::optional<Error> read_document(const Parser& p, const Node* e, Config& c) {
+  if (!e->is_map()) return p.err(e, "a `documents` entry is a mapping");
+  if (auto bad = p.only_keys(e, {"path", "about", "claims", "examples"}, "a `documents` entry"))
+    return bad;
+  DocumentScope d;
+  d.at = p.loc(e);
+  if (e->get("path") == nullptr) return p.err(e, "a `documents` entry needs `path`");
+  auto path = p.str(e->get("path"), "path");
+  if (!path) return path.error();
+  d.path = *path;
+  if (const Node* a = e->get("about")) {
+    auto about = a->is_scalar() ? Result<std::vector<std::string>>(std::vector{a->scalar})
+                                : p.strings(a, "about");
+    if (!about) return about.error();
+    d.about = *about;
+  }
+  for (auto [key, field] : {std::pair{"claims", &d.claims}, {"examples", &d.examples}}) {
+    if (const Node* v = e->get(key)) {
+      if (!v->as_bool()) return p.err(v, fmt::format("`{}` must be true or false", key));
+      *field = *v->as_bool();
+    }
+  }
+  c.documents.push_back(std::move(d));
+  return std::nullopt;
+}
+
+std::optional<Error> read_documents(const Parser& p, const Node* n, Config& c) {
+  return read_list<read_document>(p, n, "documents", c);
+}
+
 // The top-level keys, in the order they are read; any other key is an error.
 constexpr std::pair<std::string_view, Section> kSections[] = {
     {"version", read_version},
@@ -359,7 +391,8 @@ constexpr std::pair<std::string_view, Section> kSections[] = {
     {"integrity", read_integrity},
     {"suppressions", read_suppressions},
     {"rules", read_rules},
-    {"include", read_include}};
+    {"include", read_include},
+    {"documents", read_documents}};
 
 }  // namespace
 

@@ -63,6 +63,7 @@ struct Config {
   std::vector<std::string> exclude;
   std::vector<std::string> include;  // when set, only these path prefixes are read
   std::map<std::string, Severity> integrity_severity;  // SB0xxx -> severity override
+  std::vector<DocumentScope> documents;  // which Markdown files claim what (doc-claims.md)
 };
 
 // Parses the text of a configuration file; `file` is its id in the run's file table.

@@ -18,12 +18,14 @@ struct FilePart {
   std::vector<ImageBuild> images;
   std::vector<SeccompProfile> seccomp_profiles;
   std::vector<Suppression> suppressions;
+  std::vector<Document> documents;
   RunSummary summary;
 };
 
 struct FrontendContext {
   const SourceSet* sources = nullptr;     // other files of the run (bash `source`, compose build)
   std::optional<Engine> launcher_engine;  // from .sbreview.yaml, for unresolved launchers
+  const std::vector<DocumentScope>* documents = nullptr;  // .sbreview.yaml `documents:`
 };
 
 // Dispatches on the file's type. Never throws: bad input becomes a Problem.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/model/claims.h"
 #include "analyzer/model/gate_link.h"
 #include "analyzer/model/image_build.h"
 #include "analyzer/model/k8s_objects.h"
@@ -80,6 +81,7 @@ struct Model {
   std::vector<ImageBuild> images;                // Dockerfiles/Containerfiles in the input
   std::vector<SeccompProfile> seccomp_profiles;  // seccomp JSON profiles in the input
   std::vector<Suppression> suppressions;         // inline comments and annotations, in order
+  std::vector<Document> documents;               // Markdown files read for claims (claims.h)
 
   ClusterFacts cluster_facts;
   std::vector<std::string> workspace_paths;   // host paths that may be mounted writable

@@ -488,6 +488,9 @@ struct Workload {
   };
   std::vector<UnresolvedRun> unresolved_runs;
   std::optional<PodSecurityLabels> pod_security;
+  // A workload read from a fenced code block of a document (docs/doc-claims.md, "Examples"):
+  // "README.md:12", the block's place; "" for the real configuration.
+  std::string example_of;
 };
 
 }  // namespace sbr

@@ -12,6 +12,7 @@
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/frontends/launch/launch.h"
+#include "analyzer/frontends/markdown/markdown.h"
 #include "analyzer/frontends/suppressions.h"
 #include "analyzer/render/render_roots.h"
 
@@ -88,6 +89,7 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   FrontendContext ctx;
   ctx.sources = &a.sources;
   ctx.launcher_engine = config.launcher_engine;
+  ctx.documents = &config.documents;
   const size_t files = a.sources.files.size();
   std::vector<FilePart> parts(files + rendered.streams.size());
   std::atomic<size_t> next{0};
@@ -124,8 +126,9 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   engine::attach_gates(a.model);  // the linked gates on each workload's traffic path
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
-  engine::infer_threat_classes(a.model);  // evidence and the inferred class, before checks
-  apply_threat_classes(a.model, config);  // the configuration and annotations win
+  engine::infer_threat_classes(a.model);      // evidence and the inferred class, before checks
+  apply_threat_classes(a.model, config);      // the configuration and annotations win
+  link_documents(a.model, config.documents);  // what each document's claims are about
   read_suppression_annotations(a.model, a.sources, a.model.suppressions);
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analyzer/config/config.h"
+#include "analyzer/report/claims_dump.h"
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 #include "analyzer/report/script_dump.h"
@@ -60,6 +61,7 @@ void dump_header(const Dump& d, const Workload& w) {
                      : w.role == ContainerRole::Init ? "init"
                                                      : "ephemeral",
                      threat_class_name(w.threat));
+  if (!w.example_of.empty()) out << fmt::format("    example in {}\n", w.example_of);
   static const char* const sources[] = {"inferred", "annotation", "config"};
   out << fmt::format("    threat {} ({}): {}\n", threat_class_name(w.threat),
                      sources[static_cast<int>(w.threat_source)], w.threat_reason);
@@ -323,6 +325,7 @@ void write_model_dump(const Model& model, std::ostream& real_out) {
   dump_images(d, model);
   dump_seccomp_profiles(d, model);
   for (const ScriptFacts& script : model.scripts) report::dump_script(model, script, out);
+  report::dump_documents(model, out);
   for (const Problem& p : model.problems) {
     out << fmt::format("problem {} @ {}:{}:{}: {}\n", static_cast<int>(p.kind),
                        model.files.path(p.at.file), p.at.line, p.at.column, p.message);

@@ -67,6 +67,16 @@ suppressions:
     reason: read-only cache, tracked in #123
     expires: "2027-06-30"
 """, True),
+    "documents": ("""
+documents:
+  - path: docs/threat-model.md
+    about: [bin/agentbox, deploy/**]
+  - path: README.md
+    about: bin
+    examples: true
+  - path: docs/rules/*.md
+    claims: false
+""", True),
 }
 
 # name -> (configuration, whether sbreview reads that section today and must reject it too)
@@ -90,6 +100,9 @@ BAD = {
     "an invariant-0 rule turned off": ("rules:\n  SB0001: {enabled: false}\n", True),
     "suppression without a path": ("suppressions:\n  - {rule: SB1001, reason: r}\n", True),
     "include not a list": ("include: deploy\n", True),
+    "a document entry without a path": ("documents:\n  - about: [bin]\n", True),
+    "a document entry with an unknown key": ("documents:\n  - path: README.md\n    scope: x\n", True),
+    "examples not a boolean": ("documents:\n  - path: README.md\n    examples: sometimes\n", True),
 }
 
 
