@@ -9,6 +9,7 @@
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 #include "analyzer/report/report_util.h"
+#include "generated/rule_ids.h"
 
 namespace sbr {
 namespace {
@@ -23,8 +24,8 @@ std::string clean(const Redactor& redact, std::string_view s) {
 
 // The prover's own findings (SB0040-SB0042) are listed after the tables, with their messages.
 bool is_runtime_rule(const Finding& f) {
-  std::string_view id = f.rule_id.str();
-  return id == "SB0040" || id == "SB0041" || id == "SB0042";
+  return f.rule_id == rule::runtime_launch_failed || f.rule_id == rule::runtime_refutes_finding ||
+         f.rule_id == rule::runtime_control_absent;
 }
 
 std::string_view verdict_color(std::string_view v) {
@@ -104,13 +105,12 @@ struct Writer {
 
   void runtime_findings() {
     for (const Finding& f : ctx.findings) {
-      std::string_view id = f.rule_id.str();
       if (!is_runtime_rule(f)) continue;
       std::string where = f.at.valid()
                               ? fmt::format("{}{}:{}:{}", ctx.display_prefix,
                                             ctx.model.files.path(f.at.file), f.at.line, f.at.column)
                               : "<no file>";
-      out << clean(redact, where) << ": " << severity_name(f.severity) << " [" << id << "] "
+      out << clean(redact, where) << ": " << severity_name(f.severity) << " [" << f.rule_id << "] "
           << clean(redact, f.message) << "\n";
     }
   }

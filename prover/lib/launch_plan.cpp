@@ -123,8 +123,14 @@ StandIn stand_in_for(const Mount& m, size_t index) {
   engine::HostPathClass c = engine::classify_host_path(m.source);
   if (c.kind == engine::HostPathKind::RuntimeSocket || norm == "/run" || norm == "/var/run") {
     // A directory that holds a runtime socket: the stand-in directory holds one too.
+    // The socket its runtime keeps there: /run/podman holds podman.sock, /run/containerd
+    // containerd.sock; /run itself docker.sock.
     std::string why = c.why.substr(c.why.rfind('/') + 1);
-    s.socket_inside = socket_name(why) ? why : "docker.sock";
+    s.socket_inside = "docker.sock";
+    if (socket_name(why)) s.socket_inside = why;
+    for (const char* rt : {"docker", "podman", "containerd", "crio"}) {
+      if (why == rt) s.socket_inside = std::string(rt) + ".sock";
+    }
   }
   return s;
 }
