@@ -11,8 +11,11 @@ packages=(
   libgit2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
   nodejs npm python3 python3-jsonschema python3-yaml shellcheck clang-format clang-tidy
 )
+# The runtime prover's tests (docs/prover.md; scripts/test.sh sets SBR_WITH_PODMAN=1): podman
+# with runc (crun fails on cgroups v1 hosts), catatonit for kube play's pause image, runsc for
+# gVisor, netavark and iptables for published ports. About two minutes on a fresh machine.
 if [[ "${SBR_WITH_PODMAN:-0}" == 1 ]]; then
-  packages+=(podman runc catatonit busybox-static nftables uidmap runsc)
+  packages+=(podman runc catatonit busybox-static nftables iptables netavark uidmap runsc)
 fi
 
 missing=()

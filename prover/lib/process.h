@@ -44,10 +44,11 @@ class Child {
   // Waits for the exit; kills the process group after `timeout_ms`. Collects stderr.
   int wait(int timeout_ms, bool& timed_out);
   const std::string& err() const { return err_; }
+  // Reads what stderr holds now, without waiting.
+  void drain_err();
   pid_t pid() const { return pid_; }
 
  private:
-  void drain_err();
   pid_t pid_ = -1;
   int in_ = -1, out_ = -1, errfd_ = -1;
   std::string buf_, err_;

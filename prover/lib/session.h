@@ -6,11 +6,13 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "analyzer/support/result.h"
 #include "prover/lib/host_net.h"
+#include "prover/lib/process.h"
 
 namespace sbr::prove {
 
@@ -27,6 +29,10 @@ class Session {
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
+
+  // Keeps a finished launch's podman process until cleanup waits for it: its teardown then
+  // overlaps the next launch.
+  void defer(Child child);
 
   // Removes everything of this run; idempotent. Returns what it could not remove, if anything.
   std::string cleanup();
@@ -55,11 +61,12 @@ class Session {
   std::string run_id_, dir_, image_, conf_, runsc_conf_, kernel_, podman_version_;
   bool runsc_ = false, cleaned_ = false;
   std::unique_ptr<Canaries> canaries_;
+  std::mutex pending_mu_;
+  std::vector<Child> pending_;
   std::map<std::string, std::string> host_ns_;
 };
 
 // A podman command of this run, with the run's time limit.
-struct ProcessResult;
 ProcessResult podman(const Session& s, const std::vector<std::string>& args,
                      const std::vector<std::string>& env = {});
 

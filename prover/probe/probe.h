@@ -40,7 +40,8 @@ Json environment_names();           // names only, sorted; never a value
 Json network(const Request& r);     // interfaces, resolver, canary reachability
 
 // Opens the listeners (reported in the JSON), and after the report is out serves each
-// connection with "SBREVIEW-PROBE <token>\n" until stdin closes or the linger time is over.
+// connection with "SBREVIEW-PROBE <token>\n" until every listener has answered once, stdin
+// closes or the linger time is over.
 struct Listeners {
   std::vector<int> fds;
   Json report = Json::array();

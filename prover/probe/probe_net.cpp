@@ -160,7 +160,12 @@ void serve(const Request& r, Listeners& l) {
   if (l.fds.empty() && !r.until_stdin_eof) return;
   const long long deadline = now_ms() + r.linger_ms;
   const std::string banner = "SBREVIEW-PROBE " + r.token + "\n";
+  // The prover connects once to each published port: when every listener has answered, the
+  // probe is done (a pod's probe has no stdin to wait for).
+  std::vector<bool> served(l.fds.size(), false);
+  size_t left_to_serve = l.fds.size();
   for (;;) {
+    if (!l.fds.empty() && left_to_serve == 0) return;
     long long left = deadline - now_ms();
     if (left <= 0) return;
     std::vector<pollfd> fds;
@@ -177,6 +182,10 @@ void serve(const Request& r, Listeners& l) {
       }
       int c = accept4(fds[i].fd, nullptr, nullptr, SOCK_CLOEXEC);
       if (c < 0) continue;
+      if (i < served.size() && !served[i]) {
+        served[i] = true;
+        --left_to_serve;
+      }
       ssize_t ignored = write(c, banner.data(), banner.size());
       (void)ignored;
       close(c);
