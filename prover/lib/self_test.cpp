@@ -91,8 +91,8 @@ void podman_run(Runner& t) {
                      yes(r.no_new_privs == 1)};
   });
   t.row(run, "--read-only", "/ read-only", o, [](const ProbeReport& r) {
-    return std::pair{std::string(r.root.writable ? "/ writable" : "/ read-only"),
-                     yes(!r.root.writable)};
+    return std::pair{std::string(r.root.read_only_flag ? "/ read-only" : "/ writable"),
+                     yes(r.root.read_only_flag)};
   });
   t.row(run, "--user 1000:1000", "uid 1000 gid 1000", o, [](const ProbeReport& r) {
     return std::pair{fmt::format("uid {} gid {}", r.uid.value_or(-1), r.gid.value_or(-1)),
@@ -211,8 +211,8 @@ void kube_play(Runner& t) {
                      yes(r.no_new_privs == 1)};
   });
   t.row(kube, "readOnlyRootFilesystem: true", "/ read-only", o, [](const ProbeReport& r) {
-    return std::pair{std::string(r.root.writable ? "/ writable" : "/ read-only"),
-                     yes(!r.root.writable)};
+    return std::pair{std::string(r.root.read_only_flag ? "/ read-only" : "/ writable"),
+                     yes(r.root.read_only_flag)};
   });
   t.row(kube, "runAsUser: 1000", "uid 1000", o, [](const ProbeReport& r) {
     return std::pair{fmt::format("uid {}", r.uid.value_or(-1)), yes(r.uid == 1000)};
