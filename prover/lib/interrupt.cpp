@@ -19,7 +19,7 @@ Interrupts::Interrupts() {
   g_current.store(this);
   watcher_ = std::thread([this] {
     while (!stop_.load()) {
-      timespec tick{0, 100 * 1000 * 1000};
+      timespec tick{0, 100L * 1000 * 1000};
       int s = sigtimedwait(&set_, nullptr, &tick);
       if (s > 0) {
         signal_.store(s);

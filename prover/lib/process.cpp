@@ -116,10 +116,12 @@ std::optional<Child> Child::spawn(const std::vector<std::string>& argv, std::str
   posix_spawnattr_setflags(&at,
                            POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   std::vector<std::string> envs = merged_environment(env);
   std::vector<char*> envp;
+  envp.reserve(envs.size() + 1);
   for (auto& e : envs) envp.push_back(e.data());
   envp.push_back(nullptr);
   pid_t pid = -1;

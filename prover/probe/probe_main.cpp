@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 
 #include "prover/probe/probe.h"
@@ -58,7 +59,9 @@ bool parse_args(int argc, char** argv, Request& r) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int probe_main(int argc, char** argv) {
   Request r;
   if (!parse_args(argc, argv, r)) {
     std::fputs("usage: sbreview-probe --token T [--listen PORT]... [--canary N=A:P]...\n", stderr);
@@ -83,4 +86,16 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   sbr::probe::serve(r, listeners);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return probe_main(argc, argv);
+  } catch (const std::exception& e) {
+    // No report is a failed launch for the prover (SB0040), with this on stderr.
+    std::fprintf(stderr, "sbreview-probe: %s\n", e.what());
+    return 1;
+  }
 }
