@@ -28,11 +28,34 @@ namespace {
 
 constexpr int kProveMs = 120000;
 
-void require_podman() {
+// Why podman cannot run the probe here, "" when it can: `podman version`, then one real launch
+// (a fixture with one workload). Asked once per test process, so that a broken podman fails
+// every test at once with podman's own words instead of timing each of them out.
+std::string podman_problem() {
   auto v = prove::run_process({"podman", "version", "--format", "{{.Client.Version}}"}, 30000);
-  INFO("podman is needed here (scripts/test.sh installs it and sets CONTAINERS_CONF): " << v.error
-                                                                                        << v.err);
-  REQUIRE(v.status == 0);
+  if (v.status != 0) {
+    return v.timed_out ? "`podman version` did not answer in 30 s"
+                       : "`podman version` failed: " + v.error + v.err;
+  }
+  auto r = prove::run_process({SBR_BINARY, "prove", "--format", "json", "--timeout", "20",
+                               test::source_dir() + "/fixtures/prove/defaults"},
+                              kProveMs);
+  if (r.timed_out) return "`sbreview prove` on fixtures/prove/defaults did not finish";
+  Json doc = Json::parse(r.out, nullptr, false);
+  if (!doc.is_object()) return "`sbreview prove` failed: " + r.err;
+  for (const Json& f : doc["findings"]) {
+    if (f["rule"] == "SB0040") return "podman cannot run the probe: " + f["message"].dump();
+  }
+  return {};
+}
+
+void require_podman() {
+  static const std::string problem = podman_problem();
+  INFO(
+      "podman, runc and root are needed here (scripts/test.sh installs podman and points "
+      "CONTAINERS_CONF at a containers.conf that selects runc): "
+      << problem);
+  REQUIRE(problem.empty());
 }
 
 // Everything any prover run left: containers, pods, volumes and images with its label.
@@ -103,10 +126,12 @@ void check_closed_world(const Proved& p, const std::string& rel) {
     test::collect_annotations(file, test::read_file(e.path().string()), marks);
   }
   std::set<test::Key> reported;
+  std::string failures;
   for (const Json& f : p.doc["findings"]) {
     std::string file =
         f["location"]["file"].is_string() ? f["location"]["file"].get<std::string>() : "";
     reported.insert({file, f["location"]["line"].get<unsigned>(), f["rule"].get<std::string>()});
+    if (f["rule"] == "SB0040") failures += f["message"].get<std::string>() + "\n";
     for (const Json& r : f["reasons"]) {
       reported.insert({file, f["location"]["line"].get<unsigned>(), r["rule"].get<std::string>()});
     }
@@ -123,6 +148,7 @@ void check_closed_world(const Proved& p, const std::string& rel) {
               std::get<2>(k) + "\n";
   }
   INFO(diff);
+  INFO("launches that failed:\n" << failures);
   CHECK(diff.empty());
 }
 

@@ -10,9 +10,8 @@ const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
        sbreview diff BASE[..HEAD] [options] [PATH...]
        sbreview baseline --output FILE [options] [PATH...]
        sbreview render [--helm-values FILE] [--helm-set k=v] [PATH...]
-       sbreview prove [--format text|json|sarif] [--output FILE] [--runtime-dir DIR]
-                      [--timeout S] [--from FILE.sarif] [PATH...]
-       sbreview prove --self-test
+       sbreview prove [--runtime-dir DIR] [--timeout S] [--from FILE.sarif] [options] [PATH...]
+       sbreview prove --self-test [--format text|json]
 
 Reviews the configuration of sandboxes that run untrusted code (Kubernetes manifests, ...).
 PATH defaults to the current directory; directories are read recursively.
@@ -46,7 +45,8 @@ options:
   --helm-set-string KEY=VALUE  the same, the value kept a string (Helm's --set-string)
   --runtime-dir DIR          prove: where the run's stand-ins and files go (default: $TMPDIR
                              or /tmp); removed when the run ends
-  --timeout S                prove: seconds one launch may take (default: 30)
+  --timeout S                prove: seconds one launch (or any podman command) may take
+                             (default: 30)
   --from FILE.sarif          prove: prove the findings of an earlier `check --format sarif`
   --self-test                prove: launch fixed probes and report which fields this
                              machine's podman honours
@@ -203,7 +203,7 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
   } else if (o.repo_dir && !o.revision) {
     return "-C names the repository of --revision; give --revision";
   }
-  const bool prove_flags = o.runtime_dir || o.from_sarif || o.self_test || o.timeout != 30;
+  const bool prove_flags = o.runtime_dir || o.from_sarif || o.self_test || o.timeout;
   if (prove_flags && o.command != "prove") {
     return "--runtime-dir, --timeout, --from and --self-test are for prove";
   }
@@ -214,6 +214,10 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       if (s.format != "text" && s.format != "json" && s.format != "sarif") {
         return "prove writes text, json or sarif";
       }
+      if (o.self_test && s.format == "sarif") return "prove --self-test writes text or json";
+    }
+    if (o.self_test && (o.from_sarif || !o.paths.empty())) {
+      return "prove --self-test launches fixed probes; it takes no PATH or --from";
     }
   }
   if (o.command == "baseline") {

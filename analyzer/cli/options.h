@@ -34,7 +34,7 @@ struct Options {
   std::vector<std::string> helm_set_string;  // --helm-set-string k=v (repeatable)
   // prove (docs/prover.md)
   std::optional<std::string> runtime_dir;  // --runtime-dir: where the run's files go
-  unsigned timeout = 30;                   // --timeout S: seconds one launch may take
+  std::optional<unsigned> timeout;         // --timeout S: seconds one launch may take (30)
   std::optional<std::string> from_sarif;   // --from FILE.sarif: the findings to prove
   bool self_test = false;                  // --self-test: what this podman honours
 };

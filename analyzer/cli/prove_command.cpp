@@ -137,7 +137,7 @@ int run_prove(const Options& o, std::ostream& out, std::ostream& err, const Cata
   prove::Interrupts interrupts;
   prove::SessionOptions so;
   so.runtime_dir = o.runtime_dir.value_or("");
-  so.command_timeout_ms = static_cast<int>(o.timeout) * 1000;
+  so.command_timeout_ms = static_cast<int>(o.timeout.value_or(30)) * 1000;
   auto session = prove::Session::open(so);
   if (!session) {
     err << "sbreview: prove: " << session.error().message << "\n";

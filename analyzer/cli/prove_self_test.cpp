@@ -41,7 +41,7 @@ int run_prove_self_test(const Options& o, std::ostream& out, std::ostream& err) 
   prove::Interrupts interrupts;
   prove::SessionOptions so;
   so.runtime_dir = o.runtime_dir.value_or("");
-  so.command_timeout_ms = static_cast<int>(o.timeout) * 1000;
+  so.command_timeout_ms = static_cast<int>(o.timeout.value_or(30)) * 1000;
   auto session = prove::Session::open(so);
   if (!session) {
     err << "sbreview: prove: " << session.error().message << "\n";
@@ -61,6 +61,14 @@ int run_prove_self_test(const Options& o, std::ostream& out, std::ostream& err) 
   if (!leftovers.empty()) {
     err << "sbreview: prove: cleanup: " << leftovers << "\n";
     return 2;
+  }
+  // A launch that failed measured nothing: podman is not working as the prover needs.
+  for (const auto& r : rows) {
+    if (r.status == "not run" && r.observed != "runsc is not installed") {
+      err << "sbreview: prove: a self-test launch failed (" << r.launch << ", " << r.field
+          << "): " << r.observed << "\n";
+      return 2;
+    }
   }
   return 0;
 }

@@ -250,7 +250,13 @@ void kube_play(Runner& t) {
   nr.engine = Engine::Kubelet;
   nr.identity.run_as_non_root = set(true);
   Observation onr = t.run(nr, plan, nullptr);
-  if (!onr.probe && !onr.timed_out) {
+  // Refusing to start is honouring it only when the refusal is about that: a launch that
+  // failed for another reason (a broken runtime) measured nothing.
+  std::string said = onr.error + onr.engine_stderr;
+  bool refused_root = said.find("runAsNonRoot") != std::string::npos ||
+                      said.find("non-root") != std::string::npos ||
+                      said.find("nonroot") != std::string::npos;
+  if (!onr.probe && !onr.timed_out && refused_root) {
     t.rows.push_back({kube, "runAsNonRoot: true (no runAsUser)", "refuses to start as root",
                       onr.error, "honoured"});
     return;

@@ -16,8 +16,8 @@
 #include <sstream>
 
 #include "prover/lib/containers_conf.h"
-#include "prover/lib/embedded_probe.h"
 #include "prover/lib/launch_plan.h"
+#include "prover/lib/probe_binary.h"
 #include "prover/lib/process.h"
 #include "prover/lib/tar.h"
 
@@ -48,14 +48,14 @@ bool write_file(const std::string& path, const std::string& bytes, mode_t mode) 
   return done == bytes.size();
 }
 
-std::string probe_rootfs() {
+std::string probe_rootfs(const std::string& probe) {
   std::vector<TarEntry> e;
   for (const char* d : {"dev", "etc", "proc", "run", "sys", "tmp"}) {
     e.push_back({d, true, std::string_view(d) == "tmp" ? 01777U : 0755U, {}});
   }
   e.push_back({"etc/passwd", false, 0644, "root:x:0:0:root:/:/probe\n"});
   e.push_back({"etc/group", false, 0644, "root:x:0:\n"});
-  e.push_back({"probe", false, 0755, std::string(embedded_probe())});
+  e.push_back({"probe", false, 0755, probe});
   return ustar(e);
 }
 
@@ -127,6 +127,8 @@ Result<bool> Session::setup() {
   if (v.timed_out) return Error{"podman does not answer (`podman version` timed out)"};
   if (v.status != 0) return Error{"podman does not work: " + first_line(v.err + v.error)};
   podman_version_ = first_line(v.out);
+  auto probe = read_probe(self_executable());
+  if (!probe) return probe.error();
   std::string parent = options_.runtime_dir;
   if (parent.empty()) parent = std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp";
   std::string tmpl = parent + "/sbreview-prove-" + run_id_ + "-XXXXXX";
@@ -135,7 +137,7 @@ Result<bool> Session::setup() {
   runsc_ = on_path("runsc");
   if (runsc_) write_runsc_conf();
   std::string tar = dir_ + "/probe-rootfs.tar";
-  if (!write_file(tar, probe_rootfs(), 0600)) return Error{"cannot write " + tar};
+  if (!write_file(tar, probe_rootfs(*probe), 0600)) return Error{"cannot write " + tar};
   ProcessResult imp = podman(*this, {"import", "--quiet", "--change",
                                      fmt::format("LABEL {}={}", kRunLabel, run_id_), tar, image_});
   if (imp.status != 0) return Error{"podman import failed: " + first_line(imp.err + imp.error)};

@@ -1,8 +1,8 @@
-// sbreview-probe: the program the prover runs in place of a workload's image and command. It
+// sbreview_probe: the program the prover runs in place of a workload's image and command. It
 // reports what the sandbox looks like from inside as one JSON line on stdout, then answers on
 // the published ports until the prover closes stdin or the linger time is over.
 //
-//   sbreview-probe --token T [--listen PORT]... [--canary NAME=ADDR:PORT]... [--mount PATH]...
+//   sbreview_probe --token T [--listen PORT]... [--canary NAME=ADDR:PORT]... [--mount PATH]...
 //                  [--path PATH]... [--linger-ms N] [--until-stdin-eof]
 #include <unistd.h>
 
@@ -64,7 +64,7 @@ namespace {
 int probe_main(int argc, char** argv) {
   Request r;
   if (!parse_args(argc, argv, r)) {
-    std::fputs("usage: sbreview-probe --token T [--listen PORT]... [--canary N=A:P]...\n", stderr);
+    std::fputs("usage: sbreview_probe --token T [--listen PORT]... [--canary N=A:P]...\n", stderr);
     return 2;
   }
   sbr::probe::Listeners listeners = sbr::probe::open_listeners(r);
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
     return probe_main(argc, argv);
   } catch (const std::exception& e) {
     // No report is a failed launch for the prover (SB0040), with this on stderr.
-    std::fprintf(stderr, "sbreview-probe: %s\n", e.what());
+    std::fprintf(stderr, "sbreview_probe: %s\n", e.what());
     return 1;
   }
 }
