@@ -12,8 +12,11 @@ packages=(
   nodejs npm python3 python3-jsonschema python3-yaml shellcheck clang-format clang-tidy
   dpkg-dev file groff-base   # the Debian package and its test (docs/install.md)
 )
+# The runtime prover's tests (docs/prover.md; scripts/test.sh sets SBR_WITH_PODMAN=1): podman
+# with runc (crun fails on cgroups v1 hosts), catatonit for kube play's pause image, runsc for
+# gVisor, netavark and iptables for published ports. About two minutes on a fresh machine.
 if [[ "${SBR_WITH_PODMAN:-0}" == 1 ]]; then
-  packages+=(podman runc catatonit busybox-static nftables uidmap runsc)
+  packages+=(podman runc catatonit busybox-static nftables iptables netavark uidmap runsc)
 fi
 
 missing=()

@@ -140,8 +140,11 @@ TEST_CASE("over the fixture suite, summaries are complete and applies_to holds",
   // Every summary is rendered at least once, so a parameter missing anywhere would have thrown.
   std::set<std::string> fired, silent;
   for (const Finding& f : findings) fired.insert(std::string(f.rule_id));
+  // The prover's rules fire only in `sbreview prove`; tests/prover_judge_test.cpp renders
+  // their summaries through the prover's own runtime_findings.
+  const std::set<std::string> prove_only = {"SB0040", "SB0041", "SB0042"};
   for (const Rule& r : c.rules()) {
-    if (!r.summary.empty() && !fired.count(r.id)) silent.insert(r.id);
+    if (!r.summary.empty() && !fired.count(r.id) && !prove_only.count(r.id)) silent.insert(r.id);
   }
   INFO("rules with a summary that no fixture fires: " << fmt::format("{}", fmt::join(silent, " ")));
   CHECK(silent.empty());

@@ -55,7 +55,7 @@ std::string complete(const std::string& script, const std::string& words) {
 TEST_CASE("usage: the help text reads back as commands and options", "[usage]") {
   UsageSpec u = parse_usage(kUsage);
   CHECK(u.commands ==
-        std::vector<std::string>{"check", "diff", "baseline", "render", "completion"});
+        std::vector<std::string>{"check", "diff", "baseline", "render", "prove", "completion"});
   const UsageOption* format = find_option(u, "--format");
   REQUIRE(format);
   CHECK(format->metavar == "FORMAT");
@@ -131,7 +131,8 @@ TEST_CASE("completion: commands, option values, operands and rule ids", "[usage]
   std::ofstream(path) << script.str();
   REQUIRE(std::system(("bash -n '" + path + "'").c_str()) == 0);
 
-  CHECK(complete(path, R"(sbreview "")") == "check diff baseline render completion explain");
+  CHECK(complete(path, R"(sbreview "")") == "check diff baseline render prove completion explain");
+  CHECK(complete(path, "sbreview prove --self") == "--self-test");
   CHECK(complete(path, "sbreview ch") == "check");
   CHECK(complete(path, "sbreview check --fo") == "--format");
   CHECK(complete(path, "sbreview check --format s") == "sarif");

@@ -20,6 +20,7 @@
 #include "analyzer/cli/completion.h"
 #include "analyzer/cli/diff.h"
 #include "analyzer/cli/options.h"
+#include "analyzer/cli/prove_command.h"
 #include "analyzer/cli/render_command.h"
 #include "analyzer/cli/revision.h"
 #include "analyzer/config/config.h"
@@ -295,6 +296,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (o.outputs.empty()) o.outputs.push_back({"text", ""});
     const Catalog& catalog = load();  // at start-up: a catalog that does not load stops the run
     if (o.command == "render") return run_render(o, out, err);
+    if (o.command == "prove") return run_prove(o, out, err, catalog);
     return o.command == "diff" ? run_diff(o, out, err, catalog) : run_check(o, out, err, catalog);
   } catch (const CatalogError& e) {
     err << "sbreview: internal error: " << e.what() << "\n";

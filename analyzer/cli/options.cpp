@@ -2,12 +2,16 @@
 
 #include "analyzer/support/severity.h"
 
+#include <cstdlib>
+
 namespace sbr {
 
 const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
        sbreview diff BASE[..HEAD] [options] [PATH...]
        sbreview baseline --output FILE [options] [PATH...]
        sbreview render [--helm-values FILE] [--helm-set k=v] [PATH...]
+       sbreview prove [--runtime-dir DIR] [--timeout S] [--from FILE.sarif] [options] [PATH...]
+       sbreview prove --self-test [--format text|json]
        sbreview completion bash
 
 Reviews the configuration of sandboxes that run untrusted code: Kubernetes manifests, Helm
@@ -42,12 +46,23 @@ options:
                              (repeatable; later files win)
   --helm-set KEY=VALUE       value for every chart, Helm's --set syntax (repeatable)
   --helm-set-string KEY=VALUE  the same, the value kept a string (Helm's --set-string)
+  --runtime-dir DIR          prove: where the run's stand-ins and files go (default: $TMPDIR
+                             or /tmp); removed when the run ends
+  --timeout S                prove: seconds one launch (or any podman command) may take
+                             (default: 30)
+  --from FILE.sarif          prove: prove the findings of an earlier `check --format sarif`
+  --self-test                prove: launch fixed probes and report which fields this
+                             machine's podman honours
   --version                  print the version
   --help                     print this help
 
 `diff BASE..HEAD` analyses both revisions through git (no checkout), with BASE's
 configuration, and reports the findings HEAD adds; `diff BASE` compares BASE with the
 working tree. --fail-on applies to the added findings only.
+
+`prove` analyses as `check` does, then launches every workload with podman (image and command
+replaced by sbreview's probe, host paths by stand-ins, only allowlisted options) and marks each
+finding confirmed, refuted or not verifiable (docs/prover.md). It needs podman and root.
 
 `completion bash` prints a bash completion script (commands, options, rule ids).
 
@@ -152,6 +167,21 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
        : flag == "--helm-set-string" ? o.helm_set_string
                                      : o.helm_values)
           .push_back(*v);
+    } else if (flag == "--runtime-dir" || flag == "--from") {
+      auto v = get();
+      if (!v || v->empty())
+        return flag + (flag == "--from" ? " takes a SARIF file" : " takes a directory");
+      (flag == "--from" ? o.from_sarif : o.runtime_dir) = *v;
+    } else if (flag == "--timeout") {
+      auto v = get();
+      char* end = nullptr;
+      long n = v ? std::strtol(v->c_str(), &end, 10) : 0;
+      if (!v || end == v->c_str() || *end != '\0' || n < 1 || n > 3600) {
+        return "--timeout takes seconds, from 1 to 3600";
+      }
+      o.timeout = static_cast<unsigned>(n);
+    } else if (flag == "--self-test") {
+      o.self_test = true;
     } else if (flag == "--today") {  // for reproducible tests of acceptance expiry
       auto v = get();
       if (!v) return "--today takes a date";
@@ -159,7 +189,8 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return "unknown option " + a;
     } else if (!saw_command) {
-      if (a != "check" && a != "diff" && a != "baseline" && a != "render" && a != "completion") {
+      if (a != "check" && a != "diff" && a != "baseline" && a != "render" && a != "prove" &&
+          a != "completion") {
         return "unknown command `" + a + "` (try `sbreview check`)";
       }
       o.command = a;
@@ -177,6 +208,23 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     if (o.dump_model) return "--dump-model is for check";
   } else if (o.repo_dir && !o.revision) {
     return "-C names the repository of --revision; give --revision";
+  }
+  const bool prove_flags = o.runtime_dir || o.from_sarif || o.self_test || o.timeout;
+  if (prove_flags && o.command != "prove") {
+    return "--runtime-dir, --timeout, --from and --self-test are for prove";
+  }
+  if (o.command == "prove") {
+    if (o.revision) return "prove launches the working tree; --revision is for check";
+    if (o.dump_model || o.baseline) return "--dump-model and --baseline are for check";
+    for (const OutputSpec& s : o.outputs) {
+      if (s.format != "text" && s.format != "json" && s.format != "sarif") {
+        return "prove writes text, json or sarif";
+      }
+      if (o.self_test && s.format == "sarif") return "prove --self-test writes text or json";
+    }
+    if (o.self_test && (o.from_sarif || !o.paths.empty())) {
+      return "prove --self-test launches fixed probes; it takes no PATH or --from";
+    }
   }
   if (o.command == "completion" && (o.paths.size() != 1 || o.paths[0] != "bash")) {
     return "completion takes the shell's name: bash";

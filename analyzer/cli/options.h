@@ -14,7 +14,7 @@ struct OutputSpec {
 };
 
 struct Options {
-  std::string command;  // "check", "diff", "baseline" or "render"
+  std::string command;  // "check", "diff", "baseline", "render" or "prove"
   std::vector<std::string> paths;
   std::vector<OutputSpec> outputs;
   std::optional<std::string> fail_on;
@@ -32,6 +32,11 @@ struct Options {
   std::vector<std::string> helm_values;      // --helm-values FILE (repeatable)
   std::vector<std::string> helm_set;         // --helm-set k=v (repeatable)
   std::vector<std::string> helm_set_string;  // --helm-set-string k=v (repeatable)
+  // prove (docs/prover.md)
+  std::optional<std::string> runtime_dir;  // --runtime-dir: where the run's files go
+  std::optional<unsigned> timeout;         // --timeout S: seconds one launch may take (30)
+  std::optional<std::string> from_sarif;   // --from FILE.sarif: the findings to prove
+  bool self_test = false;                  // --self-test: what this podman honours
 };
 
 extern const char* const kUsage;

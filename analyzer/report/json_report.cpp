@@ -44,7 +44,41 @@ void add_grouping(const Redactor& redact, const Finding& f, Json& j) {
   j["reasons"] = std::move(reasons);
 }
 
-Json finding_json(const ReportContext& ctx, const Redactor& redact, const Finding& f) {
+Json note_json(const Redactor& redact, const RuntimeNote& n) {
+  return {{"verdict", n.verdict},
+          {"observed", redact(n.observed)},
+          {"runtime", n.runtime},
+          {"reason", redact(n.reason)}};
+}
+
+// `prove`: each launch, what it left out and the controls it checked.
+Json launches_json(const Redactor& redact, const std::vector<RuntimeLaunch>& launches) {
+  Json list = Json::array();
+  for (const RuntimeLaunch& l : launches) {
+    Json j;
+    j["subject"] = redact(l.subject);
+    j["name"] = redact(l.label);
+    j["launch"] = l.launch.empty() ? Json(nullptr) : Json(l.launch);
+    j["runtime"] = l.runtime.empty() ? Json(nullptr) : Json(l.runtime);
+    j["engine_note"] = l.engine_note.empty() ? Json(nullptr) : Json(l.engine_note);
+    j["error"] = l.error.empty() ? Json(nullptr) : Json(redact(l.error));
+    Json np = Json::array();
+    for (const auto& n : l.not_passed) np.push_back(redact(n));
+    j["not_passed"] = std::move(np);
+    Json controls = Json::array();
+    for (const RuntimeControlRow& c : l.controls) {
+      Json cj = {{"control", c.name}, {"invariant", c.invariant}, {"expected", c.expected}};
+      cj.update(note_json(redact, c.note));
+      controls.push_back(std::move(cj));
+    }
+    j["controls"] = std::move(controls);
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
+Json finding_json(const ReportContext& ctx, const Redactor& redact, const Finding& f,
+                  const RuntimeNote* note = nullptr) {
   const Rule* rule = ctx.catalog.find(f.rule_id);
   auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
   Json j;
@@ -87,6 +121,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["remediation"] = or_null(remediation);
   j["origin"] =
       rule ? Json({{"kind", rule->origin.kind}, {"detail", rule->origin.detail}}) : Json(nullptr);
+  j["runtime"] = note != nullptr ? note_json(redact, *note) : Json(nullptr);
   return j;
 }
 
@@ -144,7 +179,10 @@ void write_json(const ReportContext& ctx, std::ostream& out) {
   doc["summary"] = std::move(summary);
 
   Json findings = Json::array();
-  for (const Finding& f : ctx.findings) findings.push_back(finding_json(ctx, redact, f));
+  for (size_t i = 0; i < ctx.findings.size(); ++i) {
+    const RuntimeNote* note = i < ctx.runtime.size() ? &ctx.runtime[i] : nullptr;
+    findings.push_back(finding_json(ctx, redact, ctx.findings[i], note));
+  }
   doc["findings"] = std::move(findings);
   if (!ctx.fixed.empty()) {
     Json fixed = Json::array();
@@ -152,6 +190,7 @@ void write_json(const ReportContext& ctx, std::ostream& out) {
     doc["fixed"] = std::move(fixed);
   }
   doc["workloads"] = workloads_json(ctx, redact);
+  if (!ctx.launches.empty()) doc["launches"] = launches_json(redact, ctx.launches);
   out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }
 

@@ -268,6 +268,43 @@ Json result_json(const Emit& e, const Finding& f) {
   return j;
 }
 
+// `prove`'s verdict (docs/output-formats.md, "properties.runtime").
+Json runtime_json(const Redactor& redact, const RuntimeNote& n) {
+  Json j;
+  j["verdict"] = n.verdict;
+  j["observed"] = redact(n.observed);
+  j["runtime"] = n.runtime;
+  j["reason"] = redact(n.reason);
+  return j;
+}
+
+// Every launch of a `prove` run, with what was left out of it and the controls it checked.
+Json launches_json(const Redactor& redact, const std::vector<RuntimeLaunch>& launches) {
+  Json list = Json::array();
+  for (const RuntimeLaunch& l : launches) {
+    Json j;
+    j["subject"] = redact(l.subject);
+    j["launch"] = l.launch;
+    j["runtime"] = l.runtime;
+    if (!l.engine_note.empty()) j["engine-note"] = l.engine_note;
+    if (!l.error.empty()) j["error"] = redact(l.error);
+    Json np = Json::array();
+    for (const auto& n : l.not_passed) np.push_back(redact(n));
+    j["not-passed"] = std::move(np);
+    Json controls = Json::array();
+    for (const RuntimeControlRow& c : l.controls) {
+      Json cj = runtime_json(redact, c.note);
+      cj["control"] = c.name;
+      cj["invariant"] = c.invariant;
+      cj["expected"] = c.expected;
+      controls.push_back(std::move(cj));
+    }
+    j["controls"] = std::move(controls);
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
 Json invocation_json(const Emit& e) {
   const ReportContext& ctx = e.ctx;
   const Redactor& redact = e.redact;
@@ -321,6 +358,7 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
   for (size_t i = 0; i < ctx.findings.size(); ++i) {
     Json r = result_json(e, ctx.findings[i]);
     if (i < ctx.baseline_states.size()) r["baselineState"] = ctx.baseline_states[i];
+    if (i < ctx.runtime.size()) r["properties"]["runtime"] = runtime_json(e.redact, ctx.runtime[i]);
     results.push_back(std::move(r));
   }
   for (const Finding& f : ctx.fixed) {
@@ -329,6 +367,8 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
     results.push_back(std::move(r));
   }
   run["results"] = std::move(results);
+  if (!ctx.launches.empty())
+    run["properties"]["runtime-launches"] = launches_json(e.redact, ctx.launches);
 
   Json log;
   log["$schema"] = kSchema;
