@@ -32,6 +32,12 @@ struct Options {
   std::vector<std::string> helm_values;      // --helm-values FILE (repeatable)
   std::vector<std::string> helm_set;         // --helm-set k=v (repeatable)
   std::vector<std::string> helm_set_string;  // --helm-set-string k=v (repeatable)
+  std::vector<std::string> helm_set_file;    // --helm-set-file k=FILE (repeatable)
+  std::string kube_version;                  // --kube-version
+  std::vector<std::string> api_versions;     // --api-versions (repeatable, comma lists)
+  // `render helm ARGS...`: helm template's own arguments, parsed by render_helm.cpp.
+  bool helm_template = false;
+  std::vector<std::string> helm_args;
 };
 
 extern const char* const kUsage;

@@ -65,6 +65,17 @@ suppressions:
     reason: read-only cache, tracked in #123
     expires: "2027-06-30"
 """, True),
+    "helm values per chart": ("""
+helm:
+  kube_version: "1.30"
+  api_versions: [monitoring.coreos.com/v1]
+  charts:
+    - path: deploy/charts/agent
+      values: [deploy/values-prod.yaml]
+      set: ["debug.enabled=false"]
+      set_string: ["image.tag=0123"]
+      set_file: ["motd=deploy/motd.txt"]
+""", True),
 }
 
 # name -> (configuration, whether sbreview reads that section today and must reject it too)
@@ -86,6 +97,10 @@ BAD = {
     "an invariant-0 rule turned off": ("rules:\n  SB0001: {enabled: false}\n", True),
     "suppression without a path": ("suppressions:\n  - {rule: SB1001, reason: r}\n", True),
     "include not a list": ("include: deploy\n", True),
+    "helm chart without a path": ("helm:\n  charts:\n    - values: [v.yaml]\n", True),
+    "helm set without =": ("helm:\n  charts:\n    - path: c\n      set: [debug]\n", True),
+    "helm kube_version not a version": ("helm:\n  kube_version: latest\n", True),
+    "helm unknown key": ("helm:\n  repositories: [x]\n", True),
 }
 
 
