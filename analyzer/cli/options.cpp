@@ -9,15 +9,18 @@ const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
        sbreview baseline --output FILE [options] [PATH...]
        sbreview render [--helm-values FILE] [--helm-set k=v] [PATH...]
        sbreview render helm [NAME] CHART [helm template's flags]
+       sbreview completion bash
 
-Reviews the configuration of sandboxes that run untrusted code (Kubernetes manifests, ...).
+Reviews the configuration of sandboxes that run untrusted code: Kubernetes manifests, Helm
+charts and Kustomize overlays, podman/docker launch scripts, compose files, devcontainers,
+Dockerfiles, seccomp profiles and egress gates.
 PATH defaults to the current directory; directories are read recursively.
 
 options:
   --format FORMAT            text|json|sarif|github|markdown (repeatable; pairs with the
                              --output after it); github: workflow commands (annotations),
                              markdown: a summary for $GITHUB_STEP_SUMMARY or a PR comment
-  --output FILE              write the preceding --format to FILE (default: stdout)
+  -o, --output FILE          write the preceding --format to FILE (default: stdout)
   --fail-on LEVEL            critical|high|medium|low|none (default: high); exit 1 when a
                              finding at or above LEVEL is reported
   --config FILE              configuration (default: .sbreview.yaml at the git top level of
@@ -33,7 +36,7 @@ options:
   --show-fixed               diff: also list the findings the change fixes
   --baseline FILE            check: report only the findings FILE (written by
                              `sbreview baseline --output FILE`) does not hold
-  --jobs N                   worker threads (default: the number of cores)
+  -j, --jobs N               worker threads (default: the number of cores)
   --render=on|off            render Helm charts and Kustomize overlays (default: on); off
                              reads their files raw
   --helm-values FILE         values file for every chart, after the chart's values.yaml
@@ -54,6 +57,8 @@ options:
 `diff BASE..HEAD` analyses both revisions through git (no checkout), with BASE's
 configuration, and reports the findings HEAD adds; `diff BASE` compares BASE with the
 working tree. --fail-on applies to the added findings only.
+
+`completion bash` prints a bash completion script (commands, options, rule ids).
 
 exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, configuration or internal error
 )";
@@ -178,7 +183,7 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return "unknown option " + a;
     } else if (!saw_command) {
-      if (a != "check" && a != "diff" && a != "baseline" && a != "render") {
+      if (a != "check" && a != "diff" && a != "baseline" && a != "render" && a != "completion") {
         return "unknown command `" + a + "` (try `sbreview check`)";
       }
       o.command = a;
@@ -196,6 +201,9 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     if (o.dump_model) return "--dump-model is for check";
   } else if (o.repo_dir && !o.revision) {
     return "-C names the repository of --revision; give --revision";
+  }
+  if (o.command == "completion" && (o.paths.size() != 1 || o.paths[0] != "bash")) {
+    return "completion takes the shell's name: bash";
   }
   if (o.command == "baseline") {
     if (o.baseline) return "--baseline is for check";
