@@ -81,6 +81,14 @@ const Provenance& pod_security_anchor(const Workload& w) {
   return w.pod_security_context_from.at.valid() ? w.pod_security_context_from : pod_anchor(w);
 }
 
+const Provenance& omitted_anchor(const Workload& w, std::string_view field,
+                                 const Provenance& fallback) {
+  for (const Workload::Omitted& o : w.omitted) {
+    if (o.field == field) return o.from;
+  }
+  return fallback;
+}
+
 bool is_kubernetes(const Workload& w) {
   return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;
 }

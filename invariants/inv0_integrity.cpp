@@ -43,6 +43,8 @@ RuleId rule_for(ProblemKind k) {
       return rule::source_unresolved;
     case ProblemKind::ArgvPartlyUnknown:
       return rule::argv_partly_unknown;
+    case ProblemKind::SwitchNotRendered:
+      return rule::switch_not_rendered;
   }
   return rule::parse_error;
 }

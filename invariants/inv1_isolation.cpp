@@ -176,7 +176,7 @@ void check_runtime(const Model& model, const Workload& w, FactFindings& out) {
         "class {} (handler {}) is runc-class",
         r.rt.name, r.rt.handler.empty() ? "unknown" : r.rt.handler);
   } else if (is_kubernetes(w)) {
-    at = pod_anchor(w);
+    at = omitted_anchor(w, "pod.runtimeClassName", pod_anchor(w));
     what =
         "sets no runtimeClassName and no cluster default runtime is declared: it runs under "
         "the node's default runtime (runc, handler runc), sharing the host kernel";

@@ -50,7 +50,7 @@ void check_token(const Workload& w, PodOnce& once, Findings& out) {
   if (!once.first(w, rule::service_account_token_mounted)) return;
   const auto& s = w.service;
   std::string why;
-  Provenance at = pod_anchor(w);
+  Provenance at = omitted_anchor(w, "pod.automountServiceAccountToken", pod_anchor(w));
   if (s.pod_automount) {
     why = "automountServiceAccountToken is true on the pod";
     at = s.pod_automount->from;

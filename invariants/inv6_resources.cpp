@@ -72,14 +72,14 @@ void check_memory(const Workload& w, Findings& out) {
   if (w.resources.memory_limit) return;
   std::string how = is_kubernetes(w) ? "resources.limits.memory" : "--memory";
   out.add(make(w, rule::no_memory_limit, MessageArgs{{"setting", how}, {"qos", qos_context(w)}},
-               container_anchor(w), "resources.limits.memory"));
+               omitted_anchor(w, "resources", container_anchor(w)), "resources.limits.memory"));
 }
 
 void check_cpu(const Workload& w, Findings& out) {
   if (w.resources.cpu_limit) return;
   std::string how = is_kubernetes(w) ? "resources.limits.cpu" : "--cpus";
   out.add(make(w, rule::no_cpu_limit, MessageArgs{{"setting", how}, {"qos", qos_context(w)}},
-               container_anchor(w), "resources.limits.cpu"));
+               omitted_anchor(w, "resources", container_anchor(w)), "resources.limits.cpu"));
 }
 
 // Disk is bounded when the container has an ephemeral-storage limit, or when nothing it can

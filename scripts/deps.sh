@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libyaml-cpp-dev nlohmann-json3-dev libtree-sitter-dev libre2-dev libfmt-dev catch2
-  libgit2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
+  libgit2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev zlib1g-dev
   nodejs npm python3 python3-jsonschema python3-yaml shellcheck clang-format clang-tidy
   dpkg-dev file groff-base   # the Debian package and its test (docs/install.md)
 )

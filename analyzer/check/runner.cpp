@@ -205,6 +205,7 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   out.erase(std::unique(out.begin(), out.end(),
                         [&](const Finding& a, const Finding& b) { return key(a) == key(b); }),
             out.end());
+  drop_switch_repeats(out);
   drop_implied(out);
   fold_reasons(out, catalog);
   merge_shared(out);

@@ -10,6 +10,7 @@ const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
        sbreview diff BASE[..HEAD] [options] [PATH...]
        sbreview baseline --output FILE [options] [PATH...]
        sbreview render [--helm-values FILE] [--helm-set k=v] [PATH...]
+       sbreview render helm [NAME] CHART [helm template's flags]
        sbreview prove [--runtime-dir DIR] [--timeout S] [--from FILE.sarif] [options] [PATH...]
        sbreview prove --self-test [--format text|json]
        sbreview completion bash
@@ -46,6 +47,10 @@ options:
                              (repeatable; later files win)
   --helm-set KEY=VALUE       value for every chart, Helm's --set syntax (repeatable)
   --helm-set-string KEY=VALUE  the same, the value kept a string (Helm's --set-string)
+  --helm-set-file KEY=FILE   the same, the value the file's text (Helm's --set-file)
+  --kube-version VERSION     Capabilities.KubeVersion for every chart (default v1.33.0)
+  --api-versions LIST        API versions added to Capabilities.APIVersions (repeatable,
+                             comma-separated)
   --runtime-dir DIR          prove: where the run's stand-ins and files go (default: $TMPDIR
                              or /tmp); removed when the run ends
   --timeout S                prove: seconds one launch (or any podman command) may take
@@ -55,6 +60,10 @@ options:
                              machine's podman honours
   --version                  print the version
   --help                     print this help
+
+`render helm` takes `helm template`'s arguments (-f/--values, --set, --set-string,
+--set-file, -n/--namespace, -s/--show-only, --include-crds, --skip-tests, --kube-version,
+-a/--api-versions, --name-template) and prints what Helm v4's `helm template` prints.
 
 `diff BASE..HEAD` analyses both revisions through git (no checkout), with BASE's
 configuration, and reports the findings HEAD adds; `diff BASE` compares BASE with the
@@ -159,12 +168,14 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       auto v = get();
       if (!v || (*v != "on" && *v != "off")) return "--render takes on or off";
       o.render = *v == "on";
-    } else if (flag == "--helm-values" || flag == "--helm-set" || flag == "--helm-set-string") {
+    } else if (flag == "--helm-values" || flag == "--helm-set" || flag == "--helm-set-string" ||
+               flag == "--helm-set-file") {
       auto v = get();
       const bool pair = flag != "--helm-values";
       if (!v || v->empty()) return flag + (pair ? " takes KEY=VALUE" : " takes a file name");
       (flag == "--helm-set"          ? o.helm_set
        : flag == "--helm-set-string" ? o.helm_set_string
+       : flag == "--helm-set-file"   ? o.helm_set_file
                                      : o.helm_values)
           .push_back(*v);
     } else if (flag == "--runtime-dir" || flag == "--from") {
@@ -182,10 +193,23 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       o.timeout = static_cast<unsigned>(n);
     } else if (flag == "--self-test") {
       o.self_test = true;
+    } else if (flag == "--kube-version") {
+      auto v = get();
+      if (!v || v->empty()) return "--kube-version takes a version (1.30.0)";
+      o.kube_version = *v;
+    } else if (flag == "--api-versions") {
+      auto v = get();
+      if (!v || v->empty()) return "--api-versions takes API versions (group/version)";
+      o.api_versions.push_back(*v);
     } else if (flag == "--today") {  // for reproducible tests of acceptance expiry
       auto v = get();
       if (!v) return "--today takes a date";
       o.today = *v;
+    } else if (o.command == "render" && o.paths.empty() && a == "helm") {
+      // `render helm ...`: the rest is helm template's command line, read as Helm reads it.
+      o.helm_template = true;
+      o.helm_args.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+      break;
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return "unknown option " + a;
     } else if (!saw_command) {

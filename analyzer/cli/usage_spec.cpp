@@ -82,7 +82,8 @@ UsageSpec parse_usage(std::string_view text) {
     if (t.rfind("sbreview ", 0) != 0) break;
     spec.synopsis.push_back(t);
     std::string command = split(t, ' ')[1];
-    // A command with several synopsis lines (prove, prove --self-test) is one command.
+    // A command may have several synopsis lines (`render` and `render helm`, `prove` and
+    // `prove --self-test`): it is listed once.
     bool listed =
         std::find(spec.commands.begin(), spec.commands.end(), command) != spec.commands.end();
     if (command[0] != '-' && command[0] != '[' && !listed) spec.commands.push_back(command);

@@ -374,6 +374,69 @@ std::optional<Error> read_document(const Parser& p, const Node* e, Config& c) {
 
 std::optional<Error> read_documents(const Parser& p, const Node* n, Config& c) {
   return read_list<read_document>(p, n, "documents", c);
+std::optional<Error> read_helm_chart(const Parser& p, const Node* e, Config& c) {
+  if (!e->is_map()) return p.err(e, "a `helm.charts` entry is a mapping");
+  if (auto bad = p.only_keys(e, {"path", "values", "set", "set_string", "set_file"},
+                             "a `helm.charts` entry"))
+    return bad;
+  HelmChartValues h;
+  h.at = p.loc(e);
+  auto path = p.str(e->get("path"), "path");
+  if (!path) return path.error();
+  h.path = *path;
+  for (auto [key, field] : {std::pair{"values", &h.values},
+                            {"set", &h.set},
+                            {"set_string", &h.set_string},
+                            {"set_file", &h.set_file}}) {
+    const Node* v = e->get(key);
+    if (v == nullptr) continue;
+    auto list = p.strings(v, key);
+    if (!list) return list.error();
+    if (std::string_view(key) != "values") {
+      for (std::size_t k = 0; k < list->size(); ++k) {
+        if ((*list)[k].find('=') == std::string::npos)
+          return p.err(v->items[k], fmt::format("`{}` entries are KEY=VALUE", key));
+      }
+    }
+    *field = *list;
+  }
+  c.helm.charts.push_back(std::move(h));
+  return std::nullopt;
+}
+
+// A Kubernetes version as Helm's --kube-version takes it: [v]MAJOR[.MINOR[.PATCH]].
+bool kube_version_text(std::string_view v) {
+  if (!v.empty() && v[0] == 'v') v.remove_prefix(1);
+  int parts = 0;
+  for (std::string_view part : split(v, '.')) {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string_view::npos)
+      return false;
+    ++parts;
+  }
+  return parts >= 1 && parts <= 3;
+}
+
+std::optional<Error> read_helm(const Parser& p, const Node* h, Config& c) {
+  if (!h->is_map()) return p.err(h, "`helm` must be a mapping");
+  if (auto bad = p.only_keys(h, {"charts", "kube_version", "api_versions"}, "helm")) return bad;
+  if (const Node* v = h->get("kube_version")) {
+    auto s = p.str(v, "kube_version");
+    if (!s) return s.error();
+    if (!kube_version_text(*s)) return p.err(v, "`kube_version` must be a version like 1.30.0");
+    c.helm.kube_version = *s;
+  }
+  if (const Node* v = h->get("api_versions")) {
+    auto list = p.strings(v, "api_versions");
+    if (!list) return list.error();
+    c.helm.api_versions = *list;
+  }
+  if (const Node* charts = h->get("charts")) {
+    if (!charts->is_seq()) return p.err(charts, "`helm.charts` must be a list");
+    for (const Node* e : charts->items) {
+      if (auto bad = read_helm_chart(p, e, c)) return bad;
+    }
+  }
+  return std::nullopt;
 }
 
 // The top-level keys, in the order they are read; any other key is an error.
@@ -392,7 +455,8 @@ constexpr std::pair<std::string_view, Section> kSections[] = {
     {"suppressions", read_suppressions},
     {"rules", read_rules},
     {"include", read_include},
-    {"documents", read_documents}};
+    {"documents", read_documents},
+    {"helm", read_helm}};
 
 }  // namespace
 

@@ -44,6 +44,21 @@ struct RuleSetting {
   Location at;
 };
 
+// `helm:` in the configuration: values for the charts at `path` (a chart directory of the
+// analysed tree, or a glob of them), applied before the command line's, and the cluster that
+// `helm template` pretends to target.
+struct HelmChartValues {
+  std::string path;
+  std::vector<std::string> values, set, set_string, set_file;
+  Location at;
+};
+
+struct HelmSettings {
+  std::vector<HelmChartValues> charts;
+  std::string kube_version;               // "" = the engine's default
+  std::vector<std::string> api_versions;  // added to the built-in ones
+};
+
 struct Config {
   std::string path;  // "" when no file was found
   FileId file = kNoFile;
@@ -64,6 +79,7 @@ struct Config {
   std::vector<std::string> include;  // when set, only these path prefixes are read
   std::map<std::string, Severity> integrity_severity;  // SB0xxx -> severity override
   std::vector<DocumentScope> documents;  // which Markdown files claim what (doc-claims.md)
+  HelmSettings helm;
 };
 
 // Parses the text of a configuration file; `file` is its id in the run's file table.

@@ -408,6 +408,14 @@ struct Workload {
   // container / of the pod spec, when the input has one (invalid otherwise).
   Provenance security_context_from;
   Provenance pod_security_context_from;
+  // Fields a chart's template guard left out (`{{- with .Values.runtimeClassName }}`): where an
+  // absent field is reported, at the guard with the values key that decided it as a step.
+  // Pod fields are "pod.<field>" ("pod.runtimeClassName"), container fields "<field>".
+  struct Omitted {
+    std::string field;
+    Provenance from;
+  };
+  std::vector<Omitted> omitted;
   // A pod spec without containers (an invalid object): the workload stands for the pod, and
   // only its pod-level fields are judged, since no container exists to judge.
   bool pod_only = false;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <set>
 #include <thread>
 
 #include "analyzer/engine/qos.h"
@@ -64,6 +65,42 @@ void append_problems(Model& model, std::vector<Problem>&& problems) {
                         std::make_move_iterator(problems.end()));
 }
 
+// A chart rendered with a switch flipped is read for the findings it adds: a problem its
+// text has that the default render's text also has is the same problem, reported once; one
+// it has alone (an invalid object only that value produces) says which value it needs.
+void settle_switch_problems(const render::RenderOutput& rendered, std::vector<FilePart>& parts,
+                            size_t files) {
+  std::set<std::pair<Location, std::string>> seen;
+  for (size_t i = files; i < parts.size(); ++i) {
+    if (!rendered.streams[i - files].condition.always()) continue;
+    for (const Problem& p : parts[i].problems) seen.insert({p.at, p.message});
+  }
+  for (size_t i = files; i < parts.size(); ++i) {
+    const Condition& c = rendered.streams[i - files].condition;
+    if (c.always()) continue;
+    parts[i].summary = {};  // the documents a run has are the default render's
+    std::vector<Problem> kept;
+    for (Problem& p : parts[i].problems) {
+      if (!seen.insert({p.at, p.message}).second) continue;
+      p.kind = ProblemKind::SwitchNotRendered;
+      p.message += " [only " + c.text + ", a non-default switch]";
+      kept.push_back(std::move(p));
+    }
+    parts[i].problems = std::move(kept);
+  }
+}
+
+// The configuration's Helm settings join the command line's render options.
+render::RenderOptions render_options(const Config& config, const AnalyzeOptions& options) {
+  render::RenderOptions r = options.render;
+  if (r.kube_version.empty()) r.kube_version = config.helm.kube_version;
+  r.api_versions.insert(r.api_versions.begin(), config.helm.api_versions.begin(),
+                        config.helm.api_versions.end());
+  for (const HelmChartValues& c : config.helm.charts)
+    r.charts.push_back({c.path, c.values, c.set, c.set_string, c.set_file, c.at});
+  return r;
+}
+
 WalkOptions walk_options(const Config& config, const AnalyzeOptions& options) {
   WalkOptions walk;
   walk.excludes = config.exclude;
@@ -79,7 +116,10 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   a.model.summary.skipped_excluded = a.sources.excluded;
 
   // Render roots first: the files a render consumed are read through it, never raw.
-  render::RenderOutput rendered = render::render_roots(a.sources, options.render);
+  render::RenderOptions render = render_options(config, options);
+  render.virtual_base = static_cast<FileId>(a.model.files.paths.size());
+  render::RenderOutput rendered = render::render_roots(a.sources, render);
+  for (const std::string& p : rendered.virtual_files) a.model.files.add(p);
   std::vector<bool> consumed(a.sources.files.size(), false);
   for (FileId id : rendered.consumed) {
     if (id < consumed.size()) consumed[id] = true;
@@ -112,7 +152,13 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
+  settle_switch_problems(rendered, parts, files);
   for (auto& p : parts) merge_part(std::move(p), a.model);
+  for (const render::RenderedStream& s : rendered.streams) {
+    if (s.condition.always()) continue;
+    a.model.switch_replaces[s.root + '\x1f' + s.condition.text].insert(s.replaces.begin(),
+                                                                       s.replaces.end());
+  }
 
   a.model.cluster_facts = config.cluster;
   link_kubernetes(a.model);

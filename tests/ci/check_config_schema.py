@@ -77,6 +77,17 @@ documents:
   - path: docs/rules/*.md
     claims: false
 """, True),
+    "helm values per chart": ("""
+helm:
+  kube_version: "1.30"
+  api_versions: [monitoring.coreos.com/v1]
+  charts:
+    - path: deploy/charts/agent
+      values: [deploy/values-prod.yaml]
+      set: ["debug.enabled=false"]
+      set_string: ["image.tag=0123"]
+      set_file: ["motd=deploy/motd.txt"]
+""", True),
 }
 
 # name -> (configuration, whether sbreview reads that section today and must reject it too)
@@ -103,6 +114,10 @@ BAD = {
     "a document entry without a path": ("documents:\n  - about: [bin]\n", True),
     "a document entry with an unknown key": ("documents:\n  - path: README.md\n    scope: x\n", True),
     "examples not a boolean": ("documents:\n  - path: README.md\n    examples: sometimes\n", True),
+    "helm chart without a path": ("helm:\n  charts:\n    - values: [v.yaml]\n", True),
+    "helm set without =": ("helm:\n  charts:\n    - path: c\n      set: [debug]\n", True),
+    "helm kube_version not a version": ("helm:\n  kube_version: latest\n", True),
+    "helm unknown key": ("helm:\n  repositories: [x]\n", True),
 }
 
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analyzer/frontends/k8s/reader.h"
 #include "analyzer/frontends/yaml/documents.h"
 
@@ -26,6 +28,27 @@ Maybe<std::string> Reader::string(const Node* map, std::string_view key) const {
   const Node* n = map ? map->get(key) : nullptr;
   if (n == nullptr || !n->is_scalar()) return std::nullopt;
   return fact(n->scalar, prov(n));
+}
+
+std::optional<Provenance> Reader::omitted(const Node* map, std::string_view key) const {
+  if (omissions == nullptr || omissions->empty() || map == nullptr || !map->is_map() ||
+      map->entries.empty() || map->get(key) != nullptr)
+    return std::nullopt;
+  const std::uint32_t column = map->entries.front().first->column;  // 1-based
+  const std::uint32_t first = map->entries.front().first->line;
+  for (const render::Omission& o : *omissions) {
+    if (o.indent + 1 != column || o.line < first) continue;
+    if (std::find(o.keys.begin(), o.keys.end(), key) == o.keys.end()) continue;
+    // Inside the mapping: no line between its first key and the guard is less indented.
+    bool inside = true;
+    for (std::uint32_t l = first + 1; l <= o.line && l < indents->size() && inside; ++l)
+      inside = (*indents)[l] == kBlank || (*indents)[l] >= o.indent;
+    if (!inside) continue;
+    Provenance p{o.guard, Frontend::Kubernetes, condition};
+    if (o.values.valid()) p.via.push_back(Step{StepRole::Values, o.values, o.note});
+    return p;
+  }
+  return std::nullopt;
 }
 
 std::map<std::string, std::string> Reader::string_map(const Node* map) const {
@@ -273,8 +296,34 @@ void read_kubernetes_file(const SourceFile& file, FilePart& out) {
                     [&](const yaml::Document& doc) { read_object(r, doc.root, 0); });
 }
 
+namespace {
+
+// Columns of leading spaces of each line (index 0 unused), Reader::kBlank for lines with
+// nothing but spaces or a comment.
+std::vector<std::uint32_t> line_indents(std::string_view text) {
+  std::vector<std::uint32_t> out{Reader::kBlank};
+  std::size_t k = 0;
+  while (k <= text.size()) {
+    std::size_t nl = text.find('\n', k);
+    std::string_view line = text.substr(k, nl == std::string_view::npos ? nl : nl - k);
+    std::size_t first = line.find_first_not_of(' ');
+    bool blank = first == std::string_view::npos || line[first] == '#';
+    out.push_back(blank ? Reader::kBlank : static_cast<std::uint32_t>(first));
+    if (nl == std::string_view::npos) break;
+    k = nl + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 void read_rendered_stream(const render::RenderedStream& stream, FilePart& out) {
-  Reader r{kNoFile, stream.root, out, &stream.map, stream.condition};
+  std::vector<std::uint32_t> indents;
+  if (!stream.omissions.empty()) indents = line_indents(stream.text);
+  Reader r{kNoFile,          stream.root,       out, &stream.map,
+           stream.condition, &stream.omissions, &indents};
+  if (stream.text.rfind("# Source: ", 0) == 0)
+    r.source = stream.text.substr(10, stream.text.find('\n') - 10);
   const size_t first_problem = out.problems.size();
   for_each_document(stream.text, kNoFile, "rendered YAML", out.problems,
                     [&](const yaml::Document& doc) { read_object(r, doc.root, 0); });

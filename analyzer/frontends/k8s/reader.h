@@ -24,6 +24,12 @@ struct Reader {
   // every location goes through the map to the template, patch or values line it came from.
   const render::SourceMap* map = nullptr;
   Condition condition{};  // a render with a switch flipped: every fact holds only then
+  // Branches a template guard left out, and the indentation of each output line (blank and
+  // comment lines: kBlank), to tell which mapping an omission was in.
+  const std::vector<render::Omission>* omissions = nullptr;
+  const std::vector<std::uint32_t>* indents = nullptr;
+  std::string source{};  // a chart template's `# Source:` name
+  static constexpr std::uint32_t kBlank = 0xffffffffu;
 
   Location loc(const Node* n) const {
     if (map != nullptr) return map->find(n ? n->line : 1, n ? n->column : 1).at;
@@ -45,6 +51,10 @@ struct Reader {
   void problem(ProblemKind k, std::string message, const Node* at) const {
     out.problems.push_back({k, std::move(message), loc(at)});
   }
+
+  // The guard that left `key` out of the block mapping `map`, with the values key that decided
+  // it as a step; nullopt when `map` has the key or no guard left it out.
+  std::optional<Provenance> omitted(const Node* map, std::string_view key) const;
 
   // Typed reads with provenance; nullopt when absent or of another type.
   Maybe<bool> boolean(const Node* map, std::string_view key) const;
