@@ -87,9 +87,9 @@ TEST_CASE("values.schema.json: the keywords charts use", "[helm][schema]") {
         std::vector<std::string>{"/replicas: got number, want integer"});
   CHECK(schema_errors(schema, "replicas: 9\nmode: loud\nextra: 1\nports: [1, 1]\n") ==
         std::vector<std::string>{
-            ": missing property 'image'", ": additional properties 'extra' not allowed",
-            "/mode: value must be one of [\"strict\",\"audit\"]",
-            "/ports: items at 0 and 1 are equal", "/replicas: must be <= 5 but found 9"});
+            ": missing property 'image'", "/mode: value must be one of [\"strict\",\"audit\"]",
+            "/ports: items at 0 and 1 are equal", "/replicas: must be <= 5 but found 9",
+            ": additional properties 'extra' not allowed"});  // properties, then the extras
   CHECK(schema_errors(schema, "image: docker.io/x\ntls: {}\nlevel: verbose\n") ==
         std::vector<std::string>{"/image: 'docker.io/x' does not match pattern '^ghcr\\.io/'",
                                  "/level: oneOf failed: the value matches none of the schemas",
@@ -180,7 +180,8 @@ TEST_CASE("archives that are not charts are refused, never followed", "[helm][ar
         std::vector<std::string>{"Chart.yaml", "templates/deployment.yaml", "values.yaml"});
 }
 
-TEST_CASE("--set-file, --kube-version and the configuration's values per chart", "[helm][chart]") {
+TEST_CASE("values from --set-file, --kube-version and the configuration, per chart",
+          "[helm][chart]") {
   MemoryTree t;
   t.add_file("a/Chart.yaml", "apiVersion: v2\nname: a\nversion: 1.0.0\n");
   t.add_file("a/values.yaml", "mode: dev\n");

@@ -231,7 +231,7 @@ TEST_CASE("rendered fields map to the base line, patched ones to the patch line"
   CHECK(host.note == "inline patch in overlays/hostnet/kustomization.yaml");
 
   // The bases are rendered through their users only; the remote overlay is refused.
-  CHECK(r.out.streams.size() == 2);
+  CHECK(r.out.streams.size() == 3);
   CHECK(id_of(r.sources, "overlays/remote/pin-image.yaml") != kNoFile);
 }
 
@@ -256,7 +256,7 @@ TEST_CASE("the Kustomize fixture reports exactly what it annotates", "[kustomize
   auto r = test::run_fixture_dir(test::source_dir() + "/fixtures/kustomize", {}, true);
   INFO(r.describe());
   CHECK(r.matches());
-  CHECK(r.expected.size() == 7);
+  CHECK(r.expected.size() == 8);
 }
 
 TEST_CASE("legacy patch fields map too: patchesJson6902 files, inline patchesStrategicMerge",
@@ -336,10 +336,12 @@ TEST_CASE("a vendored helmCharts chart is rendered by the chart engine and fed t
   // A value of valuesInline maps to its line in the kustomization, the template as its step.
   const FileId kust = id_of(r.sources, "overlays/audit/kustomization.yaml");
   const render::Origin& ro = origin_of(*audit, "readOnlyRootFilesystem: false", 24);
-  CHECK(ro.values == Location{kust, 15, 30});
+  CHECK(ro.values.file == kust);
+  CHECK(ro.values.line == 15);
+  CHECK(ro.values.column == 7);  // the key, as for a values file
   CHECK(ro.at.file ==
         id_of(r.sources, "overlays/audit/charts/transcript-audit/templates/job.yaml"));
-  CHECK(ro.at.line == 34);
+  CHECK(ro.at.line == 31);  // the toYaml line that printed the values
   // Text the template wrote maps to the template line.
   const render::Origin& deadline = origin_of(*audit, "activeDeadlineSeconds: 900");
   CHECK(deadline.at.line == 11);

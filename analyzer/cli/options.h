@@ -37,9 +37,9 @@ struct Options {
   std::optional<unsigned> timeout;         // --timeout S: seconds one launch may take (30)
   std::optional<std::string> from_sarif;   // --from FILE.sarif: the findings to prove
   bool self_test = false;                  // --self-test: what this podman honours
-  std::vector<std::string> helm_set_file;    // --helm-set-file k=FILE (repeatable)
-  std::string kube_version;                  // --kube-version
-  std::vector<std::string> api_versions;     // --api-versions (repeatable, comma lists)
+  std::vector<std::string> helm_set_file;  // --helm-set-file k=FILE (repeatable)
+  std::string kube_version;                // --kube-version
+  std::vector<std::string> api_versions;   // --api-versions (repeatable, comma lists)
   // `render helm ARGS...`: helm template's own arguments, parsed by render_helm.cpp.
   bool helm_template = false;
   std::vector<std::string> helm_args;

@@ -374,6 +374,8 @@ std::optional<Error> read_document(const Parser& p, const Node* e, Config& c) {
 
 std::optional<Error> read_documents(const Parser& p, const Node* n, Config& c) {
   return read_list<read_document>(p, n, "documents", c);
+}
+
 std::optional<Error> read_helm_chart(const Parser& p, const Node* e, Config& c) {
   if (!e->is_map()) return p.err(e, "a `helm.charts` entry is a mapping");
   if (auto bad = p.only_keys(e, {"path", "values", "set", "set_string", "set_file"},

@@ -320,8 +320,7 @@ std::vector<std::uint32_t> line_indents(std::string_view text) {
 void read_rendered_stream(const render::RenderedStream& stream, FilePart& out) {
   std::vector<std::uint32_t> indents;
   if (!stream.omissions.empty()) indents = line_indents(stream.text);
-  Reader r{kNoFile,          stream.root,       out, &stream.map,
-           stream.condition, &stream.omissions, &indents};
+  Reader r{kNoFile, stream.root, out, &stream.map, stream.condition, &stream.omissions, &indents};
   if (stream.text.rfind("# Source: ", 0) == 0)
     r.source = stream.text.substr(10, stream.text.find('\n') - 10);
   const size_t first_problem = out.problems.size();

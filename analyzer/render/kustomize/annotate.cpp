@@ -49,6 +49,10 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 // `files` added to a block-style `resources:` entry (or a new one at the end).
 std::string add_resources(const std::string& text, const std::vector<std::string>& files) {
+  std::string items;
+  for (const std::string& f : files) items += "- " + f + "\n";
+  // A kustomization that held only helmCharts/helmGlobals is empty once they are dropped.
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return "resources:\n" + items;
   yaml::DocumentReader reader(text);
   yaml::Document doc;
   yaml::ParseFailure failure;
@@ -57,8 +61,6 @@ std::string add_resources(const std::string& text, const std::vector<std::string
     return text;
   const yaml::Node* key = doc.root->key_node("resources");
   const yaml::Node* list = doc.root->get("resources");
-  std::string items;
-  for (const std::string& f : files) items += "- " + f + "\n";
   if (key == nullptr || key->column != 1) {
     std::string out = text;
     if (!out.empty() && out.back() != '\n') out.push_back('\n');
