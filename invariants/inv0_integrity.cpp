@@ -62,7 +62,6 @@ std::set<Location> escape_hatch_words(const Model& model) {
 }  // namespace
 
 void check_integrity(const Model& model, Findings& out) {
-  check_devcontainer_features(model, out);
   // Problems are told apart by their order among problems of the same kind in the same file,
   // never by line: inserting lines above a parse error must not make it a "new" finding.
   std::map<std::pair<FileId, ProblemKind>, int> ordinal;

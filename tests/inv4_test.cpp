@@ -7,6 +7,7 @@
 #include "analyzer/engine/secrets_inside.h"
 #include "invariants/inv4_parts.h"
 #include "invariants/modules.h"
+#include "tests/inv_test_support.h"
 
 using namespace sbr;
 
@@ -32,7 +33,7 @@ Model pod_model() {
 
 std::vector<std::pair<std::string, std::uint32_t>> run(const Model& m, Findings* keep = nullptr) {
   Findings f;
-  inv::check_secrets(m, f);
+  test::secrets(m, f);
   std::vector<std::pair<std::string, std::uint32_t>> out;
   for (const auto& x : f.items()) out.emplace_back(x.rule_id, x.at.line);
   std::sort(out.begin(), out.end());
