@@ -8,6 +8,9 @@ const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
        sbreview diff BASE[..HEAD] [options] [PATH...]
        sbreview baseline --output FILE [options] [PATH...]
        sbreview render [--helm-values FILE] [--helm-set k=v] [PATH...]
+       sbreview rules [--invariant N] [--format text|json|markdown] [--rules DIR]
+       sbreview explain ID [--rules DIR]
+       sbreview test-rules DIR...
 
 Reviews the configuration of sandboxes that run untrusted code (Kubernetes manifests, ...).
 PATH defaults to the current directory; directories are read recursively.
@@ -32,6 +35,9 @@ options:
   --show-fixed               diff: also list the findings the change fixes
   --baseline FILE            check: report only the findings FILE (written by
                              `sbreview baseline --output FILE`) does not hold
+  --rules DIR                user rules (*.yaml) besides the repository's .sbreview/rules/
+                             (repeatable); ids X-<name> or <rule_prefix>-<name>
+  --invariant N              rules: list only the rules of invariant N (0-7)
   --jobs N                   worker threads (default: the number of cores)
   --render=on|off            render Helm charts and Kustomize overlays (default: on); off
                              reads their files raw
@@ -46,7 +52,13 @@ options:
 configuration, and reports the findings HEAD adds; `diff BASE` compares BASE with the
 working tree. --fail-on applies to the added findings only.
 
-exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, configuration or internal error
+`rules` lists the catalog (id, severity, invariant, slug, what implements it, title); `explain`
+prints a rule's page, its origin and how the prover confirms it; `test-rules DIR` runs every
+rule of DIR on its bad/good fixtures (DIR/<ID>-<slug>/, or fixtures/rules/ beside a project's
+rules/) and names every annotated line that does not match.
+
+exit status: 0 clean, 1 findings at or above --fail-on (test-rules: a fixture does not match),
+2 usage, configuration or internal error
 )";
 
 // Parses arguments; returns an error message on bad usage.
@@ -147,6 +159,16 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
        : flag == "--helm-set-string" ? o.helm_set_string
                                      : o.helm_values)
           .push_back(*v);
+    } else if (flag == "--rules") {
+      auto v = get();
+      if (!v || v->empty()) return "--rules takes a directory";
+      o.rule_dirs.push_back(*v);
+    } else if (flag == "--invariant") {
+      auto v = get();
+      if (!v || v->size() != 1 || (*v)[0] < '0' || (*v)[0] > '7') {
+        return "--invariant takes a number from 0 to 7";
+      }
+      o.invariant = (*v)[0] - '0';
     } else if (flag == "--today") {  // for reproducible tests of acceptance expiry
       auto v = get();
       if (!v) return "--today takes a date";
@@ -154,18 +176,33 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return "unknown option " + a;
     } else if (!saw_command) {
-      if (a != "check" && a != "diff" && a != "baseline" && a != "render") {
+      if (a != "check" && a != "diff" && a != "baseline" && a != "render" && a != "rules" &&
+          a != "explain" && a != "test-rules") {
         return "unknown command `" + a + "` (try `sbreview check`)";
       }
       o.command = a;
       saw_command = true;
     } else if (o.command == "diff" && o.range.empty()) {
       o.range = a;
+    } else if (o.command == "explain" && o.rule.empty()) {
+      o.rule = a;
     } else {
       o.paths.push_back(a);
     }
   }
   if (!saw_command && !help && !version) return "missing command (try `sbreview check`)";
+  if (o.invariant && o.command != "rules") return "--invariant is for rules";
+  if (o.command == "explain" && o.rule.empty() && !help) return "explain takes a rule id";
+  if (o.command == "test-rules" && o.paths.empty() && !help) {
+    return "test-rules takes the directories of the rules to test";
+  }
+  if (o.command == "rules") {
+    for (const OutputSpec& s : o.outputs) {
+      if (s.format != "text" && s.format != "json" && s.format != "markdown") {
+        return "rules prints --format text, json or markdown";
+      }
+    }
+  }
   if (o.command == "diff") {
     if (o.range.empty() && !help) return "diff takes a revision range: BASE..HEAD or BASE";
     if (o.revision) return "diff reads its revisions from the range; --revision is for check";

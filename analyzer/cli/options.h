@@ -14,7 +14,8 @@ struct OutputSpec {
 };
 
 struct Options {
-  std::string command;  // "check", "diff", "baseline" or "render"
+  // "check", "diff", "baseline", "render", "rules", "explain" or "test-rules"
+  std::string command;
   std::vector<std::string> paths;
   std::vector<OutputSpec> outputs;
   std::optional<std::string> fail_on;
@@ -32,6 +33,9 @@ struct Options {
   std::vector<std::string> helm_values;      // --helm-values FILE (repeatable)
   std::vector<std::string> helm_set;         // --helm-set k=v (repeatable)
   std::vector<std::string> helm_set_string;  // --helm-set-string k=v (repeatable)
+  std::vector<std::string> rule_dirs;        // --rules DIR (repeatable): user rules
+  std::optional<int> invariant;              // rules: --invariant N
+  std::string rule;                          // explain: the rule id
 };
 
 extern const char* const kUsage;

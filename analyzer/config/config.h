@@ -60,6 +60,7 @@ struct Config {
   std::vector<std::string> exclude;
   std::vector<std::string> include;  // when set, only these path prefixes are read
   std::map<std::string, Severity> integrity_severity;  // SB0xxx -> severity override
+  std::string rule_prefix;  // user rule ids may be <rule_prefix>-<name> besides X-<name>
 };
 
 // Parses the text of a configuration file; `file` is its id in the run's file table.
