@@ -48,16 +48,15 @@ void check_grants(const Workload& w, PodOnce& once, Findings& out) {
     if (reason.empty()) continue;
     std::string fact = fmt::format("rbac:{}:{}:{}", g.role, join(g.verbs), join(g.resources));
     if (!once.first(w, rule::dangerous_rbac_grant, fact)) continue;
-    Finding f = make(w, rule::dangerous_rbac_grant,
-                     fmt::format("{}: service account {} is bound to {} (verbs: {}; resources: "
-                                 "{}), and its {} token is inside the sandbox: the code there "
-                                 "can {}",
-                                 describe(w), w.service.account, g.role, join(g.verbs),
-                                 join(g.resources),
-                                 engine::automounts_service_account_token(w) ? "automounted"
-                                                                             : "projected",
-                                 reason),
-                     g.rule_from, fact);
+    Finding f =
+        make(w, rule::dangerous_rbac_grant,
+             fmt::format("{}: service account {} is bound to {} (verbs: {}; resources: "
+                         "{}), and its {} token is inside the sandbox: the code there "
+                         "can {}",
+                         describe(w), w.service.account, g.role, join(g.verbs), join(g.resources),
+                         engine::automounts_service_account_token(w) ? "automounted" : "projected",
+                         reason),
+             g.rule_from, fact);
     f.related.push_back({g.binding_from.at, "the binding of service account " + w.service.account});
     out.add(std::move(f));
   }

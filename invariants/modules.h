@@ -25,7 +25,7 @@ void check_script_lifecycle(const Model& model, Findings& out);  // 7: inv7_scri
 
 // Launcher, compose and devcontainer checks (called from the module entries above).
 namespace sbr::inv {
-void check_seccomp_profiles(const Model& model, Findings& out);       // 2: SB2051, SB2052
-void check_image_grants(const Model& model, Findings& out);           // 2: SB2060-SB2063
-void check_servers(const Model& model, Findings& out);                // 5: SB5053
+void check_seccomp_profiles(const Model& model, Findings& out);  // 2: SB2051, SB2052
+void check_image_grants(const Model& model, Findings& out);      // 2: SB2060-SB2063
+void check_servers(const Model& model, Findings& out);           // 5: SB5053
 }  // namespace sbr::inv

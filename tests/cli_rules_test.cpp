@@ -87,8 +87,7 @@ TEST_CASE("explain prints the embedded page, the origin and how the prover confi
   CHECK(r.out.find("## Origin\nVS Code dev containers") != std::string::npos);
   CHECK(r.out.find("## How the prover confirms it\nThe probe connects to the mounted socket") !=
         std::string::npos);
-  CHECK(r.out.find("## Implemented by\ndata: its `match:` in rules/SB3201-") !=
-        std::string::npos);
+  CHECK(r.out.find("## Implemented by\ndata: its `match:` in rules/SB3201-") != std::string::npos);
   CHECK(cli({"explain", "privileged-container"}).out.rfind("# SB1001", 0) == 0);
   Run none = cli({"explain", "SB9999"});
   CHECK(none.code == 2);
@@ -133,7 +132,8 @@ TEST_CASE("a user rule in the repository's .sbreview/rules/ is reported under it
   REQUIRE(ext[0]["rules"].size() == 1);
   CHECK(ext[0]["rules"][0]["id"] == "ACME-approved-registry");
   CHECK(ext[0]["rules"][0]["properties"]["origin"]["kind"] == "past-review");
-  for (const auto& rule : run["tool"]["driver"]["rules"]) CHECK(rule["id"] != "ACME-approved-registry");
+  for (const auto& rule : run["tool"]["driver"]["rules"])
+    CHECK(rule["id"] != "ACME-approved-registry");
   size_t hits = 0;
   for (const auto& res : run["results"]) {
     if (res["ruleId"] != "ACME-approved-registry") continue;
@@ -156,8 +156,8 @@ TEST_CASE("a broken user rule is a configuration error with its position", "[cli
   std::ofstream(rule, std::ios::binary) << text;
   Run r = cli({"check", (t.path / "repo").string()});
   CHECK(r.code == 2);
-  CHECK(r.err.find(".sbreview/rules/ACME-approved-registry.yaml:24:5: unknown field `imagee` of "
-                   "workload") != std::string::npos);
+  CHECK(r.err.find(".sbreview/rules/ACME-approved-registry.yaml:21:5: unknown field `imagee` of "
+                   "workload: did you mean `image`?\n") != std::string::npos);
 }
 
 TEST_CASE("diff judges with BASE's user rules: a change cannot rewrite its own rules",

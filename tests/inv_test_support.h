@@ -93,10 +93,10 @@ void data_rules(const Model& m, Findings& out, Pick pick) {
 
 // An invariant as the runner judges it: its C++ module and the catalog's data rules of the
 // invariant (the checks that moved from invariants/ into rules/).
-#define SBR_INVARIANT(fn, module, n)                                             \
-  inline void fn(const Model& m, Findings& out) {                                \
-    inv::module(m, out);                                                         \
-    data_rules(m, out, [](const Rule& r) { return r.invariant == (n); });        \
+#define SBR_INVARIANT(fn, module, n)                                      \
+  inline void fn(const Model& m, Findings& out) {                         \
+    inv::module(m, out);                                                  \
+    data_rules(m, out, [](const Rule& r) { return r.invariant == (n); }); \
   }
 SBR_INVARIANT(integrity, check_integrity, 0)
 SBR_INVARIANT(isolation, check_isolation, 1)
@@ -111,9 +111,8 @@ SBR_INVARIANT(lifecycle, check_lifecycle, 7)
 // Only the data rules named, as one check.
 inline auto rules_named(std::vector<std::string> ids) {
   return [ids](const Model& m, Findings& out) {
-    data_rules(m, out, [&](const Rule& r) {
-      return std::find(ids.begin(), ids.end(), r.id) != ids.end();
-    });
+    data_rules(m, out,
+               [&](const Rule& r) { return std::find(ids.begin(), ids.end(), r.id) != ids.end(); });
   };
 }
 

@@ -87,14 +87,15 @@ TEST_CASE("none on the default path, host behind a switch: the publish is discar
 
 TEST_CASE("pids limit judged with the engine's default", "[launch]") {
   CHECK(run(test::rules_named({"SB6002", "SB6003"}), {launched({"podman", "run", "img"})}).empty());
-  auto d = run(test::rules_named({"SB6002", "SB6003"}), {launched({"docker", "run", "--memory-swap=-1", "img"})});
+  auto d = run(test::rules_named({"SB6002", "SB6003"}),
+               {launched({"docker", "run", "--memory-swap=-1", "img"})});
   REQUIRE(d.size() == 2);
   CHECK(d[0].rule_id == "SB6002");
   CHECK(d[0].at.line == 3);
   CHECK(d[1].rule_id == "SB6003");
   CHECK(d[1].at.line == 1);  // the invocation's first word
-  auto zero =
-      run(test::rules_named({"SB6002", "SB6003"}), {launched({"podman", "run", "--pids-limit", "-1", "img"})});
+  auto zero = run(test::rules_named({"SB6002", "SB6003"}),
+                  {launched({"podman", "run", "--pids-limit", "-1", "img"})});
   REQUIRE(zero.size() == 1);
   CHECK(zero[0].at.line == 4);
   Workload u = launched({"podman", "run", "img"});
@@ -121,8 +122,8 @@ TEST_CASE("values on argv: medium, high for secret names, never the value", "[la
 }
 
 TEST_CASE("host loopback facts are reported where written", "[launch]") {
-  auto f =
-      run(test::rules_named({"SB5050", "SB5051", "SB5052"}), {launched({"podman", "run", "--network", "pasta:--map-gw", "img"})});
+  auto f = run(test::rules_named({"SB5050", "SB5051", "SB5052"}),
+               {launched({"podman", "run", "--network", "pasta:--map-gw", "img"})});
   REQUIRE(f.size() == 1);
   CHECK(f[0].rule_id == "SB5052");
   CHECK(f[0].at.line == 4);

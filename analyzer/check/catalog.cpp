@@ -109,24 +109,11 @@ class RuleReader {
   std::string_view file_;
 };
 
-constexpr std::string_view kKnownKeys[] = {"id",
-                                           "slug",
-                                           "title",
-                                           "invariant",
-                                           "severity",
-                                           "applies_to",
-                                           "origin",
-                                           "prover",
-                                           "implemented_by",
-                                           "tool_notification",
-                                           "summary",
-                                           "message",
-                                           "remediation",
-                                           "references",
-                                           "remediation_by_engine",
-                                           "folds_into",
-                                           "vars",
-                                           "match"};
+constexpr std::string_view kKnownKeys[] = {
+    "id",         "slug",    "title",       "invariant",      "severity",
+    "applies_to", "origin",  "prover",      "implemented_by", "tool_notification",
+    "summary",    "message", "remediation", "references",     "remediation_by_engine",
+    "folds_into", "vars",    "match"};
 
 std::optional<Error> check_keys(const yaml::Node& r, const RuleReader& rd) {
   for (const auto& [k, v] : r.entries) {
@@ -281,8 +268,7 @@ Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view file,
 }
 
 Result<Catalog> Catalog::with_user_rules(
-    const std::vector<std::pair<std::string, std::string>>& files,
-    const RuleSource& source) const {
+    const std::vector<std::pair<std::string, std::string>>& files, const RuleSource& source) const {
   Catalog c = *this;
   std::string errors;
   for (const auto& [path, text] : files) {
@@ -290,7 +276,8 @@ Result<Catalog> Catalog::with_user_rules(
     if (!r) {
       errors += (errors.empty() ? "" : "\n") + r.error().message;
     } else if (c.find(r->id) != nullptr) {
-      errors += (errors.empty() ? "" : "\n") + fmt::format("{}: id {} is already used", path, r->id);
+      errors +=
+          (errors.empty() ? "" : "\n") + fmt::format("{}: id {} is already used", path, r->id);
     } else {
       c.add(std::move(*r));
     }

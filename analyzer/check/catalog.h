@@ -106,9 +106,8 @@ class Catalog {
   static Result<Catalog> load(
       const std::vector<std::pair<std::string_view, std::string_view>>& files);
   // This catalog with user rules added (their ids must not be taken).
-  Result<Catalog> with_user_rules(
-      const std::vector<std::pair<std::string, std::string>>& files,
-      const RuleSource& source) const;
+  Result<Catalog> with_user_rules(const std::vector<std::pair<std::string, std::string>>& files,
+                                  const RuleSource& source) const;
   // The catalog embedded in this binary. Throws CatalogError when it does not load (a build
   // defect that the catalog test catches first).
   static const Catalog& embedded();

@@ -138,8 +138,8 @@ class CaseCompiler {
     for (const auto& [k, t] : val.entries) {
       if (std::find(std::begin(kEngineKeys), std::end(kEngineKeys), k->scalar) ==
           std::end(kEngineKeys)) {
-        return Error{err(*k, fmt::format("`{}` is not {}", k->scalar,
-                                         fmt::join(kEngineKeys, "|")))};
+        return Error{
+            err(*k, fmt::format("`{}` is not {}", k->scalar, fmt::join(kEngineKeys, "|")))};
       }
       if (!t->is_scalar()) return Error{err(*t, "a var's text is a string")};
       if (k->scalar == "default") {
@@ -173,8 +173,8 @@ class CaseCompiler {
   std::optional<Error> choice(const yaml::Node& item, Var& v) {
     const yaml::Node* text = item.is_map() ? item.get("text") : nullptr;
     if (text == nullptr || !text->is_scalar()) {
-      return Error{err(item, fmt::format("a choice of var `{}` is {{when: ..., text: ...}}",
-                                         v.name))};
+      return Error{
+          err(item, fmt::format("a choice of var `{}` is {{when: ..., text: ...}}", v.name))};
     }
     for (const auto& [k, x] : item.entries) {
       if (k->scalar != "when" && k->scalar != "text") {
@@ -242,8 +242,8 @@ class CaseCompiler {
       key.k = Template::Part::K::Field;
       key.field.def = k->field(k->key);
       key.field.kind = k;
-      key.field.hops = static_cast<int>(std::find(c_.chain.begin(), c_.chain.end(), k) -
-                                        c_.chain.begin());
+      key.field.hops =
+          static_cast<int>(std::find(c_.chain.begin(), c_.chain.end(), k) - c_.chain.begin());
       key.field.path = std::string(k->key);
       t.parts.push_back(std::move(key));
       prefix = "].";
@@ -259,8 +259,8 @@ class CaseCompiler {
   Case& c_;
 };
 
-constexpr std::string_view kCaseKeys[] = {"each",    "where", "vars",   "at",     "related",
-                                          "fact",    "summary", "group", "require"};
+constexpr std::string_view kCaseKeys[] = {"each", "where",   "vars",  "at",     "related",
+                                          "fact", "summary", "group", "require"};
 
 std::optional<Group> parse_group(std::string_view s) {
   if (s == "none") return Group::None;
@@ -288,11 +288,13 @@ Result<Case> compile_case(std::string_view file, const yaml::Node& node, const y
   c.kind = find_kind(each->scalar);
   if (c.kind == nullptr) {
     std::string kinds;
-    for (const KindDef& k : object_kinds()) kinds += (kinds.empty() ? "" : ", ") + std::string(k.name);
-    return Error{probe.err(*each, fmt::format("unknown object kind `{}` (kinds: {})", each->scalar,
-                                              kinds))};
+    for (const KindDef& k : object_kinds())
+      kinds += (kinds.empty() ? "" : ", ") + std::string(k.name);
+    return Error{
+        probe.err(*each, fmt::format("unknown object kind `{}` (kinds: {})", each->scalar, kinds))};
   }
-  for (const KindDef* k = c.kind; k != nullptr; k = k->parent.empty() ? nullptr : find_kind(k->parent)) {
+  for (const KindDef* k = c.kind; k != nullptr;
+       k = k->parent.empty() ? nullptr : find_kind(k->parent)) {
     c.chain.push_back(k);
   }
   CaseCompiler cc(file, c);
@@ -310,7 +312,8 @@ Result<Case> compile_case(std::string_view file, const yaml::Node& node, const y
     }
   }
   const yaml::Node* at = node.get("at");
-  if (at == nullptr) return Error{cc.err(node, "a match case needs `at:` (the field it points at)")};
+  if (at == nullptr)
+    return Error{cc.err(node, "a match case needs `at:` (the field it points at)")};
   if (auto e = cc.at_fields(*at)) return *e;
   if (const yaml::Node* rel = node.get("related")) {
     if (auto e = cc.related(*rel)) return *e;

@@ -208,7 +208,8 @@ class Runner {
       std::string who;
       const Workload& w = *p.w;
       if (p.containers.size() > 1 && inv::is_kubernetes(w)) {
-        who = fmt::format("{} (containers {})", inv::describe_pod(w), fmt::join(p.containers, ", "));
+        who =
+            fmt::format("{} (containers {})", inv::describe_pod(w), fmt::join(p.containers, ", "));
       } else if (p.containers.size() > 1) {
         who = fmt::format("{} {} ({})", w.id.kind, w.id.name, fmt::join(p.containers, ", "));
       } else {
@@ -250,7 +251,8 @@ class Runner {
     Pending& e = facts_[it->second];
     e.containers.push_back(w.id.container);
     int now = threat_rank(e.w->threat), cand = threat_rank(w.threat);
-    if (cand > now || (cand == now && e.w->role != ContainerRole::Main && w.role == ContainerRole::Main)) {
+    if (cand > now ||
+        (cand == now && e.w->role != ContainerRole::Main && w.role == ContainerRole::Main)) {
       e.w = &w;
     }
   }

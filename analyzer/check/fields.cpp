@@ -161,5 +161,4 @@ Value text(const std::string& v, const Provenance* p) {
   return out;
 }
 
-
 }  // namespace sbr::match

@@ -18,8 +18,8 @@ const Workload& parent_workload(const Scope& s) {
 
 std::string_view host_class_name(engine::HostPathKind k) {
   static constexpr std::string_view kNames[] = {
-      "none",         "device", "runtime-socket", "credential-store",  "instruction-dir",
-      "auto-run",     "home",   "system-path",    "public-system-file"};
+      "none",     "device", "runtime-socket", "credential-store",  "instruction-dir",
+      "auto-run", "home",   "system-path",    "public-system-file"};
   return kNames[static_cast<int>(k)];
 }
 
@@ -52,8 +52,8 @@ void each_of(const Scope& parent, ChildVisitor visit, void* user, F&& list) {
 
 void mount_fields(std::vector<FieldDef>& f) {
   f.push_back({"kind", FieldType::Enum, "hostPath (any bind mount), volume (a named volume)...",
-               [](const Scope& s) { return of(mount_kind_name(s.as<Mount>().kind)); }, false,
-               false, names_of<MountKind>(mount_kind_name, 12)});
+               [](const Scope& s) { return of(mount_kind_name(s.as<Mount>().kind)); }, false, false,
+               names_of<MountKind>(mount_kind_name, 12)});
   f.push_back({"volume_name", FieldType::String, "the Kubernetes volume's name",
                [](const Scope& s) { return text(s.as<Mount>().volume_name); }});
   f.push_back({"source", FieldType::Path,
@@ -92,9 +92,12 @@ void mount_fields(std::vector<FieldDef>& f) {
                [](const Scope& s) { return of(s.as<Mount>().size_limit); }});
   f.push_back({"host_path_type", FieldType::String, "hostPath.type",
                [](const Scope& s) { return text(s.as<Mount>().host_path_type); }});
-  f.push_back({"source_class", FieldType::Enum,
+  f.push_back({"source_class",
+               FieldType::Enum,
                "what the engine knows about a host path (the most specific class)",
-               [](const Scope& s) { return host_class_value(s, kClass); }, true, false,
+               [](const Scope& s) { return host_class_value(s, kClass); },
+               true,
+               false,
                {"none", "device", "runtime-socket", "credential-store", "instruction-dir",
                 "auto-run", "home", "system-path", "public-system-file"}});
   f.push_back({"source_normalized", FieldType::Path,
@@ -102,8 +105,8 @@ void mount_fields(std::vector<FieldDef>& f) {
                [](const Scope& s) {
                  const Mount& m = s.as<Mount>();
                  if (m.source.empty()) return Value{};
-                 return cached_text(s, 5, [&] { return engine::normalize_path(m.source); },
-                                    &m.source_from);
+                 return cached_text(
+                     s, 5, [&] { return engine::normalize_path(m.source); }, &m.source_from);
                },
                true});
   f.push_back({"source_why", FieldType::String, "the entry of the class it matched (`~/.ssh`)",
@@ -127,29 +130,27 @@ void mount_fields(std::vector<FieldDef>& f) {
   f.push_back({"writes_host", FieldType::Bool,
                "the container can write the source (not read-only, not an overlay)",
                [](const Scope& s) { return of(inv::writes_host(s.as<Mount>())); }, true});
-  f.push_back({"outlives_run", FieldType::Bool,
-               "still there after the run: a host path, named volume or claim",
-               [](const Scope& s) {
-                 return of(inv::outlives_run(s.as<Mount>(), parent_workload(s)));
-               },
-               true});
+  f.push_back(
+      {"outlives_run", FieldType::Bool,
+       "still there after the run: a host path, named volume or claim",
+       [](const Scope& s) { return of(inv::outlives_run(s.as<Mount>(), parent_workload(s))); },
+       true});
   f.push_back({"login_dir", FieldType::String,
                "the harness login or configuration directory the target is (`~/.claude`)",
                [](const Scope& s) {
-                 return cached_text(s, 4, [&] { return engine::login_dir_of(s.as<Mount>().target); },
-                                    &s.as<Mount>().mount_from);
+                 return cached_text(
+                     s, 4, [&] { return engine::login_dir_of(s.as<Mount>().target); },
+                     &s.as<Mount>().mount_from);
                },
                true});
 }
 
 void env_fields(std::vector<FieldDef>& f) {
-  f.push_back({"name", FieldType::String, "the variable's name",
-               [](const Scope& s) {
+  f.push_back({"name", FieldType::String, "the variable's name", [](const Scope& s) {
                  const EnvVar& e = s.as<EnvVar>();
                  return text(e.name, &e.from);
                }});
-  f.push_back({"value", FieldType::String,
-               "the literal value (matchable, never printed)",
+  f.push_back({"value", FieldType::String, "the literal value (matchable, never printed)",
                [](const Scope& s) {
                  const EnvVar& e = s.as<EnvVar>();
                  return e.source == EnvSource::Literal ? text(e.value, &e.from) : Value{};
@@ -171,7 +172,8 @@ void env_fields(std::vector<FieldDef>& f) {
                [](const Scope& s) {
                  const EnvVar& e = s.as<EnvVar>();
                  if (e.source != EnvSource::Literal) return Value{};
-                 return cached_text(s, 0, [&] { return secrets::key_format(e.value); }, &e.from);
+                 return cached_text(
+                     s, 0, [&] { return secrets::key_format(e.value); }, &e.from);
                },
                true});
   f.push_back({"intended", FieldType::Bool, "declared in secrets.intended of .sbreview.yaml",
@@ -203,84 +205,82 @@ void add_fact_lists(std::vector<KindDef>& out) {
   out.push_back(fact_list_kind(
       "device", "Workload::resources.devices", "A host device passed through (--device).",
       [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<std::string>>(p, v, u, [](const Workload& w) -> auto& {
-          return w.resources.devices;
-        });
+        each_of<Fact<std::string>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.resources.devices; });
       },
       "the device as written"));
   out.push_back(fact_list_kind(
       "gpu", "Workload::resources.gpus", "GPUs asked for (--gpus, nvidia.com/gpu).",
       [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<std::string>>(p, v, u,
-                                   [](const Workload& w) -> auto& { return w.resources.gpus; });
+        each_of<Fact<std::string>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.resources.gpus; });
       },
       "the --gpus value or the count"));
   out.push_back(fact_list_kind(
       "unmasked_path", "Workload::identity.unmasked_paths", "--security-opt unmask=PATH.",
       [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<std::string>>(p, v, u, [](const Workload& w) -> auto& {
-          return w.identity.unmasked_paths;
-        });
+        each_of<Fact<std::string>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.identity.unmasked_paths; });
       },
       "the path unmasked"));
   out.push_back(fact_list_kind(
       "host_loopback", "Workload::network.host_loopback",
       "A way the host's own loopback services are reachable from inside.",
       [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<std::string>>(p, v, u, [](const Workload& w) -> auto& {
-          return w.network.host_loopback;
-        });
+        each_of<Fact<std::string>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.network.host_loopback; });
       },
       "how (`--add-host=...:host-gateway`, slirp4netns allow_host_loopback...)"));
   out.push_back(fact_list_kind(
       "unknown_option", "Workload::unknown_options",
       "A launcher option sbreview does not model, kept as written.",
       [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<std::string>>(p, v, u,
-                                   [](const Workload& w) -> auto& { return w.unknown_options; });
+        each_of<Fact<std::string>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.unknown_options; });
       },
       "the option word (`--cgroupns=host`)"));
   out.push_back(fact_list_kind(
       "setup_command", "Workload::setup_commands",
       "A command run inside the container around its start (postCreateCommand...).",
       [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<std::string>>(p, v, u,
-                                   [](const Workload& w) -> auto& { return w.setup_commands; });
+        each_of<Fact<std::string>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.setup_commands; });
       },
       "`key: command` as written"));
   KindDef host = fact_list_kind(
       "host_command", "Workload::host_commands",
       "A command the tool runs on the host before the container exists (initializeCommand).",
       [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<std::string>>(p, v, u,
-                                   [](const Workload& w) -> auto& { return w.host_commands; });
+        each_of<Fact<std::string>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.host_commands; });
       },
       "`key: command` as written");
-  host.fields.push_back({"key", FieldType::String, "the devcontainer key (`initializeCommand`)",
-                         [](const Scope& s) {
-                           const auto& f = s.as<Fact<std::string>>();
-                           std::string_view v = f.value;
-                           return of(v.substr(0, v.find(':')), &f.from);
-                         }});
+  host.fields.push_back(
+      {"key", FieldType::String, "the devcontainer key (`initializeCommand`)", [](const Scope& s) {
+         const auto& f = s.as<Fact<std::string>>();
+         std::string_view v = f.value;
+         return of(v.substr(0, v.find(':')), &f.from);
+       }});
   out.push_back(std::move(host));
   KindDef args = fact_list_kind(
       "command_arg", "Workload::command", "One word of the entrypoint and arguments.",
       [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<std::string>>(p, v, u, [](const Workload& w) -> auto& { return w.command; });
+        each_of<Fact<std::string>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.command; });
       },
       "the word");
-  args.fields.push_back({"index", FieldType::Int, "its position, 0 = the program",
-                         [](const Scope& s) {
-                           const auto& cmd = s.workload()->command;
-                           auto* f = &s.as<Fact<std::string>>();
-                           return of(static_cast<std::int64_t>(f - cmd.data()), &f->from);
-                         }});
+  args.fields.push_back(
+      {"index", FieldType::Int, "its position, 0 = the program", [](const Scope& s) {
+         const auto& cmd = s.workload()->command;
+         auto* f = &s.as<Fact<std::string>>();
+         return of(static_cast<std::int64_t>(f - cmd.data()), &f->from);
+       }});
   args.fields.push_back({"key_format", FieldType::String,
                          "the key format the word is in (`GitHub token`), unset when none",
                          [](const Scope& s) {
                            const auto& f = s.as<Fact<std::string>>();
-                           return cached_text(s, 0, [&] { return secrets::key_format(f.value); },
-                                              &f.from);
+                           return cached_text(
+                               s, 0, [&] { return secrets::key_format(f.value); }, &f.from);
                          },
                          true});
   out.push_back(std::move(args));
@@ -297,23 +297,23 @@ void add_capability_kinds(std::vector<KindDef>& out) {
     k.key = "name";
     if (name == "cap_add") {
       k.each = [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<Capability>>(p, v, u,
-                                  [](const Workload& w) -> auto& { return w.identity.cap_add; });
+        each_of<Fact<Capability>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.identity.cap_add; });
       };
     } else {
       k.each = [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Fact<Capability>>(p, v, u,
-                                  [](const Workload& w) -> auto& { return w.identity.cap_drop; });
+        each_of<Fact<Capability>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.identity.cap_drop; });
       };
     }
-    k.fields.push_back({"name", FieldType::Enum, "the capability, without CAP_",
-                        [](const Scope& s) {
-                          const auto& c = s.as<Fact<Capability>>();
-                          return of(capability_name(c.value), &c.from);
-                        },
-                        false, false,
-                        names_of<Capability>(capability_name,
-                                             static_cast<int>(Capability::Unknown) + 1)});
+    k.fields.push_back(
+        {"name", FieldType::Enum, "the capability, without CAP_",
+         [](const Scope& s) {
+           const auto& c = s.as<Fact<Capability>>();
+           return of(capability_name(c.value), &c.from);
+         },
+         false, false,
+         names_of<Capability>(capability_name, static_cast<int>(Capability::Unknown) + 1)});
     out.push_back(std::move(k));
   }
 }
@@ -326,16 +326,18 @@ void add_misc_kinds(std::vector<KindDef>& out) {
   bulk.doc = "A whole environment loaded at once (envFrom, --env-host, --env-file).";
   bulk.key = "name";
   bulk.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<EnvBulk>(p, v, u, [](const Workload& w) -> auto& { return w.env_bulk; });
+    each_of<EnvBulk>(
+        p, v, u, [](const Workload& w) -> auto& { return w.env_bulk; });
   };
-  bulk.fields.push_back({"kind", FieldType::Enum, "what is loaded",
-                         [](const Scope& s) { return of(env_bulk_kind_name(s.as<EnvBulk>().kind)); },
-                         false, false, names_of<EnvBulkKind>(env_bulk_kind_name, 4)});
-  bulk.fields.push_back({"name", FieldType::String, "the Secret, ConfigMap or file",
-                         [](const Scope& s) {
-                           const EnvBulk& b = s.as<EnvBulk>();
-                           return text(b.name, &b.from);
-                         }});
+  bulk.fields.push_back(
+      {"kind", FieldType::Enum, "what is loaded",
+       [](const Scope& s) { return of(env_bulk_kind_name(s.as<EnvBulk>().kind)); }, false, false,
+       names_of<EnvBulkKind>(env_bulk_kind_name, 4)});
+  bulk.fields.push_back(
+      {"name", FieldType::String, "the Secret, ConfigMap or file", [](const Scope& s) {
+         const EnvBulk& b = s.as<EnvBulk>();
+         return text(b.name, &b.from);
+       }});
   out.push_back(std::move(bulk));
 
   KindDef feat;
@@ -345,10 +347,10 @@ void add_misc_kinds(std::vector<KindDef>& out) {
   feat.doc = "A devcontainer feature by reference.";
   feat.key = "ref";
   feat.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<Workload::Feature>(p, v, u, [](const Workload& w) -> auto& { return w.features; });
+    each_of<Workload::Feature>(
+        p, v, u, [](const Workload& w) -> auto& { return w.features; });
   };
-  feat.fields.push_back({"ref", FieldType::String, "the feature reference",
-                         [](const Scope& s) {
+  feat.fields.push_back({"ref", FieldType::String, "the feature reference", [](const Scope& s) {
                            const auto& f = s.as<Workload::Feature>();
                            return text(f.ref, &f.from);
                          }});
@@ -363,7 +365,8 @@ void add_misc_kinds(std::vector<KindDef>& out) {
   grant.doc = "What the image's build gives the user beyond its uid.";
   grant.key = "detail";
   grant.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<ImageGrant>(p, v, u, [](const Workload& w) -> auto& { return w.image_grants; });
+    each_of<ImageGrant>(
+        p, v, u, [](const Workload& w) -> auto& { return w.image_grants; });
   };
   grant.fields.push_back({"kind", FieldType::Enum, "the grant",
                           [](const Scope& s) {
@@ -371,11 +374,11 @@ void add_misc_kinds(std::vector<KindDef>& out) {
                             return of(image_grant_kind_name(g.kind), &g.from);
                           },
                           false, false, names_of<ImageGrantKind>(image_grant_kind_name, 3)});
-  grant.fields.push_back({"detail", FieldType::String, "the commands, group or file",
-                          [](const Scope& s) {
-                            const ImageGrant& g = s.as<ImageGrant>();
-                            return text(g.detail, &g.from);
-                          }});
+  grant.fields.push_back(
+      {"detail", FieldType::String, "the commands, group or file", [](const Scope& s) {
+         const ImageGrant& g = s.as<ImageGrant>();
+         return text(g.detail, &g.from);
+       }});
   grant.fields.push_back({"via", FieldType::String, "the sudoers file or command",
                           [](const Scope& s) { return text(s.as<ImageGrant>().via); }});
   out.push_back(std::move(grant));
@@ -387,10 +390,10 @@ void add_misc_kinds(std::vector<KindDef>& out) {
   sib.doc = "Another container the workload shares namespaces with (same pod, service:x).";
   sib.key = "name";
   sib.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<Sibling>(p, v, u, [](const Workload& w) -> auto& { return w.siblings; });
+    each_of<Sibling>(
+        p, v, u, [](const Workload& w) -> auto& { return w.siblings; });
   };
-  sib.fields.push_back({"name", FieldType::String, "its container name",
-                        [](const Scope& s) {
+  sib.fields.push_back({"name", FieldType::String, "its container name", [](const Scope& s) {
                           const Sibling& x = s.as<Sibling>();
                           return text(x.name, &x.from);
                         }});
@@ -413,22 +416,23 @@ void add_misc_kinds(std::vector<KindDef>& out) {
     f.key = "container_path";
     if (files) {
       f.each = [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Workload::ImageFile>(p, v, u,
-                                     [](const Workload& w) -> auto& { return w.image_files; });
+        each_of<Workload::ImageFile>(
+            p, v, u, [](const Workload& w) -> auto& { return w.image_files; });
       };
     } else {
       f.each = [](const Scope& p, ChildVisitor v, void* u) {
-        each_of<Workload::ImageFile>(p, v, u,
-                                     [](const Workload& w) -> auto& { return w.start_scripts; });
+        each_of<Workload::ImageFile>(
+            p, v, u, [](const Workload& w) -> auto& { return w.start_scripts; });
       };
     }
-    f.fields.push_back({"container_path", FieldType::Path, "its path in the container",
-                        [](const Scope& s) {
-                          const auto& x = s.as<Workload::ImageFile>();
-                          return text(x.container_path, &x.from);
+    f.fields.push_back(
+        {"container_path", FieldType::Path, "its path in the container", [](const Scope& s) {
+           const auto& x = s.as<Workload::ImageFile>();
+           return text(x.container_path, &x.from);
+         }});
+    f.fields.push_back({"repo_path", FieldType::Path, "the repository file", [](const Scope& s) {
+                          return text(s.as<Workload::ImageFile>().repo_path);
                         }});
-    f.fields.push_back({"repo_path", FieldType::Path, "the repository file",
-                        [](const Scope& s) { return text(s.as<Workload::ImageFile>().repo_path); }});
     out.push_back(std::move(f));
   }
 
@@ -439,8 +443,8 @@ void add_misc_kinds(std::vector<KindDef>& out) {
   alt.doc = "A network mode a launcher sets on another path of its script.";
   alt.key = "mode";
   alt.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<Fact<NetMode>>(p, v, u,
-                           [](const Workload& w) -> auto& { return w.network.mode_alternatives; });
+    each_of<Fact<NetMode>>(
+        p, v, u, [](const Workload& w) -> auto& { return w.network.mode_alternatives; });
   };
   alt.fields.push_back({"mode", FieldType::Enum, "the mode on that path",
                         [](const Scope& s) {
@@ -457,7 +461,8 @@ void add_misc_kinds(std::vector<KindDef>& out) {
   ev.doc = "One input of the threat-class inference.";
   ev.key = "signal";
   ev.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<ThreatEvidence>(p, v, u, [](const Workload& w) -> auto& { return w.threat_evidence; });
+    each_of<ThreatEvidence>(
+        p, v, u, [](const Workload& w) -> auto& { return w.threat_evidence; });
   };
   ev.fields.push_back({"signal", FieldType::Enum, "what was observed",
                        [](const Scope& s) {
@@ -465,11 +470,10 @@ void add_misc_kinds(std::vector<KindDef>& out) {
                          return of(threat_signal_name(e.signal), &e.from);
                        },
                        false, false, names_of<ThreatSignal>(threat_signal_name, 12)});
-  ev.fields.push_back({"points_to", FieldType::Enum, "the class it points to",
-                       [](const Scope& s) {
-                         return of(threat_class_name(s.as<ThreatEvidence>().points_to));
-                       },
-                       false, false, names_of<ThreatClass>(threat_class_name, 4)});
+  ev.fields.push_back(
+      {"points_to", FieldType::Enum, "the class it points to",
+       [](const Scope& s) { return of(threat_class_name(s.as<ThreatEvidence>().points_to)); },
+       false, false, names_of<ThreatClass>(threat_class_name, 4)});
   ev.fields.push_back({"text", FieldType::String, "the evidence in words",
                        [](const Scope& s) { return text(s.as<ThreatEvidence>().text); }});
   out.push_back(std::move(ev));
@@ -485,7 +489,8 @@ void add_workload_child_kinds(std::vector<KindDef>& out) {
   m.doc = "A volume or bind mount: hostPath, -v, --mount, compose volumes, devcontainer mounts.";
   m.key = "target";
   m.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<Mount>(p, v, u, [](const Workload& w) -> auto& { return w.mounts; });
+    each_of<Mount>(
+        p, v, u, [](const Workload& w) -> auto& { return w.mounts; });
   };
   mount_fields(m.fields);
   out.push_back(std::move(m));
@@ -497,7 +502,8 @@ void add_workload_child_kinds(std::vector<KindDef>& out) {
   e.doc = "One environment variable.";
   e.key = "name";
   e.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<EnvVar>(p, v, u, [](const Workload& w) -> auto& { return w.env; });
+    each_of<EnvVar>(
+        p, v, u, [](const Workload& w) -> auto& { return w.env; });
   };
   env_fields(e.fields);
   out.push_back(std::move(e));

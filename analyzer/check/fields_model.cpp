@@ -24,10 +24,10 @@ void add_image_kinds(std::vector<KindDef>& out) {
                         [](const Scope& s) { return of(s.as<ImageBuild>().final_user); }});
   img.fields.push_back({"final_from", FieldType::Location, "the last FROM line",
                         [](const Scope& s) { return place(s.as<ImageBuild>().final_from); }});
-  img.fields.push_back({"run_lines", FieldType::Int, "how many RUN lines the final image has",
-                        [](const Scope& s) {
-                          return of(static_cast<std::int64_t>(s.as<ImageBuild>().run_lines.size()));
-                        }});
+  img.fields.push_back(
+      {"run_lines", FieldType::Int, "how many RUN lines the final image has", [](const Scope& s) {
+         return of(static_cast<std::int64_t>(s.as<ImageBuild>().run_lines.size()));
+       }});
   out.push_back(std::move(img));
 
   KindDef env;
@@ -62,11 +62,11 @@ void add_image_kinds(std::vector<KindDef>& out) {
   base.each = [](const Scope& p, ChildVisitor v, void* u) {
     for (const BaseImage& b : p.as<ImageBuild>().bases) v(&b, u);
   };
-  base.fields.push_back({"reference", FieldType::String, "the image as written after FROM",
-                         [](const Scope& s) {
-                           const auto& b = s.as<BaseImage>();
-                           return text(b.reference, &b.from);
-                         }});
+  base.fields.push_back(
+      {"reference", FieldType::String, "the image as written after FROM", [](const Scope& s) {
+         const auto& b = s.as<BaseImage>();
+         return text(b.reference, &b.from);
+       }});
   base.fields.push_back({"pinned", FieldType::Bool, "pinned by @sha256 digest",
                          [](const Scope& s) { return of(s.as<BaseImage>().pinned); }});
   base.fields.push_back({"is_stage", FieldType::Bool, "an earlier build stage: nothing is pulled",
@@ -141,8 +141,7 @@ void add_cluster_kinds(std::vector<KindDef>& out) {
                          return text(x.ref.name, &x.ref.from);
                        }});
   ns.fields.push_back({"pod_security.enforce", FieldType::String,
-                       "pod-security.kubernetes.io/enforce",
-                       [](const Scope& s) {
+                       "pod-security.kubernetes.io/enforce", [](const Scope& s) {
                          const auto& l = s.as<NamespaceObject>().labels;
                          return text(l.enforce, &l.from);
                        }});
@@ -156,11 +155,11 @@ void add_cluster_kinds(std::vector<KindDef>& out) {
                          const auto& l = s.as<NamespaceObject>().labels;
                          return text(l.warn, &l.from);
                        }});
-  ns.fields.push_back({"labels_from", FieldType::Location, "the labels, else the object",
-                       [](const Scope& s) {
-                         const auto& x = s.as<NamespaceObject>();
-                         return place(x.labels.from.at.valid() ? x.labels.from : x.ref.from);
-                       }});
+  ns.fields.push_back(
+      {"labels_from", FieldType::Location, "the labels, else the object", [](const Scope& s) {
+         const auto& x = s.as<NamespaceObject>();
+         return place(x.labels.from.at.valid() ? x.labels.from : x.ref.from);
+       }});
   out.push_back(std::move(ns));
 
   KindDef d;
@@ -186,8 +185,8 @@ void add_cluster_kinds(std::vector<KindDef>& out) {
   d.fields.push_back({"key_format", FieldType::String, "the key format of the value, if any",
                       [](const Scope& s) {
                         const auto& x = s.as<DataEntry>();
-                        return cached_text(s, 0, [&] { return secrets::key_format(x.value); },
-                                           &x.from);
+                        return cached_text(
+                            s, 0, [&] { return secrets::key_format(x.value); }, &x.from);
                       },
                       true});
   out.push_back(std::move(d));
@@ -206,11 +205,11 @@ void add_cluster_kinds(std::vector<KindDef>& out) {
                         }});
   svc.fields.push_back({"namespace", FieldType::String, "its namespace as written",
                         [](const Scope& s) { return text(s.as<ServiceObject>().ref.ns); }});
-  svc.fields.push_back({"type", FieldType::String, "ClusterIP, NodePort, LoadBalancer...",
-                        [](const Scope& s) {
-                          const auto& x = s.as<ServiceObject>();
-                          return text(x.type, &x.type_from);
-                        }});
+  svc.fields.push_back(
+      {"type", FieldType::String, "ClusterIP, NodePort, LoadBalancer...", [](const Scope& s) {
+         const auto& x = s.as<ServiceObject>();
+         return text(x.type, &x.type_from);
+       }});
   svc.fields.push_back({"external_ips", FieldType::List, "externalIPs", [](const Scope& s) {
                           const auto& x = s.as<ServiceObject>();
                           return of(x.external_ips, &x.external_ips_from);

@@ -25,11 +25,11 @@ bool port_bound(const Workload& w, const PublishedPort& p) {
 }
 
 void port_fields(std::vector<FieldDef>& f) {
-  f.push_back({"spec", FieldType::String, "the publish spec as written (`-p 8080:80`)",
-               [](const Scope& s) {
-                 const auto& p = s.as<PublishedPort>();
-                 return text(p.spec, &p.from);
-               }});
+  f.push_back(
+      {"spec", FieldType::String, "the publish spec as written (`-p 8080:80`)", [](const Scope& s) {
+         const auto& p = s.as<PublishedPort>();
+         return text(p.spec, &p.from);
+       }});
   f.push_back({"host_ip", FieldType::Cidr, "the host address it binds, unset when none is written",
                [](const Scope& s) {
                  const auto& p = s.as<PublishedPort>();
@@ -40,8 +40,7 @@ void port_fields(std::vector<FieldDef>& f) {
                  const auto& p = s.as<PublishedPort>();
                  return text(p.host_port, &p.from);
                }});
-  f.push_back({"container_port", FieldType::String, "the container port",
-               [](const Scope& s) {
+  f.push_back({"container_port", FieldType::String, "the container port", [](const Scope& s) {
                  const auto& p = s.as<PublishedPort>();
                  return text(p.container_port, &p.from);
                }});
@@ -53,9 +52,7 @@ void port_fields(std::vector<FieldDef>& f) {
                [](const Scope& s) { return of(s.as<PublishedPort>().is_host_port); }});
   f.push_back({"bound", FieldType::Bool,
                "the engine binds it: false under --network none/host/container:X on its path",
-               [](const Scope& s) {
-                 return of(port_bound(*s.workload(), s.as<PublishedPort>()));
-               },
+               [](const Scope& s) { return of(port_bound(*s.workload(), s.as<PublishedPort>())); },
                true});
   f.push_back({"mode_on_its_path", FieldType::Bool,
                "the network mode and the port are reached on one path of the script",
@@ -76,8 +73,7 @@ void gate_fields(std::vector<FieldDef>& f) {
                  return of(gate_kind_name(g.kind), &g.from);
                },
                false, false, names_of<GateKind>(gate_kind_name, 8)});
-  f.push_back({"name", FieldType::String, "the policy, ruleset or proxy",
-               [](const Scope& s) {
+  f.push_back({"name", FieldType::String, "the policy, ruleset or proxy", [](const Scope& s) {
                  const auto& g = s.as<EgressGate>();
                  return text(g.name, &g.from);
                }});
@@ -125,13 +121,12 @@ void allow_fields(std::vector<FieldDef>& f) {
                  return of(dest_kind_name(a.dest), &a.from);
                },
                false, false, names_of<DestKind>(dest_kind_name, 6)});
-  f.push_back({"value", FieldType::Cidr, "the CIDR, FQDN pattern, selector or entity",
-               [](const Scope& s) {
-                 const auto& a = s.as<EgressAllow>();
-                 return text(a.value, &a.from);
-               }});
-  f.push_back({"except", FieldType::List, "CIDR exceptions",
-               [](const Scope& s) {
+  f.push_back(
+      {"value", FieldType::Cidr, "the CIDR, FQDN pattern, selector or entity", [](const Scope& s) {
+         const auto& a = s.as<EgressAllow>();
+         return text(a.value, &a.from);
+       }});
+  f.push_back({"except", FieldType::List, "CIDR exceptions", [](const Scope& s) {
                  const auto& a = s.as<EgressAllow>();
                  return of(a.except, &a.from);
                }});
@@ -148,31 +143,30 @@ void allow_fields(std::vector<FieldDef>& f) {
 }
 
 void grant_fields(std::vector<FieldDef>& f) {
-  f.push_back({"role", FieldType::String, "`ClusterRole/name` or `Role/ns/name`",
-               [](const Scope& s) {
-                 const auto& g = s.as<RbacGrant>();
-                 return text(g.role, &g.rule_from);
-               }});
-  f.push_back({"verbs", FieldType::List, "the rule's verbs",
-               [](const Scope& s) {
+  f.push_back(
+      {"role", FieldType::String, "`ClusterRole/name` or `Role/ns/name`", [](const Scope& s) {
+         const auto& g = s.as<RbacGrant>();
+         return text(g.role, &g.rule_from);
+       }});
+  f.push_back({"verbs", FieldType::List, "the rule's verbs", [](const Scope& s) {
                  const auto& g = s.as<RbacGrant>();
                  return of(g.verbs, &g.rule_from);
                }});
-  f.push_back({"resources", FieldType::List, "the rule's resources (`pods/exec`, `*`)",
-               [](const Scope& s) {
-                 const auto& g = s.as<RbacGrant>();
-                 return of(g.resources, &g.rule_from);
-               }});
-  f.push_back({"api_groups", FieldType::List, "the rule's API groups (core: \"\")",
-               [](const Scope& s) {
-                 const auto& g = s.as<RbacGrant>();
-                 return of(g.api_groups, &g.rule_from);
-               }});
-  f.push_back({"resource_names", FieldType::List, "resourceNames; empty: every object",
-               [](const Scope& s) {
-                 const auto& g = s.as<RbacGrant>();
-                 return of(g.resource_names, &g.rule_from);
-               }});
+  f.push_back(
+      {"resources", FieldType::List, "the rule's resources (`pods/exec`, `*`)", [](const Scope& s) {
+         const auto& g = s.as<RbacGrant>();
+         return of(g.resources, &g.rule_from);
+       }});
+  f.push_back(
+      {"api_groups", FieldType::List, "the rule's API groups (core: \"\")", [](const Scope& s) {
+         const auto& g = s.as<RbacGrant>();
+         return of(g.api_groups, &g.rule_from);
+       }});
+  f.push_back(
+      {"resource_names", FieldType::List, "resourceNames; empty: every object", [](const Scope& s) {
+         const auto& g = s.as<RbacGrant>();
+         return of(g.resource_names, &g.rule_from);
+       }});
   f.push_back({"subject_kind", FieldType::String, "ServiceAccount or Group",
                [](const Scope& s) { return text(s.as<RbacGrant>().subject_kind); }});
   f.push_back({"binding", FieldType::Location, "the subject entry of the binding",
@@ -189,7 +183,8 @@ void add_network_kinds(std::vector<KindDef>& out) {
   port.doc = "A published port: -p, -P, compose ports, a Kubernetes hostPort.";
   port.key = "spec";
   port.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<PublishedPort>(p, v, u, [](const Workload& w) -> auto& { return w.network.ports; });
+    each_of<PublishedPort>(
+        p, v, u, [](const Workload& w) -> auto& { return w.network.ports; });
   };
   port_fields(port.fields);
   out.push_back(std::move(port));
@@ -201,7 +196,8 @@ void add_network_kinds(std::vector<KindDef>& out) {
   gate.doc = "A control on the workload's egress path (a NetworkPolicy, a ruleset, a proxy).";
   gate.key = "name";
   gate.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<EgressGate>(p, v, u, [](const Workload& w) -> auto& { return w.network.egress; });
+    each_of<EgressGate>(
+        p, v, u, [](const Workload& w) -> auto& { return w.network.egress; });
   };
   gate_fields(gate.fields);
   out.push_back(std::move(gate));
@@ -225,7 +221,8 @@ void add_network_kinds(std::vector<KindDef>& out) {
   exp.doc = "A Service or Ingress that exposes the pod outside the cluster.";
   exp.key = "name";
   exp.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<Exposure>(p, v, u, [](const Workload& w) -> auto& { return w.network.exposures; });
+    each_of<Exposure>(
+        p, v, u, [](const Workload& w) -> auto& { return w.network.exposures; });
   };
   exp.fields.push_back({"kind", FieldType::Enum, "how it is exposed",
                         [](const Scope& s) {
@@ -233,8 +230,7 @@ void add_network_kinds(std::vector<KindDef>& out) {
                           return of(exposure_kind_name(e.kind), &e.from);
                         },
                         false, false, names_of<ExposureKind>(exposure_kind_name, 4)});
-  exp.fields.push_back({"name", FieldType::String, "the Service or Ingress",
-                        [](const Scope& s) {
+  exp.fields.push_back({"name", FieldType::String, "the Service or Ingress", [](const Scope& s) {
                           const auto& e = s.as<Exposure>();
                           return text(e.name, &e.from);
                         }});
@@ -247,7 +243,8 @@ void add_network_kinds(std::vector<KindDef>& out) {
   grant.doc = "One RBAC rule bound to the workload's service account.";
   grant.key = "role";
   grant.each = [](const Scope& p, ChildVisitor v, void* u) {
-    each_of<RbacGrant>(p, v, u, [](const Workload& w) -> auto& { return w.service.grants; });
+    each_of<RbacGrant>(
+        p, v, u, [](const Workload& w) -> auto& { return w.service.grants; });
   };
   grant_fields(grant.fields);
   out.push_back(std::move(grant));

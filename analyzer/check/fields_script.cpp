@@ -31,16 +31,16 @@ KindDef observation(std::string_view name, std::string_view path, std::string_vi
   return k;
 }
 
-#define SBR_EACH(T, member)                                  \
-  [](const Scope& p, ChildVisitor v, void* u) {              \
-    for (const T& x : obs(p).member) v(&x, u);               \
+#define SBR_EACH(T, member)                     \
+  [](const Scope& p, ChildVisitor v, void* u) { \
+    for (const T& x : obs(p).member) v(&x, u);  \
   }
 
 void add_steps(std::vector<KindDef>& out) {
   auto k = observation("step", "ScriptObservations::steps",
-                                     "A security step (gate load, capability drop, user switch) "
-                                     "and how its exit status is used.",
-                                     "line", SBR_EACH(SecurityStep, steps));
+                       "A security step (gate load, capability drop, user switch) "
+                       "and how its exit status is used.",
+                       "line", SBR_EACH(SecurityStep, steps));
   k.fields.push_back({"kind", FieldType::Enum, "what the step configures",
                       [](const Scope& s) {
                         const auto& x = s.as<SecurityStep>();
@@ -70,8 +70,8 @@ void add_steps(std::vector<KindDef>& out) {
   out.push_back(std::move(k));
 
   auto sp = observation("splice", "ScriptObservations::splices",
-                                "A value from outside the script spliced into code.", "variable",
-                                SBR_EACH(Splice, splices));
+                        "A value from outside the script spliced into code.", "variable",
+                        SBR_EACH(Splice, splices));
   sp.fields.push_back({"sink", FieldType::Enum, "the code it reaches",
                        [](const Scope& s) {
                          const auto& x = s.as<Splice>();
@@ -80,8 +80,7 @@ void add_steps(std::vector<KindDef>& out) {
                        false, false, c_names<SinkKind>(sink_kind_name, 6)});
   sp.fields.push_back({"sink_command", FieldType::String, "eval, bash, nft, sed...",
                        [](const Scope& s) { return text(s.as<Splice>().sink_command); }});
-  sp.fields.push_back({"variable", FieldType::String, "the value's identifier",
-                       [](const Scope& s) {
+  sp.fields.push_back({"variable", FieldType::String, "the value's identifier", [](const Scope& s) {
                          const auto& x = s.as<Splice>();
                          return text(x.variable, &x.from);
                        }});
@@ -99,55 +98,51 @@ void add_steps(std::vector<KindDef>& out) {
 
 void add_resources(std::vector<KindDef>& out) {
   auto r = observation("resource", "ScriptObservations::resources",
-                                      "Something the script starts on the host.", "name",
-                                      SBR_EACH(ResourceStart, resources));
+                       "Something the script starts on the host.", "name",
+                       SBR_EACH(ResourceStart, resources));
   r.fields.push_back({"kind", FieldType::Enum, "what is started",
                       [](const Scope& s) {
                         const auto& x = s.as<ResourceStart>();
                         return of(std::string_view(resource_kind_name(x.kind)), &x.from);
                       },
                       false, false, c_names<ResourceKind>(resource_kind_name, 6)});
-  r.fields.push_back({"name", FieldType::String, "container, tool, network or file",
-                      [](const Scope& s) {
-                        const auto& x = s.as<ResourceStart>();
-                        return text(x.name, &x.from);
-                      }});
+  r.fields.push_back(
+      {"name", FieldType::String, "container, tool, network or file", [](const Scope& s) {
+         const auto& x = s.as<ResourceStart>();
+         return text(x.name, &x.from);
+       }});
   r.fields.push_back({"publishes_ports", FieldType::Bool, "it publishes ports",
                       [](const Scope& s) { return of(s.as<ResourceStart>().publishes_ports); }});
-  r.fields.push_back({"has_cleanup", FieldType::Bool, "a trap removes it",
-                      [](const Scope& s) {
+  r.fields.push_back({"has_cleanup", FieldType::Bool, "a trap removes it", [](const Scope& s) {
                         return of(s.as<ResourceStart>().cleanup_trap.has_value());
                       }});
-  r.fields.push_back({"cleanup_installed_before", FieldType::Bool,
-                      "that trap was in force when it started",
-                      [](const Scope& s) {
-                        return of(s.as<ResourceStart>().cleanup_installed_before);
-                      }});
+  r.fields.push_back(
+      {"cleanup_installed_before", FieldType::Bool, "that trap was in force when it started",
+       [](const Scope& s) { return of(s.as<ResourceStart>().cleanup_installed_before); }});
   out.push_back(std::move(r));
 
-  auto e = observation("exec", "ScriptObservations::execs",
-                                     "`exec` replacing the shell.", "user_switch",
-                                     SBR_EACH(ExecHandover, execs));
-  e.fields.push_back({"container_launch", FieldType::Bool, "it execs a container launch",
-                      [](const Scope& s) {
-                        const auto& x = s.as<ExecHandover>();
-                        return of(x.container_launch, &x.from);
-                      }});
+  auto e = observation("exec", "ScriptObservations::execs", "`exec` replacing the shell.",
+                       "user_switch", SBR_EACH(ExecHandover, execs));
+  e.fields.push_back(
+      {"container_launch", FieldType::Bool, "it execs a container launch", [](const Scope& s) {
+         const auto& x = s.as<ExecHandover>();
+         return of(x.container_launch, &x.from);
+       }});
   e.fields.push_back({"bounding_set_dropped", FieldType::Bool,
-                      "setpriv --bounding-set -all / capsh --drop before it",
-                      [](const Scope& s) { return of(s.as<ExecHandover>().bounding_set_dropped); }});
+                      "setpriv --bounding-set -all / capsh --drop before it", [](const Scope& s) {
+                        return of(s.as<ExecHandover>().bounding_set_dropped);
+                      }});
   e.fields.push_back({"user_switch", FieldType::String, "gosu, su-exec, setpriv...",
                       [](const Scope& s) { return text(s.as<ExecHandover>().user_switch); }});
-  e.fields.push_back({"traps_in_force", FieldType::Int, "how many traps it discards",
-                      [](const Scope& s) {
-                        return of(static_cast<std::int64_t>(
-                            s.as<ExecHandover>().traps_in_force.size()));
-                      }});
+  e.fields.push_back(
+      {"traps_in_force", FieldType::Int, "how many traps it discards", [](const Scope& s) {
+         return of(static_cast<std::int64_t>(s.as<ExecHandover>().traps_in_force.size()));
+       }});
   out.push_back(std::move(e));
 
   auto l = observation("launch", "ScriptObservations::launches",
-                                        "A container launch with the shell options in force.",
-                                        "command", SBR_EACH(ContainerLaunch, launches));
+                       "A container launch with the shell options in force.", "command",
+                       SBR_EACH(ContainerLaunch, launches));
   l.fields.push_back({"command", FieldType::String, "`podman run`...", [](const Scope& s) {
                         const auto& x = s.as<ContainerLaunch>();
                         return text(x.command, &x.from);
@@ -163,20 +158,20 @@ void add_resources(std::vector<KindDef>& out) {
 
 void add_secret_observations(std::vector<KindDef>& out) {
   auto u = observation("url_userinfo", "ScriptObservations::urls",
-                                    "A URL word with userinfo (`scheme://user:pass@host`).",
-                                    "secret_variable", SBR_EACH(UrlUserinfo, urls));
-  u.fields.push_back({"secret_variable", FieldType::String, "the secret variable it holds",
-                      [](const Scope& s) {
-                        const auto& x = s.as<UrlUserinfo>();
-                        return text(x.secret_variable, &x.from);
-                      }});
+                       "A URL word with userinfo (`scheme://user:pass@host`).", "secret_variable",
+                       SBR_EACH(UrlUserinfo, urls));
+  u.fields.push_back(
+      {"secret_variable", FieldType::String, "the secret variable it holds", [](const Scope& s) {
+         const auto& x = s.as<UrlUserinfo>();
+         return text(x.secret_variable, &x.from);
+       }});
   u.fields.push_back({"has_password", FieldType::Bool, "a password part is written",
                       [](const Scope& s) { return of(s.as<UrlUserinfo>().has_password); }});
   out.push_back(std::move(u));
 
-  auto f = observation("secret_file", "ScriptObservations::secret_files",
-                                        "A secret written to a file.", "path",
-                                        SBR_EACH(SecretFileWrite, secret_files));
+  auto f =
+      observation("secret_file", "ScriptObservations::secret_files", "A secret written to a file.",
+                  "path", SBR_EACH(SecretFileWrite, secret_files));
   f.fields.push_back({"path", FieldType::String, "the file", [](const Scope& s) {
                         const auto& x = s.as<SecretFileWrite>();
                         return text(x.path, &x.from);
@@ -190,13 +185,13 @@ void add_secret_observations(std::vector<KindDef>& out) {
   out.push_back(std::move(f));
 
   auto g = observation("sudo_grant", "ScriptObservations::grants",
-                                       "A sudoers rule or sudo group the script grants.", "target",
-                                       SBR_EACH(PrivilegeGrant, grants));
-  g.fields.push_back({"target", FieldType::String, "the sudoers file or command",
-                      [](const Scope& s) {
-                        const auto& x = s.as<PrivilegeGrant>();
-                        return text(x.target, &x.from);
-                      }});
+                       "A sudoers rule or sudo group the script grants.", "target",
+                       SBR_EACH(PrivilegeGrant, grants));
+  g.fields.push_back(
+      {"target", FieldType::String, "the sudoers file or command", [](const Scope& s) {
+         const auto& x = s.as<PrivilegeGrant>();
+         return text(x.target, &x.from);
+       }});
   g.fields.push_back({"grants_all", FieldType::Bool, "ALL commands",
                       [](const Scope& s) { return of(s.as<PrivilegeGrant>().grants_all); }});
   g.fields.push_back({"nopasswd", FieldType::Bool, "NOPASSWD",
@@ -206,23 +201,23 @@ void add_secret_observations(std::vector<KindDef>& out) {
 
 void add_option_observations(std::vector<KindDef>& out) {
   auto w = observation("engine_option", "ScriptObservations::engine_options",
-                                         "A symbolic word among a launch's engine options.",
-                                         "variable", SBR_EACH(EngineOptionWord, engine_options));
+                       "A symbolic word among a launch's engine options.", "variable",
+                       SBR_EACH(EngineOptionWord, engine_options));
   w.fields.push_back({"variable", FieldType::String, "the variable or `$@`", [](const Scope& s) {
                         const auto& x = s.as<EngineOptionWord>();
                         return text(x.variable, &x.from);
                       }});
   w.fields.push_back({"source", FieldType::Enum, "where its value comes from",
                       [](const Scope& s) {
-                        return of(std::string_view(
-                            value_source_name(s.as<EngineOptionWord>().source)));
+                        return of(
+                            std::string_view(value_source_name(s.as<EngineOptionWord>().source)));
                       },
                       false, false, c_names<ValueSource>(value_source_name, 7)});
   out.push_back(std::move(w));
 
   auto b = observation("option_branch", "ScriptObservations::option_branches",
-                                     "A `case` item for a long option.", "option",
-                                     SBR_EACH(OptionBranch, option_branches));
+                       "A `case` item for a long option.", "option",
+                       SBR_EACH(OptionBranch, option_branches));
   b.fields.push_back({"option", FieldType::String, "the pattern", [](const Scope& s) {
                         const auto& x = s.as<OptionBranch>();
                         return text(x.option, &x.from);
@@ -232,20 +227,20 @@ void add_option_observations(std::vector<KindDef>& out) {
   out.push_back(std::move(b));
 
   auto p = observation("fetch_pipe", "ScriptObservations::fetch_pipes",
-                                  "A download piped into a later stage.", "consumer",
-                                  SBR_EACH(FetchPipe, fetch_pipes));
+                       "A download piped into a later stage.", "consumer",
+                       SBR_EACH(FetchPipe, fetch_pipes));
   p.fields.push_back({"producer", FieldType::String, "curl, wget",
                       [](const Scope& s) { return text(s.as<FetchPipe>().producer); }});
-  p.fields.push_back({"consumer", FieldType::String, "the later stage's command",
-                      [](const Scope& s) {
-                        const auto& x = s.as<FetchPipe>();
-                        return text(x.consumer, &x.from);
-                      }});
+  p.fields.push_back(
+      {"consumer", FieldType::String, "the later stage's command", [](const Scope& s) {
+         const auto& x = s.as<FetchPipe>();
+         return text(x.consumer, &x.from);
+       }});
   out.push_back(std::move(p));
 
   auto t = observation("tool_guard", "ScriptObservations::tool_guards",
-                                  "A tool-presence check that skips the security steps.", "tool",
-                                  SBR_EACH(ToolGuard, tool_guards));
+                       "A tool-presence check that skips the security steps.", "tool",
+                       SBR_EACH(ToolGuard, tool_guards));
   t.fields.push_back({"tool", FieldType::String, "the tool", [](const Scope& s) {
                         const auto& x = s.as<ToolGuard>();
                         return text(x.tool, &x.from);
@@ -277,8 +272,8 @@ void add_invocations(std::vector<KindDef>& out) {
   k.fields.push_back({"command", FieldType::String, "argv[0]'s base name", [](const Scope& s) {
                         const auto& x = s.as<Invocation>();
                         if (x.argv.empty()) return Value{};
-                        return cached_text(s, 0, [&] { return base_name(x.argv[0].text); },
-                                           &x.from);
+                        return cached_text(
+                            s, 0, [&] { return base_name(x.argv[0].text); }, &x.from);
                       }});
   k.fields.push_back({"args", FieldType::List, "the words after argv[0]", [](const Scope& s) {
                         const auto& x = s.as<Invocation>();
@@ -291,7 +286,8 @@ void add_invocations(std::vector<KindDef>& out) {
                       }});
   k.fields.push_back({"line", FieldType::String, "the whole command line", [](const Scope& s) {
                         const auto& x = s.as<Invocation>();
-                        return cached_text(s, 1, [&] { return joined_words(x.argv, 0); }, &x.from);
+                        return cached_text(
+                            s, 1, [&] { return joined_words(x.argv, 0); }, &x.from);
                       }});
   k.fields.push_back({"via_sudo", FieldType::Bool, "run through sudo",
                       [](const Scope& s) { return of(s.as<Invocation>().via_sudo); }});
@@ -311,8 +307,7 @@ void add_script_kinds(std::vector<KindDef>& out) {
   s.each = [](const Scope& root, ChildVisitor v, void* u) {
     for (const ScriptFacts& x : root.model->scripts) v(&x, u);
   };
-  s.fields.push_back({"path", FieldType::String, "the script",
-                      [](const Scope& x) {
+  s.fields.push_back({"path", FieldType::String, "the script", [](const Scope& x) {
                         return of(std::string_view(x.model->files.path(x.as<ScriptFacts>().file)));
                       }});
   s.fields.push_back({"posix_sh", FieldType::Bool, "run by sh: EXIT traps miss INT/TERM",

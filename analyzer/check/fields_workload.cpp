@@ -59,7 +59,8 @@ Value pod_security(const Scope& s, std::string PodSecurityLabels::*field) {
 }
 
 void id_fields(std::vector<FieldDef>& f) {
-  f.push_back({"kind", FieldType::String, "Kubernetes kind, or `launcher`, `compose`, `devcontainer`",
+  f.push_back({"kind", FieldType::String,
+               "Kubernetes kind, or `launcher`, `compose`, `devcontainer`",
                [](const Scope& s) { return text(W(s).id.kind); }});
   f.push_back({"api_group", FieldType::String, "API group of the Kubernetes object (core: unset)",
                [](const Scope& s) { return text(W(s).id.api_group); }});
@@ -74,9 +75,12 @@ void id_fields(std::vector<FieldDef>& f) {
   f.push_back({"engine", FieldType::Enum, "what runs it",
                [](const Scope& s) { return of(engine_name(W(s).engine)); }, false, false,
                names_of<Engine>(engine_name, 6)});
-  f.push_back({"engine_category", FieldType::Enum,
+  f.push_back({"engine_category",
+               FieldType::Enum,
                "the catalog's `applies_to` name of the engine",
-               [](const Scope& s) { return of(engine_category(W(s))); }, true, false,
+               [](const Scope& s) { return of(engine_category(W(s))); },
+               true,
+               false,
                {"kubernetes", "launcher", "compose", "devcontainer"}});
   f.push_back({"engine_unresolved", FieldType::Bool,
                "a launcher's engine could not be resolved (`\"$ENGINE\" run`): judged as docker",
@@ -105,14 +109,17 @@ void runtime_fields(std::vector<FieldDef>& f) {
   f.push_back({"runtime_class", FieldType::String, "runtimeClassName / --runtime / `runtime:`",
                [](const Scope& s) { return of(W(s).runtime_class); }});
   f.push_back({"runtime_handler", FieldType::String,
-               "the handler of a RuntimeClass object in the input",
-               [](const Scope& s) {
+               "the handler of a RuntimeClass object in the input", [](const Scope& s) {
                  const auto& h = W(s).runtime_handler;
                  return h ? of(std::string_view(h->value), &h->from) : Value{};
                }});
-  f.push_back({"runtime_kind", FieldType::Enum,
+  f.push_back({"runtime_kind",
+               FieldType::Enum,
                "the runtime it really gets (RuntimeClass handler, class name, cluster default)",
-               &runtime_kind, true, false, {"runc", "gvisor", "microvm"}});
+               &runtime_kind,
+               true,
+               false,
+               {"runc", "gvisor", "microvm"}});
 }
 
 void identity_fields(std::vector<FieldDef>& f) {
@@ -139,8 +146,7 @@ void identity_fields(std::vector<FieldDef>& f) {
                },
                false, false, names_of<SeccompKind>(seccomp_kind_name, 4)});
   f.push_back({"identity.seccomp_profile", FieldType::String,
-               "the Localhost profile or custom file",
-               [](const Scope& s) {
+               "the Localhost profile or custom file", [](const Scope& s) {
                  const auto& sc = W(s).identity.seccomp;
                  return sc ? text(sc->value.profile, &sc->from) : Value{};
                }});
@@ -156,7 +162,8 @@ void identity_fields(std::vector<FieldDef>& f) {
   f.push_back({"identity.systempaths_unconfined", FieldType::Bool,
                "--security-opt systempaths=unconfined",
                [](const Scope& s) { return of(W(s).identity.systempaths_unconfined); }});
-  f.push_back({"identity.host_users", FieldType::Bool, "Kubernetes hostUsers (false: user namespace)",
+  f.push_back({"identity.host_users", FieldType::Bool,
+               "Kubernetes hostUsers (false: user namespace)",
                [](const Scope& s) { return of(W(s).identity.host_users); }});
   f.push_back({"identity.userns", FieldType::String, "--userns value",
                [](const Scope& s) { return of(W(s).identity.userns); }});
@@ -175,7 +182,8 @@ void effective_fields(std::vector<FieldDef>& f) {
                "seccomp as it applies: Kubernetes leaves it Unconfined unless the kubelet's "
                "seccompDefault is declared; podman and docker apply their default",
                [](const Scope& s) {
-                 return of(seccomp_kind_name(engine::effective_seccomp(W(s), s.model->cluster_facts)));
+                 return of(
+                     seccomp_kind_name(engine::effective_seccomp(W(s), s.model->cluster_facts)));
                },
                true, false, names_of<SeccompKind>(seccomp_kind_name, 4)});
   f.push_back({"effective.uid", FieldType::Int, "the uid when the input fixes it",
@@ -184,10 +192,14 @@ void effective_fields(std::vector<FieldDef>& f) {
                  return u ? of(*u) : Value{};
                },
                true});
-  f.push_back({"effective.user", FieldType::Enum,
-               "root, non-root, a user name that cannot be verified, or unknown (the image decides)",
-               [](const Scope& s) { return of(user_state_text(inv::user_state(W(s)))); }, true,
-               false, {"root", "non-root", "named", "unknown"}});
+  f.push_back(
+      {"effective.user",
+       FieldType::Enum,
+       "root, non-root, a user name that cannot be verified, or unknown (the image decides)",
+       [](const Scope& s) { return of(user_state_text(inv::user_state(W(s)))); },
+       true,
+       false,
+       {"root", "non-root", "named", "unknown"}});
   f.push_back({"effective.privilege_escalation_allowed", FieldType::Bool,
                "unset allowPrivilegeEscalation / no no-new-privileges allows escalation",
                [](const Scope& s) { return of(engine::privilege_escalation_allowed(W(s))); },
@@ -253,8 +265,9 @@ void resource_fields(std::vector<FieldDef>& f) {
   f.push_back({"resources.cpu_request", FieldType::String, "requests.cpu",
                [](const Scope& s) { return of(W(s).resources.cpu_request); }});
   f.push_back({"resources.ephemeral_limit", FieldType::String,
-               "limits.ephemeral-storage / --storage-opt size=",
-               [](const Scope& s) { return of(W(s).resources.ephemeral_limit); }});
+               "limits.ephemeral-storage / --storage-opt size=", [](const Scope& s) {
+                 return of(W(s).resources.ephemeral_limit);
+               }});
   f.push_back({"resources.memory_swap", FieldType::String, "--memory-swap",
                [](const Scope& s) { return of(W(s).resources.memory_swap); }});
   f.push_back({"resources.pids_limit", FieldType::Int, "--pids-limit / pids_limit",
@@ -269,8 +282,8 @@ void resource_fields(std::vector<FieldDef>& f) {
 
 void lifecycle_fields(std::vector<FieldDef>& f) {
   f.push_back({"lifecycle.controller", FieldType::Enum, "what created the workload",
-               [](const Scope& s) { return of(controller_name(W(s).lifecycle.controller)); },
-               false, false, names_of<Controller>(controller_name, 14)});
+               [](const Scope& s) { return of(controller_name(W(s).lifecycle.controller)); }, false,
+               false, names_of<Controller>(controller_name, 14)});
   f.push_back({"lifecycle.ttl_after_finished", FieldType::Int, "ttlSecondsAfterFinished",
                [](const Scope& s) { return of(W(s).lifecycle.ttl_after_finished); }});
   f.push_back({"lifecycle.active_deadline", FieldType::Int, "activeDeadlineSeconds",
@@ -290,8 +303,7 @@ void lifecycle_fields(std::vector<FieldDef>& f) {
 void service_fields(std::vector<FieldDef>& f) {
   f.push_back({"service.account", FieldType::String, "the effective service account name",
                [](const Scope& s) { return text(W(s).service.account); }});
-  f.push_back({"service.pod_automount", FieldType::Bool,
-               "automountServiceAccountToken on the pod",
+  f.push_back({"service.pod_automount", FieldType::Bool, "automountServiceAccountToken on the pod",
                [](const Scope& s) { return of(W(s).service.pod_automount); }});
   f.push_back({"service.account_automount", FieldType::Bool,
                "automountServiceAccountToken on the ServiceAccount",

@@ -206,10 +206,38 @@ bool eval(const Pred& p, const Scope& s) {
 
 namespace {
 
-std::string field_names(const KindDef& k) {
-  std::string out;
-  for (const FieldDef& f : k.fields) out += (out.empty() ? "" : ", ") + std::string(f.name);
-  return out;
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "unknown field `x` of KIND", with the nearest field's name when one is a typo away, else
+// where the kind's fields are listed (a workload has a hundred: a list would bury the error).
+std::string unknown_field(std::string_view name, const KindDef& k) {
+  const FieldDef* best = nullptr;
+  size_t best_d = 3;  // at most two edits
+  for (const FieldDef& f : k.fields) {
+    size_t d = edit_distance(name, f.name);
+    if (d < best_d) {
+      best = &f;
+      best_d = d;
+    }
+  }
+  if (best != nullptr) {
+    return fmt::format("unknown field `{}` of {}: did you mean `{}`?", name, k.name, best->name);
+  }
+  return fmt::format("unknown field `{}` of {} (its fields: docs/rules/match-reference.md#{})",
+                     name, k.name, k.name);
 }
 
 // Ops each field type accepts.
@@ -246,18 +274,30 @@ struct OpName {
   Op op;
 };
 constexpr OpName kOps[] = {
-    {"eq", Op::Eq},          {"ne", Op::Ne},
-    {"in", Op::In},          {"not_in", Op::NotIn},
-    {"lt", Op::Lt},          {"le", Op::Le},
-    {"gt", Op::Gt},          {"ge", Op::Ge},
-    {"regex", Op::Regex},    {"not_regex", Op::NotRegex},
-    {"prefix", Op::Prefix},  {"suffix", Op::Suffix},
-    {"under", Op::Under},    {"class", Op::Class},
-    {"within", Op::Within},  {"contains", Op::Contains},
-    {"overlaps", Op::Overlaps}, {"present", Op::Present},
-    {"has", Op::Has},        {"has_any", Op::HasAny},
-    {"has_all", Op::HasAll}, {"empty", Op::Empty},
-    {"condition", Op::Condition}, {"same_as", Op::SameAs},
+    {"eq", Op::Eq},
+    {"ne", Op::Ne},
+    {"in", Op::In},
+    {"not_in", Op::NotIn},
+    {"lt", Op::Lt},
+    {"le", Op::Le},
+    {"gt", Op::Gt},
+    {"ge", Op::Ge},
+    {"regex", Op::Regex},
+    {"not_regex", Op::NotRegex},
+    {"prefix", Op::Prefix},
+    {"suffix", Op::Suffix},
+    {"under", Op::Under},
+    {"class", Op::Class},
+    {"within", Op::Within},
+    {"contains", Op::Contains},
+    {"overlaps", Op::Overlaps},
+    {"present", Op::Present},
+    {"has", Op::Has},
+    {"has_any", Op::HasAny},
+    {"has_all", Op::HasAll},
+    {"empty", Op::Empty},
+    {"condition", Op::Condition},
+    {"same_as", Op::SameAs},
 };
 
 std::string op_names() {
@@ -282,12 +322,13 @@ class TestCompiler {
  public:
   TestCompiler(const CompileScope& cs, const FieldRef& f) : cs_(cs), f_(f) {}
 
-  // One `op: value` of a field's test mapping.
-  Result<Test> compile(Op op, const yaml::Node& v) {
+  // One `op: value` of a field's test mapping; `key` is where the test is named (the op's key,
+  // or the field's for a shorthand).
+  Result<Test> compile(Op op, const yaml::Node& key, const yaml::Node& v) {
     const FieldType type = f_.def->type;
     if (!op_allowed(type, op)) {
-      return Error{cs_.err(v, fmt::format("`{}` is a {} field: it has no `{}` test", f_.path,
-                                          field_type_name(type), name_of(op)))};
+      return Error{cs_.err(key, fmt::format("`{}` is a {} field: it has no `{}` test", f_.path,
+                                            field_type_name(type), name_of(op)))};
     }
     Test t;
     t.op = op;
@@ -298,8 +339,8 @@ class TestCompiler {
       case Op::Condition:
         if (!v.is_scalar() || std::find(condition_values().begin(), condition_values().end(),
                                         v.scalar) == condition_values().end()) {
-          return Error{cs_.err(v, fmt::format("`condition` is {}",
-                                              fmt::join(condition_values(), "|")))};
+          return Error{
+              cs_.err(v, fmt::format("`condition` is {}", fmt::join(condition_values(), "|")))};
         }
         t.s = v.scalar;
         return t;
@@ -353,10 +394,9 @@ class TestCompiler {
           return t == FieldType::String || t == FieldType::Enum || t == FieldType::Path ||
                  t == FieldType::Cidr;
         };
-        if (ref->def->type != f_.def->type &&
-            !(stringy(ref->def->type) && stringy(f_.def->type))) {
-          return Error{cs_.err(v, fmt::format("`{}` and `{}` are of different types", f_.path,
-                                              v.scalar))};
+        if (ref->def->type != f_.def->type && !(stringy(ref->def->type) && stringy(f_.def->type))) {
+          return Error{
+              cs_.err(v, fmt::format("`{}` and `{}` are of different types", f_.path, v.scalar))};
         }
         t.other = std::move(*ref);
         return t;
@@ -437,7 +477,8 @@ class TestCompiler {
     return t;
   }
   Result<Test> cidrs(const yaml::Node& v, Test& t) const {
-    std::vector<const yaml::Node*> nodes = v.is_seq() ? v.items : std::vector<const yaml::Node*>{&v};
+    std::vector<const yaml::Node*> nodes =
+        v.is_seq() ? v.items : std::vector<const yaml::Node*>{&v};
     for (const yaml::Node* n : nodes) {
       auto c = n->is_scalar() ? engine::parse_cidr(n->scalar) : std::nullopt;
       if (!c) return Error{cs_.err(*n, "an address or CIDR range is needed")};
@@ -476,25 +517,26 @@ Result<Pred> compile_field(const CompileScope& cs, const yaml::Node& key, const 
   p.field = *ref;
   TestCompiler tc(cs, p.field);
   const FieldType type = ref->def->type;
-  auto add = [&](Op op, const yaml::Node& v) -> std::optional<Error> {
-    auto t = tc.compile(op, v);
+  auto add = [&](Op op, const yaml::Node& at, const yaml::Node& v) -> std::optional<Error> {
+    auto t = tc.compile(op, at, v);
     if (!t) return t.error();
     p.tests.push_back(std::move(*t));
     return std::nullopt;
   };
   std::optional<Error> e;
   if (val.is_scalar()) {
-    e = add(type == FieldType::List ? Op::Has : Op::Eq, val);
+    e = add(type == FieldType::List ? Op::Has : Op::Eq, key, val);
   } else if (val.is_seq()) {
-    e = add(type == FieldType::List ? Op::HasAny : Op::In, val);
+    e = add(type == FieldType::List ? Op::HasAny : Op::In, key, val);
   } else if (val.is_map()) {
     for (const auto& [k, v] : val.entries) {
       auto it = std::find_if(std::begin(kOps), std::end(kOps),
                              [&](const OpName& o) { return o.name == k->scalar; });
       if (it == std::end(kOps)) {
-        return Error{cs.err(*k, fmt::format("unknown test `{}` (tests: {})", k->scalar, op_names()))};
+        return Error{
+            cs.err(*k, fmt::format("unknown test `{}` (tests: {})", k->scalar, op_names()))};
       }
-      if ((e = add(it->op, *v))) break;
+      if ((e = add(it->op, *k, *v))) break;
     }
     if (!e && p.tests.empty()) e = Error{cs.err(val, "an empty test")};
   } else {
@@ -517,7 +559,8 @@ Result<Pred> compile_quantifier(const CompileScope& cs, Pred::K k, const yaml::N
   }
   const yaml::Node& each = *val.get("each");
   const KindDef* kind = find_kind(each.scalar);
-  if (kind == nullptr) return Error{cs.err(each, fmt::format("unknown object kind `{}`", each.scalar))};
+  if (kind == nullptr)
+    return Error{cs.err(each, fmt::format("unknown object kind `{}`", each.scalar))};
   int hops = -1;
   for (size_t i = 0; i < cs.chain.size(); ++i) {
     if (cs.chain[i]->name == kind->parent) {
@@ -526,8 +569,8 @@ Result<Pred> compile_quantifier(const CompileScope& cs, Pred::K k, const yaml::N
     }
   }
   if (hops < 0) {
-    return Error{cs.err(each, fmt::format("`{}` objects are not inside a {}", each.scalar,
-                                          cs.kind().name))};
+    return Error{
+        cs.err(each, fmt::format("`{}` objects are not inside a {}", each.scalar, cs.kind().name))};
   }
   Pred p;
   p.k = k;
@@ -592,12 +635,10 @@ Result<FieldRef> resolve_field(const CompileScope& cs, std::string_view name,
         ref.hops = static_cast<int>(i);
         return ref;
       }
-      return Error{cs.err(at, fmt::format("unknown field `{}` of {} (fields: {})", rest, prefix,
-                                          field_names(*cs.chain[i])))};
+      return Error{cs.err(at, unknown_field(rest, *cs.chain[i]))};
     }
   }
-  return Error{cs.err(at, fmt::format("unknown field `{}` of {} (fields: {})", name,
-                                      cs.kind().name, field_names(cs.kind())))};
+  return Error{cs.err(at, unknown_field(name, cs.kind()))};
 }
 
 Result<Pred> compile_where(const CompileScope& cs, const yaml::Node& node) {

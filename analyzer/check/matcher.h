@@ -80,9 +80,9 @@ struct Test {
 struct Pred {
   enum class K : std::uint8_t { All, Any, Not, Field, Exists, None, Every };
   K k = K::All;
-  std::vector<Pred> children;  // All, Any; Not and the quantifiers hold one
-  FieldRef field;              // Field
-  std::vector<Test> tests;     // Field: every one must hold
+  std::vector<Pred> children;     // All, Any; Not and the quantifiers hold one
+  FieldRef field;                 // Field
+  std::vector<Test> tests;        // Field: every one must hold
   const KindDef* each = nullptr;  // quantifiers: the kind counted
   int each_hops = 0;              // the enclosing scope whose children are counted
 };

@@ -229,8 +229,8 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err, const Cata
     return 2;
   }
   Config config = std::move(*parsed);
-  auto with_user = run_catalog(builtin, o, rev ? rev->tree.get() : nullptr, repository_top(o),
-                               config);
+  auto with_user =
+      run_catalog(builtin, o, rev ? rev->tree.get() : nullptr, repository_top(o), config);
   if (!with_user) {
     err << "sbreview: " << with_user.error().message << "\n";
     return 2;

@@ -16,10 +16,10 @@
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/fingerprint.h"
 #include "analyzer/check/runner.h"
-#include "analyzer/cli/user_rules.h"
 #include "analyzer/cli/command.h"
 #include "analyzer/cli/diff_renames.h"
 #include "analyzer/cli/render_command.h"
+#include "analyzer/cli/user_rules.h"
 #include "generated/rule_ids.h"
 
 namespace sbr {

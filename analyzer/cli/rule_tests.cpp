@@ -271,8 +271,9 @@ std::vector<std::string> test_rule(const Rule& rule, const std::string& fixtures
   for (const Key& k : r.expected) {
     if (std::get<2>(k) != rule.id) continue;
     if (std::get<0>(k).rfind("good", 0) == 0) {
-      out.push_back(where(k) + " is annotated in a good file: a good fixture must not report "
-                               "its own rule");
+      out.push_back(where(k) +
+                    " is annotated in a good file: a good fixture must not report "
+                    "its own rule");
     } else {
       annotated = true;
     }
@@ -282,7 +283,9 @@ std::vector<std::string> test_rule(const Rule& rule, const std::string& fixtures
 }
 
 std::string fixtures_for(const std::string& rules_dir, const Rule& rule) {
-  std::string name = rule.id + "-" + rule.slug;
+  // Named after the rule's file (`SB1001-privileged-container.yaml`, `ACME-registry.yaml`).
+  std::string name = rule.file.substr(rule.file.rfind('/') + 1);
+  name = name.substr(0, name.rfind('.'));
   std::string beside = rules_dir + "/" + name;
   if (is_dir(beside)) return beside;
   std::string project = rules_dir + "/../fixtures/rules/" + name;

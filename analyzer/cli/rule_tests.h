@@ -76,8 +76,8 @@ FixtureResult run_fixture_dir(const std::string& dir, const std::set<std::string
 // One rule against its fixture directory: the closed-world comparison, a `bad*` file that
 // annotates the rule, and no `good*` file that reports it. Each failure is one line naming the
 // file and line (`fixtures/rules/X/bad.yaml:12: SB1001 annotated but not reported`).
-std::vector<std::string> test_rule(const Rule& rule, const std::string& fixtures,
-                                   bool closed, const FixtureRun& run);
+std::vector<std::string> test_rule(const Rule& rule, const std::string& fixtures, bool closed,
+                                   const FixtureRun& run);
 
 // The fixture directory of a rule file `<dir>/<name>.yaml`: `<dir>/<name>/`, else
 // `<dir>/../fixtures/rules/<name>/` (the project's layout); "" when neither exists.

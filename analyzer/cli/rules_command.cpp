@@ -94,8 +94,7 @@ int run_explain(const Options& o, std::ostream& out, std::ostream& err, const Ca
   return 0;
 }
 
-int run_test_rules(const Options& o, std::ostream& out, std::ostream& err,
-                   const Catalog& builtin) {
+int run_test_rules(const Options& o, std::ostream& out, std::ostream& err, const Catalog& builtin) {
   size_t passed = 0, failed = 0, skipped = 0;
   for (const std::string& dir : o.paths) {
     auto files = rule_files_on_disk(dir);
@@ -156,8 +155,9 @@ int run_test_rules(const Options& o, std::ostream& out, std::ostream& err,
           ++skipped;
           continue;
         }
-        out << fmt::format("FAIL {} {}: no fixture directory {}/{}-{}/\n", r.id, r.slug, dir,
-                           r.id, r.slug);
+        std::string stem = r.file.substr(r.file.rfind('/') + 1);
+        out << fmt::format("FAIL {} {}: no fixture directory {}/{}/\n", r.id, r.slug, dir,
+                           stem.substr(0, stem.rfind('.')));
         ++failed;
         continue;
       }

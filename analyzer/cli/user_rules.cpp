@@ -13,8 +13,8 @@ constexpr std::string_view kRepoRules = ".sbreview/rules";
 constexpr std::uint64_t kMaxRuleFile = 1u << 20;
 
 bool yaml_name(const std::string& n) {
-  return n.size() > 5 && (n.compare(n.size() - 5, 5, ".yaml") == 0 ||
-                          n.compare(n.size() - 4, 4, ".yml") == 0);
+  return n.size() > 5 &&
+         (n.compare(n.size() - 5, 5, ".yaml") == 0 || n.compare(n.size() - 4, 4, ".yml") == 0);
 }
 
 Result<RuleFiles> rule_files_in_tree(const GitTree& tree) {
@@ -66,7 +66,8 @@ Result<Catalog> run_catalog(const Catalog& builtin, const Options& o, const GitT
     if (!r) return r.error();
     files = std::move(*r);
   } else {
-    std::string dir = (repo_top.empty() ? std::string(".") : repo_top) + "/" + std::string(kRepoRules);
+    std::string dir =
+        (repo_top.empty() ? std::string(".") : repo_top) + "/" + std::string(kRepoRules);
     if (DIR* d = opendir(dir.c_str())) {
       closedir(d);
       auto r = rule_files_on_disk(dir);

@@ -119,11 +119,20 @@ std::string_view container_role_name(ContainerRole r) {
 }
 
 std::string_view controller_name(Controller c) {
-  static constexpr std::string_view kNames[] = {
-      "Pod",     "Deployment", "StatefulSet",     "DaemonSet",        "ReplicaSet",
-      "ReplicationController", "Job",             "CronJob",          "Sandbox",
-      "SandboxTemplate",       "OtherPodTemplate", "Launcher",        "ComposeService",
-      "Devcontainer"};
+  static constexpr std::string_view kNames[] = {"Pod",
+                                                "Deployment",
+                                                "StatefulSet",
+                                                "DaemonSet",
+                                                "ReplicaSet",
+                                                "ReplicationController",
+                                                "Job",
+                                                "CronJob",
+                                                "Sandbox",
+                                                "SandboxTemplate",
+                                                "OtherPodTemplate",
+                                                "Launcher",
+                                                "ComposeService",
+                                                "Devcontainer"};
   return name_in(kNames, c);
 }
 
@@ -158,9 +167,14 @@ std::string_view env_bulk_kind_name(EnvBulkKind k) {
 }
 
 std::string_view gate_kind_name(GateKind k) {
-  static constexpr std::string_view kNames[] = {
-      "NetworkPolicy", "CiliumNetworkPolicy", "sandbox-managed-policy", "network-none",
-      "internal-network", "nft", "iptables", "squid"};
+  static constexpr std::string_view kNames[] = {"NetworkPolicy",
+                                                "CiliumNetworkPolicy",
+                                                "sandbox-managed-policy",
+                                                "network-none",
+                                                "internal-network",
+                                                "nft",
+                                                "iptables",
+                                                "squid"};
   return name_in(kNames, k);
 }
 
@@ -181,8 +195,7 @@ std::string_view threat_source_name(ThreatSource s) {
 }
 
 std::string_view image_grant_kind_name(ImageGrantKind k) {
-  static constexpr std::string_view kNames[] = {"passwordless-sudo", "privileged-group",
-                                                "setuid"};
+  static constexpr std::string_view kNames[] = {"passwordless-sudo", "privileged-group", "setuid"};
   return name_in(kNames, k);
 }
 

@@ -28,9 +28,15 @@ bool selected(const Rule& r, std::optional<int> invariant) {
   return !invariant || r.invariant == *invariant;
 }
 
-std::string dir_of(const std::string& file) {
-  size_t slash = file.rfind('/');
-  return slash == std::string::npos ? "" : file.substr(0, slash + 1);
+// A user rule's file without its extension: its page (`.md`) and fixture directory are named
+// after it, beside it.
+std::string without_extension(const std::string& file) {
+  for (std::string_view ext : {".yaml", ".yml"}) {
+    if (file.size() > ext.size() && file.compare(file.size() - ext.size(), ext.size(), ext) == 0) {
+      return file.substr(0, file.size() - ext.size());
+    }
+  }
+  return file;
 }
 
 // `|` inside a table cell ends the cell.
@@ -59,12 +65,12 @@ std::string implementation_of(const Rule& r) {
 }
 
 std::string page_of(const Rule& r) {
-  if (r.user) return dir_of(r.file) + r.id + "-" + r.slug + ".md";
+  if (r.user) return without_extension(r.file) + ".md";
   return "docs/rules/" + r.id + "-" + r.slug + ".md";
 }
 
 std::string fixtures_of(const Rule& r) {
-  if (r.user) return dir_of(r.file) + r.id + "-" + r.slug + "/";
+  if (r.user) return without_extension(r.file) + "/";
   return "fixtures/rules/" + r.id + "-" + r.slug + "/";
 }
 
