@@ -10,6 +10,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libtree-sitter-dev libre2-dev libfmt-dev catch2
   libgit2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
   nodejs npm python3 python3-jsonschema python3-yaml shellcheck clang-format clang-tidy
+  dpkg-dev file groff-base   # the Debian package and its test (docs/install.md)
 )
 if [[ "${SBR_WITH_PODMAN:-0}" == 1 ]]; then
   packages+=(podman runc catatonit busybox-static nftables uidmap runsc)

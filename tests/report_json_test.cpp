@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/support/build_info.h"
 #include "tests/report_fixture.h"
 
 using namespace sbr;
@@ -12,7 +13,7 @@ TEST_CASE("json: version, tool and summary", "[report]") {
   json doc = json::parse(fx.json());
   CHECK(doc["version"] == 1);
   CHECK(doc["tool"]["name"] == "sbreview");
-  CHECK(doc["tool"]["version"] == SBR_VERSION);
+  CHECK(doc["tool"]["version"] == semantic_version());
   const json& s = doc["summary"];
   CHECK(s["findings"] == 6);
   CHECK(s["by_severity"] ==

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/support/build_info.h"
 #include "tests/report_fixture.h"
 
 using namespace sbr;
@@ -17,8 +18,8 @@ TEST_CASE("sarif: log, run and driver", "[report]") {
   const json& run = log["runs"][0];
   const json& driver = run["tool"]["driver"];
   CHECK(driver["name"] == "sbreview");
-  CHECK(driver["version"] == SBR_VERSION);
-  CHECK(driver["semanticVersion"] == SBR_VERSION);
+  CHECK(driver["version"] == semantic_version());
+  CHECK(driver["semanticVersion"] == semantic_version());
   CHECK(driver["informationUri"] == "https://github.com/sbreview/sbreview");
   CHECK(run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == "file:///work/repo/");
   CHECK(run["invocations"][0]["executionSuccessful"] == true);

@@ -17,6 +17,7 @@
 #include "analyzer/check/runner.h"
 #include "analyzer/cli/baseline.h"
 #include "analyzer/cli/command.h"
+#include "analyzer/cli/completion.h"
 #include "analyzer/cli/diff.h"
 #include "analyzer/cli/options.h"
 #include "analyzer/cli/render_command.h"
@@ -26,6 +27,7 @@
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
+#include "analyzer/support/build_info.h"
 
 namespace sbr {
 
@@ -190,6 +192,13 @@ bool write_reports(const Options& o, const ReportContext& ctx, std::ostream& out
 
 namespace {
 
+int write_completion(std::ostream& out, const Catalog& catalog) {
+  std::vector<std::string> ids;
+  for (const Rule& r : catalog.rules()) ids.push_back(r.id);
+  write_bash_completion(parse_usage(kUsage), ids, out);
+  return 0;
+}
+
 int write_baseline_file(const Options& o, const std::vector<Finding>& findings, const Model& model,
                         std::ostream& out, std::ostream& err) {
   const std::string path = o.outputs.empty() ? "" : o.outputs.front().path;
@@ -293,9 +302,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return 0;
     }
     if (version) {
-      out << "sbreview " << SBR_VERSION << "\n";
+      out << "sbreview " << build_version() << " (commit " << build_commit() << ")\n";
       return 0;
     }
+    if (o.command == "completion") return write_completion(out, load());
     if (o.paths.empty()) o.paths.push_back(".");
     if (o.outputs.empty()) o.outputs.push_back({"text", ""});
     const Catalog& catalog = load();  // at start-up: a catalog that does not load stops the run

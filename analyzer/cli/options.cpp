@@ -11,15 +11,18 @@ const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
        sbreview rules [--invariant N] [--format text|json|markdown] [--rules DIR]
        sbreview explain ID [--rules DIR]
        sbreview test-rules DIR...
+       sbreview completion bash
 
-Reviews the configuration of sandboxes that run untrusted code (Kubernetes manifests, ...).
+Reviews the configuration of sandboxes that run untrusted code: Kubernetes manifests, Helm
+charts and Kustomize overlays, podman/docker launch scripts, compose files, devcontainers,
+Dockerfiles, seccomp profiles and egress gates.
 PATH defaults to the current directory; directories are read recursively.
 
 options:
   --format FORMAT            text|json|sarif|github|markdown (repeatable; pairs with the
                              --output after it); github: workflow commands (annotations),
                              markdown: a summary for $GITHUB_STEP_SUMMARY or a PR comment
-  --output FILE              write the preceding --format to FILE (default: stdout)
+  -o, --output FILE          write the preceding --format to FILE (default: stdout)
   --fail-on LEVEL            critical|high|medium|low|none (default: high); exit 1 when a
                              finding at or above LEVEL is reported
   --config FILE              configuration (default: .sbreview.yaml at the git top level of
@@ -38,7 +41,7 @@ options:
   --rules DIR                user rules (*.yaml) besides the repository's .sbreview/rules/
                              (repeatable); ids X-<name> or <rule_prefix>-<name>
   --invariant N              rules: list only the rules of invariant N (0-7)
-  --jobs N                   worker threads (default: the number of cores)
+  -j, --jobs N               worker threads (default: the number of cores)
   --render=on|off            render Helm charts and Kustomize overlays (default: on); off
                              reads their files raw
   --helm-values FILE         values file for every chart, after the chart's values.yaml
@@ -54,8 +57,10 @@ working tree. --fail-on applies to the added findings only.
 
 `rules` lists the catalog (id, severity, invariant, slug, what implements it, title); `explain`
 prints a rule's page, its origin and how the prover confirms it; `test-rules DIR` runs every
-rule of DIR on its bad/good fixtures (DIR/<ID>-<slug>/, or fixtures/rules/ beside a project's
-rules/) and names every annotated line that does not match.
+rule of DIR on its bad/good fixtures (a directory named after the rule's file, beside it, or in
+fixtures/rules/ beside a project's rules/) and names every annotated line that does not match.
+
+`completion bash` prints a bash completion script (commands, options, rule ids).
 
 exit status: 0 clean, 1 findings at or above --fail-on (test-rules: a fixture does not match),
 2 usage, configuration or internal error
@@ -177,7 +182,7 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       return "unknown option " + a;
     } else if (!saw_command) {
       if (a != "check" && a != "diff" && a != "baseline" && a != "render" && a != "rules" &&
-          a != "explain" && a != "test-rules") {
+          a != "explain" && a != "test-rules" && a != "completion") {
         return "unknown command `" + a + "` (try `sbreview check`)";
       }
       o.command = a;
@@ -209,6 +214,9 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
     if (o.dump_model) return "--dump-model is for check";
   } else if (o.repo_dir && !o.revision) {
     return "-C names the repository of --revision; give --revision";
+  }
+  if (o.command == "completion" && (o.paths.size() != 1 || o.paths[0] != "bash")) {
+    return "completion takes the shell's name: bash";
   }
   if (o.command == "baseline") {
     if (o.baseline) return "--baseline is for check";

@@ -7,6 +7,7 @@
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 #include "analyzer/report/report_util.h"
+#include "analyzer/support/build_info.h"
 
 namespace sbr {
 namespace {
@@ -122,7 +123,7 @@ void write_json(const ReportContext& ctx, std::ostream& out) {
   Json doc;
   doc["version"] = kShapeVersion;
   doc["tool"]["name"] = report::kToolName;
-  doc["tool"]["version"] = SBR_VERSION;
+  doc["tool"]["version"] = semantic_version();
   doc["tool"]["information_uri"] = report::kInformationUri;
 
   Json summary;

@@ -9,6 +9,7 @@
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 #include "analyzer/report/report_util.h"
+#include "analyzer/support/build_info.h"
 
 namespace sbr {
 namespace {
@@ -307,8 +308,8 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
 
   Json driver;
   driver["name"] = report::kToolName;
-  driver["version"] = SBR_VERSION;
-  driver["semanticVersion"] = SBR_VERSION;
+  driver["version"] = semantic_version();
+  driver["semanticVersion"] = semantic_version();
   driver["informationUri"] = report::kInformationUri;
   Json rules = Json::array();
   Json user_rules = Json::array();

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The Debian package (docs/install.md), unpacked into an empty root with `dpkg -x`, reviews the
+# bundled example from a directory outside the repository with the same SARIF as the build
+# tree's binary, and carries its man page and bash completion.
+#   check_package.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# A command that fails under `set -e` says which, instead of ending the test silently.
+trap 'echo "FAIL: line $LINENO: $BASH_COMMAND exited $?" >&2' ERR
+
+(cd "$build" && cpack -G DEB -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log"; fail "cpack"; }
+debs=("$tmp"/pkg/sbreview_*.deb)
+[[ -f ${debs[0]} ]] || fail "no sbreview_*.deb in $tmp/pkg"
+deb=${debs[0]}
+
+# Dependencies computed from the linked libraries; the prover's tools only suggested.
+fields=$(dpkg-deb --field "$deb" Package Depends Suggests)
+echo "$fields"
+# Every shared library the binary needs comes from a package in Depends.
+needed=$(readelf -d "$build/sbreview" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+[[ -n $needed ]] || fail "readelf found no NEEDED entries"
+# The owning package: Debian 12 merges /lib into /usr/lib, and a package may have registered
+# either spelling of the path (libc6 registers /lib/...), so every spelling is asked.
+owner() {
+  local p out
+  for p in "$1" "$(readlink -f "$1")" "${1#/usr}" "/usr${1#/usr}"; do
+    out=$(dpkg-query -S "$p" 2>/dev/null) || continue
+    echo "${out%%:*}"
+    return 0
+  done
+}
+for so in $needed; do
+  path=$(ldconfig -p | awk -v so="$so" '$1 == so {print $NF; exit}')
+  [[ -n $path ]] || fail "$so is not in the linker cache"
+  pkg=$(owner "$path")
+  [[ -n $pkg ]] || fail "no package owns $path ($(readlink -f "$path"))"
+  grep -q "^Depends:.*\b$pkg\b" <<<"$fields" || fail "Depends lacks $pkg (for $so)"
+done
+grep -q "^Suggests:.*podman" <<<"$fields" || fail "Suggests lacks podman"
+grep -q "^Suggests:.*runsc" <<<"$fields" || fail "Suggests lacks runsc"
+if grep -q "^Depends:.*podman" <<<"$fields"; then fail "podman must not be a dependency"; fi
+
+root=$tmp/root
+dpkg -x "$deb" "$root"
+bin=$root/usr/bin/sbreview
+[[ -x $bin ]] || fail "usr/bin/sbreview missing"
+[[ -f $root/usr/share/man/man1/sbreview.1.gz ]] || fail "man page missing"
+[[ -f $root/usr/share/bash-completion/completions/sbreview ]] || fail "completion missing"
+[[ -f $root/usr/share/doc/sbreview/copyright ]] || fail "copyright missing"
+[[ -f $root/usr/share/doc/sbreview/rules/SB1001-privileged-container.md ]] || fail "rule pages missing"
+if find "$root" -name 'sbreview_tests*' | grep -q .; then fail "the test binary is packaged"; fi
+
+# The same version and commit as the build tree.
+[[ $("$bin" --version) == $("$build/sbreview" --version) ]] || fail "--version differs"
+
+# From outside the repository, on a copy of the example: the same SARIF, byte for byte.
+mkdir -p "$tmp/work"
+cp -r "$src/examples/agent-sandbox" "$tmp/work/"
+cd "$tmp/work"
+rc=0; "$bin" check --format sarif --output "$tmp/package.sarif" agent-sandbox || rc=$?
+[[ $rc == 0 || $rc == 1 ]] || fail "packaged binary exited $rc"
+rc=0; "$build/sbreview" check --format sarif --output "$tmp/build.sarif" agent-sandbox || rc=$?
+[[ $rc == 0 || $rc == 1 ]] || fail "build-tree binary exited $rc"
+grep -q '"ruleId"' "$tmp/package.sarif" || fail "the packaged binary reported nothing"
+cmp "$tmp/package.sarif" "$tmp/build.sarif" || fail "SARIF differs from the build tree's"
+
+# The man page renders without warnings, and the completion completes.
+zcat "$root/usr/share/man/man1/sbreview.1.gz" >"$tmp/sbreview.1"
+if command -v groff >/dev/null; then
+  groff -man -Tutf8 -ww -z "$tmp/sbreview.1" 2>"$tmp/groff.log" || fail "groff failed"
+  [[ ! -s $tmp/groff.log ]] || { cat "$tmp/groff.log"; fail "groff warnings"; }
+fi
+grep -q '^\.SH OPTIONS' "$tmp/sbreview.1" || fail "man page has no OPTIONS"
+got=$(bash -c 'source "$0"; COMP_WORDS=(sbreview ch); COMP_CWORD=1; _sbreview; echo "${COMPREPLY[*]}"' \
+  "$root/usr/share/bash-completion/completions/sbreview")
+[[ $got == check ]] || fail "completion of 'sbreview ch' gave '$got'"
+echo "ok: $(basename "$deb"), $(stat -c %s "$deb") bytes"
