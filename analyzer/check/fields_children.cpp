@@ -150,7 +150,7 @@ void env_fields(std::vector<FieldDef>& f) {
                  const EnvVar& e = s.as<EnvVar>();
                  return text(e.name, &e.from);
                }});
-  f.push_back({"value", FieldType::String, "the literal value (matchable, never printed)",
+  f.push_back({"value", FieldType::String, "the literal value",
                [](const Scope& s) {
                  const EnvVar& e = s.as<EnvVar>();
                  return e.source == EnvSource::Literal ? text(e.value, &e.from) : Value{};

@@ -43,7 +43,7 @@ void add_image_kinds(std::vector<KindDef>& out) {
                           const auto& e = s.as<EnvVar>();
                           return text(e.name, &e.from);
                         }});
-  env.fields.push_back({"value", FieldType::String, "its literal value (never printed)",
+  env.fields.push_back({"value", FieldType::String, "its literal value",
                         [](const Scope& s) {
                           const auto& e = s.as<EnvVar>();
                           return e.source == EnvSource::Literal ? text(e.value, &e.from) : Value{};
@@ -176,7 +176,7 @@ void add_cluster_kinds(std::vector<KindDef>& out) {
                         const auto& x = s.as<DataEntry>();
                         return text(x.key, &x.from);
                       }});
-  d.fields.push_back({"value", FieldType::String, "the value (matchable, never printed)",
+  d.fields.push_back({"value", FieldType::String, "the value",
                       [](const Scope& s) {
                         const auto& x = s.as<DataEntry>();
                         return text(x.value, &x.from);
