@@ -64,7 +64,6 @@ std::set<Location> escape_hatch_words(const Model& model) {
 }  // namespace
 
 void check_integrity(const Model& model, Findings& out) {
-  check_devcontainer_features(model, out);
   check_unresolved_links(model, out);
   // Documents are configuration too: each claim's finding carries its control's invariant.
   check_doc_claims(model, out);

@@ -70,7 +70,6 @@ void check_network(const Model& model, Findings& out) {
   check_ingress(model, out);
   check_policy_enforcement(model, out);
   check_gates(model, out);
-  check_publish(model, out);
   check_servers(model, out);
 }
 

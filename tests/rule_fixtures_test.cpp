@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analyzer/check/catalog.h"
+#include "analyzer/cli/rule_tests.h"
 #include "tests/fixture_harness.h"
 
 using namespace sbr;
@@ -80,7 +81,7 @@ TEST_CASE("every rule has fixtures and a page, and no orphan exists", "[catalog]
     CHECK(names.count(d) == 1);
   }
   for (const auto& d : entries(test::source_dir() + "/docs/rules")) {
-    if (d == "index.md") continue;
+    if (d == "index.md" || d == "match-reference.md" || d == "writing-rules.md") continue;
     INFO("orphan docs page " << d);
     CHECK(names.count(d.substr(0, d.size() - 3)) == 1);
   }
@@ -91,26 +92,17 @@ TEST_CASE("every rule has fixtures and a page, and no orphan exists", "[catalog]
 }
 
 // Closed world: every finding in a rule fixture is annotated, whatever its rule, so a fixture
-// proves both what its rule reports and that nothing else fires on it unnoticed.
+// proves both what its rule reports and that nothing else fires on it unnoticed. The same code
+// as `sbreview test-rules` (analyzer/cli/rule_tests.h), reading fixtures in memory.
 TEST_CASE("rule fixtures test themselves", "[fixtures]") {
   for (const Rule& r : Catalog::embedded().rules()) {
     if (kDiffOnly.count(r.id) || kProveOnly.count(r.id)) continue;
     std::string name = r.id + "-" + r.slug;
     std::string dir = test::source_dir() + "/fixtures/rules/" + name;
     DYNAMIC_SECTION(name) {
-      auto result = test::run_fixture_dir(dir, {r.id}, true);
-      INFO(result.describe());
-      CHECK(result.matches());
-      // A bad fixture that annotates nothing would pass vacuously; a good fixture must not
-      // report its own rule, even annotated.
-      bool annotated = false;
-      for (const auto& [file, line, rule] : result.expected) {
-        if (rule != r.id) continue;
-        annotated = annotated || file.rfind("good", 0) != 0;
-        INFO(file << ":" << line << " annotates the rule of the fixture in a good file");
-        CHECK(file.rfind("good", 0) != 0);
-      }
-      CHECK(annotated);
+      auto failures = ruletest::test_rule(r, dir, true, test::fixture_run());
+      INFO(fmt::format("{}", fmt::join(failures, "\n")));
+      CHECK(failures.empty());
     }
   }
 }

@@ -13,6 +13,9 @@ const char* const kUsage = R"(usage: sbreview check [options] [PATH...]
        sbreview render helm [NAME] CHART [helm template's flags]
        sbreview prove [--runtime-dir DIR] [--timeout S] [--from FILE.sarif] [options] [PATH...]
        sbreview prove --self-test [--format text|json]
+       sbreview rules [--invariant N] [--format text|json|markdown] [--rules DIR]
+       sbreview explain ID [--rules DIR]
+       sbreview test-rules DIR...
        sbreview completion bash
 
 Reviews the configuration of sandboxes that run untrusted code: Kubernetes manifests, Helm
@@ -40,6 +43,9 @@ options:
   --show-fixed               diff: also list the findings the change fixes
   --baseline FILE            check: report only the findings FILE (written by
                              `sbreview baseline --output FILE`) does not hold
+  --rules DIR                user rules (*.yaml) besides the repository's .sbreview/rules/
+                             (repeatable); ids X-<name> or <rule_prefix>-<name>
+  --invariant N              rules: list only the rules of invariant N (0-7)
   -j, --jobs N               worker threads (default: the number of cores)
   --render=on|off            render Helm charts and Kustomize overlays (default: on); off
                              reads their files raw
@@ -72,10 +78,15 @@ working tree. --fail-on applies to the added findings only.
 `prove` analyses as `check` does, then launches every workload with podman (image and command
 replaced by sbreview's probe, host paths by stand-ins, only allowlisted options) and marks each
 finding confirmed, refuted or not verifiable (docs/prover.md). It needs podman and root.
+`rules` lists the catalog (id, severity, invariant, slug, what implements it, title); `explain`
+prints a rule's page, its origin and how the prover confirms it; `test-rules DIR` runs every
+rule of DIR on its bad/good fixtures (a directory named after the rule's file, beside it, or in
+fixtures/rules/ beside a project's rules/) and names every annotated line that does not match.
 
 `completion bash` prints a bash completion script (commands, options, rule ids).
 
-exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, configuration or internal error
+exit status: 0 clean, 1 findings at or above --fail-on (test-rules: a fixture does not match),
+2 usage, configuration or internal error
 )";
 
 // Parses arguments; returns an error message on bad usage.
@@ -201,6 +212,16 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       auto v = get();
       if (!v || v->empty()) return "--api-versions takes API versions (group/version)";
       o.api_versions.push_back(*v);
+    } else if (flag == "--rules") {
+      auto v = get();
+      if (!v || v->empty()) return "--rules takes a directory";
+      o.rule_dirs.push_back(*v);
+    } else if (flag == "--invariant") {
+      auto v = get();
+      if (!v || v->size() != 1 || (*v)[0] < '0' || (*v)[0] > '7') {
+        return "--invariant takes a number from 0 to 7";
+      }
+      o.invariant = (*v)[0] - '0';
     } else if (flag == "--today") {  // for reproducible tests of acceptance expiry
       auto v = get();
       if (!v) return "--today takes a date";
@@ -214,18 +235,32 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, Opti
       return "unknown option " + a;
     } else if (!saw_command) {
       if (a != "check" && a != "diff" && a != "baseline" && a != "render" && a != "prove" &&
-          a != "completion") {
+          a != "rules" && a != "explain" && a != "test-rules" && a != "completion") {
         return "unknown command `" + a + "` (try `sbreview check`)";
       }
       o.command = a;
       saw_command = true;
     } else if (o.command == "diff" && o.range.empty()) {
       o.range = a;
+    } else if (o.command == "explain" && o.rule.empty()) {
+      o.rule = a;
     } else {
       o.paths.push_back(a);
     }
   }
   if (!saw_command && !help && !version) return "missing command (try `sbreview check`)";
+  if (o.invariant && o.command != "rules") return "--invariant is for rules";
+  if (o.command == "explain" && o.rule.empty() && !help) return "explain takes a rule id";
+  if (o.command == "test-rules" && o.paths.empty() && !help) {
+    return "test-rules takes the directories of the rules to test";
+  }
+  if (o.command == "rules") {
+    for (const OutputSpec& s : o.outputs) {
+      if (s.format != "text" && s.format != "json" && s.format != "markdown") {
+        return "rules prints --format text, json or markdown";
+      }
+    }
+  }
   if (o.command == "diff") {
     if (o.range.empty() && !help) return "diff takes a revision range: BASE..HEAD or BASE";
     if (o.revision) return "diff reads its revisions from the range; --revision is for check";

@@ -14,7 +14,8 @@ struct OutputSpec {
 };
 
 struct Options {
-  std::string command;  // "check", "diff", "baseline", "render" or "prove"
+  // "check", "diff", "baseline", "render", "prove", "rules", "explain" or "test-rules"
+  std::string command;
   std::vector<std::string> paths;
   std::vector<OutputSpec> outputs;
   std::optional<std::string> fail_on;
@@ -43,6 +44,9 @@ struct Options {
   // `render helm ARGS...`: helm template's own arguments, parsed by render_helm.cpp.
   bool helm_template = false;
   std::vector<std::string> helm_args;
+  std::vector<std::string> rule_dirs;        // --rules DIR (repeatable): user rules
+  std::optional<int> invariant;              // rules: --invariant N
+  std::string rule;                          // explain: the rule id
 };
 
 extern const char* const kUsage;

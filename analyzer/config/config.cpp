@@ -331,6 +331,23 @@ std::optional<Error> read_include(const Parser& p, const Node* x, Config& c) {
   return std::nullopt;
 }
 
+// The prefix of the user's own rule ids (`ACME` for `ACME-no-latest`), besides `X`.
+std::optional<Error> read_rule_prefix(const Parser& p, const Node* n, Config& c) {
+  auto s = p.str(n, "rule_prefix");
+  if (!s) return s.error();
+  bool ok = !s->empty() && s->size() <= 16 && (*s)[0] >= 'A' && (*s)[0] <= 'Z' && *s != "SB" &&
+            std::all_of(s->begin(), s->end(), [](char ch) {
+              return (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+            });
+  if (!ok) {
+    return p.err(n,
+                 "`rule_prefix` is capital letters and digits, starting with a letter, "
+                 "not SB (user rule ids are <PREFIX>-<name>)");
+  }
+  c.rule_prefix = *s;
+  return std::nullopt;
+}
+
 std::optional<Error> read_integrity(const Parser& p, const Node* i, Config& c) {
   if (!i->is_map()) return p.err(i, "`integrity` must map SB0 rule ids to severities");
   for (const auto& [k, v] : i->entries) {
@@ -443,22 +460,15 @@ std::optional<Error> read_helm(const Parser& p, const Node* h, Config& c) {
 
 // The top-level keys, in the order they are read; any other key is an error.
 constexpr std::pair<std::string_view, Section> kSections[] = {
-    {"version", read_version},
-    {"threat_classes", read_threat_classes},
-    {"acceptances", read_acceptances},
-    {"secrets", read_secrets},
-    {"workspace", read_workspace},
-    {"repository", read_repository},
+    {"version", read_version},           {"threat_classes", read_threat_classes},
+    {"acceptances", read_acceptances},   {"secrets", read_secrets},
+    {"workspace", read_workspace},       {"repository", read_repository},
     {"engine", read_engine},
-    {"cluster", read_cluster},
-    {"fail_on", read_fail_on},
-    {"exclude", read_exclude},
-    {"integrity", read_integrity},
-    {"suppressions", read_suppressions},
-    {"rules", read_rules},
-    {"include", read_include},
-    {"documents", read_documents},
-    {"helm", read_helm}};
+    {"cluster", read_cluster},           {"fail_on", read_fail_on},
+    {"exclude", read_exclude},           {"integrity", read_integrity},
+    {"suppressions", read_suppressions}, {"rules", read_rules},
+    {"include", read_include},           {"documents", read_documents},
+    {"helm", read_helm},                 {"rule_prefix", read_rule_prefix}};
 
 }  // namespace
 

@@ -80,6 +80,7 @@ struct Config {
   std::map<std::string, Severity> integrity_severity;  // SB0xxx -> severity override
   std::vector<DocumentScope> documents;  // which Markdown files claim what (doc-claims.md)
   HelmSettings helm;
+  std::string rule_prefix;  // user rule ids may be <rule_prefix>-<name> besides X-<name>
 };
 
 // Parses the text of a configuration file; `file` is its id in the run's file table.

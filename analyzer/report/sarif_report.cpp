@@ -94,7 +94,7 @@ Json rule_json(const Rule& r) {
   j["name"] = r.slug;
   j["shortDescription"]["text"] = trimmed(r.title);
   j["fullDescription"]["text"] = message;
-  j["helpUri"] = report::rule_help_uri(r);
+  if (!r.user) j["helpUri"] = report::rule_help_uri(r);  // a user rule's page is the user's
   j["help"]["text"] = text;
   j["help"]["markdown"] = markdown;
   j["defaultConfiguration"]["level"] = report::sarif_level(r.severity);
@@ -110,6 +110,8 @@ Json rule_json(const Rule& r) {
   props["applies-to"] = r.applies_to;
   props["origin"]["kind"] = r.origin.kind;
   props["origin"]["detail"] = r.origin.detail;
+  if (!r.prover.empty()) props["prover"] = r.prover;
+  props["implemented-by"] = r.data ? "data" : r.implemented_by;
   j["properties"] = std::move(props);
   return j;
 }
@@ -213,7 +215,13 @@ Json result_json(const Emit& e, const Finding& f) {
   bool accepted = !f.accepted_reason.empty();
   Json j;
   j["ruleId"] = f.rule_id.str();
-  if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) j["ruleIndex"] = index;
+  if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) {
+    j["ruleIndex"] = index;
+    // A user rule lives in tool.extensions[0] (the repository's own rules), not the driver.
+    if (f.rule_id.is_user()) {
+      j["rule"] = {{"id", f.rule_id.str()}, {"index", index}, {"toolComponent", {{"index", 0}}}};
+    }
+  }
   j["level"] = accepted ? std::string_view("note") : report::sarif_level(f.severity);
   j["message"]["text"] = message_with_links(e, f);
   // GitHub rejects a result without a physical location: a finding that has no location of its
@@ -319,7 +327,7 @@ Json invocation_json(const Emit& e) {
     n["message"]["text"] = redact(f.message);
     n["level"] = report::sarif_level(f.severity) == "error" ? "error" : "warning";
     n["associatedRule"]["id"] = f.rule_id.str();
-    if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) {
+    if (int index = ctx.catalog.index_of(f.rule_id); index >= 0 && !f.rule_id.is_user()) {
       n["associatedRule"]["index"] = index;
     }
     notifications.push_back(std::move(n));
@@ -341,11 +349,20 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
   driver["semanticVersion"] = semantic_version();
   driver["informationUri"] = report::kInformationUri;
   Json rules = Json::array();
-  for (const Rule& r : ctx.catalog.rules()) rules.push_back(rule_json(r));
+  Json user_rules = Json::array();
+  for (const Rule& r : ctx.catalog.rules()) (r.user ? user_rules : rules).push_back(rule_json(r));
   driver["rules"] = std::move(rules);
 
   Json run;
   run["tool"]["driver"] = std::move(driver);
+  if (!user_rules.empty()) {
+    // The repository's own rules (.sbreview/rules/, --rules DIR), with their own metadata.
+    Json ext;
+    ext["name"] = "sbreview-user-rules";
+    ext["fullName"] = "sbreview rules of the analysed repository";
+    ext["rules"] = std::move(user_rules);
+    run["tool"]["extensions"] = Json::array({std::move(ext)});
+  }
   run["invocations"] = Json::array({invocation_json(e)});
   if (!ctx.source_root.empty() && ctx.source_root.front() == '/') {
     std::string root = ctx.source_root;
