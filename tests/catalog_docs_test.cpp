@@ -56,7 +56,7 @@ TEST_CASE("the match reference in docs/ is the field table", "[catalog-docs]") {
   check_generated("docs/rules/match-reference.md", os.str());
 }
 
-TEST_CASE("--dump-model prints the field table's kinds and names, nothing else", "[catalog-docs]") {
+TEST_CASE("dump-model: prints the field table's kinds and names, nothing else", "[catalog-docs]") {
   std::string dump = test::model_dump_of("fixtures/launch/devcontainer-sudo-socket");
   std::istringstream in(dump);
   const match::KindDef* kinds[8] = {};

@@ -164,11 +164,14 @@ std::optional<Error> read_implementation(const yaml::Node& r, std::string_view f
       return rd.err(match ? *match : *vars, "a rule is either `implemented_by` or `match`");
     }
     const std::string& m = rule.implemented_by;
-    bool module = (m.rfind("invariants/", 0) == 0 || m.rfind("analyzer/check/", 0) == 0) &&
+    // The runtime prover's own findings (SB0040-SB0042) are made where it judges a launch.
+    bool module = (m.rfind("invariants/", 0) == 0 || m.rfind("analyzer/check/", 0) == 0 ||
+                   m.rfind("prover/lib/", 0) == 0) &&
                   m.size() > 4 && m.compare(m.size() - 4, 4, ".cpp") == 0;
     if (!module) {
       return rd.err(*r.get("implemented_by"),
-                    "`implemented_by` names the C++ module: invariants/<module>.cpp");
+                    "`implemented_by` names the C++ module: invariants/<module>.cpp (or "
+                    "prover/lib/<module>.cpp for the prover's findings)");
     }
     return std::nullopt;
   }

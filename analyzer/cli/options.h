@@ -44,9 +44,9 @@ struct Options {
   // `render helm ARGS...`: helm template's own arguments, parsed by render_helm.cpp.
   bool helm_template = false;
   std::vector<std::string> helm_args;
-  std::vector<std::string> rule_dirs;        // --rules DIR (repeatable): user rules
-  std::optional<int> invariant;              // rules: --invariant N
-  std::string rule;                          // explain: the rule id
+  std::vector<std::string> rule_dirs;  // --rules DIR (repeatable): user rules
+  std::optional<int> invariant;        // rules: --invariant N
+  std::string rule;                    // explain: the rule id
 };
 
 extern const char* const kUsage;

@@ -460,15 +460,23 @@ std::optional<Error> read_helm(const Parser& p, const Node* h, Config& c) {
 
 // The top-level keys, in the order they are read; any other key is an error.
 constexpr std::pair<std::string_view, Section> kSections[] = {
-    {"version", read_version},           {"threat_classes", read_threat_classes},
-    {"acceptances", read_acceptances},   {"secrets", read_secrets},
-    {"workspace", read_workspace},       {"repository", read_repository},
+    {"version", read_version},
+    {"threat_classes", read_threat_classes},
+    {"acceptances", read_acceptances},
+    {"secrets", read_secrets},
+    {"workspace", read_workspace},
+    {"repository", read_repository},
     {"engine", read_engine},
-    {"cluster", read_cluster},           {"fail_on", read_fail_on},
-    {"exclude", read_exclude},           {"integrity", read_integrity},
-    {"suppressions", read_suppressions}, {"rules", read_rules},
-    {"include", read_include},           {"documents", read_documents},
-    {"helm", read_helm},                 {"rule_prefix", read_rule_prefix}};
+    {"cluster", read_cluster},
+    {"fail_on", read_fail_on},
+    {"exclude", read_exclude},
+    {"integrity", read_integrity},
+    {"suppressions", read_suppressions},
+    {"rules", read_rules},
+    {"include", read_include},
+    {"documents", read_documents},
+    {"helm", read_helm},
+    {"rule_prefix", read_rule_prefix}};
 
 }  // namespace
 
