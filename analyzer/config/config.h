@@ -10,6 +10,7 @@
 
 #include "analyzer/model/enum_names.h"
 #include "analyzer/model/model.h"
+#include "analyzer/support/limits.h"
 #include "analyzer/support/result.h"
 #include "analyzer/support/severity.h"
 #include "analyzer/support/strings.h"
@@ -44,6 +45,16 @@ struct RuleSetting {
   Location at;
 };
 
+// `limits:` in the configuration: bounds on the input a pull request can make sbreview read.
+// Crossing one is an invariant-0 finding naming the file (docs/robustness.md), never a silent cut.
+struct AnalysisLimits {
+  std::uint64_t max_file_bytes = kDefaultMaxFileBytes;  // a larger file is not read (SB0004)
+  std::uint32_t max_documents = kDefaultMaxDocuments;   // YAML documents per file (SB0007)
+  // The last resort: files not yet analysed when the run has taken this long are reported
+  // (SB0007) instead of analysed. Work budgets stop hostile input long before; 0 turns it off.
+  std::uint32_t wall_clock_seconds = kDefaultWallClockSeconds;
+};
+
 struct Config {
   std::string path;  // "" when no file was found
   FileId file = kNoFile;
@@ -60,6 +71,7 @@ struct Config {
   std::vector<std::string> exclude;
   std::vector<std::string> include;  // when set, only these path prefixes are read
   std::map<std::string, Severity> integrity_severity;  // SB0xxx -> severity override
+  AnalysisLimits limits;
 };
 
 // Parses the text of a configuration file; `file` is its id in the run's file table.

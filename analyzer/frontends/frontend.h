@@ -7,6 +7,7 @@
 
 #include "analyzer/model/model.h"
 #include "analyzer/source/source.h"
+#include "analyzer/support/limits.h"
 
 namespace sbr {
 
@@ -19,11 +20,13 @@ struct FilePart {
   std::vector<SeccompProfile> seccomp_profiles;
   std::vector<Suppression> suppressions;
   RunSummary summary;
+  std::string skipped;  // why the file was not analysed after all (binary content), or ""
 };
 
 struct FrontendContext {
   const SourceSet* sources = nullptr;     // other files of the run (bash `source`, compose build)
   std::optional<Engine> launcher_engine;  // from .sbreview.yaml, for unresolved launchers
+  std::uint32_t max_documents = kDefaultMaxDocuments;  // YAML documents per file (limits:)
 };
 
 // Dispatches on the file's type. Never throws: bad input becomes a Problem.

@@ -105,4 +105,16 @@ std::string_view qos_name(QosClass q) {
   return "BestEffort";
 }
 
+std::string_view file_status_name(FileStatus s) {
+  switch (s) {
+    case FileStatus::Analysed:
+      return "analysed";
+    case FileStatus::NotApplicable:
+      return "not-applicable";
+    case FileStatus::Skipped:
+      return "skipped";
+  }
+  return "skipped";
+}
+
 }  // namespace sbr
