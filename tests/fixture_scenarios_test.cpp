@@ -25,6 +25,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/compose-layers",
                           "launchers/entrypoint",
                           "launchers/iptables-allowlist",
+                          "launchers/sandbox-scripts",
                           "gates",
                           "helm/agent-sandbox",
                           "helm/proxy-unsupported",

@@ -7,7 +7,7 @@
 
 #include "analyzer/engine/egress.h"
 #include "analyzer/engine/gate_path.h"
-#include "analyzer/frontends/gates/host_network.h"
+#include "analyzer/render/bash/render.h"
 #include "invariants/inv5_parts.h"
 #include "invariants/modules.h"
 #include "tests/gates_test_util.h"
@@ -32,15 +32,6 @@ size_t output_rules(const gates::Ruleset& rs) {
     if (const gates::Chain* c = t.chain("OUTPUT")) return c->rules.size();
   }
   return 0;
-}
-
-Word substituted(const std::string& text, FileId file) {
-  Word w;
-  w.symbolic = true;
-  w.tainted = true;
-  w.origin = "command substitution `" + text + "`";
-  w.from.at = Location{file, 9, 1};
-  return w;
 }
 
 std::vector<Finding> egress_findings(const Model& m) {
@@ -93,28 +84,45 @@ TEST_CASE("a stray word after a list command is still a parse problem", "[gates]
   CHECK(problems.size() == 1);
 }
 
-TEST_CASE("host network origins: ip route, network inspect, followed variables", "[gates]") {
+// Where an iptables destination's value was computed, as the renderer follows it: through
+// variables, text filters, a function's output and a library sourced from another file.
+TEST_CASE("host network origins: ip route, network inspect, followed values", "[gates]") {
   SourceSet src;
-  src.files.push_back(test::gate_file(0, "fw.sh",
-                                      "GW=$(ip -4 route show default | awk '{print $3}')\n"
-                                      "NET=$(echo \"$GW\" | sed 's/x/y/')\n"
-                                      "cidr() {\n  docker network inspect \"$1\" -f x\n}\n"
-                                      "OTHER=$(dig +short example.com)\n",
-                                      FileType::Shell));
-  CHECK(gates::host_network_origin(substituted("ip route | awk '/default/ {print $3}'", 0), &src) ==
-        "the default gateway (`ip route`)");
-  CHECK(gates::host_network_origin(substituted("echo \"$GW\" | sed 's/x/y/'", 0), &src) ==
-        "the default gateway (`ip route`)");
-  CHECK(gates::host_network_origin(substituted("cidr agents", 0), &src) ==
-        "the container network's subnet (`docker network inspect`)");
-  CHECK(gates::host_network_origin(substituted("podman network inspect n", 0), nullptr) ==
-        "the container network's subnet (`podman network inspect`)");
-  CHECK(gates::host_network_origin(substituted("echo \"$OTHER\"", 0), &src).empty());
-  CHECK(gates::host_network_origin(substituted("getent hosts tip", 0), &src).empty());
-  Word env;
-  env.symbolic = true;
-  env.origin = "env GW";
-  CHECK(gates::host_network_origin(env, &src).empty());
+  auto add = [&](const std::string& path, const std::string& text) {
+    src.files.push_back(
+        test::gate_file(static_cast<FileId>(src.files.size()), path, text, FileType::Shell));
+  };
+  add("fw.sh",
+      "source ./lib/net.sh\n"
+      "GW=$(ip -4 route show default | awk '{print $3}')\n"
+      "NET=$(echo \"$GW\" | sed 's/x/y/')\n"
+      "cidr() {\n  docker network inspect \"$1\" -f x\n}\n"
+      "OTHER=$(dig +short example.com)\n"
+      "LIB=$(host_subnet)\n"
+      "for d in \"$GW\" \"$NET\" \"$(cidr agents)\" \"$(podman network inspect n)\" "
+      "\"$OTHER\" \"$(getent hosts tip)\" \"$ENV_NET\" \"$LIB\" \"${GW%.*}.0/24\"; do\n"
+      "  iptables -A OUTPUT -d \"$d\" -j ACCEPT\n"
+      "done\n");
+  add("lib/net.sh",
+      "host_subnet() {\n  local gw\n  gw=$(ip route | awk '/default/ {print $3}')\n"
+      "  echo \"${gw%.*}.0/24\"\n}\n");
+  auto r = bash::render_script(src.files[0], &src);
+  std::vector<std::string> origins;
+  for (const auto& inv : r.invocations) {
+    if (inv.argv.size() > 4 && inv.argv[0].text == "iptables")
+      origins.push_back(inv.argv[4].host_network);
+  }
+  const std::string route = "the default gateway (`ip route`)";
+  REQUIRE(origins.size() == 9);
+  CHECK(origins[0] == route);
+  CHECK(origins[1] == route);  // a text filter of a value from the route table
+  CHECK(origins[2] == "the container network's subnet (`docker network inspect`)");
+  CHECK(origins[3] == "the container network's subnet (`podman network inspect`)");
+  CHECK(origins[4].empty());  // a name lookup is not the host's network
+  CHECK(origins[5].empty());
+  CHECK(origins[6].empty());   // the environment says nothing of where it came from
+  CHECK(origins[7] == route);  // printed by a function of a sourced library
+  CHECK(origins[8] == route);  // the /24 around the gateway
 }
 
 TEST_CASE("an unlinked firewall script is judged as written", "[gates]") {

@@ -20,6 +20,17 @@ struct Word {
   std::string origin;    // for symbolic words: env / argument / read / command substitution / file
   bool tainted = false;  // from the environment, arguments, config files, command substitution
   Provenance from;       // where the word is written (after following variables: the use site)
+  // A symbolic word with no guess: a name for its unknown value that is the same wherever that
+  // value is used (an environment variable the script never sets, `$NAME` of one assignment),
+  // written as the word with each unknown part named: "agent-$NAME@bin/run.sh:4". Two words
+  // with one identity hold the same value; "" says nothing.
+  std::string identity;
+  // A value computed from the host's own network configuration: what it was read from ("the
+  // default gateway (`ip route`)"), followed through variables, functions and sourced files.
+  std::string host_network;
+
+  // What the word names (a container, a network): its text, or the identity of an unknown value.
+  const std::string& name() const { return identity.empty() ? text : identity; }
 };
 
 // Shell state in force where the command runs (INVARIANTS.md 7).

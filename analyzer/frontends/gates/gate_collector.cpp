@@ -6,7 +6,6 @@
 #include <map>
 
 #include "analyzer/frontends/gates/gates.h"
-#include "analyzer/frontends/gates/host_network.h"
 #include "analyzer/frontends/gates/iptables.h"
 #include "analyzer/frontends/gates/nft_parser.h"
 #include "analyzer/support/strings.h"
@@ -61,23 +60,30 @@ Located locate(const std::vector<Word>& argv) {
     }
     return l;
   }
+  const bool engine = b == "podman" || b == "docker" || b == "nerdctl";
+  // `docker compose exec SERVICE tool`: the service's container (`docker-compose exec` too).
+  const bool compose_exec =
+      (engine && argv.size() > 2 && argv[1].text == "compose" && argv[2].text == "exec") ||
+      ((b == "docker-compose" || b == "podman-compose") && argv.size() > 1 &&
+       argv[1].text == "exec");
+  const size_t first = compose_exec && engine ? 3 : 2;
   bool wrapper =
       b == "nsenter" ||
       (b == "ip" && argv.size() > 2 && argv[1].text == "netns" && argv[2].text == "exec") ||
-      ((b == "podman" || b == "docker" || b == "nerdctl") && argv.size() > 1 &&
-       argv[1].text == "exec");
+      (engine && argv.size() > 1 && argv[1].text == "exec") || compose_exec;
   if (!wrapper) return l;
   for (size_t i = 1; i < argv.size(); ++i) {
     Tool t = tool_of(argv[i].text);
     if (t == Tool::None) continue;
     l.tool = t;
     l.start = i;
-    l.netns = argv[i - 1].text.empty() ? "netns" : "netns " + argv[i - 1].text;
+    // The word before the tool names the namespace: by its identity when it is an unknown
+    // value (`podman exec "$NAME" nft`, NAME set once), so that its launch can be found.
+    const std::string& ns = argv[i - 1].name();
+    l.netns = ns.empty() ? "netns" : "netns " + ns;
     if (b == "nsenter") l.netns = "nsenter";
     // The word before the tool is the container (options such as -i, -u root come first).
-    if (b != "nsenter" && b != "ip" && i >= 3 && !argv[i - 1].text.empty()) {
-      l.container = argv[i - 1].text;
-    }
+    if (b != "nsenter" && b != "ip" && i > first && !ns.empty()) l.container = ns;
     return l;
   }
   return l;
@@ -206,8 +212,8 @@ class Replay {
     for (const Word& w : words) {
       Provenance p = w.from.at.valid() ? w.from : inv.from;
       p.condition = inv.from.condition;
-      out.push_back({w.text.empty() && w.symbolic ? w.origin : w.text, w.symbolic, p,
-                     gates::host_network_origin(w, sources_)});
+      out.push_back(
+          {w.text.empty() && w.symbolic ? w.origin : w.text, w.symbolic, p, w.host_network});
     }
     return out;
   }
@@ -293,8 +299,7 @@ class Replay {
       p.condition = inv.from.condition;
       p.frontend = Frontend::Nft;
       std::string text = args[i].symbolic && args[i].text.empty() ? args[i].origin : args[i].text;
-      segs.push_back({text, p, args[i].symbolic, args[i].tainted,
-                      gates::host_network_origin(args[i], sources_)});
+      segs.push_back({text, p, args[i].symbolic, args[i].tainted, args[i].host_network});
     }
     if (file) {
       gates::Segment seg;

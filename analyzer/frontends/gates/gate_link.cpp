@@ -91,6 +91,41 @@ bool in_exec_container(const Workload& w, const std::string& ctr) {
   return joins || w.id.container == ctr;
 }
 
+std::string dir_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash);
+}
+
+// `docker compose ... up` (or run, create, start; `docker-compose up`) among the commands.
+bool starts_compose(const ScriptFacts& s) {
+  for (const Invocation& inv : s.invocations) {
+    if (inv.argv.empty()) continue;
+    const std::string b = base_name(inv.argv[0].text);
+    std::size_t i = 1;
+    if (b == "docker" || b == "podman" || b == "nerdctl") {
+      while (i < inv.argv.size() && inv.argv[i].text != "compose") ++i;
+      if (i++ >= inv.argv.size()) continue;
+    } else if (b != "docker-compose" && b != "podman-compose") {
+      continue;
+    }
+    for (; i < inv.argv.size(); ++i) {
+      const std::string& t = inv.argv[i].text;
+      if (t == "up" || t == "run" || t == "create" || t == "start") return true;
+    }
+  }
+  return false;
+}
+
+// A compose service the script starts: the project it runs with `-f` (its render root), or
+// the compose file beside the script or at the root when it runs `compose up` without `-f`.
+bool compose_run_by(const Workload& w, const ScriptFacts& s, const Model& model) {
+  if (w.engine != Engine::Compose) return false;
+  const std::string& script = model.files.path(s.file);
+  if (w.id.render_root == script) return true;
+  const std::string compose_dir = dir_of(model.files.path(w.object_from.at.file));
+  return starts_compose(s) && (compose_dir == dir_of(script) || compose_dir.empty());
+}
+
 }  // namespace
 
 void link_gates(Model& model) {
@@ -132,7 +167,10 @@ void link_gates(Model& model) {
           // Rules inside a named container filter that container's namespace only.
           // Container names are per host, but a name reused by another script is another run:
           // only the launches of the script that runs the exec are linked.
-          if (!same_script || !in_exec_container(w, ctr)) continue;
+          // A compose service is its project's container: the script that starts the project
+          // and execs into SERVICE filters SERVICE and the services on `service:SERVICE`.
+          bool started_here = same_script || compose_run_by(w, s, model);
+          if (!started_here || !in_exec_container(w, ctr)) continue;
           l.via = GateVia::ContainerExec;
         } else if (s.gates[gi].kind == GateKind::Squid) {
           if (!proxied) continue;

@@ -244,7 +244,8 @@ void apply_options(const ParsedRun& run, Workload& w, ApplyOutcome& outcome) {
     } else if (n == "env-host") {
       if (flag_value(o)) w.env_bulk.push_back({EnvBulkKind::HostEnvironment, "", o.flag.from});
     } else if (n == "network") {
-      apply_network(v, at, w);
+      // `container:$NAME` by the identity of NAME's value, which `--name "$NAME"` shares.
+      apply_network(v.rfind("container:", 0) == 0 ? o.value.name() : v, at, w);
     } else if (n == "publish") {
       apply_publish(v, o.value.symbolic, at, w);
     } else if (n == "publish-all") {
@@ -290,7 +291,9 @@ void apply_options(const ParsedRun& run, Workload& w, ApplyOutcome& outcome) {
     } else if (n == "init") {
       w.init = fact(flag_value(o), o.flag.from);
     } else if (n == "name") {
-      if (!o.value.symbolic) outcome.name = fact(v, at);  // an unresolved name is no identity
+      // An unresolved name is a name only through the identity of its value (`--name "$NAME"`
+      // with NAME set once: every use of that value names the same container).
+      if (!o.value.symbolic || !o.value.identity.empty()) outcome.name = fact(o.value.name(), at);
     } else if (n == "pod") {
       outcome.pod = fact(v, at);
     }

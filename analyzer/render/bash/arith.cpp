@@ -67,22 +67,20 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
 
 // A variable's value in arithmetic: unset is 0, a non-number is unknown.
 std::optional<long long> Evaluator::arith_var(const std::string& name) {
-  Var* v = lookup(name);
+  const Var* v = lookup(name);
   if (!v) return 0;  // unset is 0 in arithmetic
-  if (v->elems.empty() || v->elems[0].w.symbolic) return std::nullopt;
+  if (v->elems().empty() || v->elems()[0].w.symbolic) return std::nullopt;
   long long x;
-  if (v->elems[0].w.text.empty()) return 0;
-  if (numeric(v->elems[0].w.text, x)) return x;
+  if (v->elems()[0].w.text.empty()) return 0;
+  if (numeric(v->elems()[0].w.text, x)) return x;
   return std::nullopt;
 }
 
 void Evaluator::arith_set(const std::string& name, long long x, TSNode n, const Ctx& ctx) {
-  Var& s = assign_slot(name, false);
   EWord w;
   w.w.text = std::to_string(x);
   w.w.from = prov(n, ctx);
-  s.elems = {w};
-  s.alts.clear();
+  assign_slot(name, false).value.reset({w});
 }
 
 // A word: a number, a name, or `i++` / `--i` written as one word.
@@ -158,12 +156,11 @@ std::optional<long long> Evaluator::arith_assign(TSNode n, Ctx& ctx, const std::
   std::string nm(ctx.tree->slice(field(n, F::left)));
   auto rv = arith(field(n, F::right), ctx);
   if (!rv) {
-    Var& s = assign_slot(nm, false);
     EWord unknown;
     unknown.w.symbolic = true;
     unknown.w.origin = "arithmetic";
     unknown.w.from = prov(n, ctx);
-    s.elems = {unknown};
+    assign_slot(nm, false).value.reset({unknown});
     return std::nullopt;
   }
   long long base = 0;

@@ -7,6 +7,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/fields.h"
+#include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/words.h"
 
 namespace sbr::bash {
@@ -33,8 +34,8 @@ std::optional<std::string> echo_output(const std::vector<EWord>& cmd) {
   return newline ? out + "\n" : out;
 }
 
-// printf FORMAT ARGS... with %s, %d, %%, \n, \t and \\; the format is reused while arguments
-// remain, as printf does. Any other directive: nullopt.
+}  // namespace
+
 std::optional<std::string> printf_output(const std::vector<EWord>& cmd) {
   std::size_t f = 1;
   if (f < cmd.size() && cmd[f].w.text == "--") ++f;
@@ -70,8 +71,6 @@ std::optional<std::string> printf_output(const std::vector<EWord>& cmd) {
   return out;
 }
 
-}  // namespace
-
 void Evaluator::capture_output(const std::vector<EWord>& cmd, bool stdout_redirected,
                                const Ctx& ctx, const Provenance& at) {
   if (captures_.empty() || stdout_redirected || ctx.in_pipeline_not_last) return;
@@ -84,6 +83,14 @@ void Evaluator::capture_output(const std::vector<EWord>& cmd, bool stdout_redire
   if (concrete && b == "printf") text = printf_output(cmd);
   if (!text) {
     c.known = false;
+    // Unknown, but known to come from the host's network: read by this command, by the
+    // pipeline it ends, or printed from a value that was (`echo "${gw%.*}.0/24"`).
+    std::vector<std::string> words;
+    for (const EWord& w : cmd) words.push_back(w.w.text);
+    std::string host = host_network_source(words);
+    if (host.empty()) host = ctx.pipe_host_network;
+    for (std::size_t i = 1; i < cmd.size() && host.empty(); ++i) host = cmd[i].w.host_network;
+    if (c.host_network.empty()) c.host_network = host;
     return;
   }
   c.chunks.push_back({std::move(*text), at});
@@ -120,6 +127,21 @@ std::optional<std::vector<EWord>> Evaluator::captured_words(const Capture& c, bo
     if (e == std::string::npos) e = all.size();
     out.push_back(word(all.substr(s, e - s), s));
     p = e;
+  }
+  return out;
+}
+
+// The captured output as read from a file (`mapfile < <(fn)`, `while read ... < <(fn)`): each
+// printed piece as it was printed, with its statement's place, so the lines keep theirs.
+std::optional<std::vector<EWord>> Evaluator::captured_pieces(const Capture& c) {
+  if (!c.known || c.chunks.empty()) return std::nullopt;
+  std::vector<EWord> out;
+  for (const Printed& p : c.chunks) {
+    EWord w;
+    w.w.text = p.text;
+    w.w.from = p.from;
+    mark_site(w, StepRole::Output, "");
+    out.push_back(std::move(w));
   }
   return out;
 }

@@ -15,15 +15,18 @@ Value Evaluator::expand_value(TSNode n, Ctx& ctx) {
   // The word's own probe list: a substitution inside it runs commands that expand words of
   // their own.
   std::vector<std::string> outer = std::exchange(alt_probe_, {});
-  Value v;
-  v.alts.push_back(Alt{expand_word(n, ctx), Condition{}});
+  std::vector<KeyProbe> outer_keys = std::exchange(key_probe_, {});
+  Value v(expand_word(n, ctx));
   std::vector<std::string> probes = std::exchange(alt_probe_, std::move(outer));
+  std::vector<KeyProbe> key_probes = std::exchange(key_probe_, std::move(outer_keys));
+  expand_key_alternatives(n, ctx, key_probes, v);
   const auto outer_override = alt_override_;  // a value of an enclosing word being expanded
   for (const std::string& name : probes) {
     const Var* var = lookup(name);
     if (var == nullptr) continue;
-    for (std::size_t ai = 0; ai < var->alts.size() && v.alts.size() < kMaxValueAlts; ++ai) {
-      const Alt& a = var->alts[ai];
+    // Each other path's value of the variable, in the word (alternative 0 is the default).
+    for (std::size_t ai = 1; ai < var->value.size() && v.size() < kMaxValueAlts; ++ai) {
+      const Alt& a = var->value.alts[ai];
       if (ctx.cond.contradicts(a.cond)) continue;  // no path reaching here has it
       alt_override_ = {name, ai};
       auto saved_probe = std::exchange(alt_probe_, {});
@@ -34,6 +37,35 @@ Value Evaluator::expand_value(TSNode n, Ctx& ctx) {
     }
   }
   return v;
+}
+
+// `"${handlers[$cmd]}" "$@"`: the word once more per element of the array, each on the path
+// where the unknown key is that element's (`cmd=shell`), so that every handler a dispatch
+// table names is reached.
+void Evaluator::expand_key_alternatives(TSNode n, Ctx& ctx, const std::vector<KeyProbe>& probes,
+                                        Value& v) {
+  const auto outer_override = key_override_;
+  for (const KeyProbe& probe : probes) {
+    const Var* arr = lookup(probe.array);
+    if (arr == nullptr) continue;
+    const std::vector<std::string> keys = arr->keys;
+    const std::string subject = subject_of(probe.key_var);
+    for (std::size_t ki = 0; ki < keys.size() && v.size() < kMaxArgvVariants; ++ki) {
+      if (keys[ki] == probe.key_default) continue;  // the default path's element
+      CondAtom atom{probe.key_var + "=" + keys[ki], probe.key_var + "!=" + keys[ki], subject,
+                    keys[ki]};
+      Condition cond = Condition::when(atom, true);
+      if (ctx.cond.contradicts(cond)) continue;
+      key_override_ = {probe.array, ki};
+      auto saved = std::exchange(key_probe_, {});
+      auto saved_alts = std::exchange(alt_probe_, {});
+      std::vector<EWord> words = expand_word(n, ctx);
+      key_probe_ = std::move(saved);
+      alt_probe_ = std::move(saved_alts);
+      key_override_ = outer_override;
+      v.alts.push_back(Alt{std::move(words), std::move(cond)});
+    }
+  }
 }
 
 std::optional<Evaluator::CommandWords> Evaluator::command_words(
@@ -183,8 +215,14 @@ std::vector<Evaluator::ArgvVariant> Evaluator::argv_variants(const CommandWords&
   std::vector<std::size_t> pick(cw.words.size(), 0);
   for (std::size_t tried = 0; tried < kMaxCombinations && out.size() < kMaxArgvVariants; ++tried) {
     ArgvVariant v;
-    for (std::size_t i = 0; i < cw.words.size(); ++i)
+    // The path of the combination: the conjunction of its values' paths, and of the paths that
+    // set each other value's words (an alternative's own condition may be the outer one only).
+    for (std::size_t i = 0; i < cw.words.size(); ++i) {
       v.cond = join(v.cond, cw.words[i].alts[pick[i]].cond);
+      if (pick[i] == 0) continue;
+      for (const EWord& w : cw.words[i].alts[pick[i]].elems)
+        v.cond = join(v.cond, w.w.from.condition);
+    }
     bool possible = out.empty() || !ctx.cond.contradicts(v.cond);
     for (std::size_t i = 0; i < cw.words.size(); ++i) {
       for (const EWord& w : cw.words[i].alts[pick[i]].elems) {

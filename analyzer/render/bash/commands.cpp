@@ -165,11 +165,19 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   if (!cw) return;  // assignments only
   std::vector<ArgvVariant> variants = argv_variants(*cw, ctx);
   // The other argument lists are recorded as conditional variants of a recorded command; a
-  // function or builtin runs once, on the default values.
-  if (!run_words(variants[0].argv, *cw, n, ctx)) return;
+  // function or builtin runs once, on the default values, unless another path names another
+  // command (a dispatch table: `"${handlers[$cmd]}"`), which then runs on its path.
+  const bool recorded = run_words(variants[0].argv, *cw, n, ctx);
   for (std::size_t k = 1; k < variants.size(); ++k) {
+    if (!recorded && (variants[k].argv.empty() || variants[0].argv.empty() ||
+                      variants[k].argv[0].w.text == variants[0].argv[0].w.text))
+      continue;
     Ctx vc = ctx;
     vc.cond = join(ctx.cond, variants[k].cond);
+    // Every word of this list is on the variant's path, the command's name included (where a
+    // launch is reported).
+    for (EWord& w : variants[k].argv)
+      w.w.from.condition = join(variants[k].cond, w.w.from.condition);
     State saved = st_;
     run_words(variants[k].argv, *cw, n, vc);
     st_ = std::move(saved);
@@ -187,15 +195,15 @@ bool Evaluator::run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ct
   std::string bname = base_name(name);
 
   // Function calls.
-  auto fit = st_.functions.find(name);
-  if (!u.bypass_functions && !u.via_exec && fit != st_.functions.end()) {
-    call_function(name, cmd, cw.args, fit->second, n, ctx);
+  const auto* fit = function(name);
+  if (!u.bypass_functions && !u.via_exec && fit != nullptr) {
+    call_function(name, cmd, cw.args, *fit, n, ctx);
     return false;
   }
 
   // Builtins that change the evaluator's state.
   if (!u.via_exec && !u.via_sudo &&
-      builtin(bname, cmd, n, ctx, cw.stdin_words, cw.stdin_file, cw.ifs))
+      builtin(bname, BuiltinCall{cmd, n, ctx, cw.stdin_words, cw.stdin_file, cw.ifs}))
     return false;
 
   // An external command (or echo/printf): record it.
@@ -271,7 +279,7 @@ void Evaluator::note_file_write(size_t k, const CommandWords& cw, const std::vec
   std::string secret = written_secret(cw.stdin_words, cmd, bname);
   if (secret.empty()) return;
   const std::string& var = cw.write_vars[k];
-  Var* v = var.empty() ? nullptr : lookup(var);
+  const Var* v = var.empty() ? nullptr : lookup(var);
   Write wr;
   wr.path = path;
   wr.secret_var = secret;

@@ -244,10 +244,16 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
       if (is_def) merged_cond = ic.cond;
     }
   }
-  // The path where no pattern matched.
-  if (merged) {
+  // The path where no pattern matched, unless an item matches everything (`*)`).
+  bool catch_all = false;
+  for (TSNode it : items) {
+    for (const auto& p : pattern_texts(it)) catch_all = catch_all || p == "*";
+  }
+  if (merged && !catch_all) {
     st_ = merge_states(std::move(*merged), std::move(before), merged_cond, ctx.cond, true,
                        merges > 0);
+  } else if (merged) {
+    st_ = std::move(*merged);
   }
   if (any_exits && !var.empty()) mark_validated(var);
 }
@@ -299,7 +305,7 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
   for (const EWord& item : list) {
     Var& slot = assign_slot(name, false);
     slot = Var{};
-    slot.elems.push_back(item);
+    slot.elems().push_back(item);
     Ctx bc = ctx;
     if (item.w.symbolic)
       bc.cond =

@@ -62,9 +62,12 @@ void Evaluator::run_entry_points() {
   // One step budget for all entry points together, as for the script itself: a file of a
   // thousand uncalled functions costs one budget, not a thousand.
   steps_ = 0;
-  for (const std::string& name : defined_) {
-    auto fit = final_state.functions.find(name);
-    if (fit == final_state.functions.end() || referenced(name)) continue;
+  // A function an entry point defines is not one of the file's own: index, since it grows.
+  const std::size_t defined = defined_.size();
+  for (std::size_t di = 0; di < defined; ++di) {
+    const std::string name = defined_[di];
+    auto fit = final_state.functions.get().find(name);
+    if (fit == final_state.functions.get().end() || referenced(name)) continue;
     auto [body, tree] = fit->second;
     st_ = final_state;
     st_.dead = false;
@@ -72,6 +75,7 @@ void Evaluator::run_entry_points() {
     st_.breaking = 0;
     st_.positional.clear();
     st_.positional_unknown = true;
+    st_.shifted = -1;  // the function's own arguments, not the script's
     st_.frames.emplace_back();
     if (file_.bytes.rfind("#!", 0) != 0) {
       // A library run by hand: the shell options are its caller's, not the file's, so the

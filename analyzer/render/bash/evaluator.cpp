@@ -271,6 +271,7 @@ void Evaluator::pipeline_statement(TSNode n, Ctx& ctx) {
     c.in_pipeline_not_last = i + 1 < stages.size();
     c.stdout_piped = c.in_pipeline_not_last;
     if (c.in_pipeline_not_last && !st_.opts.pipefail) c.status = StatusUse::PipedWithoutPipefail;
+    if (!c.in_pipeline_not_last) c.pipe_host_network = host_network_source(stages[0], ctx.tree);
     State saved = st_;
     statement(stages[i], c);
     // Every stage but the last runs in a subshell (and the last too, without lastpipe).
@@ -313,15 +314,15 @@ void Evaluator::declaration(TSNode n, Ctx& ctx) {
       assign(c, ctx, local, exported, readonly, arr, assoc);
     } else if (is(c, K::variable_name)) {
       std::string nm(ctx.tree->slice(c));
-      Var* existing = local ? nullptr : lookup(nm);
+      Var* existing = local ? nullptr : lookup_mut(nm);
       if (existing == nullptr) {
         Var& v = assign_slot(nm, local);
         if (arr || assoc) {
           v.array = true;
           v.assoc = assoc;
-          v.elems.clear();
-        } else if (v.elems.empty())
-          v.elems.push_back(EWord{});
+          v.elems().clear();
+        } else if (v.elems().empty())
+          v.elems().push_back(EWord{});
         v.exported = v.exported || exported;
         v.readonly = v.readonly || readonly;
       } else {
@@ -373,7 +374,7 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
     TSNode body = field(n, F::body);
     if (!ts_node_is_null(name) && !ts_node_is_null(body)) {
       std::string fname(ctx.tree->slice(name));
-      st_.functions[fname] = {body, ctx.tree};
+      st_.functions.mut()[fname] = {body, ctx.tree};
       note_definition(fname, ctx.tree);
     }
   } else if (k == K::declaration_command) {
@@ -388,10 +389,10 @@ void Evaluator::statement(TSNode n, Ctx& ctx) {
       std::string nm(ctx.tree->slice(c));
       if (nm.rfind('-', 0) == 0) continue;
       for (auto it = st_.frames.rbegin(); it != st_.frames.rend(); ++it) {
-        if (it->erase(nm)) return;
+        if (it->get().count(nm) != 0 && it->mut().erase(nm)) return;
       }
-      st_.globals.erase(nm);
-      st_.functions.erase(nm);
+      if (st_.globals.get().count(nm) != 0) st_.globals.mut().erase(nm);
+      if (st_.functions.get().count(nm) != 0) st_.functions.mut().erase(nm);
     }
   } else if (k == K::test_command) {
     Ctx c = ctx;

@@ -42,27 +42,69 @@ struct Alt {
   Condition cond;
 };
 
-// What a word stands for on the paths that reach it: the default path's words first (its
-// condition empty; each word keeps the condition of the path that set it), then the words on
-// other paths, each alternative with its condition. A command's argument lists are the
-// product of its words' values (command_words.cpp).
+// What a word or a variable stands for on the paths that reach it: a set of (condition, words)
+// alternatives. The first is the default path's (its condition empty; each word keeps the
+// condition of the path that set it, which is how an array holds elements added on some paths
+// only); the others are the words on other paths, each with that path's condition. A
+// command's argument lists are the product of its words' values (command_words.cpp), and two
+// paths meeting merge their variables' values (paths_merge.cpp).
 struct Value {
   std::vector<Alt> alts;
+
+  Value() : alts(1) {}
+  explicit Value(std::vector<EWord> words) : alts{Alt{std::move(words), Condition{}}} {}
+  std::vector<EWord>& words() { return alts.front().elems; }  // the default path's
+  const std::vector<EWord>& words() const { return alts.front().elems; }
+  std::size_t size() const { return alts.size(); }
+  // Only the default path's words remain (an assignment replaced the value on every path).
+  void reset(std::vector<EWord> words) { alts = {Alt{std::move(words), Condition{}}}; }
+  // The value on other paths is gone (an element assigned on this path changes every path's).
+  void drop_others() { alts.resize(1); }
 };
 
 struct Var {
-  std::vector<EWord> elems;       // a scalar has exactly one element
-  std::vector<std::string> keys;  // associative arrays: keys parallel to elems
+  Value value;                    // a scalar's default words are exactly one word
+  std::vector<std::string> keys;  // associative arrays: keys parallel to the default words
   bool array = false;
   bool assoc = false;
   bool exported = false;
   bool readonly = false;
   bool from_mktemp = false;
-  std::vector<Alt> alts;  // the value on other paths (scalars merged from branches)
   // Which assignment gave the value (0: merged from paths, not one value): tests of the same
   // serial test the same value, so their path atoms can contradict each other.
   std::uint64_t serial = 0;
+
+  std::vector<EWord>& elems() { return value.words(); }
+  const std::vector<EWord>& elems() const { return value.words(); }
 };
+
+// Shared until written: the state of a path is copied at every branch, and a branch that
+// changes one variable must not copy the others (nor a nest of `if`s the whole state per
+// level). Copies share; the first write through mut() on a shared copy clones one level.
+template <class T>
+class Cow {
+ public:
+  Cow() : p_(std::make_shared<T>()) {}
+  // A move copies the pointer: a moved-from state (merge_states takes states by value) stays
+  // a valid one that shares the value.
+  Cow(const Cow&) = default;
+  Cow& operator=(const Cow&) = default;
+  ~Cow() = default;
+  const T& get() const { return *p_; }
+  T& mut() {
+    if (p_.use_count() > 1) p_ = std::make_shared<T>(*p_);
+    return *p_;
+  }
+  // The same object: neither path changed it since they parted.
+  bool same(const Cow& o) const { return p_ == o.p_; }
+
+ private:
+  std::shared_ptr<T> p_;
+};
+
+// One scope's variables; each variable shared between paths until one of them changes it.
+using VarMap = std::map<std::string, Cow<Var>>;
+using FunctionMap = std::map<std::string, std::pair<TSNode, const SyntaxTree*>>;
 
 struct Trap {
   std::vector<std::string> signals;
@@ -87,11 +129,12 @@ struct Options {
 };
 
 struct State {
-  std::map<std::string, Var> globals;
-  std::vector<std::map<std::string, Var>> frames;  // function locals, innermost last
+  Cow<VarMap> globals;
+  std::vector<Cow<VarMap>> frames;  // function locals, innermost last
   std::vector<EWord> positional;
   bool positional_unknown = true;  // top level: the script's arguments
-  std::map<std::string, std::pair<TSNode, const SyntaxTree*>> functions;
+  int shifted = 0;                 // ... shifted this many times (-1: a count not known)
+  Cow<FunctionMap> functions;
   Options opts;
   std::vector<Trap> traps;
   bool dead = false;       // after exit / exec: nothing further runs on this path
@@ -110,6 +153,8 @@ struct Ctx {
   bool stdout_piped = false;
   const SyntaxTree* tree = nullptr;
   std::string assign_target;  // `x=$(cmd)`: the variable capturing the output
+  // The last stage of a pipeline whose producer reads the host's network (`ip route | awk`).
+  std::string pipe_host_network;
 };
 
 Condition join(const Condition& outer, const Condition& inner);
@@ -120,6 +165,8 @@ std::string short_text(std::string_view s);
 // Word helpers shared by expansion and assignment (expand.cpp).
 EWord literal(std::string text);
 void concat_into(EWord& a, const EWord& b);
+// `a` is computed from `b`: it takes b's taint (and secret) when it has none of its own.
+void concat_taint(EWord& a, const EWord& b);
 
 struct RenderAbort {
   Problem problem;
@@ -177,10 +224,36 @@ class Evaluator {
   void call_function(const std::string& name, const std::vector<EWord>& cmd,
                      const std::vector<TSNode>& args, std::pair<TSNode, const SyntaxTree*> fn,
                      TSNode n, Ctx& ctx);
-  bool builtin(const std::string& bname, const std::vector<EWord>& cmd, TSNode n, Ctx& ctx,
-               const std::vector<EWord>& stdin_words, const std::string& stdin_file,
-               const std::optional<std::string>& ifs);  // builtins.cpp
-  void if_statement(TSNode n, Ctx& ctx);                // control_flow.cpp
+  // A builtin that changes the evaluator's state, as it is called (builtins.cpp).
+  struct BuiltinCall {
+    const std::vector<EWord>& cmd;
+    TSNode n;
+    Ctx& ctx;
+    const std::vector<EWord>& stdin_words;
+    const std::string& stdin_file;
+    const std::optional<std::string>& ifs;
+  };
+  bool builtin(const std::string& bname, const BuiltinCall& call);  // builtins.cpp
+  // One function per builtin, found through a table (builtins.cpp, read_builtin.cpp).
+  void builtin_set(const BuiltinCall& c);
+  void builtin_umask(const BuiltinCall& c);
+  void builtin_trap(const BuiltinCall& c);
+  void builtin_source(const BuiltinCall& c);
+  void builtin_read(const BuiltinCall& c);
+  void builtin_shift(const BuiltinCall& c);
+  void builtin_exit(const BuiltinCall& c);
+  void builtin_return(const BuiltinCall& c);
+  void builtin_break(const BuiltinCall& c);
+  void builtin_eval(const BuiltinCall& c);
+  void builtin_printf_v(const BuiltinCall& c);
+  void set_option(const std::string& opt, bool on, const EWord& at);
+  std::string trap_expansion(const std::string& handler);
+  // `read`/`mapfile`: the input as one word, and the lines of a known input as array elements.
+  const std::vector<EWord>& read_words(const BuiltinCall& c);
+  EWord read_input(const BuiltinCall& c);
+  void read_into_array(const std::string& name, const EWord& src, const std::vector<EWord>& lines,
+                       const std::string& seps, bool is_map);
+  void if_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
   void if_branch(TSNode cnd, const std::vector<TSNode>& body, const std::vector<TSNode>& rest,
                  std::size_t rest_i, Ctx& ctx);
   void note_condition_step(StepKind kind, TSNode inner, bool negated,
@@ -214,7 +287,7 @@ class Evaluator {
                                                      bool assignment, std::vector<EWord>& vals);
   bool special_parameter(ParamRef& p, Location at, const Ctx& ctx, std::vector<EWord>& vals);
   EWord array_element(const Var& v, ParamRef& p, Ctx& ctx);
-  std::optional<std::vector<EWord>> scalar_value(TSNode n, Ctx& ctx, Var& v, ParamRef& p,
+  std::optional<std::vector<EWord>> scalar_value(TSNode n, Ctx& ctx, const Var& v, ParamRef& p,
                                                  bool assignment, std::vector<EWord>& vals);
   std::optional<std::vector<EWord>> alternative_words(TSNode n, Ctx& ctx, const Var& v,
                                                       const std::string& name);
@@ -236,10 +309,25 @@ class Evaluator {
                                 bool unknown, bool use_alt);
   static void substitute(const ParamRef& p, std::vector<EWord>& vals, const EWord& pat,
                          const EWord& rep);
-  Var* lookup(const std::string& name);
+  // The variable `name` here (locals first), to read; lookup_mut to change it in place.
+  const Var* lookup(const std::string& name) const;
+  Var* lookup_mut(const std::string& name);
   Var& assign_slot(const std::string& name, bool local);
+  const std::pair<TSNode, const SyntaxTree*>* function(const std::string& name) const;
   void assign(TSNode n, Ctx& ctx, bool local, bool exported, bool readonly, bool force_array,
               bool force_assoc);
+  // The pieces of assign (assign.cpp).
+  struct Assignment {
+    std::string name;
+    bool local, exported, readonly, force_array, force_assoc, append;
+  };
+  void assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& ctx);
+  EWord keyed_element(TSNode c, const std::string& name, Ctx& ctx);
+  EWord scalar_assigned(TSNode n, TSNode value, const std::string& name, Ctx& ctx);
+  void assign_element(Var& slot, TSNode index, EWord v, bool force_assoc, Ctx& ctx);
+  static void store_scalar(Var& slot, EWord v, const Assignment& as);
+  // An unknown value stored in `name` here is the same value wherever it is used.
+  void name_value(EWord& v, const std::string& name, TSNode n, const Ctx& ctx) const;
 
   // Conditions (conditions.cpp).
   struct Truth {
@@ -315,10 +403,13 @@ class Evaluator {
   struct Capture {
     std::vector<Printed> chunks;
     bool known = true;  // false once anything else wrote to the captured output
+    // What the output was computed from, when that is the host's network (Word::host_network).
+    std::string host_network;
   };
   void capture_output(const std::vector<EWord>& cmd, bool stdout_redirected, const Ctx& ctx,
                       const Provenance& at);
   std::optional<std::vector<EWord>> captured_words(const Capture& c, bool quoted);
+  std::optional<std::vector<EWord>> captured_pieces(const Capture& c);
   std::vector<EWord> command_substitution(TSNode n, Ctx& ctx);  // substitution.cpp
   std::vector<EWord> process_substitution(TSNode n, Ctx& ctx);
   void taint_output(EWord& w, const std::vector<TSNode>& stmts, TSNode n, const Ctx& ctx);
@@ -386,6 +477,14 @@ class Evaluator {
   // that the word being expanded used, and the alternative being expanded (expand_value).
   std::vector<std::string> alt_probe_;
   std::pair<std::string, std::size_t> alt_override_{"", 0};
+  // `${handlers[$cmd]}` with cmd unknown: the associative arrays the word looked up by an
+  // unknown key (the array, the key's variable), and the element being expanded (expand_value).
+  struct KeyProbe {
+    std::string array, key_var, key_default;
+  };
+  std::vector<KeyProbe> key_probe_;
+  std::pair<std::string, std::size_t> key_override_{"", 0};
+  void expand_key_alternatives(TSNode n, Ctx& ctx, const std::vector<KeyProbe>& probes, Value& v);
   std::vector<std::string> defined_;  // the analysed file's functions, in definition order
   std::set<std::string> called_;      // functions the evaluation called
   std::uint64_t assignments_ = 0;     // Var::serial of the latest assignment
@@ -394,6 +493,7 @@ class Evaluator {
   // lookup of a name from the environment); nullopt when the commands are not machine state.
   std::optional<EWord> machine_state_value(const std::vector<TSNode>& stmts, const SyntaxTree* tree,
                                            Location at);
+  std::optional<EWord> machine_state_taint(const std::vector<std::string>& names, Location at);
   // `if ! [[ $p =~ re ]]; then ...; exit 1; fi` (or the regex test with an else that exits)
   // validates the variables tested, as `[[ ... ]] || exit` does (facts.cpp).
   void validate_from_if(TSNode cnd, const std::vector<TSNode>& body, TSNode else_part,

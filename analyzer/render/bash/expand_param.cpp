@@ -133,9 +133,9 @@ void Evaluator::mark_secret(const ParamRef& p, std::vector<EWord>& vals) {
 
 // `${!X}`: the parameter X names, when X holds a concrete name.
 bool Evaluator::resolve_indirect(ParamRef& p) {
-  Var* v = lookup(p.name);
-  if (!v || v->elems.empty() || v->elems[0].w.symbolic) return false;
-  p.name = v->elems[0].w.text;
+  const Var* v = lookup(p.name);
+  if (!v || v->elems().empty() || v->elems()[0].w.symbolic) return false;
+  p.name = v->elems()[0].w.text;
   return true;
 }
 
@@ -146,9 +146,9 @@ std::optional<std::vector<EWord>> Evaluator::parameter_values(TSNode n, Ctx& ctx
                                                               std::vector<EWord>& vals) {
   Location at = loc(n, ctx.tree);
   if (special_parameter(p, at, ctx, vals)) return std::nullopt;
-  if (Var* v = lookup(p.name)) {
+  if (const Var* v = lookup(p.name)) {
     if (p.all) {
-      vals = v->elems;
+      vals = v->elems();
       // An element added on a path this one contradicts is not in the array here.
       std::erase_if(vals, [&](const EWord& w) { return ctx.cond.contradicts(w.w.from.condition); });
       for (auto& w : vals) w.keep_from = true;
@@ -205,6 +205,9 @@ bool Evaluator::special_parameter(ParamRef& p, Location at, const Ctx& ctx,
     size_t i = std::stoul(name);
     if (st_.positional_unknown) {
       vals = {argument_word("argument " + name, "argument " + name)};
+      // The script's (i + shifted)-th argument, while the shifts are known.
+      if (st_.shifted >= 0)
+        vals[0].w.identity = fmt::format("${}", i + static_cast<size_t>(st_.shifted));
       p.is_set = false;  // unknown: defaults apply as the default guess
     } else if (i >= 1 && i <= st_.positional.size()) {
       vals = {st_.positional[i - 1]};
@@ -214,6 +217,7 @@ bool Evaluator::special_parameter(ParamRef& p, Location at, const Ctx& ctx,
     }
   } else if (name == "?" || name == "$" || name == "!" || name == "-" || name == "_") {
     vals = {symbolic_word("special parameter $" + name)};
+    if (name == "$") vals[0].w.identity = "$$";  // the script's pid: one value for the run
   } else if (name == "BASH_SOURCE") {
     vals = {literal(path_of(ctx.tree))};  // the file being read, also inside a sourced one
   } else {
@@ -226,12 +230,25 @@ bool Evaluator::special_parameter(ParamRef& p, Location at, const Ctx& ctx,
 EWord Evaluator::array_element(const Var& v, ParamRef& p, Ctx& ctx) {
   if (v.assoc) {
     EWord key = expand_joined(p.index_node, ctx);
+    if (key_override_.first == p.name && key_override_.second < v.keys.size()) {
+      EWord w = v.elems()[key_override_.second];
+      w.keep_from = true;
+      return w;
+    }
+    if (key.w.symbolic && !v.keys.empty()) {
+      // An unknown key: this path's element is the one its default names (if any); each other
+      // element is the value on the path where the key is its own (expand_value).
+      std::string key_var = var_in(p.index);
+      bool seen = std::any_of(key_probe_.begin(), key_probe_.end(),
+                              [&](const KeyProbe& k) { return k.array == p.name; });
+      if (!key_var.empty() && !seen) key_probe_.push_back({p.name, key_var, key.w.text});
+    }
     auto it = std::find(v.keys.begin(), v.keys.end(), key.w.text);
-    if (it != v.keys.end()) return v.elems[static_cast<size_t>(it - v.keys.begin())];
+    if (it != v.keys.end()) return v.elems()[static_cast<size_t>(it - v.keys.begin())];
   } else {
     auto iv = arith(p.index_node, ctx);
-    if (iv && *iv >= 0 && static_cast<size_t>(*iv) < v.elems.size()) {
-      EWord w = v.elems[static_cast<size_t>(*iv)];
+    if (iv && *iv >= 0 && static_cast<size_t>(*iv) < v.elems().size()) {
+      EWord w = v.elems()[static_cast<size_t>(*iv)];
       w.keep_from = true;
       return w;
     }
@@ -241,28 +258,28 @@ EWord Evaluator::array_element(const Var& v, ParamRef& p, Ctx& ctx) {
 }
 
 // A scalar's value here, or the value it has on the path being rendered (alt_override_).
-std::optional<std::vector<EWord>> Evaluator::scalar_value(TSNode n, Ctx& ctx, Var& v, ParamRef& p,
-                                                          bool assignment,
+std::optional<std::vector<EWord>> Evaluator::scalar_value(TSNode n, Ctx& ctx, const Var& v,
+                                                          ParamRef& p, bool assignment,
                                                           std::vector<EWord>& vals) {
   const std::string& name = p.name;
-  if (v.elems.empty()) {
+  if (v.elems().empty()) {
     vals = {literal("")};
     p.is_set = v.array;
   } else {
-    vals = {v.elems[0]};
+    vals = {v.elems()[0]};
   }
-  // Rendering a variant of the command with this variable's value on another path.
-  if (alt_override_.first == name && alt_override_.second < v.alts.size()) {
-    const Alt& a = v.alts[alt_override_.second];
+  // Expanding the word once more with this variable's value on another path (expand_value).
+  if (alt_override_.first == name && alt_override_.second < v.value.size()) {
+    const Alt& a = v.value.alts[alt_override_.second];
     vals = a.elems.empty() ? std::vector<EWord>{literal("")} : a.elems;
     for (EWord& w : vals) w.w.from.condition = join(a.cond, w.w.from.condition);
-  } else if (!v.alts.empty() &&
+  } else if (v.value.size() > 1 &&
              std::find(alt_probe_.begin(), alt_probe_.end(), name) == alt_probe_.end()) {
     alt_probe_.push_back(name);
   }
   // A scalar set only on a non-default path: unquoted and empty by default, the
   // alternative's words appear with that path's condition.
-  if (alt_override_.first != name && !v.alts.empty() && !assignment && vals.size() == 1 &&
+  if (alt_override_.first != name && v.value.size() > 1 && !assignment && vals.size() == 1 &&
       !vals[0].w.symbolic && vals[0].w.text.empty() && p.op.empty())
     return alternative_words(n, ctx, v, name);
   return std::nullopt;
@@ -271,7 +288,8 @@ std::optional<std::vector<EWord>> Evaluator::scalar_value(TSNode n, Ctx& ctx, Va
 std::optional<std::vector<EWord>> Evaluator::alternative_words(TSNode n, Ctx& ctx, const Var& v,
                                                                const std::string& name) {
   std::vector<EWord> alt_words;
-  for (const Alt& a : v.alts) {
+  for (std::size_t ai = 1; ai < v.value.size(); ++ai) {
+    const Alt& a = v.value.alts[ai];
     for (const EWord& w : a.elems) {
       if (w.w.text.empty() && !w.w.symbolic) continue;
       for (EWord& f : split_fields(w)) {
@@ -331,6 +349,7 @@ void Evaluator::apply_affix_removal(ParamRef& p, std::vector<EWord>& vals, Ctx& 
   for (EWord& w : vals) {
     if (w.w.symbolic || pat.w.symbolic) {
       w.w.symbolic = true;
+      w.w.identity.clear();
       w.w.origin = fmt::format("{} with `{}{}` removed", w.w.origin.empty() ? p.name : w.w.origin,
                                p.op, pat.w.text);
       continue;
@@ -351,6 +370,7 @@ void Evaluator::apply_affix_removal(ParamRef& p, std::vector<EWord>& vals, Ctx& 
     return;
   }
   for (EWord& w : vals) {
+    w.w.identity.clear();
     if (!w.w.symbolic) {
       w.w.symbolic = true;
       w.w.origin = "${" + p.name + op + "...}";
@@ -386,6 +406,10 @@ void Evaluator::apply_default(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx) {
     // An empty default is said in words: "default " would read as a missing word.
     w.w.origin = fmt::format("{}, default {}", w.w.origin,
                              d.w.text.empty() ? std::string("empty") : d.w.text);
+    // `${X:-agent}` is the same value wherever X is; a default that is itself unknown is not.
+    w.w.identity = d.w.symbolic || w.w.identity.empty()
+                       ? std::string()
+                       : fmt::format("{}{}{}", w.w.identity, op, d.w.text);
     w.default_known = d.default_known;
     w.w.from = d.w.from;
     w.site_role = d.site_role;
@@ -395,9 +419,7 @@ void Evaluator::apply_default(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx) {
     vals = {d};
   }
   if ((op == ":=" || op == "=") && (unknown || use_default)) {
-    Var& slot = assign_slot(p.name, false);
-    slot.elems = vals;
-    slot.alts.clear();
+    assign_slot(p.name, false).value.reset(vals);
   }
 }
 
@@ -414,6 +436,7 @@ void Evaluator::apply_alternative(ParamRef& p, std::vector<EWord>& vals, Ctx& ct
   if (unknown) {
     EWord w = a;
     w.w.symbolic = true;
+    w.w.identity.clear();
     w.w.origin = fmt::format("{} when {} is set", a.w.text, p.name);
     w.w.text = "";
     vals = {w};
@@ -434,6 +457,7 @@ void Evaluator::apply_substitution(ParamRef& p, std::vector<EWord>& vals, Ctx& c
   for (EWord& w : vals) {
     if (w.w.symbolic || pat.w.symbolic || pat.w.text.empty()) {
       if (w.w.symbolic) w.w.origin += " (substituted)";
+      if (!pat.w.text.empty() || pat.w.symbolic) w.w.identity.clear();
       continue;
     }
     std::string s = w.w.text;

@@ -138,8 +138,7 @@ bool Evaluator::node_exits(TSNode n, const SyntaxTree* tree, int depth) {
       }
       return false;
     }
-    auto f = st_.functions.find(name);
-    if (f != st_.functions.end()) return node_exits(f->second.first, f->second.second, depth + 1);
+    if (const auto* f = function(name)) return node_exits(f->first, f->second, depth + 1);
     return false;
   }
   if (is(n, K::function_definition)) return false;
@@ -166,9 +165,8 @@ bool Evaluator::node_warns(TSNode n, const SyntaxTree* tree, int depth) {
   if (is(n, K::command)) {
     std::string name = name_of(n, tree);
     if (name == "logger") return true;
-    auto f = st_.functions.find(name);
-    if (f != st_.functions.end() && depth < 16)
-      return node_warns(f->second.first, f->second.second, depth + 4);
+    const auto* f = function(name);
+    if (f != nullptr && depth < 16) return node_warns(f->first, f->second, depth + 4);
     return false;
   }
   if (is(n, K::function_definition)) return false;
@@ -189,10 +187,9 @@ StatusUse Evaluator::status_after_or(TSNode right, const SyntaxTree* tree) {
 void Evaluator::mark_validated(const std::string& var) {
   if (var.empty()) return;
   validated_.insert(var);
-  if (Var* v = lookup(var)) {
+  if (Var* v = lookup_mut(var)) {
     v->serial = ++assignments_;  // changed: not the value the other path has
-    for (EWord& w : v->elems) w.w.tainted = false;
-    for (Alt& a : v->alts)
+    for (Alt& a : v->value.alts)
       for (EWord& w : a.elems) w.w.tainted = false;
   }
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include "analyzer/render/bash/words.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::bash {
@@ -68,6 +69,15 @@ void concat_into(EWord& a, const EWord& b) {
   // A path that starts with a mktemp result is inside the private temporary file/directory.
   a.temp_file = a.temp_file || (a.w.text.empty() && !a.w.symbolic && b.temp_file);
   if (!a.w.symbolic && b.w.symbolic) a.w.origin = b.w.origin;
+  // "agent-$NAME@run.sh:4": a word built from text and unknown values has an identity when
+  // every unknown piece has one (a piece with a guess, `${X:-agent}`, has none).
+  if (a.w.symbolic || b.w.symbolic) {
+    auto part = [](const EWord& x) { return x.w.symbolic ? x.w.identity : x.w.text; };
+    bool named =
+        (!a.w.symbolic || !a.w.identity.empty()) && (!b.w.symbolic || !b.w.identity.empty());
+    a.w.identity = named ? part(a) + part(b) : std::string();
+  }
+  if (a.w.host_network.empty()) a.w.host_network = b.w.host_network;
   a.w.text += b.w.text;
   a.w.symbolic = a.w.symbolic || b.w.symbolic;
   if (!a.w.tainted && b.w.tainted) {
@@ -84,6 +94,16 @@ void concat_into(EWord& a, const EWord& b) {
   if (a.secret_var.empty()) a.secret_var = b.secret_var;
   a.default_known = a.default_known && b.default_known;
   a.keep_from = false;
+}
+
+void concat_taint(EWord& a, const EWord& b) {
+  if (!a.w.tainted && b.w.tainted) {
+    a.w.tainted = true;
+    a.taint_var = b.taint_var;
+    a.taint_at = b.taint_at;
+    a.taint_source = b.taint_source;
+  }
+  if (a.secret_var.empty()) a.secret_var = b.secret_var;
 }
 
 // Joins field lists as adjacent text does: the last field of `acc` meets the first of `next`.
@@ -119,6 +139,29 @@ std::vector<EWord> split_fields(const EWord& w, const std::string& ifs) {
     i = e;
   }
   return out;
+}
+
+std::vector<EWord> split_lines(const std::vector<EWord>& input) {
+  std::vector<EWord> lines;
+  EWord cur;
+  bool open = false;
+  for (const EWord& w : input) {
+    for (char ch : w.w.text) {
+      if (!open) {
+        cur = w;
+        cur.w.text.clear();
+        open = true;
+      }
+      if (ch == '\n') {
+        lines.push_back(cur);
+        open = false;
+        continue;
+      }
+      cur.w.text += ch;
+    }
+  }
+  if (open && !cur.w.text.empty()) lines.push_back(cur);
+  return lines;
 }
 
 std::string unescape_word(std::string_view s) {
@@ -183,6 +226,10 @@ std::vector<EWord> env_word(const std::string& name, Location at) {
   if (well_known_env(name)) {
     w.w.text = "$" + name;
   } else {
+    // One value for the whole run, unless bash makes a new one at every expansion.
+    if (!in(name,
+            {"RANDOM", "SRANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "LINENO", "BASHPID"}))
+      w.w.identity = "$" + name;
     w.w.tainted = true;
     w.taint_var = name;
     w.taint_at = at;

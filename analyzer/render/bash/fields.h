@@ -1,6 +1,7 @@
 // Word-level helpers shared by the expansion translation units (expand.cpp, expand_text.cpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,13 @@ void mark_site(EWord& w, StepRole role, const std::string& note);
 void join_fields(std::vector<EWord>& acc, std::vector<EWord> next, bool& started);
 // Splits an unquoted expansion on IFS characters.
 std::vector<EWord> split_fields(const EWord& w, const std::string& ifs = " \t\n");
+// The lines of a known input, each keeping the place of the word it starts in (the statement
+// that printed it, the heredoc body). A final line without a newline is a line too.
+std::vector<EWord> split_lines(const std::vector<EWord>& input);
+// What `printf FORMAT ARGS...` prints (cmd[0] is printf) with %s, %d, %%, \n, \t and \\, the
+// format reused while arguments remain, as printf does; nullopt for any other directive
+// (capture.cpp).
+std::optional<std::string> printf_output(const std::vector<EWord>& cmd);
 // Removes backslash escapes of an unquoted or double-quoted word.
 std::string unescape_word(std::string_view s);
 // $'...' escapes.

@@ -78,12 +78,10 @@ void Evaluator::finish_facts() {
   for (Trap& t : all_traps_) {
     auto sp = t.handler.find_first_of(" ;\n");
     std::string first = t.handler.substr(0, sp);
-    auto f = st_.functions.find(first);
-    if (f != st_.functions.end() &&
-        t.expanded.find(std::string(f->second.second->slice(f->second.first))) ==
-            std::string::npos) {
-      t.expanded += "\n" + std::string(f->second.second->slice(f->second.first));
-    }
+    const auto* f = function(first);
+    if (f != nullptr &&
+        t.expanded.find(std::string(f->second->slice(f->first))) == std::string::npos)
+      t.expanded += "\n" + std::string(f->second->slice(f->first));
   }
   auto covers = [&](const Trap& t, const Resource& r) {
     const std::string& h = t.expanded;

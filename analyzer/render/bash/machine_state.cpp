@@ -117,6 +117,29 @@ bool positional(const std::string& name) {
 
 }  // namespace
 
+std::string host_network_source(const std::vector<std::string>& words_in) {
+  std::vector<std::string> words = words_in;
+  while (!words.empty() && in(words[0], {"sudo", "command", "env"})) words.erase(words.begin());
+  if (words.empty()) return "";
+  for (const std::string& w : words)
+    if (w.find("/proc/net/route") != std::string::npos) return "the default gateway (`ip route`)";
+  const std::string b = base_name(words[0]);
+  std::vector<std::string> operands;
+  for (std::size_t i = 1; i < words.size(); ++i)
+    if (!starts(words[i], "-")) operands.push_back(words[i]);
+  if (b == "ip" && !operands.empty() && in(operands[0], {"r", "ro", "rou", "rout", "route"}))
+    return "the default gateway (`ip route`)";
+  if (in(b, {"docker", "podman", "nerdctl"}) && operands.size() > 1 &&
+      in(operands[0], {"network", "net"}) && operands[1] == "inspect")
+    return "the container network's subnet (`" + b + " network inspect`)";
+  return "";
+}
+
+std::string host_network_source(TSNode stmt, const SyntaxTree* tree) {
+  if (is(stmt, K::pipeline)) stmt = ts_node_named_child(stmt, 0);
+  return host_network_source(written_words(statement_command(stmt), tree));
+}
+
 bool machine_state_pipeline(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
   if (stmts.size() != 1) return false;
   TSNode s = stmts.front();
@@ -138,6 +161,22 @@ std::optional<EWord> Evaluator::machine_state_value(const std::vector<TSNode>& s
   if (!machine_state_pipeline(stmts, tree)) return std::nullopt;
   std::vector<std::string> names;
   for (TSNode s : stmts) parameters(s, tree, names, 0);
+  // The host network it reads: its producer's, or that of a value it filters (`echo "$GW"`).
+  std::string host = host_network_source(stmts.front(), tree);
+  for (const std::string& name : names) {
+    const Var* v = host.empty() ? lookup(name) : nullptr;
+    for (std::size_t i = 0; v != nullptr && i < v->elems().size() && host.empty(); ++i)
+      host = v->elems()[i].w.host_network;
+  }
+  std::optional<EWord> value = machine_state_taint(names, at);
+  value->w.host_network = host;
+  return value;
+}
+
+// The taint of a machine-state value: that of the first parameter it expands that is tainted
+// (an argument, the environment), else none.
+std::optional<EWord> Evaluator::machine_state_taint(const std::vector<std::string>& names,
+                                                    Location at) {
   for (const std::string& name : names) {
     if (positional(name)) {
       size_t idx = name == "@" || name == "*" ? 0 : std::stoul(name) - 1;
@@ -162,9 +201,7 @@ std::optional<EWord> Evaluator::machine_state_value(const std::vector<TSNode>& s
       if (!env.empty() && env.front().w.tainted) return env.front();
       continue;
     }
-    for (const EWord& e : v->elems)
-      if (e.w.tainted) return e;
-    for (const Alt& a : v->alts)
+    for (const Alt& a : v->value.alts)
       for (const EWord& e : a.elems)
         if (e.w.tainted) return e;
   }

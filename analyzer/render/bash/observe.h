@@ -36,5 +36,11 @@ bool runs_command(TSNode n, const SyntaxTree* tree, std::string_view name, int d
 // `docker inspect`, `getent`, `dig +short NAME`, echo of a value piped to sed): see
 // machine_state.cpp for the table.
 bool machine_state_pipeline(const std::vector<TSNode>& stmts, const SyntaxTree* tree);
+// What a command's words read of the host's own network configuration: "the default gateway
+// (`ip route`)" for `ip route`/`ip r`/`/proc/net/route`, "the container network's subnet
+// (`docker network inspect`)"; "" for anything else (Word::host_network, judged by SB5077).
+std::string host_network_source(const std::vector<std::string>& words);
+// The same for the first stage of a statement (a pipeline's producer).
+std::string host_network_source(TSNode stmt, const SyntaxTree* tree);
 
 }  // namespace sbr::bash

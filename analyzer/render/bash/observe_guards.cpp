@@ -170,7 +170,7 @@ void Evaluator::note_if_guard(TSNode n, const SyntaxTree* tree) {
   // `if command -v nft; then nft -f ...; else warn; fi`: the steps run only when it is there.
   bool steps_inside = false;
   for (TSNode s : p.then_body)
-    steps_inside = steps_inside || !ts_node_is_null(first_step(s, tree, st_.functions).first);
+    steps_inside = steps_inside || !ts_node_is_null(first_step(s, tree, st_.functions.get()).first);
   if (!steps_inside || (!ts_node_is_null(p.rest) && node_exits(p.rest, tree))) return;
   note_tool_guard(p.cond, ts_node_is_null(p.rest) ? n : p.rest, tool, p.rest, tree);
 }
@@ -182,7 +182,7 @@ void Evaluator::note_early_success(TSNode n, const SyntaxTree* tree) {
     return;
   TSNode skip{};
   for (TSNode s : p.then_body) {
-    if (!ts_node_is_null(first_step(s, tree, st_.functions).first)) return;  // its own gate
+    if (!ts_node_is_null(first_step(s, tree, st_.functions.get()).first)) return;  // its own gate
     if (ts_node_is_null(skip)) skip = success_skip(s, tree);
   }
   if (ts_node_is_null(skip) || written_words(skip, tree).front() != "exit") return;
@@ -190,7 +190,7 @@ void Evaluator::note_early_success(TSNode n, const SyntaxTree* tree) {
   std::pair<TSNode, const SyntaxTree*> gate{TSNode{}, tree};
   for (TSNode s = ts_node_next_named_sibling(n); !ts_node_is_null(s) && ts_node_is_null(gate.first);
        s = ts_node_next_named_sibling(s))
-    gate = first_step(s, tree, st_.functions);
+    gate = first_step(s, tree, st_.functions.get());
   if (ts_node_is_null(gate.first)) return;
   observed().early_successes.push_back(
       EarlySuccess{std::string(tree->slice(p.cond)), loc(gate.first, gate.second),

@@ -120,7 +120,7 @@ void Evaluator::note_nsenter_gate(const std::vector<EWord>& argv, const Invocati
   std::string ctr = inspected_container(*pid);
   if (starts(ctr, "$")) {  // `podman inspect ... "$ctr"`: the name the variable holds here
     const Var* v = lookup(var_in(ctr));
-    ctr = v != nullptr && v->elems.size() == 1 && !v->elems[0].w.symbolic ? v->elems[0].w.text : "";
+    ctr = v != nullptr && v->elems().size() == 1 ? v->elems()[0].w.name() : "";
   }
   if (ctr.empty()) return;
   std::vector<std::string> gate;
@@ -162,7 +162,11 @@ void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& 
       const std::string& o = argv[i].w.text;
       detached = detached || detach_flag(o);
       published = published || publish_flag(o);
-      if (o == "--name" && i + 1 < argv.size()) idents.push_back(argv[i + 1].w.text);
+      if (o == "--name" && i + 1 < argv.size()) {
+        // The name as written and, for an unknown value, its identity (`--name "$NAME"`).
+        idents.push_back(argv[i + 1].w.text);
+        if (argv[i + 1].w.name() != argv[i + 1].w.text) idents.push_back(argv[i + 1].w.name());
+      }
       if (starts(o, "--name=")) idents.push_back(o.substr(7));
       if (argv[i].w.symbolic && argv[i].w.tainted) {
         observed().engine_options.push_back(
@@ -198,7 +202,9 @@ void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& 
     last_background_ = static_cast<int>(resources_.size());
     add_resource(std::move(r));
   } else if (in(b, {"podman", "docker", "nerdctl"}) && texts.size() > 3 && texts[1] == "exec") {
-    note_late_gate(texts, inv);
+    std::vector<std::string> names;  // the container by its identity when it is unknown
+    for (const EWord& w : argv) names.push_back(w.w.name());
+    note_late_gate(names, inv);
   } else if (b == "nsenter") {
     note_nsenter_gate(argv, inv);
   } else if (!b.empty() && (b == "podman" || b == "docker") && texts.size() > 2 &&

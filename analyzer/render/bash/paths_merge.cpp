@@ -32,8 +32,8 @@ void tag(std::vector<EWord>& ws, const Condition& c) {
 }
 
 // Variables after two paths meet: arrays keep the elements of both paths, each tagged with
-// the condition of the path that added it; scalars keep the default path's value and the other
-// as an alternative.
+// the condition of the path that added it (the compact form of a value, in its default
+// alternative); scalars keep the default path's value and add the other path's alternatives.
 // `a_tagged`: a's array elements already carry the conditions of the paths that added them (a
 // state accumulated over several `case` items), so they are not tagged again with `ca`.
 Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& cb, bool a_default,
@@ -44,58 +44,68 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
   const Condition& cdef = a_default ? ca : cb;
   Var out;
   if (def == nullptr && other == nullptr) return out;
-  if (def != nullptr && other != nullptr && same_elems(def->elems, other->elems)) return *def;
+  if (def != nullptr && other != nullptr && same_elems(def->elems(), other->elems())) return *def;
   bool array = (def && def->array) || (other && other->array);
   if (array) {
     out = def ? *def : *other;
     out.serial = 0;
-    out.elems.clear();
-    out.alts.clear();
-    std::vector<EWord> ea = def ? def->elems : std::vector<EWord>{};
-    std::vector<EWord> eb = other ? other->elems : std::vector<EWord>{};
+    std::vector<EWord> ea = def ? def->elems() : std::vector<EWord>{};
+    std::vector<EWord> eb = other ? other->elems() : std::vector<EWord>{};
     size_t p = 0;
     while (p < ea.size() && p < eb.size() && same_word(ea[p], eb[p])) ++p;
-    out.elems.assign(ea.begin(), ea.begin() + static_cast<long>(p));
+    std::vector<EWord> elems(ea.begin(), ea.begin() + static_cast<long>(p));
     std::vector<EWord> ra(ea.begin() + static_cast<long>(p), ea.end());
     std::vector<EWord> rb(eb.begin() + static_cast<long>(p), eb.end());
     if (!(a_tagged && a_default)) tag(ra, cdef);
     if (!(a_tagged && !a_default)) tag(rb, cother);
-    out.elems.insert(out.elems.end(), ra.begin(), ra.end());
-    out.elems.insert(out.elems.end(), rb.begin(), rb.end());
+    elems.insert(elems.end(), ra.begin(), ra.end());
+    elems.insert(elems.end(), rb.begin(), rb.end());
+    out.value.reset(std::move(elems));
     out.keys.clear();
     return out;
   }
   if (def != nullptr) {
     out = *def;
   } else {
-    out.elems.push_back(EWord{});  // unset on the default path
+    out.value.reset({EWord{}});  // unset on the default path
   }
   out.serial = 0;  // a value per path, not one value
   if (other != nullptr) {
-    out.alts.push_back(Alt{other->elems, cother});
-    for (const Alt& alt : other->alts) {
-      if (cother.contradicts(alt.cond)) continue;  // no path has both
-      out.alts.push_back(Alt{alt.elems, join(cother, alt.cond)});
+    // The other path's value: its default words under its condition, then its own
+    // alternatives, each under both conditions (none that no path has).
+    for (std::size_t i = 0; i < other->value.size(); ++i) {
+      const Alt& alt = other->value.alts[i];
+      if (i > 0 && cother.contradicts(alt.cond)) continue;
+      out.value.alts.push_back(Alt{alt.elems, i == 0 ? cother : join(cother, alt.cond)});
     }
   }
-  if (out.alts.size() > 4) out.alts.resize(4);
+  if (out.value.size() > 5) out.value.alts.resize(5);
   return out;
 }
 
-// Merges `b` into `a` in place. A variable with the same assignment serial on both paths holds
-// the same value and is left as it is: an option-parsing `case` with 200 items changes one
-// variable per item, and merging must not copy the other 199 each time.
-void merge_map_into(std::map<std::string, Var>& a, const std::map<std::string, Var>& b,
-                    const Condition& ca, const Condition& cb, bool a_default, bool a_tagged) {
-  for (auto& [k, va] : a) {
+// Merges `b` into `a` in place. A variable both paths still share, or with the same
+// assignment serial on both, holds the same value and is left as it is: an option-parsing
+// `case` with 200 items changes one variable per item, and merging must not copy the other 199
+// each time.
+void merge_map_into(Cow<VarMap>& a_map, const Cow<VarMap>& b_map, const Condition& ca,
+                    const Condition& cb, bool a_default, bool a_tagged) {
+  if (a_map.same(b_map)) return;  // neither path changed a variable of this scope
+  const VarMap& b = b_map.get();
+  std::vector<std::pair<std::string, Var>> changed;
+  for (const auto& [k, va] : a_map.get()) {
     auto ib = b.find(k);
-    const Var* vb = ib == b.end() ? nullptr : &ib->second;
-    if (vb != nullptr && va.serial != 0 && va.serial == vb->serial) continue;
-    va = merge_var(&va, vb, ca, cb, a_default, a_tagged);
+    const Var* vb = ib == b.end() ? nullptr : &ib->second.get();
+    if (ib != b.end() && va.same(ib->second)) continue;
+    if (vb != nullptr && va.get().serial != 0 && va.get().serial == vb->serial) continue;
+    changed.emplace_back(k, merge_var(&va.get(), vb, ca, cb, a_default, a_tagged));
   }
   for (const auto& [k, vb] : b) {
-    if (a.count(k) == 0) a[k] = merge_var(nullptr, &vb, ca, cb, a_default, a_tagged);
+    if (a_map.get().count(k) == 0)
+      changed.emplace_back(k, merge_var(nullptr, &vb.get(), ca, cb, a_default, a_tagged));
   }
+  if (changed.empty()) return;
+  VarMap& a = a_map.mut();
+  for (auto& [k, v] : changed) a[k].mut() = std::move(v);
 }
 
 }  // namespace
@@ -124,12 +134,17 @@ State merge_states(State a, State b, const Condition& ca, const Condition& cb, b
   const bool returning = a.returning && b.returning;
   const int breaking = std::min(a.breaking, b.breaking);
   const bool may_break = a.may_break || b.may_break || a.breaking != b.breaking;
+  const int shifted = a.shifted == b.shifted ? a.shifted : -1;
   if (!a_default) {
-    b.globals.swap(a.globals);
+    std::swap(b.globals, a.globals);
     if (b.frames.size() == a.frames.size() && !b.frames.empty())
-      b.frames.back().swap(a.frames.back());
+      std::swap(b.frames.back(), a.frames.back());
   }
-  for (const auto& [k, v] : other.functions) out.functions.emplace(k, v);
+  if (!out.functions.same(other.functions)) {
+    for (const auto& [k, v] : other.functions.get()) {
+      if (out.functions.get().count(k) == 0) out.functions.mut().emplace(k, v);
+    }
+  }
   for (const Trap& t : other.traps) {
     bool seen = std::any_of(out.traps.begin(), out.traps.end(),
                             [&](const Trap& x) { return x.at == t.at; });
@@ -142,6 +157,7 @@ State merge_states(State a, State b, const Condition& ca, const Condition& cb, b
   out.returning = returning;
   out.breaking = breaking;
   out.may_break = may_break;
+  out.shifted = shifted;
   return std::move(out);
 }
 

@@ -7,36 +7,11 @@
 #include <vector>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/fields.h"
 #include "analyzer/render/bash/observe.h"
 
 namespace sbr::bash {
 namespace {
-
-// The lines of a known input, each keeping the place of the word it starts in (the statement
-// that printed it, the heredoc body). A final line without a newline is read too: `read` fails
-// on it, and loops written `|| [[ -n $line ]]` still see it; dropping it would lose a flag.
-std::vector<EWord> input_lines(const std::vector<EWord>& input) {
-  std::vector<EWord> lines;
-  EWord cur;
-  bool open = false;
-  for (const EWord& w : input) {
-    for (char ch : w.w.text) {
-      if (!open) {
-        cur = w;
-        cur.w.text.clear();
-        open = true;
-      }
-      if (ch == '\n') {
-        lines.push_back(cur);
-        open = false;
-        continue;
-      }
-      cur.w.text += ch;
-    }
-  }
-  if (open && !cur.w.text.empty()) lines.push_back(cur);
-  return lines;
-}
 
 bool known(const std::vector<EWord>& input) {
   if (input.empty()) return false;
@@ -61,7 +36,7 @@ bool Evaluator::read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx
   if (!known(input)) return false;
   TSNode body = field(loop, F::body);
   std::uint32_t iter = 0;
-  for (const EWord& line : input_lines(input)) {
+  for (const EWord& line : split_lines(input)) {
     if (++iter > limits_.max_loop_iterations) {
       out_.problems.push_back(
           {ProblemKind::BudgetExceeded,

@@ -43,6 +43,7 @@ std::string text_of(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
 void Evaluator::taint_output(EWord& w, const std::vector<TSNode>& stmts, TSNode n, const Ctx& ctx) {
   if (auto state = machine_state_value(stmts, ctx.tree, loc(n, ctx.tree))) {
     taint_from(w, *state);
+    if (w.w.host_network.empty()) w.w.host_network = state->w.host_network;
     return;
   }
   w.w.tainted = true;
@@ -96,6 +97,7 @@ std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
   } else {
     taint_output(w, stmts, n, ctx);
   }
+  if (w.w.host_network.empty()) w.w.host_network = printed.host_network;
   return {w};
 }
 
@@ -112,7 +114,7 @@ std::vector<EWord> Evaluator::process_substitution(TSNode n, Ctx& ctx) {
   w.w.text = "/dev/fd/63";
   w.w.origin = "process substitution";
   // `mapfile -t a < <(fn)` reads these lines (builtins.cpp).
-  if (auto words = captured_words(printed, true)) {
+  if (auto words = captured_pieces(printed)) {
     substituted_files_[w.w.text] = std::move(*words);
   } else {
     // What a reader (`read`, `mapfile`) gets is the commands' output, not the script's stdin:
@@ -122,6 +124,7 @@ std::vector<EWord> Evaluator::process_substitution(TSNode n, Ctx& ctx) {
     out.w.symbolic = true;
     out.w.origin = "output of `" + short_text(text_of(stmts, ctx.tree)) + "`";
     out.default_known = false;
+    out.w.host_network = printed.host_network;
     taint_output(out, stmts, n, ctx);
     substituted_files_[w.w.text] = {out};
   }
