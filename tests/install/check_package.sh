@@ -8,6 +8,8 @@ build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# A command that fails under `set -e` says which, instead of ending the test silently.
+trap 'echo "FAIL: line $LINENO: $BASH_COMMAND exited $?" >&2' ERR
 
 (cd "$build" && cpack -G DEB -B "$tmp/pkg" >"$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log"; fail "cpack"; }
 debs=("$tmp"/pkg/sbreview_*.deb)
@@ -20,12 +22,21 @@ echo "$fields"
 # Every shared library the binary needs comes from a package in Depends.
 needed=$(readelf -d "$build/sbreview" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 [[ -n $needed ]] || fail "readelf found no NEEDED entries"
+# The owning package: Debian 12 merges /lib into /usr/lib, and a package may have registered
+# either spelling of the path (libc6 registers /lib/...), so every spelling is asked.
+owner() {
+  local p out
+  for p in "$1" "$(readlink -f "$1")" "${1#/usr}" "/usr${1#/usr}"; do
+    out=$(dpkg-query -S "$p" 2>/dev/null) || continue
+    echo "${out%%:*}"
+    return 0
+  done
+}
 for so in $needed; do
   path=$(ldconfig -p | awk -v so="$so" '$1 == so {print $NF; exit}')
   [[ -n $path ]] || fail "$so is not in the linker cache"
-  pkg=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1) ||
-    pkg=$(dpkg -S "$path" | head -1 | cut -d: -f1)
-  [[ -n $pkg ]] || fail "no package owns $path"
+  pkg=$(owner "$path")
+  [[ -n $pkg ]] || fail "no package owns $path ($(readlink -f "$path"))"
   grep -q "^Depends:.*\b$pkg\b" <<<"$fields" || fail "Depends lacks $pkg (for $so)"
 done
 grep -q "^Suggests:.*podman" <<<"$fields" || fail "Suggests lacks podman"

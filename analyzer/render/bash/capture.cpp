@@ -86,6 +86,7 @@ void Evaluator::capture_output(const std::vector<EWord>& cmd, bool stdout_redire
     // Unknown, but known to come from the host's network: read by this command, by the
     // pipeline it ends, or printed from a value that was (`echo "${gw%.*}.0/24"`).
     std::vector<std::string> words;
+    words.reserve(cmd.size());
     for (const EWord& w : cmd) words.push_back(w.w.text);
     std::string host = host_network_source(words);
     if (host.empty()) host = ctx.pipe_host_network;

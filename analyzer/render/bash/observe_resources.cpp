@@ -203,6 +203,7 @@ void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& 
     add_resource(std::move(r));
   } else if (in(b, {"podman", "docker", "nerdctl"}) && texts.size() > 3 && texts[1] == "exec") {
     std::vector<std::string> names;  // the container by its identity when it is unknown
+    names.reserve(argv.size());
     for (const EWord& w : argv) names.push_back(w.w.name());
     note_late_gate(names, inv);
   } else if (b == "nsenter") {
