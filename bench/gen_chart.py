@@ -5,7 +5,8 @@
 
 Each of CHARTS charts has TEMPLATES templates (default 20): Deployments, Services and
 ConfigMaps written the way `helm create` writes them (_helpers.tpl with name/fullname/labels,
-`with`/`toYaml | nindent` blocks, `default`, `quote`, `range` over values), plus a values.yaml.
+`with`/`toYaml | nindent` blocks, `default`, `quote`, `range` over values, boolean switches
+`autoscaling.enabled` and `debug.enabled`), plus a values.yaml.
 """
 import os
 import sys
@@ -36,7 +37,9 @@ metadata:
   labels:
     {{{{- include "bench.labels" . | nindent 4 }}}}
 spec:
+  {{{{- if not .Values.autoscaling.enabled }}}}
   replicas: {{{{ .Values.replicaCount }}}}
+  {{{{- end }}}}
   selector:
     matchLabels:
       app: w{n}
@@ -87,12 +90,19 @@ data:
   {{{{- range $k, $v := .Values.config }}}}
   {{{{ $k }}}}: {{{{ $v | quote }}}}
   {{{{- end }}}}
+  {{{{- if .Values.debug.enabled }}}}
+  LOG_LEVEL: debug
+  {{{{- end }}}}
 """
 
 
 def values(templates):
     lines = [
         "replicaCount: 1",
+        "autoscaling:",
+        "  enabled: false",
+        "debug:",
+        "  enabled: false",
         "image:",
         "  repository: ghcr.io/example/worker",
         '  tag: ""',

@@ -4,6 +4,9 @@
 # and the completion are generated at build time from the command's own help, docs/usage.md
 # and the embedded catalog, so neither is a second copy that could drift.
 include(GNUInstallDirs)
+# Installing and packaging take the tree as built and never rebuild it: cpack's implicit
+# rebuild re-recorded the commit and relinked sbreview while CTest ran other tests on it.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY TRUE)
 
 add_executable(sbreview_gen_docs analyzer/cli/gen_docs_main.cpp)
 target_include_directories(sbreview_gen_docs PRIVATE "${SBR_LAYER_ROOT}/cli")

@@ -8,7 +8,9 @@ std::string subject_of(const Workload& w) {
   return fmt::format("{}/{}/{}/{}", w.id.kind, w.id.ns, w.id.name, w.id.container);
 }
 
-std::string describe(const Workload& w) {
+namespace {
+
+std::string describe_configured(const Workload& w) {
   if (is_kubernetes(w)) {
     std::string ns = w.id.ns.empty() ? "" : w.id.ns + "/";
     if (w.pod_only)
@@ -18,6 +20,15 @@ std::string describe(const Workload& w) {
                        w.id.container.empty() ? "(unnamed)" : w.id.container);
   }
   return fmt::format("{} {} ({})", w.id.kind, w.id.name, w.id.container);
+}
+
+}  // namespace
+
+std::string describe(const Workload& w) {
+  // An example read from a document (docs/doc-claims.md) says so wherever it is named.
+  if (!w.example_of.empty())
+    return fmt::format("example ({}) {}", w.example_of, describe_configured(w));
+  return describe_configured(w);
 }
 
 Finding make(const Workload& w, RuleId rule, std::string message, const Provenance& at,
@@ -68,6 +79,14 @@ const Provenance& container_security_anchor(const Workload& w) {
 }
 const Provenance& pod_security_anchor(const Workload& w) {
   return w.pod_security_context_from.at.valid() ? w.pod_security_context_from : pod_anchor(w);
+}
+
+const Provenance& omitted_anchor(const Workload& w, std::string_view field,
+                                 const Provenance& fallback) {
+  for (const Workload::Omitted& o : w.omitted) {
+    if (o.field == field) return o.from;
+  }
+  return fallback;
 }
 
 bool is_kubernetes(const Workload& w) {

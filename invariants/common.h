@@ -33,6 +33,10 @@ const Provenance& object_anchor(const Workload& w);
 // mapping when there is one, else the container entry (the pod spec).
 const Provenance& container_security_anchor(const Workload& w);
 const Provenance& pod_security_anchor(const Workload& w);
+// Where an absent field is reported: the template guard that left it out of a rendered chart
+// (Workload::omitted), else `fallback`.
+const Provenance& omitted_anchor(const Workload& w, std::string_view field,
+                                 const Provenance& fallback);
 
 bool is_kubernetes(const Workload& w);
 

@@ -43,6 +43,8 @@ RuleId rule_for(ProblemKind k) {
       return rule::source_unresolved;
     case ProblemKind::ArgvPartlyUnknown:
       return rule::argv_partly_unknown;
+    case ProblemKind::SwitchNotRendered:
+      return rule::switch_not_rendered;
   }
   return rule::parse_error;
 }
@@ -62,7 +64,9 @@ std::set<Location> escape_hatch_words(const Model& model) {
 }  // namespace
 
 void check_integrity(const Model& model, Findings& out) {
-  check_devcontainer_features(model, out);
+  check_unresolved_links(model, out);
+  // Documents are configuration too: each claim's finding carries its control's invariant.
+  check_doc_claims(model, out);
   // Problems are told apart by their order among problems of the same kind in the same file,
   // never by line: inserting lines above a parse error must not make it a "new" finding.
   std::map<std::pair<FileId, ProblemKind>, int> ordinal;

@@ -1,14 +1,15 @@
 // Invariant 1: the isolation boundary meets the floor. See docs/invariants/1-isolation.md.
+// What needs computation stays here: the runtime a workload really gets (SB1006), whether root
+// is host root on its engine (SB1009) and which sibling containers share its namespaces
+// (SB1010). Privileged, host namespaces, sockets, devices and unmasked /proc are data rules.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <map>
 #include <tuple>
 
 #include "analyzer/engine/defaults.h"
-#include "analyzer/engine/paths.h"
 #include "analyzer/support/strings.h"
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
@@ -17,126 +18,6 @@
 
 namespace sbr::inv {
 namespace {
-
-void check_privileged(const Workload& w, FactFindings& out) {
-  if (!is_privileged(w)) return;
-  out.add(w, rule::privileged_container,
-          MessageArgs{{"setting", spell(w, "privileged: true", "--privileged", "privileged: true")},
-                      {"admission", admission_note(w, PsaLevel::Baseline)}},
-          w.identity.privileged->from, "privileged");
-}
-
-void check_host_namespaces(const Workload& w, FactFindings& out) {
-  const Network& n = w.network;
-  if (n.host_pid && n.host_pid->value) {
-    out.add(w, rule::host_pid_namespace,
-            MessageArgs{{"setting", spell(w, "hostPID: true", "--pid=host", "pid: host")},
-                        {"admission", admission_note(w, PsaLevel::Baseline)}},
-            n.host_pid->from, "namespaces.pid");
-  }
-  std::optional<Provenance> net;
-  if (n.host_network && n.host_network->value) {
-    net = n.host_network->from;
-  } else if (n.mode && n.mode->value == NetMode::Host) {
-    net = n.mode->from;
-  }
-  if (net) {
-    out.add(w, rule::host_network_namespace,
-            MessageArgs{
-                {"setting", spell(w, "hostNetwork: true", "--network=host", "network_mode: host")},
-                {"admission", admission_note(w, PsaLevel::Baseline)}},
-            *net, "namespaces.network");
-  }
-  if (n.host_ipc && n.host_ipc->value) {
-    out.add(w, rule::host_ipc_or_uts_namespace,
-            fmt::format("shares the host IPC namespace ({}): host shared memory and message "
-                        "queues are readable and writable{}",
-                        spell(w, "hostIPC: true", "--ipc=host", "ipc: host"),
-                        admission_note(w, PsaLevel::Baseline)),
-            n.host_ipc->from, "namespaces.ipc");
-  }
-  if (n.host_uts && n.host_uts->value) {
-    out.add(w, rule::host_ipc_or_uts_namespace,
-            "shares the host UTS namespace (--uts=host): it can change the host's hostname and "
-            "domain name",
-            n.host_uts->from, "namespaces.uts");
-  }
-}
-
-void check_host_paths(const Model& model, const Workload& w, FactFindings& out) {
-  (void)model;
-  for (const Mount& m : w.mounts) {
-    if (m.kind != MountKind::HostPath || m.target.empty()) continue;
-    auto c = engine::classify_host_path(m.source);
-    std::string ro = writes_host(m) ? "" : " read-only";
-    if (c.kind == engine::HostPathKind::RuntimeSocket) {
-      std::string what =
-          c.why == c.normalized
-              ? fmt::format("mounts the container runtime socket path {}{}", m.source, ro)
-              : fmt::format("mounts {}{}, which holds the container runtime sockets under {}",
-                            m.source, ro, c.why);
-      out.add(w, rule::runtime_socket_mount,
-              what +
-                  ": a socket can be connected to through a read-only mount, and the runtime "
-                  "API starts privileged containers on the host" +
-                  admission_note(w, PsaLevel::Baseline),
-              mount_anchor(w, m), "mount:" + c.normalized + "->" + m.target, mount_related(m));
-    } else if (c.kind == engine::HostPathKind::Device) {
-      out.add(w, rule::host_device_access,
-              fmt::format("mounts host device path {}{}: device nodes reach host hardware and "
-                          "kernel drivers directly{}",
-                          m.source, ro, admission_note(w, PsaLevel::Baseline)),
-              mount_anchor(w, m), "mount:" + c.normalized + "->" + m.target, mount_related(m));
-    }
-  }
-}
-
-void check_devices(const Workload& w, FactFindings& out) {
-  for (const auto& d : w.resources.devices) {
-    out.add(w, rule::host_device_access,
-            fmt::format("is given host device {}: device nodes reach host hardware and kernel "
-                        "drivers directly",
-                        d.value),
-            d.from, "devices/" + d.value);
-  }
-  for (const auto& g : w.resources.gpus) {
-    std::string v = g.value;
-    std::transform(v.begin(), v.end(), v.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    bool all = v == "all" || v.rfind("all,", 0) == 0 || v.find("device=all") != std::string::npos ||
-               v.find("=all") != std::string::npos;
-    if (!all) continue;  // GPUs by count or id are a budget (invariant 6)
-    out.add(w, rule::host_device_access,
-            fmt::format("is given every GPU ({}): all devices pass through and the vendor's OCI "
-                        "hooks run on the host for it",
-                        g.value),
-            g.from, "gpus/" + g.value);
-  }
-}
-
-void check_proc(const Workload& w, FactFindings& out) {
-  const Identity& id = w.identity;
-  if (id.proc_mount && id.proc_mount->value == "Unmasked") {
-    out.add(w, rule::unmasked_proc,
-            "sets procMount: Unmasked: the host's sensitive /proc and /sys entries are no longer "
-            "masked" +
-                admission_note(w, PsaLevel::Baseline),
-            id.proc_mount->from, "procMount");
-  }
-  for (const auto& p : id.unmasked_paths) {
-    out.add(w, rule::unmasked_proc,
-            fmt::format("unmasks {} (--security-opt unmask={}): masked kernel interfaces become "
-                        "readable or writable",
-                        p.value, p.value),
-            p.from, "unmask/" + p.value);
-  }
-  if (id.systempaths_unconfined && id.systempaths_unconfined->value) {
-    out.add(w, rule::unmasked_proc,
-            "sets --security-opt systempaths=unconfined: /proc and /sys are exposed unmasked and "
-            "writable",
-            id.systempaths_unconfined->from, "systempaths");
-  }
-}
 
 void check_runtime(const Model& model, const Workload& w, FactFindings& out) {
   // The floor is a container for untrusted input; trusted workloads have none (INVARIANTS 1).
@@ -176,7 +57,7 @@ void check_runtime(const Model& model, const Workload& w, FactFindings& out) {
         "class {} (handler {}) is runc-class",
         r.rt.name, r.rt.handler.empty() ? "unknown" : r.rt.handler);
   } else if (is_kubernetes(w)) {
-    at = pod_anchor(w);
+    at = omitted_anchor(w, "pod.runtimeClassName", pod_anchor(w));
     what =
         "sets no runtimeClassName and no cluster default runtime is declared: it runs under "
         "the node's default runtime (runc, handler runc), sharing the host kernel";
@@ -345,11 +226,6 @@ void check_isolation(const Model& model, Findings& out) {
   for (const Workload& w : model.workloads) groups[group_of(w)].push_back(&w);
   FactFindings facts(out);
   for (const Workload& w : model.workloads) {
-    check_privileged(w, facts);
-    check_host_namespaces(w, facts);
-    check_host_paths(model, w, facts);
-    check_devices(w, facts);
-    check_proc(w, facts);
     check_runtime(model, w, facts);
     check_host_root(w, facts);
     check_sidecars(w, groups, facts);

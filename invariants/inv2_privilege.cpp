@@ -1,11 +1,12 @@
 // Invariant 2: least privilege inside the boundary. See docs/invariants/2-privilege.md.
+// Capabilities (SB2001-SB2004: the runtime they are added under, the PSA level that admits each)
+// and the user (SB2006: whether the image or the setting makes it root) stay here; escalation,
+// the root filesystem, seccomp, LSMs, user names and PSA labels are data rules.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "analyzer/engine/defaults.h"
-#include "analyzer/support/strings.h"
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
@@ -125,25 +126,6 @@ void check_capabilities(const Model& model, const Workload& w, FactFindings& out
   }
 }
 
-void check_escalation(const Workload& w, FactFindings& out) {
-  if (is_privileged(w) || !engine::privilege_escalation_allowed(w)) return;
-  std::string note = admission_note(w, PsaLevel::Restricted);
-  if (w.identity.allow_privilege_escalation) {
-    out.add(w, rule::privilege_escalation_allowed,
-            MessageArgs{{"setting", "allows privilege escalation (allowPrivilegeEscalation: true)"},
-                        {"admission", note}},
-            w.identity.allow_privilege_escalation->from, "allowPrivilegeEscalation");
-    return;
-  }
-  std::string unset =
-      spell(w, "allowPrivilegeEscalation: false", "--security-opt no-new-privileges",
-            "security_opt: [no-new-privileges:true]");
-  out.add(w, rule::privilege_escalation_allowed,
-          MessageArgs{{"setting", fmt::format("does not set {} (unset allows escalation)", unset)},
-                      {"admission", note}},
-          container_security_anchor(w), "allowPrivilegeEscalation");
-}
-
 // How the image decides a root user: `USER root` written in its Dockerfile, or no USER in the
 // final stage. "" when the user is the workload's own setting.
 std::string image_root(const Model& model, const Workload& w) {
@@ -201,101 +183,8 @@ void check_user(const Model& model, const Workload& w, FactFindings& out) {
                       spell(w, "runAsUser and no runAsNonRoot: true", "--user", "`user`"), note),
           container_security_anchor(w), "user");
       return;
-    case UserState::Named:
-      out.add(w, rule::user_name_unverifiable,
-              fmt::format("runs as user name {}, which cannot be verified to be non-root here "
-                          "(the image's /etc/passwd decides); a numeric uid can",
-                          id.user_name->value),
-              id.user_name->from, "user");
+    case UserState::Named:  // SB2007, a data rule
       return;
-  }
-}
-
-void check_root_fs(const Workload& w, FactFindings& out) {
-  const auto& ro = w.identity.read_only_root;
-  if (ro && ro->value) return;
-  if (ro) {
-    out.add(w, rule::writable_root_filesystem,
-            MessageArgs{{"setting", "readOnlyRootFilesystem: false"}}, ro->from,
-            "readOnlyRootFilesystem");
-    return;
-  }
-  std::string unset =
-      "no " + spell(w, "readOnlyRootFilesystem: true", "--read-only", "read_only: true");
-  out.add(w, rule::writable_root_filesystem, MessageArgs{{"setting", unset}},
-          container_security_anchor(w), "readOnlyRootFilesystem");
-}
-
-void check_seccomp(const Model& model, const Workload& w, FactFindings& out) {
-  const auto& s = w.identity.seccomp;
-  if (s && s->value.kind == SeccompKind::Unconfined) {
-    out.add(w, rule::seccomp_unconfined,
-            fmt::format("runs seccomp Unconfined ({} is written): every system call reaches the "
-                        "host kernel{}",
-                        spell(w, "seccompProfile type Unconfined", "seccomp=unconfined",
-                              "seccomp:unconfined"),
-                        admission_note(w, PsaLevel::Baseline)),
-            s->from, "seccomp");
-    return;
-  }
-  if (s || is_privileged(w)) return;
-  if (engine::effective_seccomp(w, model.cluster_facts) != SeccompKind::Unconfined) return;
-  out.add(w, rule::seccomp_unconfined,
-          "sets no seccompProfile and the kubelet's seccompDefault is not declared "
-          "(.sbreview.yaml cluster.seccomp_default): Kubernetes runs it Unconfined, so every "
-          "system call reaches the host kernel" +
-              admission_note(w, PsaLevel::Restricted),
-          pod_security_anchor(w), "seccomp");
-}
-
-void check_lsm(const Workload& w, FactFindings& out) {
-  const Identity& id = w.identity;
-  std::string note = admission_note(w, PsaLevel::Baseline);
-  if (id.apparmor && lower(id.apparmor->value) == "unconfined") {
-    out.add(w, rule::lsm_disabled,
-            fmt::format("disables AppArmor ({}): the mandatory access control layer that blocks "
-                        "mounts and writes to /proc and /sys is off{}",
-                        spell(w, "AppArmor profile Unconfined", "apparmor=unconfined"), note),
-            id.apparmor->from, "apparmor");
-  }
-  if (id.selinux_type && id.selinux_type->value == "spc_t") {
-    out.add(w, rule::lsm_disabled,
-            fmt::format("runs as SELinux type spc_t ({}): the super-privileged container type "
-                        "is not confined by the container policy{}",
-                        spell(w, "seLinuxOptions.type: spc_t", "label=type:spc_t"), note),
-            id.selinux_type->from, "selinux");
-  }
-  if (id.selinux_disabled && id.selinux_disabled->value) {
-    out.add(w, rule::lsm_disabled,
-            "disables SELinux separation (--security-opt label=disable): host files the "
-            "container reaches are no longer kept apart by label",
-            id.selinux_disabled->from, "selinux.disable");
-  }
-}
-
-bool strong_level(const std::string& v) {
-  return v == "baseline" || v == "restricted";
-}
-
-void check_admission(const Model& model, Findings& out) {
-  for (const NamespaceObject& ns : model.cluster.namespaces) {
-    const PodSecurityLabels& l = ns.labels;
-    if (strong_level(l.enforce)) continue;
-    if (l.audit.empty() && l.warn.empty()) continue;
-    std::vector<std::string> modes;
-    if (!l.audit.empty()) modes.push_back("audit=" + l.audit);
-    if (!l.warn.empty()) modes.push_back("warn=" + l.warn);
-    Finding f;
-    f.rule_id = rule::pod_security_admission_not_enforced;
-    f.message = rule_message(
-        f.rule_id, {{"namespace", ns.ref.name},
-                    {"modes", fmt::format("{}", fmt::join(modes, ", "))},
-                    {"enforce", l.enforce.empty() ? "no enforce label" : "enforce=" + l.enforce}});
-    const Provenance& at = l.from.at.valid() ? l.from : ns.ref.from;
-    f.at = at.at;
-    f.subject = "Namespace//" + ns.ref.name;
-    f.fact_path = "pod-security.enforce";
-    out.add(std::move(f));
   }
 }
 
@@ -305,17 +194,12 @@ void check_privilege(const Model& model, Findings& out) {
   {
     FactFindings facts(out);
     for (const Workload& w : model.workloads) {
-      check_seccomp(model, w, facts);  // the pod's seccompProfile
       // A pod spec without containers: nothing container-level exists to judge (SB0005 says so).
       if (w.pod_only) continue;
       check_capabilities(model, w, facts);
-      check_escalation(w, facts);
       check_user(model, w, facts);
-      check_root_fs(w, facts);
-      check_lsm(w, facts);
     }
   }
-  check_admission(model, out);
   check_script_privilege(model, out);  // SB2050, invariants/inv2_script.cpp
   check_seccomp_profiles(model, out);  // SB2051, SB2052: invariants/inv2_seccomp_profile.cpp
   check_image_grants(model, out);      // SB2060-SB2063: invariants/inv2_image.cpp

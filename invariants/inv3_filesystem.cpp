@@ -1,6 +1,8 @@
 // Invariant 3: filesystem confinement. See docs/invariants/3-filesystem.md.
-// Runtime sockets and device paths are invariant-1 facts (SB1005, SB1007): the most specific
-// rule wins, so they are skipped here.
+// The mounts of a sensitive path class (system paths, credential stores, homes, instruction and
+// auto-run directories), hostPath volumes, propagation, :U and :z are data rules; what needs the
+// workload's other mounts stays here: a second writable bind (SB3007) and a read-only child of
+// a writable parent (SB3013).
 #include <fmt/format.h>
 
 #include "analyzer/engine/paths.h"
@@ -23,129 +25,35 @@ std::string workspace_text(const Model& model) {
   return fmt::format("{}", fmt::join(model.workspace_paths, ", "));
 }
 
-struct MountJudge {
-  const Model& model;
-  const Workload& w;
-  FactFindings& out;
+// A writable bind mount with nothing sensitive known about its path (a sensitive path is judged
+// by its own data rule): outside the workspace, or a second one inside it.
+void judge_writable_binds(const Model& model, const Workload& w, FactFindings& out) {
+  if (is_kubernetes(w)) return;  // hostPath volumes: SB3008, a data rule
   const Mount* first_workspace_mount = nullptr;
-
-  void add(RuleId rule, const Mount& m, const engine::HostPathClass& c, std::string what) {
-    out.add(w, rule, std::move(what), mount_anchor(w, m), fact_of(c, m), mount_related(m));
-  }
-  // Worded by the rule's summary: `source` and `target` are the mount's, `admission` note().
-  void add(RuleId rule, const Mount& m, const engine::HostPathClass& c, MessageArgs args) {
-    args.push_back({"source", m.source});
-    args.push_back({"target", m.target});
-    args.push_back({"admission", note()});
-    out.add(w, rule, std::move(args), mount_anchor(w, m), fact_of(c, m), mount_related(m));
-  }
-
-  std::string note() const {
-    return is_kubernetes(w) ? admission_note(w, PsaLevel::Baseline) : std::string();
-  }
-
-  void judge_path(const Mount& m) {
+  for (const Mount& m : w.mounts) {
+    if (m.target.empty() || m.kind != MountKind::HostPath || m.source.empty() || !writes_host(m))
+      continue;
     auto c = engine::classify_host_path(m.source);
-    bool rw = writes_host(m);
-    std::string mode = rw ? "writable" : "read-only";
-    switch (c.kind) {
-      case HostPathKind::Device:
-      case HostPathKind::RuntimeSocket:
-        return;  // invariant 1
-      case HostPathKind::CredentialStore:
-        add(rule::credential_store_mount, m, c, MessageArgs{{"store", c.why}, {"mode", mode}});
-        return;
-      case HostPathKind::Home:
-        add(rw ? rule::home_directory_writable : rule::home_directory_read_only, m, c,
-            MessageArgs{});
-        return;
-      case HostPathKind::AutoRun:
-        if (rw) {
-          add(rule::host_run_path_writable, m, c,
-              MessageArgs{{"what", (c.what.empty() ? "" : c.what + " ") + "`" + c.why + "`"}});
-          return;
-        }
-        break;  // read-only: judged as any other host path below
-      case HostPathKind::InstructionDir:
-        if (rw) {
-          add(rule::instruction_directory_writable, m, c, MessageArgs{{"directory", c.why}});
-          return;
-        }
-        break;  // read-only: judged as any other host path below
-      case HostPathKind::SystemPath:
-        if (!rw) {
-          add(rule::host_system_path_read_only, m, c, MessageArgs{{"why", c.why}});
-          return;
-        }
-        add(rule::host_system_path_writable, m, c,
-            fmt::format("mounts host system path {} ({}) writable at {}: host configuration, "
-                        "binaries or runtime state can be rewritten{}",
-                        m.source, c.why, m.target, note()));
-        return;
-      case HostPathKind::PublicSystemFile:
-        if (rw) {
-          add(rule::host_system_path_writable, m, c,
-              fmt::format("mounts host system path {} ({}) writable at {}: the host's trust or "
-                          "time configuration can be rewritten{}",
-                          m.source, c.why, m.target, note()));
-          return;
-        }
-        break;
-      case HostPathKind::None:
-        break;
-    }
-    judge_plain(m, c, rw);
-  }
-
-  // A host path with nothing sensitive known about it.
-  void judge_plain(const Mount& m, const engine::HostPathClass& c, bool rw) {
-    if (is_kubernetes(w)) {
-      add(rw ? rule::host_path_volume : rule::host_path_volume_read_only, m, c, MessageArgs{});
-      return;
-    }
-    if (!rw) return;
+    if (c.kind != HostPathKind::None) continue;
+    std::string what;
     if (!engine::in_workspace(m.source, model.workspace_paths)) {
-      add(rule::writable_mount_outside_workspace, m, c,
-          fmt::format("mounts host path {} writable at {}, outside the workspace ({}): whatever "
-                      "the agent writes there persists on the host",
-                      m.source, m.target, workspace_text(model)));
-      return;
-    }
-    if (first_workspace_mount == nullptr) {
+      what = fmt::format(
+          "mounts host path {} writable at {}, outside the workspace ({}): whatever the agent "
+          "writes there persists on the host",
+          m.source, m.target, workspace_text(model));
+    } else if (first_workspace_mount == nullptr) {
       first_workspace_mount = &m;
-      return;
+      continue;
+    } else {
+      what = fmt::format(
+          "mounts a second writable host path {} at {} (the first is {}): each writable host "
+          "path is one more place the agent's writes reach the host",
+          m.source, m.target, first_workspace_mount->source);
     }
-    add(rule::writable_mount_outside_workspace, m, c,
-        fmt::format("mounts a second writable host path {} at {} (the first is {}): each "
-                    "writable host path is one more place the agent's writes reach the host",
-                    m.source, m.target, first_workspace_mount->source));
+    out.add(w, rule::writable_mount_outside_workspace, std::move(what), mount_anchor(w, m),
+            fact_of(c, m), mount_related(m));
   }
-
-  void judge_options(const Mount& m) {
-    auto c = engine::classify_host_path(m.source);
-    if (m.propagation && m.propagation->value == Propagation::Bidirectional) {
-      out.add(w, rule::bidirectional_mount_propagation,
-              MessageArgs{
-                  {"source", m.source.empty() ? m.volume_name : m.source},
-                  {"target", m.target},
-                  {"setting", is_kubernetes(w) ? "mountPropagation: Bidirectional" : "rshared"}},
-              m.propagation->from.at.valid() ? m.propagation->from : mount_anchor(w, m),
-              fact_of(c, m) + "#propagation", mount_related(m));
-    }
-    if (m.kind != MountKind::HostPath || is_kubernetes(w)) return;
-    bool inside = engine::in_workspace(m.source, model.workspace_paths);
-    if (m.chown && !inside) {
-      add(rule::host_mount_chown, m, c, MessageArgs{});
-    }
-    if ((m.relabel_shared || m.relabel_private) && !inside) {
-      add(rule::host_mount_relabel, m, c,
-          MessageArgs{
-              {"option", m.relabel_private ? ":Z" : ":z"},
-              {"effect", m.relabel_private ? "locking host services out of it"
-                                           : "sharing it with every container on the host"}});
-    }
-  }
-};
+}
 
 // Bind mounts that write the host tree their target lies in: the candidates for a parent that
 // holds a read-only mount.
@@ -185,15 +93,9 @@ void judge_nested_read_only(const Workload& w, FactFindings& out) {
 }  // namespace
 
 void check_filesystem(const Model& model, Findings& out) {
-  check_host_commands(model, out);
   FactFindings facts(out);
   for (const Workload& w : model.workloads) {
-    MountJudge judge{model, w, facts};
-    for (const Mount& m : w.mounts) {
-      if (m.target.empty()) continue;  // a volume this container does not mount
-      if (m.kind == MountKind::HostPath && !m.source.empty()) judge.judge_path(m);
-      judge.judge_options(m);
-    }
+    judge_writable_binds(model, w, facts);
     judge_nested_read_only(w, facts);
   }
 }

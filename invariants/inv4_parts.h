@@ -6,9 +6,7 @@
 
 namespace sbr::inv {
 
-// SB4001-SB4003: the environment, command lines and ConfigMap/Secret data.
-void check_secret_environment(const Model& model, Findings& out);
-// SB4004-SB4006: service-account tokens and what their RBAC grants allow.
+// SB4006: what the RBAC grants of a service account whose token reaches the pod allow.
 void check_service_account(const Model& model, Findings& out);
 
 // The reason an RBAC rule hands the sandbox cluster power ("read every Secret"), or "".

@@ -1,5 +1,6 @@
 // Invariant 4, service-account tokens: a token inside lets the sandboxed code speak to the
-// API server as the pod's service account, with every permission bound to it.
+// API server as the pod's service account, with every permission bound to it. Whether a token
+// is mounted (SB4004, SB4005) is a data rule; what it may do (SB4006) is judged here.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -40,56 +41,6 @@ std::string join(const std::vector<std::string>& v) {
   return out.empty() ? "none" : out;
 }
 
-std::string token_source(const Workload& w) {
-  if (engine::automounts_service_account_token(w)) return "automounted";
-  return "projected";
-}
-
-void check_token(const Workload& w, PodOnce& once, Findings& out) {
-  if (!is_kubernetes(w) || !engine::automounts_service_account_token(w)) return;
-  if (!once.first(w, rule::service_account_token_mounted)) return;
-  const auto& s = w.service;
-  std::string why;
-  Provenance at = pod_anchor(w);
-  if (s.pod_automount) {
-    why = "automountServiceAccountToken is true on the pod";
-    at = s.pod_automount->from;
-  } else if (s.account_automount) {
-    why = fmt::format(
-        "automountServiceAccountToken is unset on the pod and true on "
-        "ServiceAccount {}",
-        s.account);
-  } else {
-    why =
-        "automountServiceAccountToken is set neither on the pod nor on its ServiceAccount, "
-        "and the default mounts the token";
-  }
-  Finding f = make(w, rule::service_account_token_mounted,
-                   fmt::format("{}: the token of service account {} is mounted into the "
-                               "sandbox ({}); set automountServiceAccountToken: false on the pod",
-                               describe(w), s.account, why),
-                   at, "automountServiceAccountToken");
-  if (s.account_in_input) {
-    f.related.push_back({s.account_from.at, "ServiceAccount " + s.account});
-  }
-  out.add(std::move(f));
-}
-
-void check_projected(const Workload& w, Findings& out) {
-  for (const auto& m : w.mounts) {
-    if (!m.projects_sa_token || m.target.empty()) continue;
-    Finding f = make(w, rule::projected_service_account_token,
-                     fmt::format("{}: volume {} projects a service-account token (of {}) into "
-                                 "{}; automountServiceAccountToken: false does not prevent it",
-                                 describe(w), m.volume_name, w.service.account, m.target),
-                     m.mount_from, "volumeMounts:" + m.volume_name);
-    if (m.source_from.at.valid() && m.source_from.at != m.mount_from.at) {
-      f.related.push_back({m.source_from.at, "the projected serviceAccountToken source"});
-    }
-    out.add(std::move(f));
-  }
-}
-
 void check_grants(const Workload& w, PodOnce& once, Findings& out) {
   if (!is_kubernetes(w) || !engine::service_account_token_reaches(w)) return;
   for (const auto& g : w.service.grants) {
@@ -97,13 +48,15 @@ void check_grants(const Workload& w, PodOnce& once, Findings& out) {
     if (reason.empty()) continue;
     std::string fact = fmt::format("rbac:{}:{}:{}", g.role, join(g.verbs), join(g.resources));
     if (!once.first(w, rule::dangerous_rbac_grant, fact)) continue;
-    Finding f = make(w, rule::dangerous_rbac_grant,
-                     fmt::format("{}: service account {} is bound to {} (verbs: {}; resources: "
-                                 "{}), and its {} token is inside the sandbox: the code there "
-                                 "can {}",
-                                 describe(w), w.service.account, g.role, join(g.verbs),
-                                 join(g.resources), token_source(w), reason),
-                     g.rule_from, fact);
+    Finding f =
+        make(w, rule::dangerous_rbac_grant,
+             fmt::format("{}: service account {} is bound to {} (verbs: {}; resources: "
+                         "{}), and its {} token is inside the sandbox: the code there "
+                         "can {}",
+                         describe(w), w.service.account, g.role, join(g.verbs), join(g.resources),
+                         engine::automounts_service_account_token(w) ? "automounted" : "projected",
+                         reason),
+             g.rule_from, fact);
     f.related.push_back({g.binding_from.at, "the binding of service account " + w.service.account});
     out.add(std::move(f));
   }
@@ -142,8 +95,6 @@ void check_service_account(const Model& model, Findings& out) {
   PodOnce once;
   for (const Workload* wp : main_containers_first(model)) {
     const Workload& w = *wp;
-    check_token(w, once, out);
-    check_projected(w, out);
     check_grants(w, once, out);
   }
 }

@@ -233,15 +233,22 @@ void check_gate_config_writable(const Model& model, const Workload& w, FactFindi
     if (!file_gate || !g.from.at.valid() || g.from.at.file >= model.files.paths.size() ||
         g.from.at.file == w.object_from.at.file)
       continue;
-    const std::string file = engine::normalize_path(model.files.path(g.from.at.file));
+    // The gate's own file and the lists it reads (a squid allowlist bound into the proxy).
+    std::vector<std::string> files{engine::normalize_path(model.files.path(g.from.at.file))};
+    for (const auto& f : g.list_repo_files) files.push_back(engine::normalize_path(f));
     for (const Mount& m : w.mounts) {
       if (m.kind != MountKind::HostPath || m.source.empty() || !writes_host(m)) continue;
-      if (!engine::path_within(file, engine::normalize_path(m.source))) continue;
+      const std::string source = engine::normalize_path(m.source);
+      std::string held;
+      for (const std::string& f : files) {
+        if (engine::path_within(f, source)) held += (held.empty() ? "" : " and ") + f;
+      }
+      if (held.empty()) continue;
       std::vector<Related> related = mount_related(m);
       related.push_back({g.from.at, "the gate: " + gate_label(g)});
       out.add(w, rule::gate_config_writable_by_workload,
-              MessageArgs{{"source", m.source}, {"target", m.target}, {"file", file}},
-              mount_anchor(w, m), "egress-gate-file:" + file, related);
+              MessageArgs{{"source", m.source}, {"target", m.target}, {"file", held}},
+              mount_anchor(w, m), "egress-gate-file:" + files.front(), related);
       break;
     }
   }

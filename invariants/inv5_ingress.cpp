@@ -1,5 +1,5 @@
 // Invariant 5, ingress: nothing outside the cluster should reach the sandbox, and inside the
-// cluster only what a policy allows.
+// cluster only what a policy allows. A hostPort (SB5008) is a data rule.
 #include <fmt/format.h>
 
 #include "generated/rule_ids.h"
@@ -22,17 +22,6 @@ const char* exposure_name(ExposureKind k) {
       return "an Ingress";
   }
   return "";
-}
-
-void check_host_ports(const Workload& w, Findings& out) {
-  for (const auto& p : w.network.ports) {
-    if (!p.is_host_port) continue;
-    out.add(make(w, rule::host_port,
-                 fmt::format("{}: containerPort {} is published on port {} of the node's "
-                             "addresses (hostPort), around every NetworkPolicy",
-                             describe(w), p.container_port, p.host_port),
-                 p.from, "hostPort:" + p.container_port));
-  }
 }
 
 void check_exposures(const Workload& w, PodOnce& once, Findings& out) {
@@ -78,7 +67,6 @@ void check_ingress(const Model& model, Findings& out) {
   PodOnce once;
   for (const Workload* wp : main_containers_first(model)) {
     const Workload& w = *wp;
-    check_host_ports(w, out);
     check_exposures(w, once, out);
     check_ingress_default_deny(w, once, out);
   }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
@@ -39,14 +40,18 @@ std::string describe_gate(const EgressGate& g) {
 }
 
 void check_policy_enforcement(const Model& model, Findings& out) {
-  const auto& policies = model.cluster.network_policies;
+  // The policies that are deployed: a chart's render with a switch flipped repeats them.
+  std::vector<const NetworkPolicyObject*> policies;
+  for (const auto& p : model.cluster.network_policies) {
+    if (!from_render_switch(p.ref.from.condition)) policies.push_back(&p);
+  }
   if (policies.empty()) return;
-  auto first =
-      std::min_element(policies.begin(), policies.end(), [&](const auto& a, const auto& b) {
-        return std::forward_as_tuple(model.files.path(a.ref.from.at.file), a.ref.from.at.line,
-                                     a.ref.from.at.column) <
-               std::forward_as_tuple(model.files.path(b.ref.from.at.file), b.ref.from.at.line,
-                                     b.ref.from.at.column);
+  const NetworkPolicyObject* first =
+      *std::min_element(policies.begin(), policies.end(), [&](const auto* a, const auto* b) {
+        return std::forward_as_tuple(model.files.path(a->ref.from.at.file), a->ref.from.at.line,
+                                     a->ref.from.at.column) <
+               std::forward_as_tuple(model.files.path(b->ref.from.at.file), b->ref.from.at.line,
+                                     b->ref.from.at.column);
       });
   Finding f;
   f.rule_id = rule::network_policy_enforcement_depends_on_cni;
@@ -65,7 +70,6 @@ void check_network(const Model& model, Findings& out) {
   check_ingress(model, out);
   check_policy_enforcement(model, out);
   check_gates(model, out);
-  check_publish(model, out);
   check_servers(model, out);
 }
 

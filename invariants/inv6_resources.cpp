@@ -1,5 +1,6 @@
-// Invariant 6: resource budgets (see docs/invariants/6-resources.md). Quotas throttle a runaway
-// or hostile workload; only a wall clock ends it, so both are checked.
+// Invariant 6: resource budgets (see docs/invariants/6-resources.md). The limits one field
+// answers (memory, CPU, swap, pids, the wall clock) are data rules; what needs the workload's
+// mounts (ephemeral storage, SB6006) or the whole pod (Burstable QoS, SB6008) stays here.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,13 +16,6 @@
 
 namespace sbr::inv {
 namespace {
-
-// The pod's QoS class as context for the limit findings (INVARIANTS.md 6: context in the
-// message, never a second finding).
-std::string qos_context(const Workload& w) {
-  if (!w.resources.qos) return "";
-  return fmt::format(" (pod QoS class {})", qos_name(*w.resources.qos));
-}
 
 // Ephemeral (debug) containers cannot carry resources; every other container runs code.
 bool counts(const Workload& w) {
@@ -68,20 +62,6 @@ std::vector<Pod> pods_of(const Model& model) {
   return pods;
 }
 
-void check_memory(const Workload& w, Findings& out) {
-  if (w.resources.memory_limit) return;
-  std::string how = is_kubernetes(w) ? "resources.limits.memory" : "--memory";
-  out.add(make(w, rule::no_memory_limit, MessageArgs{{"setting", how}, {"qos", qos_context(w)}},
-               container_anchor(w), "resources.limits.memory"));
-}
-
-void check_cpu(const Workload& w, Findings& out) {
-  if (w.resources.cpu_limit) return;
-  std::string how = is_kubernetes(w) ? "resources.limits.cpu" : "--cpus";
-  out.add(make(w, rule::no_cpu_limit, MessageArgs{{"setting", how}, {"qos", qos_context(w)}},
-               container_anchor(w), "resources.limits.cpu"));
-}
-
 // Disk is bounded when the container has an ephemeral-storage limit, or when nothing it can
 // write is unbounded: a read-only root and a size on every writable emptyDir/tmpfs.
 void check_ephemeral(const Workload& w, Findings& out) {
@@ -114,43 +94,6 @@ void check_ephemeral(const Workload& w, Findings& out) {
   out.add(std::move(f));
 }
 
-void check_pids(const Workload& w, const Model& model, Findings& out) {
-  if (w.engine != Engine::Kubelet || model.cluster_facts.pod_pids_limit) return;
-  out.add(make(w, rule::pids_limit_not_declared, MessageArgs{{"workload", describe_pod(w)}},
-               pod_anchor(w), "pod.pidsLimit"));
-}
-
-bool has_wall_clock(const Workload& w) {
-  const Lifecycle& l = w.lifecycle;
-  if (l.active_deadline || l.timeout) return true;
-  // A Sandbox's shutdownTime ends it at a fixed time: a wall clock by another name.
-  return l.controller == Controller::Sandbox && l.shutdown_time.has_value();
-}
-
-void check_wall_clock(const Workload& w, Findings& out) {
-  if (has_wall_clock(w)) return;
-  if (is_kubernetes(w)) {
-    out.add(make(w, rule::no_wall_clock,
-                 MessageArgs{{"workload", describe_pod(w)},
-                             {"how", "activeDeadlineSeconds on the pod or Job"}},
-                 pod_anchor(w), "pod.activeDeadlineSeconds"));
-    return;
-  }
-  std::string how;
-  switch (w.engine) {
-    case Engine::Podman:
-      how = "podman --timeout or a timeout(1) wrapper";
-      break;
-    case Engine::Docker:
-      how = "a timeout(1) wrapper; docker has no --timeout";
-      break;
-    default:
-      how = "a timeout(1) wrapper around the session; the file itself cannot set one";
-  }
-  out.add(make(w, rule::no_wall_clock, MessageArgs{{"how", how}}, object_anchor(w),
-               "lifecycle.timeout"));
-}
-
 // Burstable with every limit written means the requests are below the limits: under memory
 // pressure the kubelet evicts this pod before Guaranteed ones, and the limits give the
 // scheduler no reservation. Judged per pod, only when the limits themselves are all present
@@ -177,17 +120,12 @@ void check_burstable(const Pod& pod, const Workload& first, Findings& out) {
 }  // namespace
 
 void check_resources(const Model& model, Findings& out) {
-  check_launch_limits(model, out);  // launcher-only rules (swap, docker pids): the launch checks
   for (const Workload& w : model.workloads) {
     if (!counts(w) || w.pod_only) continue;  // a pod without containers has no limits to set
-    check_memory(w, out);
-    check_cpu(w, out);
     check_ephemeral(w, out);
   }
   for (const Pod& pod : pods_of(model)) {
     for (const Workload* w : pod.reporters()) {
-      check_pids(*w, model, out);
-      check_wall_clock(*w, out);
       if (is_kubernetes(*w)) check_burstable(pod, *w, out);
     }
   }

@@ -1,5 +1,6 @@
-// Invariant 7: ephemeral, fail-closed lifecycle (see docs/invariants/7-lifecycle.md). This module
-// judges the objects' lifecycle; the script rules of invariant 7 live with the launcher checks.
+// Invariant 7: ephemeral, fail-closed lifecycle (see docs/invariants/7-lifecycle.md). Controllers,
+// TTLs, shutdown times, restart policies and the image's pins are data rules; a persistent home
+// volume (SB7004: one finding for the first of several) and the scripts are judged here.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,75 +16,6 @@
 
 namespace sbr::inv {
 namespace {
-
-std::string object_name(const Workload& w) {
-  return fmt::format("{} {}", w.id.kind, w.id.ns.empty() ? w.id.name : w.id.ns + "/" + w.id.name);
-}
-
-// Object-level findings are reported once per object, whatever its container count (once per
-// threat class when its containers are classified differently: their severities differ). Main
-// containers come first, so the finding names the container that runs the workload.
-class OncePerObject {
- public:
-  bool first(const Workload& w, RuleId rule) {
-    const Location& at = w.object_from.at;
-    return seen_
-        .emplace(std::string(rule), at.file, at.line, at.column, w.id.kind, w.id.name,
-                 static_cast<int>(w.threat))
-        .second;
-  }
-
- private:
-  std::set<
-      std::tuple<std::string, FileId, std::uint32_t, std::uint32_t, std::string, std::string, int>>
-      seen_;
-};
-
-bool long_lived(Controller c) {
-  switch (c) {
-    case Controller::Deployment:
-    case Controller::StatefulSet:
-    case Controller::ReplicaSet:
-    case Controller::DaemonSet:
-    case Controller::ReplicationController:
-      return true;
-    default:
-      return false;
-  }
-}
-
-void check_long_lived(const Workload& w, Findings& out) {
-  if (!long_lived(w.lifecycle.controller)) return;
-  out.add(make(w, rule::long_lived_controller,
-               fmt::format("{} keeps its pods running and restarts them: one sandbox serves "
-                           "every session, so what one task leaves behind (files, processes, "
-                           "credentials) is there for the next; run each task as a Job or "
-                           "Sandbox that is destroyed after it",
-                           object_name(w)),
-               object_anchor(w), "kind"));
-}
-
-void check_job_ttl(const Workload& w, Findings& out) {
-  Controller c = w.lifecycle.controller;
-  if ((c != Controller::Job && c != Controller::CronJob) || w.lifecycle.ttl_after_finished) return;
-  out.add(make(w, rule::job_without_ttl,
-               fmt::format("{} has no ttlSecondsAfterFinished: its finished pods, their logs and "
-                           "their volumes stay in the cluster until someone deletes them",
-                           object_name(w)),
-               object_anchor(w), "spec.ttlSecondsAfterFinished"));
-}
-
-void check_sandbox_expiry(const Workload& w, Findings& out) {
-  // A SandboxTemplate's lifetime comes from the claim that uses it, which is not modelled:
-  // only a directly created Sandbox is judged.
-  if (w.lifecycle.controller != Controller::Sandbox || w.lifecycle.shutdown_time) return;
-  out.add(make(w, rule::sandbox_never_expires,
-               fmt::format("{} has no spec.lifecycle.shutdownTime: the agent-sandbox controller "
-                           "keeps it (and whatever the agent left in it) until it is deleted by "
-                           "hand",
-                           object_name(w)),
-               object_anchor(w), "spec.lifecycle.shutdownTime"));
-}
 
 bool under(std::string_view path, std::string_view dir) {
   return path == dir || (std::string_view(path).starts_with(dir) && path.size() > dir.size() &&
@@ -142,21 +74,9 @@ void check_home_volume(const Workload& w, Findings& out) {
 }  // namespace
 
 void check_lifecycle(const Model& model, Findings& out) {
-  check_launch_lifecycle(model, out);  // launcher options (the launch checks)
   check_script_lifecycle(model, out);  // launcher scripts: invariants/inv7_script.cpp
-  OncePerObject once;
-  std::vector<const Workload*> order;
   for (const Workload& w : model.workloads) {
-    if (w.role != ContainerRole::Ephemeral) order.push_back(&w);
-  }
-  std::stable_partition(order.begin(), order.end(),
-                        [](const Workload* w) { return w->role == ContainerRole::Main; });
-  for (const Workload* p : order) {
-    const Workload& w = *p;
-    if (once.first(w, rule::long_lived_controller)) check_long_lived(w, out);
-    if (once.first(w, rule::job_without_ttl)) check_job_ttl(w, out);
-    if (once.first(w, rule::sandbox_never_expires)) check_sandbox_expiry(w, out);
-    check_home_volume(w, out);
+    if (w.role != ContainerRole::Ephemeral) check_home_volume(w, out);
   }
 }
 

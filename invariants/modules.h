@@ -25,14 +25,11 @@ void check_script_lifecycle(const Model& model, Findings& out);  // 7: inv7_scri
 
 // Launcher, compose and devcontainer checks (called from the module entries above).
 namespace sbr::inv {
-void check_seccomp_profiles(const Model& model, Findings& out);       // 2: SB2051, SB2052
-void check_image_grants(const Model& model, Findings& out);           // 2: SB2060-SB2063
-void check_env_on_argv(const Model& model, Findings& out);            // 4: SB4070, SB4071
-void check_login_volumes(const Model& model, Findings& out);          // 4: SB4053
-void check_publish(const Model& model, Findings& out);                // 5: SB5050-SB5052
-void check_servers(const Model& model, Findings& out);                // 5: SB5053
-void check_launch_limits(const Model& model, Findings& out);          // 6: SB6002, SB6003
-void check_launch_lifecycle(const Model& model, Findings& out);       // 7: SB7080-SB7082
-void check_devcontainer_features(const Model& model, Findings& out);  // 0: SB0051
-void check_host_commands(const Model& model, Findings& out);          // 3: SB3051
+void check_seccomp_profiles(const Model& model, Findings& out);  // 2: SB2051, SB2052
+void check_image_grants(const Model& model, Findings& out);      // 2: SB2060-SB2063
+void check_servers(const Model& model, Findings& out);           // 5: SB5053
+void check_unresolved_links(const Model& model, Findings& out);  // 0: SB0052, SB0053
+// Doc claims, every invariant: SB0030-SB0032, SBn100/SBn101 (doc_claims_findings.cpp);
+// called from check_integrity.
+void check_doc_claims(const Model& model, Findings& out);
 }  // namespace sbr::inv

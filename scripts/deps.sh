@@ -8,12 +8,15 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates
   libyaml-cpp-dev nlohmann-json3-dev libtree-sitter-dev libre2-dev libfmt-dev catch2
-  libgit2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
+  libgit2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev zlib1g-dev
   nodejs npm python3 python3-jsonschema python3-yaml shellcheck clang-format clang-tidy
   dpkg-dev file groff-base   # the Debian package and its test (docs/install.md)
 )
+# The runtime prover's tests (docs/prover.md; scripts/test.sh sets SBR_WITH_PODMAN=1): podman
+# with runc (crun fails on cgroups v1 hosts), catatonit for kube play's pause image, runsc for
+# gVisor, netavark and iptables for published ports. About two minutes on a fresh machine.
 if [[ "${SBR_WITH_PODMAN:-0}" == 1 ]]; then
-  packages+=(podman runc catatonit busybox-static nftables uidmap runsc)
+  packages+=(podman runc catatonit busybox-static nftables iptables netavark uidmap runsc)
 fi
 
 missing=()

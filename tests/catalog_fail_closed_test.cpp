@@ -28,8 +28,9 @@ Catalog catalog_without(RuleId id) {
   return c;
 }
 
-const Catalog& without_privileged() {
-  static const Catalog c = catalog_without(rule::privileged_container);
+// A C++ check's rule left out of the catalog (a data rule left out simply does not run).
+const Catalog& without_runs_as_root() {
+  static const Catalog c = catalog_without(rule::runs_as_root);
   return c;
 }
 
@@ -112,12 +113,12 @@ TEST_CASE("a finding of a rule the catalog does not hold stops the run", "[catal
 }
 
 TEST_CASE("the CLI exits 2 on an unknown rule id or a catalog that does not load", "[catalog]") {
-  std::string dir = test::source_dir() + "/fixtures/rules/SB1001-privileged-container";
+  std::string dir = test::source_dir() + "/fixtures/rules/SB2006-runs-as-root";
   std::ostringstream out, err;
   CHECK(run_cli({"check", "--format", "json", dir}, out, err) == 1);  // the embedded catalog
   std::ostringstream out2, err2;
-  CHECK(run_cli({"check", dir}, out2, err2, &without_privileged) == 2);
-  CHECK(err2.str().rfind("sbreview: internal error: a check reported rule SB1001, which the rule "
+  CHECK(run_cli({"check", dir}, out2, err2, &without_runs_as_root) == 2);
+  CHECK(err2.str().rfind("sbreview: internal error: a check reported rule SB2006, which the rule "
                          "catalog does not define",
                          0) == 0);
   std::ostringstream out3, err3;
@@ -140,8 +141,11 @@ TEST_CASE("over the fixture suite, summaries are complete and applies_to holds",
   // Every summary is rendered at least once, so a parameter missing anywhere would have thrown.
   std::set<std::string> fired, silent;
   for (const Finding& f : findings) fired.insert(std::string(f.rule_id));
+  // The prover's rules fire only in `sbreview prove`; tests/prover_judge_test.cpp renders
+  // their summaries through the prover's own runtime_findings.
+  const std::set<std::string> prove_only = {"SB0040", "SB0041", "SB0042"};
   for (const Rule& r : c.rules()) {
-    if (!r.summary.empty() && !fired.count(r.id)) silent.insert(r.id);
+    if (!r.summary.empty() && !fired.count(r.id) && !prove_only.count(r.id)) silent.insert(r.id);
   }
   INFO("rules with a summary that no fixture fires: " << fmt::format("{}", fmt::join(silent, " ")));
   CHECK(silent.empty());

@@ -48,6 +48,8 @@ std::string rule_text(const std::string& from = "", const std::string& to = "") 
       "origin:\n"
       "  kind: invariant\n"
       "  detail: a test\n"
+      "prover: the probe reads it\n"
+      "implemented_by: invariants/inv1_isolation.cpp\n"
       "summary: \"{workload} does {what}\"\n"
       "message: why\n"
       "remediation: fix\n"
@@ -84,17 +86,18 @@ TEST_CASE("rule files with a bad schema field are errors with their position", "
   CHECK(parse_error(rule_text("applies_to: [kubernetes, launcher]", "applies_to: []")) ==
         "rules/SB1901-test-rule.yaml:6:13: `applies_to` must be a non-empty list");
   CHECK(parse_error(rule_text("  kind: invariant", "  kind: rumour")) ==
-        "rules/SB1901-test-rule.yaml:8:9: `origin.kind` `rumour` is not invariant|past-review");
+        "rules/SB1901-test-rule.yaml:8:9: `origin.kind` `rumour` is not "
+        "invariant|past-review|advisory|hardening-guide");
   CHECK(parse_error(rule_text("  detail: a test\n", "")) ==
         "rules/SB1901-test-rule.yaml:8:3: missing string `detail`");
   CHECK(parse_error(rule_text("", "tool_notification: true\n")) ==
-        "rules/SB1901-test-rule.yaml:14:20: `tool_notification` is for invariant-0 rules (a file "
+        "rules/SB1901-test-rule.yaml:16:20: `tool_notification` is for invariant-0 rules (a file "
         "never read)");
   CHECK(parse_error(rule_text("{what}", "{what is it}")) ==
-        "rules/SB1901-test-rule.yaml:10:10: `summary`: `{what is it` at offset 16 is not a "
+        "rules/SB1901-test-rule.yaml:12:10: `summary`: `{what is it` at offset 16 is not a "
         "{parameter}");
   CHECK(parse_error(rule_text("", "kind: notification\n")) ==
-        "rules/SB1901-test-rule.yaml:14:1: unknown key `kind`");
+        "rules/SB1901-test-rule.yaml:16:1: unknown key `kind`");
 }
 
 TEST_CASE("a catalog with a broken or duplicate file does not load", "[catalog]") {
@@ -130,13 +133,16 @@ TEST_CASE("rule ids are values: parsed from text only when well-formed", "[catal
 }
 
 TEST_CASE("every rule file has the schema's keys in the schema's order", "[catalog]") {
+  // `vars` follows `summary`, whose parameters it defines; `match` comes last.
   const std::vector<std::string> order = {
-      "id",         "slug",       "title",       "invariant",
-      "severity",   "applies_to", "origin",      "tool_notification",
-      "summary",    "message",    "remediation", "remediation_by_engine",
-      "folds_into", "references"};
-  const std::set<std::string> optional = {"tool_notification", "summary", "remediation_by_engine",
-                                          "folds_into"};
+      "id",         "slug",       "title",   "invariant",      "severity",
+      "applies_to", "origin",     "prover",  "implemented_by", "tool_notification",
+      "summary",    "vars",       "message", "remediation",    "remediation_by_engine",
+      "folds_into", "references", "match"};
+  const std::set<std::string> optional = {"implemented_by", "tool_notification",
+                                          "summary",        "remediation_by_engine",
+                                          "folds_into",     "vars",
+                                          "match"};
   for (const auto& path : files_under(test::source_dir() + "/rules")) {
     INFO(path);
     std::vector<std::string> keys;

@@ -266,6 +266,31 @@ TEST_CASE("compose: a launcher's `-f a -f b up` is one project of both files", "
     CHECK(out.problems[0].kind == ProblemKind::SourceUnresolved);
     CHECK(out.problems[0].at.column == 39);  // the word compose/local.yml
   }
+  SECTION("COMPOSE_FILE in the command's environment names the files when -f does not") {
+    Invocation inv = compose_up({"docker", "compose", "up"});
+    inv.env_prefix.push_back(word("COMPOSE_FILE=compose/base.yml:compose/extra.yml", 1));
+    FilePart out;
+    REQUIRE(workloads_from_invocation(inv, ctx, out));
+    const Workload& w = service(out, "agent");
+    CHECK(w.id.name == "compose/base.yml + compose/extra.yml, run by bin/up");
+    REQUIRE(w.identity.cap_add.size() == 1);
+    CHECK(w.identity.cap_add[0].from.at.file == 1);
+    CHECK(out.problems.empty());
+
+    // Another separator; and `-f` wins over the variable, as compose has it.
+    Invocation sep = compose_up({"docker", "compose", "up"});
+    sep.env_prefix.push_back(word("COMPOSE_PATH_SEPARATOR=,", 1));
+    sep.env_prefix.push_back(word("COMPOSE_FILE=compose/base.yml,compose/extra.yml", 26));
+    FilePart out_sep;
+    REQUIRE(workloads_from_invocation(sep, ctx, out_sep));
+    CHECK(service(out_sep, "agent").identity.cap_add.size() == 1);
+    Invocation flag = compose_up({"docker", "compose", "-f", "compose/base.yml", "up"});
+    flag.env_prefix.push_back(word("COMPOSE_FILE=compose/extra.yml", 1));
+    FilePart out_flag;
+    REQUIRE(workloads_from_invocation(flag, ctx, out_flag));
+    CHECK(service(out_flag, "agent").id.name == "compose/base.yml, run by bin/up");
+    CHECK(service(out_flag, "agent").identity.cap_add.empty());
+  }
   SECTION("commands that start nothing, or read the default files, are not projects") {
     FilePart out;
     CHECK_FALSE(workloads_from_invocation(

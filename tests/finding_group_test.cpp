@@ -30,7 +30,8 @@ std::string rule_yaml(const std::string& id, const std::string& severity,
                       const std::string& folds) {
   return "id: " + id + "\nslug: r" + id + "\ntitle: t\ninvariant: " + id.substr(2, 1) +
          "\nseverity: " + severity +
-         "\napplies_to: [launcher]\norigin:\n  kind: invariant\n  detail: d\nmessage: m\n"
+         "\napplies_to: [launcher]\norigin:\n  kind: invariant\n  detail: d\nprover: p\n"
+         "implemented_by: invariants/inv3_filesystem.cpp\nmessage: m\n"
          "remediation: r\n" +
          (folds.empty() ? "" : "folds_into: [" + folds + "]\n") + "references: []\n";
 }

@@ -9,43 +9,24 @@
 #include <tuple>
 #include <vector>
 
+#include "analyzer/check/catalog.h"
 #include "analyzer/check/finding.h"
+#include "analyzer/cli/rule_tests.h"
 
 namespace sbr::test {
 
-using Key = std::tuple<std::string, unsigned, std::string>;  // file, line, rule
+// The annotations and the comparison are the product's (analyzer/cli/rule_tests.h), shared
+// with `sbreview test-rules`.
+using ruletest::Annotations;
+using ruletest::collect_annotations;
+using ruletest::collect_tree_expectations;
+using ruletest::compare_finding;
+using ruletest::FixtureResult;
+using ruletest::Key;
 
-// What a fixture's files say about themselves.
-struct Annotations {
-  std::set<Key> expected;       // `ruleid:` lines and `.expect` sidecars
-  std::set<Key> ok;             // `ok:` lines
-  std::set<std::string> rules;  // every rule named by either
-};
-
-// Adds the annotations of one fixture file (`rel` relative to the fixture directory). A
-// `<file>.expect` sidecar holds "LINE RULE" lines for `<file>`.
-void collect_annotations(const std::string& rel, const std::string& text, Annotations& into);
-
-// Adds the lines of `<dir>.expect`, a file beside a fixture directory whose files must keep their
-// line numbers (golden dumps point into them): "PATH LINE RULE" a line, `#` starts a comment.
-void collect_tree_expectations(const std::string& text, Annotations& into);
-
-struct FixtureResult {
-  std::set<Key> reported;                 // within scope
-  std::set<Key> expected;                 // `ruleid:` annotations
-  std::set<Key> forbidden_hit;            // `ok:` annotations that were reported anyway
-  std::vector<Finding> findings;          // everything reported in the directory
-  std::multimap<Key, std::string> texts;  // the message of each reported key
-  std::string describe() const;           // a readable diff for failures
-  bool matches() const { return reported == expected && forbidden_hit.empty(); }
-  // Reported keys nobody annotated, each as "file:line RULE message".
-  std::vector<std::string> unannotated() const;
-};
-
-// Records one reported finding (`path` relative to the fixture directory) against the
-// annotations: in scope when `closed` or when its rule is in `scope`.
-void compare_finding(const Annotations& marks, const std::set<std::string>& scope, bool closed,
-                     const std::string& path, const Finding& f, FixtureResult& r);
+// How the test binary reads a fixture directory: into memory, except one with a
+// `.fixture-setup`, whose FIFOs and mode-000 files only exist on disk (see fixture_harness.cpp).
+ruletest::FixtureRun fixture_run(const Catalog& catalog = Catalog::embedded());
 
 // Runs the whole pipeline on `dir` (its own .sbreview.yaml is the configuration when present).
 // A `.fixture-setup` in the directory creates, in a temporary copy, what git cannot hold (a FIFO,

@@ -29,7 +29,11 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "gates",
                           "helm/agent-sandbox",
                           "helm/proxy-unsupported",
-                          "helm/runner-unvendored"}) {
+                          "helm/runner-unvendored",
+                          "claims/agentbox-drift",
+                          "claims/platform-drift",
+                          "helm/sandbox-switches",
+                          "helm/packaged-subchart"}) {
     DYNAMIC_SECTION(dir) {
       auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/" + dir, {}, true);
       INFO(r.describe());

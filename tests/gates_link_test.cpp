@@ -111,6 +111,7 @@ TEST_CASE("a gate loaded by the container's entrypoint filters its own namespace
   add_script(m, 2, {kept});
   Workload w = launched(0, Engine::Podman, std::nullopt);
   w.command.push_back(fact(std::string("/usr/local/bin/init-firewall.sh"), Provenance{}));
+  w.image_files.push_back({"/usr/local/bin/init-firewall.sh", "image/init-firewall.sh", {}});
   w.identity.cap_add.push_back(fact(Capability::NetAdmin, Provenance{}));
   m.workloads.push_back(w);
   Workload no_cap = w;
@@ -143,6 +144,13 @@ TEST_CASE("a container command naming an nft file of the repository loads it", "
   for (const char* c : {"sh", "-c", "nft -f /etc/sandbox/egress.nft && exec agent"}) {
     w.command.push_back(fact(std::string(c), Provenance{}));
   }
+  // The ConfigMap-free way a repository file gets there: a bind of its directory.
+  Mount policy;
+  policy.kind = MountKind::HostPath;
+  policy.source = "./policy";
+  policy.target = "/etc/sandbox";
+  policy.source_from = Provenance{Location{1, 3, 1}, Frontend::Compose, {}};
+  w.mounts.push_back(policy);
   w.identity.cap_add.push_back(fact(Capability::NetAdmin, Provenance{}));
   m.workloads.push_back(w);
   w.command.back().value =
@@ -161,17 +169,38 @@ TEST_CASE("devcontainer: the firewall script its lifecycle commands run", "[gate
   Workload dev = launched(5, Engine::Devcontainer, std::nullopt);
   dev.setup_commands.push_back(
       fact(std::string("postStartCommand: sudo /usr/local/bin/firewall.sh"), Provenance{}));
+  dev.image_files.push_back({"/usr/local/bin/firewall.sh", ".devcontainer/firewall.sh", {}});
   m.workloads.push_back(dev);
   Workload host_side = launched(5, Engine::Devcontainer, std::nullopt);
   host_side.setup_commands.push_back(
       fact(std::string("initializeCommand: .devcontainer/firewall.sh"), Provenance{}));
   m.workloads.push_back(host_side);
   m.workloads.push_back(launched(5, Engine::Devcontainer, std::nullopt));
+  // A relative path starts in the workspace folder, which the CLI binds from the repository;
+  // the folder's name is the checkout's, which the input does not say.
+  Workload relative = launched(5, Engine::Devcontainer, std::nullopt);
+  Mount ws;
+  ws.kind = MountKind::HostPath;
+  ws.source = ".";
+  ws.target = "/workspaces/<workspace>";
+  ws.source_from = Provenance{Location{5, 1, 1}, Frontend::Devcontainer, {}};
+  relative.mounts.push_back(ws);
+  relative.working_dir = fact(std::string("/workspaces/<workspace>"), Provenance{});
+  relative.setup_commands.push_back(
+      fact(std::string("postCreateCommand: bash .devcontainer/firewall.sh"), Provenance{}));
+  m.workloads.push_back(relative);
+  Workload absolute = relative;
+  absolute.working_dir.reset();
+  absolute.setup_commands[0].value =
+      "postStartCommand: sudo /workspaces/agent-dev/.devcontainer/firewall.sh";
+  m.workloads.push_back(absolute);
   link(m);
   REQUIRE(m.workloads[0].network.egress.size() == 1);
   CHECK(m.workloads[0].network.egress[0].hook == GateHook::NetnsOutput);
   CHECK(m.workloads[1].network.egress.empty());  // initializeCommand runs on the host
   CHECK(m.workloads[2].network.egress.empty());  // nothing runs the script
+  CHECK(m.workloads[3].network.egress.size() == 1);
+  CHECK(m.workloads[4].network.egress.size() == 1);
 }
 
 TEST_CASE("network none and internal networks are gates", "[gates]") {
@@ -223,7 +252,8 @@ TEST_CASE("the image's COPY decides which script an entrypoint is, not its base 
   Workload kept = launched(0, Engine::Podman, std::nullopt);
   kept.start_scripts.push_back({"/usr/local/bin/init-firewall.sh", "legacy/init-firewall.sh", {}});
   m.workloads.push_back(kept);
-  // Nothing known about the image: the base name still links (both scripts share it).
+  // Nothing known about the image: the base name links nothing, and the path is kept as
+  // unresolved (SB0052 tells the reader).
   Workload unknown = launched(0, Engine::Podman, std::nullopt);
   unknown.command.push_back(fact(std::string("/usr/local/bin/init-firewall.sh"), Provenance{}));
   m.workloads.push_back(unknown);
@@ -234,5 +264,56 @@ TEST_CASE("the image's COPY decides which script an entrypoint is, not its base 
   }
   CHECK(linked[0] == std::set<std::string>{"image/init-firewall.sh"});
   CHECK(linked[1] == std::set<std::string>{"legacy/init-firewall.sh"});
-  CHECK(linked[2] == std::set<std::string>{"image/init-firewall.sh", "legacy/init-firewall.sh"});
+  CHECK(linked[2].empty());
+  REQUIRE(m.workloads[2].unresolved_runs.size() == 1);
+  CHECK(m.workloads[2].unresolved_runs[0].path == "/usr/local/bin/init-firewall.sh");
+  CHECK(m.workloads[2].unresolved_runs[0].runner == "the container's command");
+  CHECK(m.workloads[0].unresolved_runs.empty());
+}
+
+TEST_CASE("a bind mount's source decides which repository file a container runs", "[gates]") {
+  Model m = model_with_files();
+  const FileId fw = m.files.add("scripts/gate/fw.sh");
+  const FileId other_fw = m.files.add("other/gate/fw.sh");
+  add_script(m, fw, {gate(GateKind::Nft, GateHook::Output, fw, 3)});
+  add_script(m, other_fw, {gate(GateKind::Nft, GateHook::Output, other_fw, 3)});
+  auto bind = [](std::string source, std::string target, Frontend fe, FileId file) {
+    Mount mt;
+    mt.kind = MountKind::HostPath;
+    mt.source = std::move(source);
+    mt.target = std::move(target);
+    mt.source_from = Provenance{Location{file, 4, 9}, fe, {}};
+    return mt;
+  };
+  // `podman run -v ./gate:/opt/gate IMG /opt/gate/fw.sh` in scripts/run.sh: the working
+  // directory is the repository's top, or the script's own directory.
+  const FileId launcher = m.files.add("scripts/run.sh");
+  Workload w = launched(launcher, Engine::Podman, std::nullopt);
+  w.mounts.push_back(bind("./gate", "/opt/gate", Frontend::Bash, launcher));
+  w.command.push_back(fact(std::string("/opt/gate/fw.sh"), Provenance{}));
+  m.workloads.push_back(w);
+  // A compose `command: sh -c "..."` over a bind resolved against the compose file.
+  const FileId compose = m.files.add("other/compose.yaml");
+  Workload c = launched(compose, Engine::Compose, std::nullopt);
+  c.mounts.push_back(bind("./other/gate", "/srv/gate", Frontend::Compose, compose));
+  for (const char* word : {"/bin/sh", "-c", "sudo -n /srv/gate/fw.sh && exec agent"}) {
+    c.command.push_back(fact(std::string(word), Provenance{}));
+  }
+  m.workloads.push_back(c);
+  // A named volume over the path: its content is not the repository's.
+  Workload v = w;
+  v.mounts.push_back(Mount{});
+  v.mounts.back().kind = MountKind::NamedVolume;
+  v.mounts.back().source = "gates";
+  v.mounts.back().target = "/opt/gate";
+  m.workloads.push_back(v);
+  link_gates(m);
+  std::map<std::size_t, std::set<std::string>> linked;
+  for (const GateLink& l : m.gate_links) {
+    linked[l.workload].insert(m.files.path(m.scripts[l.script].file));
+  }
+  CHECK(linked[0] == std::set<std::string>{"scripts/gate/fw.sh"});
+  CHECK(linked[1] == std::set<std::string>{"other/gate/fw.sh"});
+  CHECK(linked[2].empty());
+  CHECK(m.workloads[2].unresolved_runs.size() == 1);
 }

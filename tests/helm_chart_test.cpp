@@ -204,12 +204,12 @@ TEST_CASE("an unsupported function fails the chart once, at its template line", 
   Tree t;
   t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
   t.add("c/templates/a.yaml", "kind: ConfigMap\n");
-  t.add("c/templates/b.yaml", "kind: ConfigMap\ndata:\n  x: {{ toToml .Values }}\n");
+  t.add("c/templates/b.yaml", "kind: ConfigMap\ndata:\n  x: {{ fromToml .Values }}\n");
   auto out = render_charts(t);
   CHECK(out.streams.empty());
   REQUIRE(out.problems.size() == 1);
   CHECK(out.problems[0].kind == ProblemKind::RenderFailed);
-  CHECK(out.problems[0].message.find("function \"toToml\"") != std::string::npos);
+  CHECK(out.problems[0].message.find("function \"fromToml\"") != std::string::npos);
   CHECK(out.problems[0].at == Location{t.id("c/templates/b.yaml"), 3, 9});
   CHECK(out.consumed.size() == 3);
 }

@@ -261,10 +261,15 @@ TEST_CASE("the model dump shows what the image grants and which repository files
   std::ostringstream dump;
   write_model_dump(an.model, dump);
   const std::string text = dump.str();
-  CHECK(text.find("    image grant passwordless-sudo ALL via /etc/sudoers.d/vscode @ "
-                  ".devcontainer/Dockerfile:16:5\n") != std::string::npos);
-  CHECK(text.find("    image file /opt/hooks/10-git.sh <- .devcontainer/hooks/10-git.sh @ ") !=
-        std::string::npos);
-  CHECK(text.find("    start script /usr/local/bin/entrypoint.sh <- .devcontainer/entrypoint.sh "
-                  "@ .devcontainer/Dockerfile:23:12\n") != std::string::npos);
+  // The dump prints the rule language's kinds and fields (check/fields.h).
+  CHECK(text.find("    image_grant ALL\n"
+                  "        kind: passwordless-sudo @ .devcontainer/Dockerfile:16:5\n"
+                  "        detail: ALL @ .devcontainer/Dockerfile:16:5\n"
+                  "        via: /etc/sudoers.d/vscode\n") != std::string::npos);
+  CHECK(text.find("    image_file /opt/hooks/10-git.sh\n"
+                  "        container_path: /opt/hooks/10-git.sh @ .devcontainer/Dockerfile:21:6\n"
+                  "        repo_path: .devcontainer/hooks/10-git.sh\n") != std::string::npos);
+  CHECK(text.find("    start_script /usr/local/bin/entrypoint.sh\n"
+                  "        container_path: /usr/local/bin/entrypoint.sh @ "
+                  ".devcontainer/Dockerfile:23:12\n") != std::string::npos);
 }

@@ -8,7 +8,7 @@ using namespace sbr::test;
 
 namespace {
 std::vector<Finding> iso(const Model& m) {
-  return run(m, inv::check_isolation);
+  return run(m, test::isolation);
 }
 std::vector<Finding> iso(const Workload& w) {
   return iso(model_of({w}));

@@ -8,7 +8,7 @@ using namespace sbr::test;
 
 namespace {
 std::vector<Finding> priv(const Model& m) {
-  return run(m, inv::check_privilege);
+  return run(m, test::privilege);
 }
 std::vector<Finding> priv(const Workload& w) {
   return priv(model_of({w}));

@@ -10,7 +10,7 @@ using engine::HostPathKind;
 
 namespace {
 std::vector<Finding> fsys(const Model& m) {
-  return run(m, inv::check_filesystem);
+  return run(m, test::filesystem);
 }
 std::vector<Finding> fsys(const Workload& w) {
   return fsys(model_of({w}));

@@ -8,6 +8,7 @@
 #include "analyzer/engine/egress.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "invariants/modules.h"
+#include "tests/inv_test_support.h"
 
 using namespace sbr;
 
@@ -53,7 +54,7 @@ EgressAllow allow(DestKind d, std::string value, std::uint32_t line,
 
 std::vector<std::pair<std::string, std::uint32_t>> run(const Model& m) {
   Findings f;
-  inv::check_network(m, f);
+  test::network(m, f);
   std::vector<std::pair<std::string, std::uint32_t>> out;
   for (const auto& x : f.items()) out.emplace_back(x.rule_id, x.at.line);
   std::sort(out.begin(), out.end());
@@ -213,7 +214,7 @@ TEST_CASE("a gate that leaves IPv6 open is SB5072's finding, not SB5001's", "[in
   s.gates.push_back(g);
   m.scripts.push_back(s);
   Findings f;
-  inv::check_network(m, f);
+  test::network(m, f);
   CHECK(std::none_of(f.items().begin(), f.items().end(),
                      [](const Finding& x) { return x.rule_id == "SB5001"; }));
   auto it = std::find_if(f.items().begin(), f.items().end(),
@@ -239,7 +240,7 @@ TEST_CASE("hostNetwork pods are not subject to policies", "[inv5]") {
   m.workloads[0].network.host_network = fact(true, at(8));
   m.workloads[0].network.policies_apply = false;
   Findings f;
-  inv::check_network(m, f);
+  test::network(m, f);
   auto it = std::find_if(f.items().begin(), f.items().end(),
                          [](const Finding& x) { return x.rule_id == "SB5001"; });
   REQUIRE(it != f.items().end());
@@ -251,7 +252,7 @@ TEST_CASE("hostNetwork pods are not subject to policies", "[inv5]") {
   // Without any policy the message still names the host network, at its line.
   m.workloads[0].network.egress.clear();
   Findings f2;
-  inv::check_network(m, f2);
+  test::network(m, f2);
   it = std::find_if(f2.items().begin(), f2.items().end(),
                     [](const Finding& x) { return x.rule_id == "SB5001"; });
   REQUIRE(it != f2.items().end());
@@ -309,7 +310,7 @@ TEST_CASE("open egress with secrets inside is the critical rule, naming no value
   g.kind = GateKind::CiliumNetworkPolicy;
   l.workloads[0].network.egress.push_back(g);
   Findings f;
-  inv::check_network(l, f);
+  test::network(l, f);
   bool saw = false;
   for (const auto& x : f.items()) {
     CHECK(x.message.find("hunter2") == std::string::npos);
@@ -366,7 +367,7 @@ TEST_CASE("the CNI note is reported once, at the first policy by file and line",
   p3.ref = {"NetworkPolicy", "", "z", Provenance{Location{1, 3, 1}}};
   m.cluster.network_policies = {p1, p2, p3};
   Findings f;
-  inv::check_network(m, f);
+  test::network(m, f);
   REQUIRE(f.items().size() == 1);
   CHECK(f.items()[0].rule_id == "SB5012");
   CHECK(f.items()[0].at == Location{1, 3, 1});
@@ -408,7 +409,7 @@ TEST_CASE("a pod-level finding names the main container, not an init container",
   init.role = ContainerRole::Init;
   m.workloads.insert(m.workloads.begin(), init);
   Findings f;
-  inv::check_network(m, f);
+  test::network(m, f);
   auto it = std::find_if(f.items().begin(), f.items().end(),
                          [](const Finding& x) { return x.rule_id == "SB5001"; });
   REQUIRE(it != f.items().end());
@@ -496,7 +497,7 @@ TEST_CASE("podman kube play does not enforce network policies", "[inv5]") {
   m.workloads[0].engine = Engine::PodmanKubePlay;
   m.workloads[0].network.egress.push_back(policy("default-deny", 30));
   Findings f;
-  inv::check_network(m, f);
+  test::network(m, f);
   auto it = std::find_if(f.items().begin(), f.items().end(),
                          [](const Finding& x) { return x.rule_id == "SB5001"; });
   REQUIRE(it != f.items().end());

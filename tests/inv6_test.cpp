@@ -7,6 +7,7 @@
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
 #include "invariants/modules.h"
+#include "tests/inv_test_support.h"
 
 using namespace sbr;
 
@@ -51,7 +52,7 @@ std::vector<Finding> only(const std::vector<Finding>& all, std::string_view rule
 
 std::vector<Finding> run(const Model& m) {
   Findings f;
-  inv::check_resources(m, f);
+  test::resources(m, f);
   return f.items();
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "invariants/modules.h"
+#include "tests/inv_test_support.h"
 
 using namespace sbr;
 
@@ -28,7 +29,7 @@ std::vector<Finding> run(std::vector<Workload> ws, std::string_view rule) {
   m.files.add("x.yaml");
   m.workloads = std::move(ws);
   Findings f;
-  inv::check_lifecycle(m, f);
+  test::lifecycle(m, f);
   std::vector<Finding> out;
   for (auto& x : f.items()) {
     if (x.rule_id == rule) out.push_back(x);
@@ -140,7 +141,7 @@ TEST_CASE("a harness login directory on a lasting volume is SB4053, and read-onl
     m.files.add("x.yaml");
     m.workloads = {w};
     Findings f;
-    inv::check_secrets(m, f);
+    test::secrets(m, f);
     std::vector<Finding> out;
     for (auto& x : f.items())
       if (x.rule_id == "SB4053") out.push_back(x);

@@ -6,8 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/check/catalog.h"
+#include "analyzer/check/data_run.h"
 #include "analyzer/check/finding.h"
 #include "analyzer/model/model.h"
+#include "invariants/modules.h"
 
 namespace sbr::test {
 
@@ -76,6 +79,41 @@ std::vector<Finding> run(const Model& m, Check check) {
   Findings out;
   check(m, out);
   return out.items();
+}
+
+// The embedded catalog's data rules whose id `pick` accepts, run over `m`.
+template <class Pick>
+void data_rules(const Model& m, Findings& out, Pick pick) {
+  std::vector<match::RuleRef> refs;
+  for (const Rule& r : Catalog::embedded().rules()) {
+    if (r.data && pick(r)) refs.push_back({r.rule_id(), r.data.get()});
+  }
+  match::run_data_rules(m, refs, out);
+}
+
+// An invariant as the runner judges it: its C++ module and the catalog's data rules of the
+// invariant (the checks that moved from invariants/ into rules/).
+#define SBR_INVARIANT(fn, module, n)                                      \
+  inline void fn(const Model& m, Findings& out) {                         \
+    inv::module(m, out);                                                  \
+    data_rules(m, out, [](const Rule& r) { return r.invariant == (n); }); \
+  }
+SBR_INVARIANT(integrity, check_integrity, 0)
+SBR_INVARIANT(isolation, check_isolation, 1)
+SBR_INVARIANT(privilege, check_privilege, 2)
+SBR_INVARIANT(filesystem, check_filesystem, 3)
+SBR_INVARIANT(secrets, check_secrets, 4)
+SBR_INVARIANT(network, check_network, 5)
+SBR_INVARIANT(resources, check_resources, 6)
+SBR_INVARIANT(lifecycle, check_lifecycle, 7)
+#undef SBR_INVARIANT
+
+// Only the data rules named, as one check.
+inline auto rules_named(std::vector<std::string> ids) {
+  return [ids](const Model& m, Findings& out) {
+    data_rules(m, out,
+               [&](const Rule& r) { return std::find(ids.begin(), ids.end(), r.id) != ids.end(); });
+  };
 }
 
 inline std::vector<Finding> with_rule(const std::vector<Finding>& fs, const std::string& rule) {

@@ -127,7 +127,7 @@ TEST_CASE("what is remote and what is local", "[kustomize]") {
   CHECK_FALSE(render::kz::resolve_in_tree("a", "/etc/passwd"));
 }
 
-TEST_CASE("helm charts, plugins, exec functions and paths out of the tree are refused",
+TEST_CASE("charts not vendored, plugins, exec functions and paths out of the tree are refused",
           "[kustomize]") {
   struct Case {
     std::string name, kustomization, extra_path, extra, says;
@@ -135,7 +135,7 @@ TEST_CASE("helm charts, plugins, exec functions and paths out of the tree are re
   };
   const std::vector<Case> cases = {
       {"helm", "resources:\n- job.yaml\nhelmCharts:\n- name: agent\n  repo: https://charts.x\n", "",
-       "", "uses helmCharts", 3},
+       "", "has no chart vendored under charts/ (repo https://charts.x)", 4},
       {"plugin", "resources:\n- job.yaml\ntransformers:\n- sops.yaml\n", "app/sops.yaml",
        "apiVersion: viaduct.ai/v1\nkind: ksops\nmetadata: {name: s}\n", "plugin `ksops`", 4},
       {"function", "resources:\n- job.yaml\ngenerators:\n- gen.yaml\n", "app/gen.yaml",

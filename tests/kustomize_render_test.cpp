@@ -231,7 +231,7 @@ TEST_CASE("rendered fields map to the base line, patched ones to the patch line"
   CHECK(host.note == "inline patch in overlays/hostnet/kustomization.yaml");
 
   // The bases are rendered through their users only; the remote overlay is refused.
-  CHECK(r.out.streams.size() == 2);
+  CHECK(r.out.streams.size() == 3);
   CHECK(id_of(r.sources, "overlays/remote/pin-image.yaml") != kNoFile);
 }
 
@@ -256,7 +256,7 @@ TEST_CASE("the Kustomize fixture reports exactly what it annotates", "[kustomize
   auto r = test::run_fixture_dir(test::source_dir() + "/fixtures/kustomize", {}, true);
   INFO(r.describe());
   CHECK(r.matches());
-  CHECK(r.expected.size() == 7);
+  CHECK(r.expected.size() == 8);
 }
 
 TEST_CASE("legacy patch fields map too: patchesJson6902 files, inline patchesStrategicMerge",
@@ -323,4 +323,108 @@ TEST_CASE("two renders of the same tree are identical, text and map", "[kustomiz
       CHECK(x.map.segments[j].origin.at == y.map.segments[j].origin.at);
     }
   }
+}
+
+TEST_CASE("a vendored helmCharts chart is rendered by the chart engine and fed to kustomize",
+          "[kustomize][helm]") {
+  if (!have_kustomize()) return;
+  Rendered r = render_dir(test::source_dir() + "/fixtures/kustomize");
+  const auto* audit = stream_of(r, "overlays/audit");
+  REQUIRE(audit != nullptr);
+  for (const Problem& p : r.out.problems) INFO(p.message);
+  CHECK(audit->text.find("name: nightly-transcript-audit") != std::string::npos);
+  // A value of valuesInline maps to its line in the kustomization, the template as its step.
+  const FileId kust = id_of(r.sources, "overlays/audit/kustomization.yaml");
+  const render::Origin& ro = origin_of(*audit, "readOnlyRootFilesystem: false", 24);
+  CHECK(ro.values.file == kust);
+  CHECK(ro.values.line == 15);
+  CHECK(ro.values.column == 7);  // the key, as for a values file
+  CHECK(ro.at.file ==
+        id_of(r.sources, "overlays/audit/charts/transcript-audit/templates/job.yaml"));
+  CHECK(ro.at.line == 31);  // the toYaml line that printed the values
+  // Text the template wrote maps to the template line.
+  const render::Origin& deadline = origin_of(*audit, "activeDeadlineSeconds: 900");
+  CHECK(deadline.at.line == 11);
+  CHECK_FALSE(deadline.values.valid());
+  // The chart's files are read through the overlay only; the generated file is no source.
+  CHECK(std::find(r.out.consumed.begin(), r.out.consumed.end(),
+                  id_of(r.sources, "overlays/audit/charts/transcript-audit/templates/job.yaml")) !=
+        r.out.consumed.end());
+  CHECK(render::kustomize_inflated_charts(r.sources) ==
+        std::vector<std::string>{"overlays/audit/charts/transcript-audit"});
+}
+
+TEST_CASE("a helmCharts chart that is not vendored is refused, and kustomize never pulls it",
+          "[kustomize][helm]") {
+  test::TempDir t("sbr-kz-helm-remote");
+  t.write("app/kustomization.yaml",
+          "helmCharts:\n- name: minio\n  repo: https://charts.min.io\n  version: 5.0.0\n");
+  Rendered r = render_dir(t.path.string());
+  REQUIRE(r.out.problems.size() == 1);
+  CHECK(r.out.problems[0].at.line == 2);
+  CHECK_THAT(r.out.problems[0].message, Catch::Contains("no chart vendored under charts/"));
+  CHECK(r.out.streams.empty());
+}
+
+TEST_CASE("the private copy lists rendered charts as resources, without helmCharts",
+          "[kustomize][helm]") {
+  using render::kz::with_generated_resources;
+  CHECK(with_generated_resources("resources:\n- a.yaml\nhelmCharts:\n- name: x\n  valuesInline:\n"
+                                 "    k: v\nnamespace: n\n",
+                                 {".sbreview-helm-0-x.yaml"}) ==
+        "resources:\n- .sbreview-helm-0-x.yaml\n- a.yaml\nnamespace: n\n");
+  CHECK(with_generated_resources("helmGlobals:\n  chartHome: vendor\nhelmCharts:\n  - name: x\n",
+                                 {"g.yaml"}) == "resources:\n- g.yaml\n");
+  CHECK(with_generated_resources("resources: [a.yaml]\nhelmCharts:\n- name: x\n", {"g.yaml"}) ==
+        "resources: [g.yaml, a.yaml]\n");
+  CHECK(with_generated_resources("kind: Kustomization\nresources:\n  - a.yaml\n", {"g.yaml"}) ==
+        "kind: Kustomization\nresources:\n  - g.yaml\n  - a.yaml\n");
+}
+
+TEST_CASE("replicas:, replacements: and JSON 6902 list indexes map to what set them",
+          "[kustomize]") {
+  if (!have_kustomize()) return;
+  test::TempDir t("sbr-kz-setters");
+  t.write("base/deploy.yaml",
+          "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: agent\nspec:\n  replicas: 1\n"
+          "  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n"
+          "    spec:\n      containers:\n      - name: agent\n        image: agent:1\n"
+          "      - name: proxy\n        image: proxy:1\n");
+  t.write("base/config.yaml",
+          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: strict\n");
+  t.write("base/kustomization.yaml", "resources:\n- deploy.yaml\n- config.yaml\n");
+  t.write("prod/kustomization.yaml",
+          "resources:\n- ../base\n"
+          "replicas:\n- name: agent\n  count: 3\n"
+          "patches:\n"
+          "- target: {kind: Deployment, name: agent}\n"
+          "  patch: |-\n"
+          "    - op: add\n      path: /spec/template/spec/containers/1/securityContext\n"
+          "      value: {privileged: true}\n"
+          "    - op: add\n      path: /spec/template/spec/containers/0\n"
+          "      value: {name: debug-shell, image: 'busybox:1'}\n"
+          "replacements:\n"
+          "- source: {kind: ConfigMap, name: settings, fieldPath: data.mode}\n"
+          "  targets:\n"
+          "  - select: {kind: Deployment, name: agent}\n"
+          "    fieldPaths:\n"
+          "    - spec.template.metadata.labels.mode\n"
+          "    options: {create: true}\n");
+  Rendered r = render_dir(t.path.string());
+  REQUIRE(r.out.streams.size() == 1);
+  const render::RenderedStream& s = r.out.streams[0];
+  const FileId prod = id_of(r.sources, "prod/kustomization.yaml");
+  const render::Origin& replicas = origin_of(s, "replicas: 3", 10);
+  CHECK(replicas.at == Location{prod, 4, 3});
+  CHECK(replicas.note == "replicas: in prod/kustomization.yaml");
+  const render::Origin& mode = origin_of(s, "      mode: strict", 12);  // the label, not the data
+  CHECK(mode.at == Location{prod, 20, 7});
+  // Index 1 was the proxy when the patch applied; after the add at 0 the agent is at 1 in the
+  // output, and the patch still maps to the proxy only.
+  const render::Origin& privileged = origin_of(s, "privileged: true", 12);
+  CHECK(privileged.at.file == prod);
+  CHECK(privileged.at.line == 11);
+  CHECK(privileged.role == StepRole::Patched);
+  CHECK(origin_of(s, "name: debug-shell", 6).at.line == 14);
+  CHECK(origin_of(s, "image: agent:1", 7).at.file == id_of(r.sources, "base/deploy.yaml"));
 }

@@ -3,6 +3,7 @@
 
 #include "analyzer/frontends/launch/launch.h"
 #include "invariants/modules.h"
+#include "tests/inv_test_support.h"
 
 using namespace sbr;
 
@@ -22,7 +23,8 @@ Workload launched(std::vector<std::string> args, std::vector<Condition> conds = 
   return out.workloads.at(0);
 }
 
-std::vector<Finding> run(void (*check)(const Model&, Findings&), std::vector<Workload> ws) {
+template <class Check>
+std::vector<Finding> run(Check check, std::vector<Workload> ws) {
   Model m;
   m.workloads = std::move(ws);
   Findings f;
@@ -33,7 +35,7 @@ std::vector<Finding> run(void (*check)(const Model&, Findings&), std::vector<Wor
 }  // namespace
 
 TEST_CASE("publish checks: every form, and modes that bind nothing", "[launch]") {
-  auto f = run(inv::check_publish,
+  auto f = run(test::rules_named({"SB5050", "SB5051", "SB5052"}),
                {launched({"podman", "run", "-p", "8080:80", "-p", "9000", "-P", "-p", "0.0.0.0:1:1",
                           "-p", "[::1]:2:2", "-p", "127.0.0.1:3:3", "img"})});
   REQUIRE(f.size() == 4);
@@ -44,12 +46,12 @@ TEST_CASE("publish checks: every form, and modes that bind nothing", "[launch]")
   CHECK(f[2].at.line == 7);  // -P itself
   CHECK(f[3].rule_id == "SB5051");
   CHECK(f[3].fact_path == "ports/0.0.0.0:1:1");
-  CHECK(run(inv::check_publish,
+  CHECK(run(test::rules_named({"SB5050", "SB5051", "SB5052"}),
             {launched({"podman", "run", "--network", "none", "-p", "8080:80", "img"})})
             .empty());
   // `none` on one branch, the publish on the other: the publish is live on its path.
   Condition a{"when NET=none", true}, b{"when NET!=none", false};
-  auto g = run(inv::check_publish,
+  auto g = run(test::rules_named({"SB5050", "SB5051", "SB5052"}),
                {launched({"podman", "run", "--network", "none", "-p", "8080:80", "img"},
                          {{}, {}, a, a, b, b})});
   REQUIRE(g.size() == 1);
@@ -57,19 +59,19 @@ TEST_CASE("publish checks: every form, and modes that bind nothing", "[launch]")
 }
 
 TEST_CASE("publish with --network none: podman and unresolved engines, not docker", "[launch]") {
-  auto p = run(inv::check_launch_lifecycle,
+  auto p = run(test::rules_named({"SB7005", "SB7080", "SB7081", "SB7082"}),
                {launched({"podman", "run", "--network=none", "-p", "127.0.0.1:8080:80", "img"})});
   REQUIRE(p.size() == 1);
   CHECK(p[0].rule_id == "SB7080");
   CHECK(p[0].at.line == 5);  // the publish value's word
   REQUIRE(p[0].related.size() == 1);
   CHECK(p[0].related[0].at.line == 3);
-  CHECK(run(inv::check_launch_lifecycle,
+  CHECK(run(test::rules_named({"SB7005", "SB7080", "SB7081", "SB7082"}),
             {launched({"docker", "run", "--network=none", "-p", "8080:80", "img"})})
             .empty());
   Workload u = launched({"docker", "run", "--network=none", "-p", "8080:80", "img"});
   u.engine_unresolved = true;
-  CHECK(run(inv::check_launch_lifecycle, {u}).size() == 1);
+  CHECK(run(test::rules_named({"SB7005", "SB7080", "SB7081", "SB7082"}), {u}).size() == 1);
 }
 
 TEST_CASE("none on the default path, host behind a switch: the publish is discarded", "[launch]") {
@@ -77,37 +79,38 @@ TEST_CASE("none on the default path, host behind a switch: the publish is discar
   Workload w = launched(
       {"podman", "run", "--network", "host", "--network", "none", "-p", "5173:5173", "img"},
       {{}, {}, full, full, dflt, dflt, dflt, dflt});
-  CHECK(run(inv::check_publish, {w}).empty());
-  auto f = run(inv::check_launch_lifecycle, {w});
+  CHECK(run(test::rules_named({"SB5050", "SB5051", "SB5052"}), {w}).empty());
+  auto f = run(test::rules_named({"SB7005", "SB7080", "SB7081", "SB7082"}), {w});
   REQUIRE(f.size() == 1);
   CHECK(f[0].rule_id == "SB7080");
 }
 
 TEST_CASE("pids limit judged with the engine's default", "[launch]") {
-  CHECK(run(inv::check_launch_limits, {launched({"podman", "run", "img"})}).empty());
-  auto d = run(inv::check_launch_limits, {launched({"docker", "run", "--memory-swap=-1", "img"})});
+  CHECK(run(test::rules_named({"SB6002", "SB6003"}), {launched({"podman", "run", "img"})}).empty());
+  auto d = run(test::rules_named({"SB6002", "SB6003"}),
+               {launched({"docker", "run", "--memory-swap=-1", "img"})});
   REQUIRE(d.size() == 2);
   CHECK(d[0].rule_id == "SB6002");
   CHECK(d[0].at.line == 3);
   CHECK(d[1].rule_id == "SB6003");
   CHECK(d[1].at.line == 1);  // the invocation's first word
-  auto zero =
-      run(inv::check_launch_limits, {launched({"podman", "run", "--pids-limit", "-1", "img"})});
+  auto zero = run(test::rules_named({"SB6002", "SB6003"}),
+                  {launched({"podman", "run", "--pids-limit", "-1", "img"})});
   REQUIRE(zero.size() == 1);
   CHECK(zero[0].at.line == 4);
   Workload u = launched({"podman", "run", "img"});
   u.engine = Engine::Docker;
   u.engine_unresolved = true;
-  auto un = run(inv::check_launch_limits, {u});
+  auto un = run(test::rules_named({"SB6002", "SB6003"}), {u});
   REQUIRE(un.size() == 1);
   CHECK(un[0].message.find("judged as docker") != std::string::npos);
   Workload k;  // Kubernetes pods are judged by their own rule
   k.engine = Engine::Kubelet;
-  CHECK(run(inv::check_launch_limits, {k}).empty());
+  CHECK(run(test::rules_named({"SB6002", "SB6003"}), {k}).empty());
 }
 
 TEST_CASE("values on argv: medium, high for secret names, never the value", "[launch]") {
-  auto f = run(inv::check_env_on_argv,
+  auto f = run(test::rules_named({"SB4070", "SB4071"}),
                {launched({"podman", "run", "-e", "MODE=x", "-e", "API_TOKEN=supersecretvalue", "-e",
                           "HOME_COPY", "img"})});
   REQUIRE(f.size() == 2);
@@ -119,8 +122,8 @@ TEST_CASE("values on argv: medium, high for secret names, never the value", "[la
 }
 
 TEST_CASE("host loopback facts are reported where written", "[launch]") {
-  auto f =
-      run(inv::check_publish, {launched({"podman", "run", "--network", "pasta:--map-gw", "img"})});
+  auto f = run(test::rules_named({"SB5050", "SB5051", "SB5052"}),
+               {launched({"podman", "run", "--network", "pasta:--map-gw", "img"})});
   REQUIRE(f.size() == 1);
   CHECK(f[0].rule_id == "SB5052");
   CHECK(f[0].at.line == 4);

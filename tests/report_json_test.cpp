@@ -35,7 +35,8 @@ TEST_CASE("json: every finding has every key, absent values are null", "[report]
       "severity",    "message",     "location",        "related",
       "via",         "subject",     "threat_class",    "threat_class_reason",
       "condition",   "fingerprint", "accepted_reason", "suppression_kind",
-      "shared_with", "reasons",     "remediation",     "origin"};
+      "shared_with", "reasons",     "remediation",     "origin",
+      "runtime"};
   auto ordered = nlohmann::ordered_json::parse(fx.json());
   for (const auto& f : ordered["findings"]) {
     std::vector<std::string> got;

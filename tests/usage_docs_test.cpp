@@ -54,8 +54,8 @@ std::string complete(const std::string& script, const std::string& words) {
 
 TEST_CASE("usage: the help text reads back as commands and options", "[usage]") {
   UsageSpec u = parse_usage(kUsage);
-  CHECK(u.commands ==
-        std::vector<std::string>{"check", "diff", "baseline", "render", "completion"});
+  CHECK(u.commands == std::vector<std::string>{"check", "diff", "baseline", "render", "prove",
+                                               "rules", "explain", "test-rules", "completion"});
   const UsageOption* format = find_option(u, "--format");
   REQUIRE(format);
   CHECK(format->metavar == "FORMAT");
@@ -123,15 +123,17 @@ TEST_CASE("man page: sections from the help and from docs/usage.md", "[usage]") 
 TEST_CASE("completion: commands, option values, operands and rule ids", "[usage]") {
   test::TempDir dir("sbr-completion");
   UsageSpec u = parse_usage(kUsage);
-  u.synopsis.push_back("sbreview explain ID");  // a rule-id operand, as a command would take
-  u.commands.push_back("explain");
   std::ostringstream script;
   write_bash_completion(u, {"SB1001", "SB1002", "SB5001"}, script);
   std::string path = (dir.path / "sbreview").string();
   std::ofstream(path) << script.str();
   REQUIRE(std::system(("bash -n '" + path + "'").c_str()) == 0);
 
-  CHECK(complete(path, R"(sbreview "")") == "check diff baseline render completion explain");
+  CHECK(complete(path, R"(sbreview "")") == "check diff baseline render prove completion explain");
+  CHECK(complete(path, "sbreview prove --self") == "--self-test");
+  CHECK(complete(path, R"(sbreview "")") ==
+        "check diff baseline render prove rules explain test-rules completion");
+  CHECK(complete(path, "sbreview prove --self") == "--self-test");
   CHECK(complete(path, "sbreview ch") == "check");
   CHECK(complete(path, "sbreview check --fo") == "--format");
   CHECK(complete(path, "sbreview check --format s") == "sarif");

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analyzer/check/data_rule.h"
 #include "analyzer/check/summary.h"
 #include "analyzer/support/yaml_tree.h"
 
@@ -19,7 +20,10 @@ const std::vector<std::string_view>& applies_to_values() {
 }
 
 const std::vector<std::string_view>& origin_kinds() {
-  static const std::vector<std::string_view> v = {"invariant", "past-review"};
+  // advisory: a public security advisory, incident or research write-up of an agent harness or
+  // sandbox runtime; hardening-guide: a published hardening guide (devcontainer, compose, CIS).
+  static const std::vector<std::string_view> v = {"invariant", "past-review", "advisory",
+                                                  "hardening-guide"};
   return v;
 }
 
@@ -105,20 +109,11 @@ class RuleReader {
   std::string_view file_;
 };
 
-constexpr std::string_view kKnownKeys[] = {"id",
-                                           "slug",
-                                           "title",
-                                           "invariant",
-                                           "severity",
-                                           "applies_to",
-                                           "origin",
-                                           "tool_notification",
-                                           "summary",
-                                           "message",
-                                           "remediation",
-                                           "references",
-                                           "remediation_by_engine",
-                                           "folds_into"};
+constexpr std::string_view kKnownKeys[] = {
+    "id",         "slug",    "title",       "invariant",      "severity",
+    "applies_to", "origin",  "prover",      "implemented_by", "tool_notification",
+    "summary",    "message", "remediation", "references",     "remediation_by_engine",
+    "folds_into", "vars",    "match"};
 
 std::optional<Error> check_keys(const yaml::Node& r, const RuleReader& rd) {
   for (const auto& [k, v] : r.entries) {
@@ -130,7 +125,62 @@ std::optional<Error> check_keys(const yaml::Node& r, const RuleReader& rd) {
   return std::nullopt;
 }
 
-std::optional<Error> read_rule(const yaml::Node& r, std::string_view file, Rule& rule) {
+// The id's range: SB<invariant><nnn> for built-in rules, <PREFIX>-<name> for user rules.
+std::optional<Error> check_id(const yaml::Node& r, const RuleReader& rd, const Rule& rule,
+                              const RuleSource& source) {
+  if (!source.user) {
+    if (!RuleId::parse(rule.id) || rule.id[2] - '0' != rule.invariant) {
+      return rd.err(*r.get("id"), fmt::format("id `{}` must be SB<invariant><nnn>", rule.id));
+    }
+    return std::nullopt;
+  }
+  std::string prefix = rule.id.substr(0, rule.id.find('-'));
+  bool allowed = prefix == "X" || std::find(source.prefixes.begin(), source.prefixes.end(),
+                                            prefix) != source.prefixes.end();
+  if (!RuleId::valid_user_id(rule.id) || !allowed) {
+    std::string prefixes = "X";
+    for (const auto& p : source.prefixes) prefixes += "|" + p;
+    return rd.err(*r.get("id"),
+                  fmt::format("a user rule's id is <PREFIX>-<name> with PREFIX {} (declared with "
+                              "`rule_prefix:` in .sbreview.yaml); `{}` is not",
+                              prefixes, rule.id));
+  }
+  if (rule.invariant == 0) {
+    return rd.err(*r.get("invariant"), "user rules judge invariants 1-7; 0 is sbreview's own");
+  }
+  return std::nullopt;
+}
+
+// `implemented_by: invariants/<module>.cpp` or `match:`, exactly one; user rules are data.
+std::optional<Error> read_implementation(const yaml::Node& r, std::string_view file,
+                                         const RuleReader& rd, Rule& rule,
+                                         const RuleSource& source) {
+  if (auto e = rd.text("implemented_by", false, rule.implemented_by)) return e;
+  const yaml::Node* match = r.get("match");
+  const yaml::Node* vars = r.get("vars");
+  if (!rule.implemented_by.empty()) {
+    if (source.user) return rd.err(*r.get("implemented_by"), "a user rule is data: give `match:`");
+    if (match != nullptr || vars != nullptr) {
+      return rd.err(match ? *match : *vars, "a rule is either `implemented_by` or `match`");
+    }
+    const std::string& m = rule.implemented_by;
+    bool module = (m.rfind("invariants/", 0) == 0 || m.rfind("analyzer/check/", 0) == 0) &&
+                  m.size() > 4 && m.compare(m.size() - 4, 4, ".cpp") == 0;
+    if (!module) {
+      return rd.err(*r.get("implemented_by"),
+                    "`implemented_by` names the C++ module: invariants/<module>.cpp");
+    }
+    return std::nullopt;
+  }
+  if (match == nullptr) return rd.err(r, "a rule needs `implemented_by` or `match`");
+  auto compiled = match::compile_rule(file, *match, vars, r.get("summary"));
+  if (!compiled) return compiled.error();
+  rule.data = std::make_shared<const match::DataRule>(std::move(*compiled));
+  return std::nullopt;
+}
+
+std::optional<Error> read_rule(const yaml::Node& r, std::string_view file, Rule& rule,
+                               const RuleSource& source) {
   RuleReader rd(r, file);
   if (auto e = check_keys(r, rd)) return e;
   for (auto [key, field] : {std::pair{"id", &rule.id},
@@ -153,11 +203,13 @@ std::optional<Error> read_rule(const yaml::Node& r, std::string_view file, Rule&
                   fmt::format("severity `{}` is not critical|high|medium|low|note", sev));
   }
   rule.severity = *parsed;
-  if (!RuleId::parse(rule.id) || rule.id[2] - '0' != rule.invariant) {
-    return rd.err(*r.get("id"), fmt::format("id `{}` must be SB<invariant><nnn>", rule.id));
-  }
+  rule.user = source.user;
+  rule.file = std::string(file);
+  if (auto e = check_id(r, rd, rule, source)) return e;
   if (auto e = rd.list("applies_to", &applies_to_values(), rule.applies_to)) return e;
   if (auto e = rd.origin(rule.origin)) return e;
+  // Every built-in rule says how the prover confirms it; a user rule may.
+  if (auto e = rd.text("prover", !source.user, rule.prover)) return e;
   if (auto e = rd.list("references", nullptr, rule.references)) return e;
   if (const yaml::Node* n = r.get("tool_notification")) {
     if (!n->as_bool()) return rd.err(*n, "`tool_notification` must be true or false");
@@ -177,7 +229,7 @@ std::optional<Error> read_rule(const yaml::Node& r, std::string_view file, Rule&
   auto params = summary_parameters(rule.summary);
   if (!params) return rd.err(*r.get("summary"), "`summary`: " + params.error().message);
   rule.summary_params = std::move(*params);
-  return std::nullopt;
+  return read_implementation(r, file, rd, rule, source);
 }
 
 }  // namespace
@@ -198,7 +250,8 @@ std::optional<std::string> Catalog::check_folds(const Catalog& c, const Rule& r)
   return std::nullopt;
 }
 
-Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view file) {
+Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view file,
+                                 const RuleSource& source) {
   yaml::DocumentReader reader(text);
   yaml::Document doc;
   yaml::ParseFailure fail;
@@ -210,8 +263,38 @@ Result<Rule> Catalog::parse_rule(std::string_view text, std::string_view file) {
     return Error{fmt::format("{}:1:1: a rule file holds one mapping", file)};
   }
   Rule rule;
-  if (auto e = read_rule(*doc.root, file, rule)) return *e;
+  if (auto e = read_rule(*doc.root, file, rule, source)) return *e;
   return rule;
+}
+
+Result<Catalog> Catalog::with_user_rules(
+    const std::vector<std::pair<std::string, std::string>>& files, const RuleSource& source) const {
+  Catalog c = *this;
+  std::string errors;
+  for (const auto& [path, text] : files) {
+    auto r = parse_rule(text, path, source);
+    if (!r) {
+      errors += (errors.empty() ? "" : "\n") + r.error().message;
+    } else if (c.find(r->id) != nullptr) {
+      errors +=
+          (errors.empty() ? "" : "\n") + fmt::format("{}: id {} is already used", path, r->id);
+    } else {
+      c.add(std::move(*r));
+    }
+  }
+  for (const Rule& r : c.rules()) {
+    if (!r.user) continue;
+    for (const std::string& id : r.folds_into) {
+      errors += (errors.empty() ? "" : "\n") +
+                fmt::format("{}: a user rule cannot fold into {}", r.file, id);
+    }
+  }
+  if (!errors.empty()) return Error{errors};
+  return c;
+}
+
+bool Catalog::has_user_rules() const {
+  return std::any_of(rules_.begin(), rules_.end(), [](const Rule& r) { return r.user; });
 }
 
 Result<Catalog> Catalog::load(
@@ -241,7 +324,12 @@ void Catalog::add(Rule r) {
                               [](const Rule& a, const std::string& id) { return a.id < id; });
   rules_.insert(pos, std::move(r));
   by_id_.clear();
-  for (size_t i = 0; i < rules_.size(); ++i) by_id_[rules_[i].id] = i;
+  origin_index_.clear();
+  int builtin = 0, user = 0;
+  for (size_t i = 0; i < rules_.size(); ++i) {
+    by_id_[rules_[i].id] = i;
+    origin_index_.push_back(rules_[i].user ? user++ : builtin++);
+  }
 }
 
 const Rule* Catalog::find(std::string_view id) const {
@@ -251,7 +339,8 @@ const Rule* Catalog::find(std::string_view id) const {
 
 int Catalog::index_of(std::string_view id) const {
   auto it = by_id_.find(id);
-  return it == by_id_.end() ? -1 : static_cast<int>(it->second);
+  if (it == by_id_.end()) return -1;
+  return origin_index_[it->second];
 }
 
 const Catalog& Catalog::embedded() {

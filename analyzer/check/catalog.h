@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,10 @@
 
 #include "analyzer/check/finding.h"
 #include "analyzer/support/result.h"
+
+namespace sbr::match {
+struct DataRule;
+}
 
 namespace sbr {
 
@@ -41,6 +46,16 @@ struct Rule {
   Severity severity = Severity::High;
   std::vector<std::string> applies_to;  // kubernetes, launcher, compose, devcontainer, ...
   RuleOrigin origin;
+  // What a runtime probe of the prover observes to confirm a finding of this rule, in words.
+  std::string prover;
+  // The C++ module that implements the rule (`invariants/inv1_isolation.cpp`); empty for a data
+  // rule, whose `match:` is `data`.
+  std::string implemented_by;
+  std::shared_ptr<const match::DataRule> data;
+  // A user rule (`.sbreview/rules/`, `--rules DIR`): its id is outside the SB range, and
+  // `file` is where it was read.
+  bool user = false;
+  std::string file;
   // A finding of this rule is also a SARIF tool execution notification: a file never read.
   bool tool_notification = false;
   // The finding message as a template, "{workload} runs privileged ...": empty when the check
@@ -58,6 +73,12 @@ struct Rule {
   // becomes one more reason of that finding instead of a second finding.
   std::vector<std::string> folds_into;
 
+  // The id as a value (a user rule's is interned).
+  RuleId rule_id() const {
+    auto id = user ? RuleId::user(this->id) : RuleId::parse(this->id);
+    return id ? *id : RuleId();
+  }
+
   // The remediation a finding on `engine` (an applies_to value; "" = any) shows.
   const std::string& remediation_for(std::string_view engine) const {
     auto it = remediation_by_engine.find(engine);
@@ -69,13 +90,24 @@ struct Rule {
 const std::vector<std::string_view>& applies_to_values();
 const std::vector<std::string_view>& origin_kinds();
 
+// How a rule file is read: a built-in rule (an SB id, `implemented_by` or `match`) or a user
+// rule (an id `<PREFIX>-<name>` with PREFIX `X` or one of `prefixes`, always `match`).
+struct RuleSource {
+  bool user = false;
+  std::vector<std::string> prefixes;
+};
+
 class Catalog {
  public:
   // Parses one rule file's text; `file` names it in errors.
-  static Result<Rule> parse_rule(std::string_view yaml_text, std::string_view file);
+  static Result<Rule> parse_rule(std::string_view yaml_text, std::string_view file,
+                                 const RuleSource& source = {});
   // A catalog from (path, text) pairs: every file must parse and ids must be unique.
   static Result<Catalog> load(
       const std::vector<std::pair<std::string_view, std::string_view>>& files);
+  // This catalog with user rules added (their ids must not be taken).
+  Result<Catalog> with_user_rules(const std::vector<std::pair<std::string, std::string>>& files,
+                                  const RuleSource& source) const;
   // The catalog embedded in this binary. Throws CatalogError when it does not load (a build
   // defect that the catalog test catches first).
   static const Catalog& embedded();
@@ -83,13 +115,16 @@ class Catalog {
   void add(Rule r);
   const Rule* find(std::string_view id) const;
   const std::vector<Rule>& rules() const { return rules_; }  // sorted by id
+  // The built-in rules' positions (SARIF driver.rules) and the user rules' (its extension).
   int index_of(std::string_view id) const;
+  bool has_user_rules() const;
 
  private:
   static std::optional<std::string> check_folds(const Catalog& c, const Rule& r);
 
   std::vector<Rule> rules_;
   std::map<std::string, size_t, std::less<>> by_id_;
+  std::vector<int> origin_index_;  // position among the rules of the same origin
 };
 
 }  // namespace sbr

@@ -1,6 +1,8 @@
 #include "analyzer/check/implied.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace sbr {
@@ -35,6 +37,22 @@ void drop_implied(std::vector<Finding>& findings) {
     ++kept;
   }
   findings.resize(kept);
+}
+
+void drop_switch_repeats(std::vector<Finding>& findings) {
+  using Key = std::tuple<std::string, std::string, std::string>;
+  auto key = [](const Finding& f) {
+    return Key{std::string(f.rule_id.str()), f.identity.empty() ? f.subject : f.identity,
+               f.fact_path};
+  };
+  std::set<Key> always;
+  for (const Finding& f : findings) {
+    if (f.condition.always()) always.insert(key(f));
+  }
+  auto repeat = [&](const Finding& f) {
+    return from_render_switch(f.condition) && always.count(key(f)) > 0;
+  };
+  findings.erase(std::remove_if(findings.begin(), findings.end(), repeat), findings.end());
 }
 
 }  // namespace sbr

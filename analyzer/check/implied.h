@@ -13,4 +13,9 @@ namespace sbr {
 // condition (one whose atoms are a strict subset). Keeps the order of what remains.
 void drop_implied(std::vector<Finding>& findings);
 
+// Removes every finding of a chart rendered with a switch flipped (a condition on a render
+// switch) that the default render reports too: the same rule, workload or subject and fact,
+// wherever it is located. What remains of those renders is what only the flipped value causes.
+void drop_switch_repeats(std::vector<Finding>& findings);
+
 }  // namespace sbr

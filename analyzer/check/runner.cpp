@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "analyzer/check/data_run.h"
 #include "analyzer/check/group.h"
 #include "analyzer/check/implied.h"
 #include "analyzer/check/registry.h"
@@ -176,6 +177,11 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
                                 const RunOptions& options) {
   Findings raw;
   for (const auto& check : invariant_checks()) check.fn(model, raw);
+  std::vector<match::RuleRef> data;
+  for (const Rule& r : catalog.rules()) {
+    if (r.data) data.push_back({r.rule_id(), r.data.get()});
+  }
+  match::run_data_rules(model, data, raw);
   weak_acceptances(config, options, raw);
   Finisher finisher{
       model, catalog, config, options, subjects_of(model), SuppressionIndex(model, options.today)};
@@ -200,11 +206,16 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
     return std::tie(model.files.path(f.at.file), f.at.line, f.at.column, f.rule_id, f.subject,
                     f.fact_path, f.condition.text);
   };
-  std::sort(out.begin(), out.end(),
-            [&](const Finding& a, const Finding& b) { return key(a) < key(b); });
+  // Ties broken by the workload's identity: which of two findings that differ only in it is kept
+  // must not depend on the order the C++ checks and the data rules emitted them in.
+  std::stable_sort(out.begin(), out.end(), [&](const Finding& a, const Finding& b) {
+    auto ka = key(a), kb = key(b);
+    return ka != kb ? ka < kb : a.identity < b.identity;
+  });
   out.erase(std::unique(out.begin(), out.end(),
                         [&](const Finding& a, const Finding& b) { return key(a) == key(b); }),
             out.end());
+  drop_switch_repeats(out);
   drop_implied(out);
   fold_reasons(out, catalog);
   merge_shared(out);

@@ -29,7 +29,7 @@ Result<std::vector<std::string>> summary_parameters(std::string_view s) {
         end == std::string_view::npos ? s.substr(i + 1) : s.substr(i + 1, end - i - 1);
     bool valid = end != std::string_view::npos && !name.empty() &&
                  std::all_of(name.begin(), name.end(), [](char c) {
-                   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+                   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
                  });
     if (!valid) return Error{fmt::format("`{{{}` at offset {} is not a {{parameter}}", name, i)};
     names.emplace_back(name);

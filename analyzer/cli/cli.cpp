@@ -20,8 +20,11 @@
 #include "analyzer/cli/completion.h"
 #include "analyzer/cli/diff.h"
 #include "analyzer/cli/options.h"
+#include "analyzer/cli/prove_command.h"
 #include "analyzer/cli/render_command.h"
 #include "analyzer/cli/revision.h"
+#include "analyzer/cli/rules_command.h"
+#include "analyzer/cli/user_rules.h"
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
@@ -52,15 +55,16 @@ std::optional<std::string> git_toplevel(const std::string& path) {
   return out;
 }
 
+std::string first_dir(const Options& o) {
+  std::string first = o.paths.empty() ? "." : o.paths.front();
+  if (access((first + "/.").c_str(), F_OK) == 0) return first;
+  size_t slash = first.rfind('/');
+  return slash == std::string::npos ? "." : first.substr(0, slash);
+}
+
 std::optional<std::string> find_config(const Options& o) {
   if (o.config) return o.config;
-  std::string first = o.paths.empty() ? "." : o.paths.front();
-  std::string dir = first;
-  if (access((first + "/.").c_str(), F_OK) != 0) {
-    size_t slash = first.rfind('/');
-    dir = slash == std::string::npos ? "." : first.substr(0, slash);
-  }
-  if (auto top = git_toplevel(dir)) {
+  if (auto top = git_toplevel(first_dir(o))) {
     std::string c = *top + "/.sbreview.yaml";
     if (access(c.c_str(), R_OK) == 0) return c;
   }
@@ -74,6 +78,11 @@ bool is_directory(const std::string& path) {
 }
 
 }  // namespace
+
+std::string repository_top(const Options& o) {
+  if (auto top = git_toplevel(first_dir(o))) return *top;
+  return ".";
+}
 
 std::string today_utc() {
   std::time_t t = std::time(nullptr);
@@ -209,7 +218,7 @@ int write_baseline_file(const Options& o, const std::vector<Finding>& findings, 
 }
 
 // The `check` command; CatalogError escapes to run_cli.
-int run_check(const Options& o, std::ostream& out, std::ostream& err, const Catalog& catalog) {
+int run_check(const Options& o, std::ostream& out, std::ostream& err, const Catalog& builtin) {
   std::optional<RevisionInput> rev;
   if (o.revision) {
     auto r = open_revision(o.repo_dir.value_or("."), *o.revision, o.paths);
@@ -230,6 +239,13 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err, const Cata
     return 2;
   }
   Config config = std::move(*parsed);
+  auto with_user =
+      run_catalog(builtin, o, rev ? rev->tree.get() : nullptr, repository_top(o), config);
+  if (!with_user) {
+    err << "sbreview: " << with_user.error().message << "\n";
+    return 2;
+  }
+  const Catalog& catalog = *with_user;
 
   AnalyzeOptions ao;
   ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -295,6 +311,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (o.outputs.empty()) o.outputs.push_back({"text", ""});
     const Catalog& catalog = load();  // at start-up: a catalog that does not load stops the run
     if (o.command == "render") return run_render(o, out, err);
+    if (o.command == "prove") return run_prove(o, out, err, catalog);
+    if (o.command == "rules") return run_rules(o, out, err, catalog);
+    if (o.command == "explain") return run_explain(o, out, err, catalog);
+    if (o.command == "test-rules") return run_test_rules(o, out, err, catalog);
     return o.command == "diff" ? run_diff(o, out, err, catalog) : run_check(o, out, err, catalog);
   } catch (const CatalogError& e) {
     err << "sbreview: internal error: " << e.what() << "\n";

@@ -24,6 +24,10 @@ std::string today_utc();
 // directory. nullopt when there is none.
 Result<std::optional<ConfigText>> config_text(const Options& o, const GitTree* revision);
 
+// Where the configuration and `.sbreview/rules/` are looked for on disk: the git top level of the
+// first PATH (or of the current directory), else the current directory.
+std::string repository_top(const Options& o);
+
 // Parses the configuration for errors before the walk (its file has no id yet); an empty
 // Config when there is none.
 Result<Config> read_config(const std::optional<ConfigText>& text);

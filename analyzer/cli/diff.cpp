@@ -19,6 +19,7 @@
 #include "analyzer/cli/command.h"
 #include "analyzer/cli/diff_renames.h"
 #include "analyzer/cli/render_command.h"
+#include "analyzer/cli/user_rules.h"
 #include "generated/rule_ids.h"
 
 namespace sbr {
@@ -263,7 +264,7 @@ Compared compare(const Side& base, const Side& head, std::vector<Finding> integr
 
 }  // namespace
 
-int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catalog& catalog) {
+int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catalog& builtin) {
   std::string base_rev, head_rev;
   if (!split_range(o.range, base_rev, head_rev, err)) return 2;
   Side base, head, head_own;
@@ -289,6 +290,18 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
       }
     }
   }
+  // User rules are the base's, like its configuration: a change cannot rewrite the rules that
+  // judge it.
+  Config base_config = *read_config(*base_text);
+  Options base_paths = o;
+  if (o.repo_dir) base_paths.paths = working_paths(o);
+  auto with_user = run_catalog(builtin, o, base.rev ? base.rev->tree.get() : nullptr,
+                               repository_top(base_paths), base_config);
+  if (!with_user) {
+    err << "sbreview: " << with_user.error().message << "\n";
+    return 2;
+  }
+  const Catalog& catalog = *with_user;
   analyse(o, *base_text, catalog, base);
   analyse(o, *base_text, catalog, head);  // the gate is the base's
   std::vector<Finding> integrity = weakened_in_files(base, head);

@@ -14,7 +14,8 @@ struct OutputSpec {
 };
 
 struct Options {
-  std::string command;  // "check", "diff", "baseline" or "render"
+  // "check", "diff", "baseline", "render", "prove", "rules", "explain" or "test-rules"
+  std::string command;
   std::vector<std::string> paths;
   std::vector<OutputSpec> outputs;
   std::optional<std::string> fail_on;
@@ -32,6 +33,20 @@ struct Options {
   std::vector<std::string> helm_values;      // --helm-values FILE (repeatable)
   std::vector<std::string> helm_set;         // --helm-set k=v (repeatable)
   std::vector<std::string> helm_set_string;  // --helm-set-string k=v (repeatable)
+  // prove (docs/prover.md)
+  std::optional<std::string> runtime_dir;  // --runtime-dir: where the run's files go
+  std::optional<unsigned> timeout;         // --timeout S: seconds one launch may take (30)
+  std::optional<std::string> from_sarif;   // --from FILE.sarif: the findings to prove
+  bool self_test = false;                  // --self-test: what this podman honours
+  std::vector<std::string> helm_set_file;  // --helm-set-file k=FILE (repeatable)
+  std::string kube_version;                // --kube-version
+  std::vector<std::string> api_versions;   // --api-versions (repeatable, comma lists)
+  // `render helm ARGS...`: helm template's own arguments, parsed by render_helm.cpp.
+  bool helm_template = false;
+  std::vector<std::string> helm_args;
+  std::vector<std::string> rule_dirs;        // --rules DIR (repeatable): user rules
+  std::optional<int> invariant;              // rules: --invariant N
+  std::string rule;                          // explain: the rule id
 };
 
 extern const char* const kUsage;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
+#include <vector>
 
 #include "analyzer/cli/options.h"
 #include "analyzer/render/render_roots.h"
@@ -13,5 +15,8 @@ namespace sbr {
 render::RenderOptions render_options(const Options& o);
 
 int run_render(const Options& o, std::ostream& out, std::ostream& err);
+
+// `sbreview render helm [NAME] CHART [flags]`: helm template's arguments and output.
+int run_render_helm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace sbr

@@ -1,5 +1,6 @@
 #include "analyzer/cli/usage_spec.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "analyzer/support/strings.h"
@@ -81,7 +82,11 @@ UsageSpec parse_usage(std::string_view text) {
     if (t.rfind("sbreview ", 0) != 0) break;
     spec.synopsis.push_back(t);
     std::string command = split(t, ' ')[1];
-    if (command[0] != '-' && command[0] != '[') spec.commands.push_back(command);
+    // A command may have several synopsis lines (`render` and `render helm`, `prove` and
+    // `prove --self-test`): it is listed once.
+    bool listed =
+        std::find(spec.commands.begin(), spec.commands.end(), command) != spec.commands.end();
+    if (command[0] != '-' && command[0] != '[' && !listed) spec.commands.push_back(command);
   }
   std::vector<std::string> before, after;
   for (; i < lines.size() && trim(lines[i]) != "options:"; ++i) before.push_back(lines[i]);

@@ -259,6 +259,17 @@ std::optional<Error> read_workspace(const Parser& p, const Node* w, Config& c) {
   return std::nullopt;
 }
 
+std::optional<Error> read_repository(const Parser& p, const Node* r, Config& c) {
+  if (!r->is_map()) return p.err(r, "`repository` must be a mapping");
+  if (auto bad = p.only_keys(r, {"urls"}, "repository")) return bad;
+  if (const Node* u = r->get("urls")) {
+    auto v = p.strings(u, "repository.urls");
+    if (!v) return v.error();
+    c.repository_urls = *v;
+  }
+  return std::nullopt;
+}
+
 std::optional<Error> read_engine(const Parser& p, const Node* e, Config& c) {
   auto v = p.str(e, "engine");
   if (!v) return v.error();
@@ -320,6 +331,23 @@ std::optional<Error> read_include(const Parser& p, const Node* x, Config& c) {
   return std::nullopt;
 }
 
+// The prefix of the user's own rule ids (`ACME` for `ACME-no-latest`), besides `X`.
+std::optional<Error> read_rule_prefix(const Parser& p, const Node* n, Config& c) {
+  auto s = p.str(n, "rule_prefix");
+  if (!s) return s.error();
+  bool ok = !s->empty() && s->size() <= 16 && (*s)[0] >= 'A' && (*s)[0] <= 'Z' && *s != "SB" &&
+            std::all_of(s->begin(), s->end(), [](char ch) {
+              return (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+            });
+  if (!ok) {
+    return p.err(n,
+                 "`rule_prefix` is capital letters and digits, starting with a letter, "
+                 "not SB (user rule ids are <PREFIX>-<name>)");
+  }
+  c.rule_prefix = *s;
+  return std::nullopt;
+}
+
 std::optional<Error> read_integrity(const Parser& p, const Node* i, Config& c) {
   if (!i->is_map()) return p.err(i, "`integrity` must map SB0 rule ids to severities");
   for (const auto& [k, v] : i->entries) {
@@ -371,15 +399,123 @@ std::optional<Error> read_limits(const Parser& p, const Node* l, Config& c) {
   return std::nullopt;
 }
 
+// `documents:` entries (docs/doc-claims.md, "Scoping"): a glob over Markdown paths, the
+// workloads it is about, whether it is read for claims and whether its examples are analysed.
+std::optional<Error> read_document(const Parser& p, const Node* e, Config& c) {
+  if (!e->is_map()) return p.err(e, "a `documents` entry is a mapping");
+  if (auto bad = p.only_keys(e, {"path", "about", "claims", "examples"}, "a `documents` entry"))
+    return bad;
+  DocumentScope d;
+  d.at = p.loc(e);
+  if (e->get("path") == nullptr) return p.err(e, "a `documents` entry needs `path`");
+  auto path = p.str(e->get("path"), "path");
+  if (!path) return path.error();
+  d.path = *path;
+  if (const Node* a = e->get("about")) {
+    auto about = a->is_scalar() ? Result<std::vector<std::string>>(std::vector{a->scalar})
+                                : p.strings(a, "about");
+    if (!about) return about.error();
+    d.about = *about;
+  }
+  for (auto [key, field] : {std::pair{"claims", &d.claims}, {"examples", &d.examples}}) {
+    if (const Node* v = e->get(key)) {
+      if (!v->as_bool()) return p.err(v, fmt::format("`{}` must be true or false", key));
+      *field = *v->as_bool();
+    }
+  }
+  c.documents.push_back(std::move(d));
+  return std::nullopt;
+}
+
+std::optional<Error> read_documents(const Parser& p, const Node* n, Config& c) {
+  return read_list<read_document>(p, n, "documents", c);
+}
+
+std::optional<Error> read_helm_chart(const Parser& p, const Node* e, Config& c) {
+  if (!e->is_map()) return p.err(e, "a `helm.charts` entry is a mapping");
+  if (auto bad = p.only_keys(e, {"path", "values", "set", "set_string", "set_file"},
+                             "a `helm.charts` entry"))
+    return bad;
+  HelmChartValues h;
+  h.at = p.loc(e);
+  auto path = p.str(e->get("path"), "path");
+  if (!path) return path.error();
+  h.path = *path;
+  for (auto [key, field] : {std::pair{"values", &h.values},
+                            {"set", &h.set},
+                            {"set_string", &h.set_string},
+                            {"set_file", &h.set_file}}) {
+    const Node* v = e->get(key);
+    if (v == nullptr) continue;
+    auto list = p.strings(v, key);
+    if (!list) return list.error();
+    if (std::string_view(key) != "values") {
+      for (std::size_t k = 0; k < list->size(); ++k) {
+        if ((*list)[k].find('=') == std::string::npos)
+          return p.err(v->items[k], fmt::format("`{}` entries are KEY=VALUE", key));
+      }
+    }
+    *field = *list;
+  }
+  c.helm.charts.push_back(std::move(h));
+  return std::nullopt;
+}
+
+// A Kubernetes version as Helm's --kube-version takes it: [v]MAJOR[.MINOR[.PATCH]].
+bool kube_version_text(std::string_view v) {
+  if (!v.empty() && v[0] == 'v') v.remove_prefix(1);
+  int parts = 0;
+  for (std::string_view part : split(v, '.')) {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string_view::npos)
+      return false;
+    ++parts;
+  }
+  return parts >= 1 && parts <= 3;
+}
+
+std::optional<Error> read_helm(const Parser& p, const Node* h, Config& c) {
+  if (!h->is_map()) return p.err(h, "`helm` must be a mapping");
+  if (auto bad = p.only_keys(h, {"charts", "kube_version", "api_versions"}, "helm")) return bad;
+  if (const Node* v = h->get("kube_version")) {
+    auto s = p.str(v, "kube_version");
+    if (!s) return s.error();
+    if (!kube_version_text(*s)) return p.err(v, "`kube_version` must be a version like 1.30.0");
+    c.helm.kube_version = *s;
+  }
+  if (const Node* v = h->get("api_versions")) {
+    auto list = p.strings(v, "api_versions");
+    if (!list) return list.error();
+    c.helm.api_versions = *list;
+  }
+  if (const Node* charts = h->get("charts")) {
+    if (!charts->is_seq()) return p.err(charts, "`helm.charts` must be a list");
+    for (const Node* e : charts->items) {
+      if (auto bad = read_helm_chart(p, e, c)) return bad;
+    }
+  }
+  return std::nullopt;
+}
+
 // The top-level keys, in the order they are read; any other key is an error.
 constexpr std::pair<std::string_view, Section> kSections[] = {
-    {"version", read_version},           {"threat_classes", read_threat_classes},
-    {"acceptances", read_acceptances},   {"secrets", read_secrets},
-    {"workspace", read_workspace},       {"engine", read_engine},
-    {"cluster", read_cluster},           {"fail_on", read_fail_on},
-    {"exclude", read_exclude},           {"integrity", read_integrity},
-    {"suppressions", read_suppressions}, {"rules", read_rules},
-    {"include", read_include},           {"limits", read_limits}};
+    {"version", read_version},
+    {"threat_classes", read_threat_classes},
+    {"acceptances", read_acceptances},
+    {"secrets", read_secrets},
+    {"workspace", read_workspace},
+    {"repository", read_repository},
+    {"engine", read_engine},
+    {"cluster", read_cluster},
+    {"fail_on", read_fail_on},
+    {"exclude", read_exclude},
+    {"integrity", read_integrity},
+    {"suppressions", read_suppressions},
+    {"rules", read_rules},
+    {"include", read_include},
+    {"documents", read_documents},
+    {"helm", read_helm},
+    {"rule_prefix", read_rule_prefix},
+    {"limits", read_limits}};
 
 }  // namespace
 

@@ -55,6 +55,21 @@ struct AnalysisLimits {
   std::uint32_t wall_clock_seconds = kDefaultWallClockSeconds;
 };
 
+// `helm:` in the configuration: values for the charts at `path` (a chart directory of the
+// analysed tree, or a glob of them), applied before the command line's, and the cluster that
+// `helm template` pretends to target.
+struct HelmChartValues {
+  std::string path;
+  std::vector<std::string> values, set, set_string, set_file;
+  Location at;
+};
+
+struct HelmSettings {
+  std::vector<HelmChartValues> charts;
+  std::string kube_version;               // "" = the engine's default
+  std::vector<std::string> api_versions;  // added to the built-in ones
+};
+
 struct Config {
   std::string path;  // "" when no file was found
   FileId file = kNoFile;
@@ -65,6 +80,9 @@ struct Config {
   std::map<std::string, RuleSetting> rules;  // rule id -> setting
   std::vector<std::string> intended_secrets;
   std::vector<std::string> workspace;
+  // `repository.urls`: where this repository is cloned from, so that a workload that clones
+  // one of them (envbuilder's ENVBUILDER_GIT_URL) is known to build this repository.
+  std::vector<std::string> repository_urls;
   std::optional<Engine> launcher_engine;
   ClusterFacts cluster;
   std::optional<std::string> fail_on;  // validated: critical|high|medium|low|none
@@ -72,6 +90,9 @@ struct Config {
   std::vector<std::string> include;  // when set, only these path prefixes are read
   std::map<std::string, Severity> integrity_severity;  // SB0xxx -> severity override
   AnalysisLimits limits;
+  std::vector<DocumentScope> documents;  // which Markdown files claim what (doc-claims.md)
+  HelmSettings helm;
+  std::string rule_prefix;  // user rule ids may be <rule_prefix>-<name> besides X-<name>
 };
 
 // Parses the text of a configuration file; `file` is its id in the run's file table.

@@ -123,7 +123,10 @@ std::string floor_of(ThreatClass t) {
 std::vector<BoundaryRow> boundary_rows(const Model& model) {
   std::vector<const Workload*> order;
   order.reserve(model.workloads.size());
-  for (const Workload& w : model.workloads) order.push_back(&w);
+  for (const Workload& w : model.workloads) {
+    // What runs with the chart's values: a render with a switch flipped is not deployed.
+    if (!from_render_switch(w.object_from.condition)) order.push_back(&w);
+  }
   auto key = [&](const Workload* w) {
     return std::make_tuple(model.files.path(w->object_from.at.file), w->object_from.at.line,
                            w->container_from.at.line, w->id.container, identity_key(w->id));

@@ -146,6 +146,11 @@ void kind_evidence(const Workload& w, std::vector<ThreatEvidence>& out) {
   } else if (w.engine == Engine::Devcontainer) {
     add(out, ThreatSignal::Devcontainer, ThreatClass::UntrustedCode,
         "a devcontainer: the container the agent works in", w.object_from);
+  } else if (w.runs_devcontainer) {
+    add(out, ThreatSignal::Devcontainer, ThreatClass::UntrustedCode,
+        fmt::format("it builds and runs the devcontainer {}: the container the agent works in",
+                    w.runs_devcontainer->value),
+        w.runs_devcontainer->from);
   } else if (w.lifecycle.controller == Controller::Launcher) {
     add(out, ThreatSignal::Launcher, ThreatClass::UntrustedCode,
         "a launcher script starts it, and nothing shows it is part of the platform", w.object_from);

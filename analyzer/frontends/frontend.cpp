@@ -6,6 +6,7 @@
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/frontends/launch/launch.h"
+#include "analyzer/frontends/markdown/markdown.h"
 
 namespace sbr {
 
@@ -69,6 +70,8 @@ void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& 
         read_squid_file(file, out);
         break;
       case FileType::Markdown:
+        read_markdown_file(file, ctx, out);
+        break;
       case FileType::Config:
       case FileType::Other:
         break;
@@ -97,6 +100,7 @@ void merge_part(FilePart&& part, Model& model) {
   append(model.images, part.images);
   append(model.seccomp_profiles, part.seccomp_profiles);
   append(model.suppressions, part.suppressions);
+  append(model.documents, part.documents);
   ClusterObjects& c = model.cluster;
   append(c.runtime_classes, part.cluster.runtime_classes);
   append(c.service_accounts, part.cluster.service_accounts);

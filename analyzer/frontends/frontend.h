@@ -19,6 +19,7 @@ struct FilePart {
   std::vector<ImageBuild> images;
   std::vector<SeccompProfile> seccomp_profiles;
   std::vector<Suppression> suppressions;
+  std::vector<Document> documents;
   RunSummary summary;
   std::string skipped;  // why the file was not analysed after all (binary content), or ""
 };
@@ -26,7 +27,8 @@ struct FilePart {
 struct FrontendContext {
   const SourceSet* sources = nullptr;     // other files of the run (bash `source`, compose build)
   std::optional<Engine> launcher_engine;  // from .sbreview.yaml, for unresolved launchers
-  std::uint32_t max_documents = kDefaultMaxDocuments;  // YAML documents per file (limits:)
+  std::uint32_t max_documents = kDefaultMaxDocuments;     // YAML documents per file (limits:)
+  const std::vector<DocumentScope>* documents = nullptr;  // .sbreview.yaml `documents:`
 };
 
 // Dispatches on the file's type. Never throws: bad input becomes a Problem.

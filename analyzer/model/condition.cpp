@@ -62,6 +62,12 @@ bool Condition::contradicts(const Condition& other) const {
   return false;
 }
 
+bool from_render_switch(const Condition& c) {
+  return std::any_of(c.atoms.begin(), c.atoms.end(), [](const CondAtom& a) {
+    return a.subject.rfind(kRenderSwitchSubject, 0) == 0;
+  });
+}
+
 Condition conjoin(const Condition& outer, const Condition& inner) {
   if (outer.always()) return inner;
   if (inner.always()) return outer;

@@ -117,4 +117,98 @@ std::string_view file_status_name(FileStatus s) {
   return "skipped";
 }
 
+namespace {
+template <class E, size_t N>
+std::string_view name_in(const std::string_view (&names)[N], E e) {
+  auto i = static_cast<size_t>(e);
+  return i < N ? names[i] : std::string_view("unknown");
+}
+}  // namespace
+
+std::string_view container_role_name(ContainerRole r) {
+  static constexpr std::string_view kNames[] = {"main", "init", "ephemeral"};
+  return name_in(kNames, r);
+}
+
+std::string_view controller_name(Controller c) {
+  static constexpr std::string_view kNames[] = {"Pod",
+                                                "Deployment",
+                                                "StatefulSet",
+                                                "DaemonSet",
+                                                "ReplicaSet",
+                                                "ReplicationController",
+                                                "Job",
+                                                "CronJob",
+                                                "Sandbox",
+                                                "SandboxTemplate",
+                                                "OtherPodTemplate",
+                                                "Launcher",
+                                                "ComposeService",
+                                                "Devcontainer"};
+  return name_in(kNames, c);
+}
+
+std::string_view seccomp_kind_name(SeccompKind k) {
+  static constexpr std::string_view kNames[] = {"RuntimeDefault", "Unconfined", "Localhost",
+                                                "file"};
+  return name_in(kNames, k);
+}
+
+std::string_view net_mode_name(NetMode m) {
+  static constexpr std::string_view kNames[] = {"pod",    "engine-default", "host",      "none",
+                                                "bridge", "named",          "container", "ns",
+                                                "pasta",  "slirp4netns"};
+  return name_in(kNames, m);
+}
+
+std::string_view propagation_name(Propagation p) {
+  static constexpr std::string_view kNames[] = {"private", "host-to-container", "bidirectional"};
+  return name_in(kNames, p);
+}
+
+std::string_view env_source_name(EnvSource s) {
+  static constexpr std::string_view kNames[] = {"literal",   "secret-ref", "config-map-ref",
+                                                "field-ref", "host-copy",  "symbolic"};
+  return name_in(kNames, s);
+}
+
+std::string_view env_bulk_kind_name(EnvBulkKind k) {
+  static constexpr std::string_view kNames[] = {"secret", "configMap", "host-environment",
+                                                "env-file"};
+  return name_in(kNames, k);
+}
+
+std::string_view gate_kind_name(GateKind k) {
+  static constexpr std::string_view kNames[] = {"NetworkPolicy",
+                                                "CiliumNetworkPolicy",
+                                                "sandbox-managed-policy",
+                                                "network-none",
+                                                "internal-network",
+                                                "nft",
+                                                "iptables",
+                                                "squid"};
+  return name_in(kNames, k);
+}
+
+std::string_view gate_hook_name(GateHook h) {
+  static constexpr std::string_view kNames[] = {"none", "output", "forward", "netns-output"};
+  return name_in(kNames, h);
+}
+
+std::string_view exposure_kind_name(ExposureKind k) {
+  static constexpr std::string_view kNames[] = {"NodePort", "LoadBalancer", "externalIPs",
+                                                "Ingress"};
+  return name_in(kNames, k);
+}
+
+std::string_view threat_source_name(ThreatSource s) {
+  static constexpr std::string_view kNames[] = {"inferred", "annotation", "config"};
+  return name_in(kNames, s);
+}
+
+std::string_view image_grant_kind_name(ImageGrantKind k) {
+  static constexpr std::string_view kNames[] = {"passwordless-sudo", "privileged-group", "setuid"};
+  return name_in(kNames, k);
+}
+
 }  // namespace sbr

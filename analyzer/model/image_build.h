@@ -38,6 +38,7 @@ struct ImageBuild {
   Maybe<std::string> final_user;
   Provenance final_from;                      // the last FROM line
   std::vector<EnvVar> env;                    // ENV / ARG defaults of the last stage
+  Fact<std::string> final_workdir{"/", {}};   // WORKDIR of the last stage (inherited), "/" if none
   std::vector<Fact<std::string>> added_urls;  // ADD https://...
   std::vector<Fact<std::string>>
       run_lines;  // RUN bodies (shell form is rendered by the bash frontend)

@@ -28,7 +28,9 @@ struct ObjectRef {
   std::string kind;
   std::string ns;  // "" = the namespace it is deployed to
   std::string name;
-  Provenance from;  // the object's kind: line
+  Provenance from;     // the object's kind: line (its condition: a chart switch flipped)
+  std::string root;    // the render root or file it came from
+  std::string source;  // a rendered chart's template (`# Source:` name), "" otherwise
 };
 
 struct RuntimeClassObject {

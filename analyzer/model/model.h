@@ -4,10 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "analyzer/model/claims.h"
 #include "analyzer/model/gate_link.h"
 #include "analyzer/model/image_build.h"
 #include "analyzer/model/k8s_objects.h"
@@ -33,6 +36,7 @@ enum class ProblemKind : std::uint8_t {
   RenderFailed,       // a chart/overlay/launcher that could not be rendered
   SourceUnresolved,   // `source FILE` whose file is not in the analysed tree
   ArgvPartlyUnknown,  // a launch word that could be an option, with a value the script leaves open
+  SwitchNotRendered,  // a chart switch that was not rendered flipped (bound, or a failed render)
 };
 
 struct Problem {
@@ -91,11 +95,17 @@ struct Model {
   std::vector<ImageBuild> images;                // Dockerfiles/Containerfiles in the input
   std::vector<SeccompProfile> seccomp_profiles;  // seccomp JSON profiles in the input
   std::vector<Suppression> suppressions;         // inline comments and annotations, in order
+  std::vector<Document> documents;               // Markdown files read for claims (claims.h)
 
   ClusterFacts cluster_facts;
   std::vector<std::string> workspace_paths;   // host paths that may be mounted writable
+  std::vector<std::string> repository_urls;   // where this repository is cloned from (config)
   std::vector<std::string> intended_secrets;  // env names declared in secrets.intended
   RunSummary summary;
+  // A chart rendered with a switch flipped re-renders some of its templates: for each such
+  // render (its root and condition text, joined by \x1f), the `# Source:` names it replaces.
+  // The default render's objects from the other templates shape its workloads too.
+  std::map<std::string, std::set<std::string>> switch_replaces;
 };
 
 }  // namespace sbr

@@ -54,6 +54,11 @@ struct CondAtom {
   friend bool operator==(const CondAtom&, const CondAtom&) = default;
 };
 
+// The subject of an atom that stands for a chart value rendered flipped from its default
+// (a Helm switch): "render-switch " + chart directory + " " + key path. A finding of such a
+// render that the default render also reports is the same finding, not a conditional one.
+inline constexpr std::string_view kRenderSwitchSubject = "render-switch ";
+
 // A fact reached only on some path of a script carries the condition of that path: a
 // conjunction of atoms, and its text for display. needs_switch is true when the path is not
 // the default one (it needs an explicit, non-default switch).
@@ -96,6 +101,9 @@ struct Step {
   std::string note;  // short: the variable or function named at that step ("flags", "start")
   friend bool operator==(const Step&, const Step&) = default;
 };
+
+// Whether `c` is a chart value rendered flipped (an atom on kRenderSwitchSubject).
+bool from_render_switch(const Condition& c);
 
 // Steps a chain keeps: a value looped through many assignments names its nearest ones.
 inline constexpr std::size_t kMaxSteps = 8;

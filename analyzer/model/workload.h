@@ -272,6 +272,11 @@ struct EgressGate {
   // Rules loaded with `podman|docker exec CTR ...`: the container whose namespace holds them
   // (link_gates links the gate to CTR and to workloads sharing its network namespace).
   std::string exec_container{};
+  // Files the gate reads its lists from, as paths in the gate's container (squid `acl NAME
+  // dstdomain "/etc/squid/allowlist.txt"`), and the repository files they are, where a bind
+  // mount of the proxy's container puts them there (link_gates).
+  std::vector<Fact<std::string>> list_files{};
+  std::vector<std::string> list_repo_files{};
 };
 
 enum class ExposureKind : std::uint8_t { NodePort, LoadBalancer, ExternalIPs, Ingress };
@@ -403,12 +408,24 @@ struct Workload {
   // container / of the pod spec, when the input has one (invalid otherwise).
   Provenance security_context_from;
   Provenance pod_security_context_from;
+  // Fields a chart's template guard left out (`{{- with .Values.runtimeClassName }}`): where an
+  // absent field is reported, at the guard with the values key that decided it as a step.
+  // Pod fields are "pod.<field>" ("pod.runtimeClassName"), container fields "<field>".
+  struct Omitted {
+    std::string field;
+    Provenance from;
+  };
+  std::vector<Omitted> omitted;
   // A pod spec without containers (an invalid object): the workload stands for the pod, and
   // only its pod-level fields are judged, since no container exists to judge.
   bool pod_only = false;
 
   std::string image;
   std::vector<Fact<std::string>> command;  // entrypoint + args as they would run
+  // The directory the command (and a devcontainer's lifecycle commands) start in: `-w`,
+  // compose `working_dir`, Kubernetes `workingDir`, devcontainer `workspaceFolder`, else the
+  // image's WORKDIR. A relative path the command runs is resolved against it.
+  Maybe<std::string> working_dir;
   std::map<std::string, std::string> pod_labels;
   std::map<std::string, std::string> annotations;
 
@@ -465,7 +482,23 @@ struct Workload {
   // itself from (envbuilder), with where the input says so; link_envbuilder folds the
   // devcontainer into this workload and drops its standalone one.
   Maybe<std::string> runs_devcontainer;
+  // A devcontainer this Kubernetes container builds and runs itself that is not in the input
+  // (a remote ENVBUILDER_GIT_URL, a setting from a Secret): why, in words, where it is chosen.
+  Maybe<std::string> devcontainer_not_in_input;
+  // Paths its command or lifecycle commands run (or `nft -f` loads) inside the container that
+  // nothing in the configuration fills from the repository (link_gates): they are linked to no
+  // repository file, whatever its name.
+  struct UnresolvedRun {
+    std::string path;
+    std::string runner;  // "the container's command", "its postStartCommand"
+    bool loaded = false;
+    Provenance from;
+  };
+  std::vector<UnresolvedRun> unresolved_runs;
   std::optional<PodSecurityLabels> pod_security;
+  // A workload read from a fenced code block of a document (docs/doc-claims.md, "Examples"):
+  // "README.md:12", the block's place; "" for the real configuration.
+  std::string example_of;
 };
 
 }  // namespace sbr

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "analyzer/engine/gate_path.h"
@@ -14,6 +15,7 @@
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/frontends/launch/launch.h"
+#include "analyzer/frontends/markdown/markdown.h"
 #include "analyzer/frontends/suppressions.h"
 #include "analyzer/render/render_roots.h"
 
@@ -124,6 +126,42 @@ void record_files(const SourceSet& sources, const std::vector<FilePart>& parts,
   });
 }
 
+// A chart rendered with a switch flipped is read for the findings it adds: a problem its
+// text has that the default render's text also has is the same problem, reported once; one
+// it has alone (an invalid object only that value produces) says which value it needs.
+void settle_switch_problems(const render::RenderOutput& rendered, std::vector<FilePart>& parts,
+                            size_t files) {
+  std::set<std::pair<Location, std::string>> seen;
+  for (size_t i = files; i < parts.size(); ++i) {
+    if (!rendered.streams[i - files].condition.always()) continue;
+    for (const Problem& p : parts[i].problems) seen.insert({p.at, p.message});
+  }
+  for (size_t i = files; i < parts.size(); ++i) {
+    const Condition& c = rendered.streams[i - files].condition;
+    if (c.always()) continue;
+    parts[i].summary = {};  // the documents a run has are the default render's
+    std::vector<Problem> kept;
+    for (Problem& p : parts[i].problems) {
+      if (!seen.insert({p.at, p.message}).second) continue;
+      p.kind = ProblemKind::SwitchNotRendered;
+      p.message += " [only " + c.text + ", a non-default switch]";
+      kept.push_back(std::move(p));
+    }
+    parts[i].problems = std::move(kept);
+  }
+}
+
+// The configuration's Helm settings join the command line's render options.
+render::RenderOptions render_options(const Config& config, const AnalyzeOptions& options) {
+  render::RenderOptions r = options.render;
+  if (r.kube_version.empty()) r.kube_version = config.helm.kube_version;
+  r.api_versions.insert(r.api_versions.begin(), config.helm.api_versions.begin(),
+                        config.helm.api_versions.end());
+  for (const HelmChartValues& c : config.helm.charts)
+    r.charts.push_back({c.path, c.values, c.set, c.set_string, c.set_file, c.at});
+  return r;
+}
+
 WalkOptions walk_options(const Config& config, const AnalyzeOptions& options) {
   WalkOptions walk;
   walk.excludes = config.exclude;
@@ -139,7 +177,10 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   a.model.summary.skipped_excluded = a.sources.excluded;
 
   // Render roots first: the files a render consumed are read through it, never raw.
-  render::RenderOutput rendered = render::render_roots(a.sources, options.render);
+  render::RenderOptions render = render_options(config, options);
+  render.virtual_base = static_cast<FileId>(a.model.files.paths.size());
+  render::RenderOutput rendered = render::render_roots(a.sources, render);
+  for (const std::string& p : rendered.virtual_files) a.model.files.add(p);
   std::vector<bool> consumed(a.sources.files.size(), false);
   for (FileId id : rendered.consumed) {
     if (id < consumed.size()) consumed[id] = true;
@@ -151,6 +192,7 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   ctx.launcher_engine = config.launcher_engine;
   ctx.max_documents = config.limits.max_documents;
   WallClock clock(config.limits.wall_clock_seconds);
+  ctx.documents = &config.documents;
   const size_t files = a.sources.files.size();
   std::vector<FilePart> parts(files + rendered.streams.size());
   std::atomic<size_t> next{0};
@@ -179,19 +221,29 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   work();
   for (auto& t : pool) t.join();
   record_files(a.sources, parts, consumed, a.model);
+  settle_switch_problems(rendered, parts, files);
   for (auto& p : parts) merge_part(std::move(p), a.model);
+  for (const render::RenderedStream& s : rendered.streams) {
+    if (s.condition.always()) continue;
+    a.model.switch_replaces[s.root + '\x1f' + s.condition.text].insert(s.replaces.begin(),
+                                                                       s.replaces.end());
+  }
 
   a.model.cluster_facts = config.cluster;
   link_kubernetes(a.model);
   engine::derive_pod_qos(a.model);
+  link_launches(a.model);
+  a.model.repository_urls = config.repository_urls;
+  link_envbuilder(a.model);  // a devcontainer a pod builds is part of that pod
+  // Gates after the workloads are final: a devcontainer's lifecycle commands have joined the
+  // compose service or pod that runs them.
   link_gates(a.model);
   engine::attach_gates(a.model);  // the linked gates on each workload's traffic path
-  link_launches(a.model);
-  link_envbuilder(a.model);  // a devcontainer a pod builds is part of that pod
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
-  engine::infer_threat_classes(a.model);  // evidence and the inferred class, before checks
-  apply_threat_classes(a.model, config);  // the configuration and annotations win
+  engine::infer_threat_classes(a.model);      // evidence and the inferred class, before checks
+  apply_threat_classes(a.model, config);      // the configuration and annotations win
+  link_documents(a.model, config.documents);  // what each document's claims are about
   read_suppression_annotations(a.model, a.sources, a.model.suppressions);
 }
 

@@ -32,7 +32,16 @@ RenderOutput render_roots(const SourceSet& sources, const RenderOptions& options
            at});
     }
   };
-  guarded(render_helm_charts, "Helm charts");
+  RenderOptions helm = options;
+  try {
+    helm.inflated_charts = kustomize_inflated_charts(sources);
+  } catch (const std::exception&) {
+    // the Kustomize renderer reports it below
+  }
+  auto charts = [&](const SourceSet& s, const RenderOptions&, RenderOutput& o) {
+    render_helm_charts(s, helm, o);
+  };
+  guarded(charts, "Helm charts");
   guarded(render_kustomizations, "Kustomize overlays");
   std::sort(out.consumed.begin(), out.consumed.end());
   out.consumed.erase(std::unique(out.consumed.begin(), out.consumed.end()), out.consumed.end());

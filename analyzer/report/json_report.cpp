@@ -45,7 +45,41 @@ void add_grouping(const Redactor& redact, const Finding& f, Json& j) {
   j["reasons"] = std::move(reasons);
 }
 
-Json finding_json(const ReportContext& ctx, const Redactor& redact, const Finding& f) {
+Json note_json(const Redactor& redact, const RuntimeNote& n) {
+  return {{"verdict", n.verdict},
+          {"observed", redact(n.observed)},
+          {"runtime", n.runtime},
+          {"reason", redact(n.reason)}};
+}
+
+// `prove`: each launch, what it left out and the controls it checked.
+Json launches_json(const Redactor& redact, const std::vector<RuntimeLaunch>& launches) {
+  Json list = Json::array();
+  for (const RuntimeLaunch& l : launches) {
+    Json j;
+    j["subject"] = redact(l.subject);
+    j["name"] = redact(l.label);
+    j["launch"] = l.launch.empty() ? Json(nullptr) : Json(l.launch);
+    j["runtime"] = l.runtime.empty() ? Json(nullptr) : Json(l.runtime);
+    j["engine_note"] = l.engine_note.empty() ? Json(nullptr) : Json(l.engine_note);
+    j["error"] = l.error.empty() ? Json(nullptr) : Json(redact(l.error));
+    Json np = Json::array();
+    for (const auto& n : l.not_passed) np.push_back(redact(n));
+    j["not_passed"] = std::move(np);
+    Json controls = Json::array();
+    for (const RuntimeControlRow& c : l.controls) {
+      Json cj = {{"control", c.name}, {"invariant", c.invariant}, {"expected", c.expected}};
+      cj.update(note_json(redact, c.note));
+      controls.push_back(std::move(cj));
+    }
+    j["controls"] = std::move(controls);
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
+Json finding_json(const ReportContext& ctx, const Redactor& redact, const Finding& f,
+                  const RuntimeNote* note = nullptr) {
   const Rule* rule = ctx.catalog.find(f.rule_id);
   auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
   Json j;
@@ -88,6 +122,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["remediation"] = or_null(remediation);
   j["origin"] =
       rule ? Json({{"kind", rule->origin.kind}, {"detail", rule->origin.detail}}) : Json(nullptr);
+  j["runtime"] = note != nullptr ? note_json(redact, *note) : Json(nullptr);
   return j;
 }
 
@@ -161,13 +196,21 @@ void write_json(const ReportContext& ctx, std::ostream& out) {
       sink(j);
     }
   };
-  std::vector<report::StreamedArray> streamed{{"files", files}, {"findings", each(ctx.findings)}};
+  // A proved run adds each finding's runtime verdict (docs/prover.md).
+  auto findings = [&ctx, &redact](const report::ElementSink& sink) {
+    for (size_t i = 0; i < ctx.findings.size(); ++i) {
+      const RuntimeNote* note = i < ctx.runtime.size() ? &ctx.runtime[i] : nullptr;
+      sink(finding_json(ctx, redact, ctx.findings[i], note));
+    }
+  };
+  std::vector<report::StreamedArray> streamed{{"files", files}, {"findings", findings}};
   doc["findings"] = report::stream_placeholder();
   if (!ctx.fixed.empty()) {
     doc["fixed"] = report::stream_placeholder();
     streamed.push_back({"fixed", each(ctx.fixed)});
   }
   doc["workloads"] = workloads_json(ctx, redact);
+  if (!ctx.launches.empty()) doc["launches"] = launches_json(redact, ctx.launches);
   report::write_streamed(out, doc, streamed);
 }
 

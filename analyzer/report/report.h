@@ -14,6 +14,36 @@
 
 namespace sbr {
 
+// `sbreview prove` (docs/prover.md): the runtime's verdict on one finding or control, as the
+// reports show it (SARIF `properties.runtime`, JSON `runtime`). Plain text: the report layer
+// does not know the prover.
+struct RuntimeNote {
+  std::string verdict;  // confirmed | refuted | unverifiable
+  std::string observed;
+  std::string runtime;  // "podman/runc", "podman/runsc"; "" when nothing was launched
+  std::string reason;
+};
+
+struct RuntimeControlRow {
+  std::string name;  // "capabilities: all dropped"
+  int invariant = 0;
+  Location at;  // where the configuration sets it
+  std::string expected;
+  RuntimeNote note;
+};
+
+// One workload's launch: how it was launched, what was left out and why, and its controls.
+struct RuntimeLaunch {
+  std::string subject;  // the findings' subject for this workload
+  std::string label;    // "launcher run.sh (line 4)"
+  std::string launch;   // "podman run", "podman kube play", "" when nothing was launched
+  std::string runtime;
+  std::string engine_note;              // "a docker launch, run on podman"
+  std::string error;                    // why nothing was observed ("" when the probe reported)
+  std::vector<std::string> not_passed;  // "--device /dev/kvm: reaches a host device"
+  std::vector<RuntimeControlRow> controls;
+};
+
 struct ReportContext {
   const Model& model;
   const SourceSet& sources;
@@ -37,9 +67,16 @@ struct ReportContext {
   // table (SARIF baselineState "absent", JSON `fixed`, Markdown "Fixed"). Never counted, never
   // judged.
   std::vector<Finding> fixed = {};
+  // `prove`: the runtime's verdict on each finding, parallel to `findings`, and every launch;
+  // both empty for `check` and `diff`.
+  std::vector<RuntimeNote> runtime = {};
+  std::vector<RuntimeLaunch> launches = {};
 };
 
 void write_text(const ReportContext& ctx, std::ostream& out, bool color);
+// `prove`'s text view: a table per launched workload (each finding's and control's verdict),
+// then the runtime's own findings (report/prove_text.cpp).
+void write_prove_text(const ReportContext& ctx, std::ostream& out, bool color);
 void write_json(const ReportContext& ctx, std::ostream& out);
 void write_sarif(const ReportContext& ctx, std::ostream& out);
 // GitHub workflow commands (`::error file=...::message`), one per finding (report/github_report).

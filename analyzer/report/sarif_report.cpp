@@ -97,7 +97,7 @@ Json rule_json(const Rule& r) {
   j["name"] = r.slug;
   j["shortDescription"]["text"] = trimmed(r.title);
   j["fullDescription"]["text"] = message;
-  j["helpUri"] = report::rule_help_uri(r);
+  if (!r.user) j["helpUri"] = report::rule_help_uri(r);  // a user rule's page is the user's
   j["help"]["text"] = text;
   j["help"]["markdown"] = markdown;
   j["defaultConfiguration"]["level"] = report::sarif_level(r.severity);
@@ -113,6 +113,8 @@ Json rule_json(const Rule& r) {
   props["applies-to"] = r.applies_to;
   props["origin"]["kind"] = r.origin.kind;
   props["origin"]["detail"] = r.origin.detail;
+  if (!r.prover.empty()) props["prover"] = r.prover;
+  props["implemented-by"] = r.data ? "data" : r.implemented_by;
   j["properties"] = std::move(props);
   return j;
 }
@@ -216,7 +218,13 @@ Json result_json(const Emit& e, const Finding& f) {
   bool accepted = !f.accepted_reason.empty();
   Json j;
   j["ruleId"] = f.rule_id.str();
-  if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) j["ruleIndex"] = index;
+  if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) {
+    j["ruleIndex"] = index;
+    // A user rule lives in tool.extensions[0] (the repository's own rules), not the driver.
+    if (f.rule_id.is_user()) {
+      j["rule"] = {{"id", f.rule_id.str()}, {"index", index}, {"toolComponent", {{"index", 0}}}};
+    }
+  }
   j["level"] = accepted ? std::string_view("note") : report::sarif_level(f.severity);
   j["message"]["text"] = message_with_links(e, f);
   // GitHub rejects a result without a physical location: a finding that has no location of its
@@ -271,6 +279,43 @@ Json result_json(const Emit& e, const Finding& f) {
   return j;
 }
 
+// `prove`'s verdict (docs/output-formats.md, "properties.runtime").
+Json runtime_json(const Redactor& redact, const RuntimeNote& n) {
+  Json j;
+  j["verdict"] = n.verdict;
+  j["observed"] = redact(n.observed);
+  j["runtime"] = n.runtime;
+  j["reason"] = redact(n.reason);
+  return j;
+}
+
+// Every launch of a `prove` run, with what was left out of it and the controls it checked.
+Json launches_json(const Redactor& redact, const std::vector<RuntimeLaunch>& launches) {
+  Json list = Json::array();
+  for (const RuntimeLaunch& l : launches) {
+    Json j;
+    j["subject"] = redact(l.subject);
+    j["launch"] = l.launch;
+    j["runtime"] = l.runtime;
+    if (!l.engine_note.empty()) j["engine-note"] = l.engine_note;
+    if (!l.error.empty()) j["error"] = redact(l.error);
+    Json np = Json::array();
+    for (const auto& n : l.not_passed) np.push_back(redact(n));
+    j["not-passed"] = std::move(np);
+    Json controls = Json::array();
+    for (const RuntimeControlRow& c : l.controls) {
+      Json cj = runtime_json(redact, c.note);
+      cj["control"] = c.name;
+      cj["invariant"] = c.invariant;
+      cj["expected"] = c.expected;
+      controls.push_back(std::move(cj));
+    }
+    j["controls"] = std::move(controls);
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
 Json invocation_json(const Emit& e) {
   const ReportContext& ctx = e.ctx;
   const Redactor& redact = e.redact;
@@ -287,7 +332,7 @@ Json invocation_json(const Emit& e) {
     n["message"]["text"] = redact(f.message);
     n["level"] = report::sarif_level(f.severity) == "error" ? "error" : "warning";
     n["associatedRule"]["id"] = f.rule_id.str();
-    if (int index = ctx.catalog.index_of(f.rule_id); index >= 0) {
+    if (int index = ctx.catalog.index_of(f.rule_id); index >= 0 && !f.rule_id.is_user()) {
       n["associatedRule"]["index"] = index;
     }
     notifications.push_back(std::move(n));
@@ -319,11 +364,20 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
   driver["semanticVersion"] = semantic_version();
   driver["informationUri"] = report::kInformationUri;
   Json rules = Json::array();
-  for (const Rule& r : ctx.catalog.rules()) rules.push_back(rule_json(r));
+  Json user_rules = Json::array();
+  for (const Rule& r : ctx.catalog.rules()) (r.user ? user_rules : rules).push_back(rule_json(r));
   driver["rules"] = std::move(rules);
 
   Json run;
   run["tool"]["driver"] = std::move(driver);
+  if (!user_rules.empty()) {
+    // The repository's own rules (.sbreview/rules/, --rules DIR), with their own metadata.
+    Json ext;
+    ext["name"] = "sbreview-user-rules";
+    ext["fullName"] = "sbreview rules of the analysed repository";
+    ext["rules"] = std::move(user_rules);
+    run["tool"]["extensions"] = Json::array({std::move(ext)});
+  }
   run["invocations"] = Json::array({invocation_json(e)});
   if (!ctx.source_root.empty() && ctx.source_root.front() == '/') {
     std::string root = ctx.source_root;
@@ -338,6 +392,8 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
     for (size_t i = 0; i < ctx.findings.size(); ++i) {
       Json r = result_json(e, ctx.findings[i]);
       if (i < ctx.baseline_states.size()) r["baselineState"] = ctx.baseline_states[i];
+      if (i < ctx.runtime.size())
+        r["properties"]["runtime"] = runtime_json(e.redact, ctx.runtime[i]);
       sink(r);
     }
     for (const Finding& f : ctx.fixed) {
@@ -346,6 +402,8 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
       sink(r);
     }
   };
+  if (!ctx.launches.empty())
+    run["properties"]["runtime-launches"] = launches_json(e.redact, ctx.launches);
 
   Json log;
   log["$schema"] = kSchema;

@@ -29,7 +29,8 @@ struct Walker {
   std::vector<std::pair<std::string, Skip>> skipped;  // the same
 
   bool excluded(const std::string& rel, const std::string& name) const {
-    if (name == ".git" || name == "node_modules") return true;
+    // `.sbreview/` holds the repository's own rules and their fixtures: configuration, not input.
+    if (name == ".git" || name == "node_modules" || name == ".sbreview") return true;
     for (const auto& e : options.excludes) {
       if (rel == e ||
           (rel.size() > e.size() && rel.compare(0, e.size(), e) == 0 && rel[e.size()] == '/')) {

@@ -44,6 +44,8 @@ acceptances:
 secrets:
   intended: [ANTHROPIC_API_KEY]
 workspace: /workspace
+repository:
+  urls: [https://github.com/acme/agent-env.git, "git@github.com:acme/agent-env"]
 engine: podman
 cluster:
   default_runtime_class: gvisor
@@ -71,6 +73,27 @@ limits:
   max_documents: 50000
   wall_clock_seconds: 0
 """, True),
+    "documents": ("""
+documents:
+  - path: docs/threat-model.md
+    about: [bin/agentbox, deploy/**]
+  - path: README.md
+    about: bin
+    examples: true
+  - path: docs/rules/*.md
+    claims: false
+""", True),
+    "helm values per chart": ("""
+helm:
+  kube_version: "1.30"
+  api_versions: [monitoring.coreos.com/v1]
+  charts:
+    - path: deploy/charts/agent
+      values: [deploy/values-prod.yaml]
+      set: ["debug.enabled=false"]
+      set_string: ["image.tag=0123"]
+      set_file: ["motd=deploy/motd.txt"]
+""", True),
 }
 
 # name -> (configuration, whether sbreview reads that section today and must reject it too)
@@ -84,6 +107,8 @@ BAD = {
     "fail_on note": ("fail_on: note\n", True),
     "version 2": ("version: 2\n", True),
     "engine kubelet": ("engine: kubelet\n", True),
+    "repository urls not a list": ("repository:\n  urls: {a: b}\n", True),
+    "unknown repository key": ("repository:\n  url: https://example.com/x.git\n", True),
     "pids limit zero": ("cluster:\n  pod_pids_limit: 0\n", True),
     "seccomp_default not a boolean": ("cluster:\n  seccomp_default: sometimes\n", True),
     "integrity on a non-SB0 rule": ("integrity:\n  SB1001: low\n", True),
@@ -95,6 +120,13 @@ BAD = {
     "limits with an unknown key": ("limits:\n  max_files: 3\n", True),
     "max_documents zero": ("limits:\n  max_documents: 0\n", True),
     "max_file_bytes not a number": ("limits:\n  max_file_bytes: 64M\n", True),
+    "a document entry without a path": ("documents:\n  - about: [bin]\n", True),
+    "a document entry with an unknown key": ("documents:\n  - path: README.md\n    scope: x\n", True),
+    "examples not a boolean": ("documents:\n  - path: README.md\n    examples: sometimes\n", True),
+    "helm chart without a path": ("helm:\n  charts:\n    - values: [v.yaml]\n", True),
+    "helm set without =": ("helm:\n  charts:\n    - path: c\n      set: [debug]\n", True),
+    "helm kube_version not a version": ("helm:\n  kube_version: latest\n", True),
+    "helm unknown key": ("helm:\n  repositories: [x]\n", True),
 }
 
 

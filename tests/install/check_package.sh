@@ -52,6 +52,9 @@ bin=$root/usr/bin/sbreview
 [[ -f $root/usr/share/doc/sbreview/copyright ]] || fail "copyright missing"
 [[ -f $root/usr/share/doc/sbreview/rules/SB1001-privileged-container.md ]] || fail "rule pages missing"
 if find "$root" -name 'sbreview_tests*' | grep -q .; then fail "the test binary is packaged"; fi
+probe=$root/usr/libexec/sbreview/sbreview_probe
+[[ -x $probe ]] || fail "usr/libexec/sbreview/sbreview_probe missing"
+file "$probe" | grep -q 'statically linked' || fail "the probe is not static: $(file "$probe")"
 
 # The same version and commit as the build tree.
 [[ $("$bin" --version) == $("$build/sbreview" --version) ]] || fail "--version differs"
@@ -77,4 +80,32 @@ grep -q '^\.SH OPTIONS' "$tmp/sbreview.1" || fail "man page has no OPTIONS"
 got=$(bash -c 'source "$0"; COMP_WORDS=(sbreview ch); COMP_CWORD=1; _sbreview; echo "${COMPREPLY[*]}"' \
   "$root/usr/share/bash-completion/completions/sbreview")
 [[ $got == check ]] || fail "completion of 'sbreview ch' gave '$got'"
+
+# The packaged prove finds the packaged probe from its own path (no build tree beside it): a
+# stand-in podman keeps the root filesystem prove imports, whose /probe must be that file. On
+# an empty directory nothing is launched.
+mkdir -p "$tmp/fake" "$tmp/empty"
+cat >"$tmp/fake/podman" <<'EOF'
+#!/bin/sh
+case "$1" in
+  version) echo 4.3.1 ;;
+  import) for a; do case "$a" in *.tar) cp "$a" "$FAKE_DIR/imported.tar" ;; esac; done ;;
+  network) echo '[]' ;;
+esac
+exit 0
+EOF
+chmod +x "$tmp/fake/podman"
+rc=0; PATH=$tmp/fake:$PATH FAKE_DIR=$tmp "$bin" prove --format json --runtime-dir "$tmp" \
+  "$tmp/empty" >"$tmp/prove.json" 2>"$tmp/prove.err" || rc=$?
+[[ $rc == 0 ]] || { cat "$tmp/prove.err"; fail "packaged prove exited $rc"; }
+[[ -f $tmp/imported.tar ]] || fail "packaged prove imported no probe image"
+tar -xOf "$tmp/imported.tar" probe | cmp - "$probe" || fail "the imported probe is not the packaged one"
+# Without it, prove stops before podman runs anything and names where it looked.
+rm "$probe"
+rc=0; PATH=$tmp/fake:$PATH FAKE_DIR=$tmp "$bin" prove --runtime-dir "$tmp" "$tmp/empty" \
+  2>"$tmp/prove.err" || rc=$?
+[[ $rc == 2 ]] || fail "prove without its probe exited $rc"
+grep -qF "looked for $root/usr/libexec/sbreview/sbreview_probe" "$tmp/prove.err" ||
+  { cat "$tmp/prove.err"; fail "prove without its probe did not name libexec"; }
+
 echo "ok: $(basename "$deb"), $(stat -c %s "$deb") bytes"

@@ -5,9 +5,12 @@
 // whether the workload can remove it is decided by engine::attach_gates (engine/gate_path.h).
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
+#include "analyzer/frontends/container_paths.h"
 #include "analyzer/frontends/gates/gates.h"
+#include "analyzer/frontends/gates/run_paths.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr {
@@ -18,50 +21,10 @@ bool is_proxy_env(const std::string& name) {
   return n == "http_proxy" || n == "https_proxy" || n == "all_proxy";
 }
 
-bool is_shell(const std::string& b) {
-  return b == "sh" || b == "bash" || b == "dash" || b == "tini" || b == "dumb-init" ||
-         b == "catatonit" || b == "sudo" || b == "env" || b == "-c" || b == "--";
-}
-
-// Base names the container runs first: its entrypoint, or the script a shell or init runs.
-std::vector<std::string> entry_names(const Workload& w) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < w.command.size() && i < 4; ++i) {
-    std::string b = base_name(w.command[i].value);
-    if (b.empty() || b[0] == '-') continue;
-    out.push_back(b);
-    if (!is_shell(b)) break;
-  }
-  return out;
-}
-
 std::string joined_command(const Workload& w) {
   std::string out;
   for (const auto& c : w.command) out += c.value + " ";
   return out;
-}
-
-// The repository files the container runs first, where its image says which they are: a
-// command word that is the in-container path of a file the Dockerfile's COPY/ADD put there,
-// and, for a container that keeps its image's ENTRYPOINT/CMD, the start scripts. A basename is
-// not evidence once the image tells which file sits at a path.
-std::vector<std::string> entry_files(const Workload& w) {
-  std::vector<std::string> out;
-  for (size_t i = 0; i < w.command.size() && i < 4; ++i) {
-    for (const auto& f : w.image_files) {
-      if (f.container_path == w.command[i].value) out.push_back(f.repo_path);
-    }
-  }
-  if (w.command.empty()) {
-    for (const auto& f : w.start_scripts) out.push_back(f.repo_path);
-  }
-  return out;
-}
-
-// `nft -f /etc/sandbox/egress.nft && exec ...` in the container's own command.
-bool command_loads(const std::string& cmd, const std::string& path) {
-  std::string b = base_name(path);
-  return !b.empty() && cmd.find("nft") != std::string::npos && cmd.find(b) != std::string::npos;
 }
 
 bool command_drops_bounding_set(const std::string& cmd) {
@@ -72,15 +35,48 @@ bool command_drops_bounding_set(const std::string& cmd) {
   return setpriv || capsh;
 }
 
-// A script the container runs around its start (devcontainer postCreateCommand...). The
-// initializeCommand runs on the host before the container exists: not inside.
-bool setup_runs(const Workload& w, const std::string& path) {
-  const std::string b = base_name(path);
-  for (const auto& c : w.setup_commands) {
-    if (c.value.rfind("initializeCommand", 0) == 0) continue;
-    if (!b.empty() && c.value.find(b) != std::string::npos) return true;
+// A lifecycle command as recorded ("postStartCommand: sudo /usr/local/bin/fw.sh"): its key and
+// its text.
+std::pair<std::string, std::string> setup_command(const std::string& recorded) {
+  std::size_t colon = recorded.find(": ");
+  if (colon == std::string::npos) return {"", recorded};
+  return {recorded.substr(0, colon), recorded.substr(colon + 2)};
+}
+
+// The repository files the container runs first or loads itself, as its configuration says
+// which file sits at each path (container_paths.h): its command's program, the script a shell
+// in it runs, the file `nft -f` reads, the same in the lifecycle commands run inside it
+// (devcontainer postStartCommand...; not initializeCommand, which runs on the host), and the
+// image's ENTRYPOINT/CMD start script when the workload keeps it. A path the configuration
+// does not fill from the repository stays unresolved: it is never matched by its base name.
+struct Entries {
+  std::set<std::string> runs;   // scripts its command runs (or the image's start script)
+  std::set<std::string> loads;  // rulesets its own command loads (`nft -f`)
+  std::set<std::string> setup;  // what its lifecycle commands run or load
+  std::vector<Workload::UnresolvedRun> unresolved;
+};
+
+Entries entries_of(const Workload& w, const RepositoryFiles& repo) {
+  Entries e;
+  auto resolve = [&](const RunPath& p, std::set<std::string>& into, const std::string& who) {
+    if (auto f = repository_file_at(w, p.path, p.use, repo)) {
+      into.insert(f->repo_path);
+    } else {
+      e.unresolved.push_back({p.path, who, p.loaded, p.from});
+    }
+  };
+  for (const RunPath& p : run_paths_of_argv(w.command)) {
+    resolve(p, p.loaded ? e.loads : e.runs, "the container's command");
   }
-  return false;
+  for (const auto& c : w.setup_commands) {
+    auto [key, text] = setup_command(c.value);
+    if (key.starts_with("initializeCommand")) continue;
+    for (const RunPath& p : run_paths_of_shell(text, c.from)) resolve(p, e.setup, "its " + key);
+  }
+  if (w.command.empty()) {
+    for (const auto& f : w.start_scripts) e.runs.insert(f.repo_path);
+  }
+  return e;
 }
 
 // The workload is the container `podman exec CTR` entered, or joins its network namespace.
@@ -89,6 +85,39 @@ bool in_exec_container(const Workload& w, const std::string& ctr) {
   bool joins =
       w.network.mode && w.network.mode->value == NetMode::Container && w.network.mode_arg == ctr;
   return joins || w.id.container == ctr;
+}
+
+bool contains(const std::set<std::string>& s, const std::string& v) {
+  return s.count(v) > 0;
+}
+
+// The repository files a proxy's lists are (squid `acl x dstdomain "/etc/squid/allow.txt"`):
+// the path resolved in each container that bind-mounts the squid configuration (the file, or
+// its own directory) from the repository: the proxy itself.
+void resolve_list_files(Model& model, const RepositoryFiles& repo) {
+  for (ScriptFacts& s : model.scripts) {
+    const std::string& conf = model.files.path(s.file);
+    const std::string conf_dir =
+        conf.substr(0, conf.rfind('/') == std::string::npos ? 0 : conf.rfind('/'));
+    for (EgressGate& g : s.gates) {
+      g.list_repo_files.clear();
+      if (g.list_files.empty()) continue;
+      for (const Workload& w : model.workloads) {
+        bool proxy = std::any_of(w.mounts.begin(), w.mounts.end(), [&](const Mount& m) {
+          auto src = bind_source_in_repository(m, repo);
+          return src && (*src == conf || *src == conf_dir);
+        });
+        if (!proxy) continue;
+        for (const auto& list : g.list_files) {
+          auto f = repository_file_at(w, list.value, PathUse::File, repo);
+          if (f && std::find(g.list_repo_files.begin(), g.list_repo_files.end(), f->repo_path) ==
+                       g.list_repo_files.end()) {
+            g.list_repo_files.push_back(f->repo_path);
+          }
+        }
+      }
+    }
+  }
 }
 
 std::string dir_of(const std::string& path) {
@@ -142,11 +171,13 @@ void link_gates(Model& model) {
   std::stable_sort(scripts.begin(), scripts.end(),
                    [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
 
+  const RepositoryFiles repo(model.files);
+  resolve_list_files(model, repo);
   for (std::size_t wi = 0; wi < model.workloads.size(); ++wi) {
-    const Workload& w = model.workloads[wi];
+    Workload& w = model.workloads[wi];
     const FileId launcher = w.object_from.at.file;
-    auto entries = entry_names(w);
-    const auto files = entry_files(w);
+    Entries entries = entries_of(w, repo);
+    w.unresolved_runs = std::move(entries.unresolved);
     const std::string cmd = joined_command(w);
     bool proxied = std::any_of(w.env.begin(), w.env.end(),
                                [](const EnvVar& e) { return is_proxy_env(e.name); });
@@ -154,12 +185,9 @@ void link_gates(Model& model) {
       const ScriptFacts& s = model.scripts[si];
       const std::string& path = model.files.path(s.file);
       bool same_script = s.file == launcher;
-      // The image's own files decide when it names them; the base name only when it does not.
-      bool by_name = files.empty() ? std::find(entries.begin(), entries.end(), base_name(path)) !=
-                                         entries.end()
-                                   : std::find(files.begin(), files.end(), path) != files.end();
-      bool entrypoint = !same_script && !path.empty() && (by_name || setup_runs(w, path));
-      bool loaded_by_command = !same_script && command_loads(cmd, path);
+      bool entrypoint =
+          !same_script && (contains(entries.runs, path) || contains(entries.setup, path));
+      bool loaded_by_command = !same_script && contains(entries.loads, path);
       for (std::size_t gi = 0; gi < s.gates.size(); ++gi) {
         GateLink l{wi, si, gi, GateVia::SameScript, false};
         const std::string& ctr = s.gates[gi].exec_container;

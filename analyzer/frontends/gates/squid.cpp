@@ -80,6 +80,8 @@ class SquidReader {
       if (a[i].text[0] == '#') break;
       if (a[i].text.size() == 2 && a[i].text[0] == '-') continue;  // -i, -n flags
       x.values.push_back(a[i].text);
+      // `acl x dstdomain "/etc/squid/allow.txt"`: squid reads the list from that file.
+      if (a[i].text.front() == '/') list_files_.push_back(fact(a[i].text, a[i].from));
     }
   }
 
@@ -220,6 +222,7 @@ class SquidReader {
       }
     }
     g.connect_restricted = fact(restricted || !any_allow, g.from);
+    g.list_files = list_files_;
     ScriptFacts sf;
     sf.file = f_.id;
     sf.gates.push_back(std::move(g));
@@ -230,6 +233,7 @@ class SquidReader {
   FilePart& out_;
   std::map<std::string, Acl> acls_;
   std::vector<Access> lines_;
+  std::vector<Fact<std::string>> list_files_;
   bool failed_ = false;
 };
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analyzer/frontends/k8s/reader.h"
 #include "analyzer/frontends/yaml/documents.h"
 
@@ -26,6 +28,27 @@ Maybe<std::string> Reader::string(const Node* map, std::string_view key) const {
   const Node* n = map ? map->get(key) : nullptr;
   if (n == nullptr || !n->is_scalar()) return std::nullopt;
   return fact(n->scalar, prov(n));
+}
+
+std::optional<Provenance> Reader::omitted(const Node* map, std::string_view key) const {
+  if (omissions == nullptr || omissions->empty() || map == nullptr || !map->is_map() ||
+      map->entries.empty() || map->get(key) != nullptr)
+    return std::nullopt;
+  const std::uint32_t column = map->entries.front().first->column;  // 1-based
+  const std::uint32_t first = map->entries.front().first->line;
+  for (const render::Omission& o : *omissions) {
+    if (o.indent + 1 != column || o.line < first) continue;
+    if (std::find(o.keys.begin(), o.keys.end(), key) == o.keys.end()) continue;
+    // Inside the mapping: no line between its first key and the guard is less indented.
+    bool inside = true;
+    for (std::uint32_t l = first + 1; l <= o.line && l < indents->size() && inside; ++l)
+      inside = (*indents)[l] == kBlank || (*indents)[l] >= o.indent;
+    if (!inside) continue;
+    Provenance p{o.guard, Frontend::Kubernetes, condition};
+    if (o.values.valid()) p.via.push_back(Step{StepRole::Values, o.values, o.note});
+    return p;
+  }
+  return std::nullopt;
 }
 
 std::map<std::string, std::string> Reader::string_map(const Node* map) const {
@@ -172,41 +195,18 @@ using k8s::Reader;
 
 void read_object(const Reader& r, const Node* root, int depth);
 
-// An object name inside a Template: `${NAME}` becomes the parameter's default, else `<NAME>`,
-// so that the name reads as the template means it and no message shows an unexpanded `${`.
-std::string template_name(const Reader& r, std::string name) {
-  for (size_t at = name.find("${"); at != std::string::npos; at = name.find("${", at)) {
-    size_t end = name.find('}', at);
-    if (end == std::string::npos) break;
-    std::string param = name.substr(at + 2, end - at - 2);
-    auto it = r.template_params.find(param);
-    std::string value = it != r.template_params.end() ? it->second : "<" + param + ">";
-    name.replace(at, end - at + 1, value);
-    at += value.size();
-  }
-  return name;
-}
-
-// The parameters of an OpenShift Template with their defaults, for the names of its objects.
-Reader template_reader(const Reader& r, const Node* root) {
-  Reader inner = r;
-  if (const Node* ps = root->get("parameters"); ps && ps->is_seq()) {
-    for (const Node* p : ps->items) {
-      const Node* n = p->get("name");
-      const Node* v = p->get("value");
-      if (n && n->is_scalar() && v && v->is_scalar() && v->scalar.find("${") == std::string::npos)
-        inner.template_params[n->scalar] = v->scalar;
-    }
-  }
-  return inner;
-}
-
-// `items` of a List; `objects` of an OpenShift Template, whose ${PARAMETER} references stay as
-// written (`oc process` fills them; an unfilled value is judged as the text it is).
+// `items` of a List; `objects` of an OpenShift Template, with its parameters filled as `oc
+// process` fills them (template_params.cpp).
 void read_list(const Reader& r, const Node* root, int depth) {
-  const Node* items = root->get(root->get("objects") ? "objects" : "items");
+  const bool is_template = root->get("objects") != nullptr;
+  const Node* items = root->get(is_template ? "objects" : "items");
   if (items == nullptr || !items->is_seq()) return;
-  for (const Node* item : items->items) read_object(r, item, depth + 1);
+  const k8s::TemplateParams params =
+      is_template ? k8s::template_params(root) : k8s::TemplateParams{};
+  for (const Node* item : items->items) {
+    std::deque<Node> arena;  // the filled copy lives while the object is read
+    read_object(r, k8s::fill_template(item, params, arena), depth + 1);
+  }
 }
 
 void read_object(const Reader& r, const Node* root, int depth) {
@@ -229,16 +229,12 @@ void read_object(const Reader& r, const Node* root, int depth) {
       obj.kind == "List" ||
       (obj.kind.size() > 4 && obj.kind.substr(obj.kind.size() - 4) == "List" &&
        root->get("items"))) {
-    if (obj.kind == "Template") {
-      read_list(template_reader(r, root), root, depth);
-    } else {
-      read_list(r, root, depth);
-    }
+    read_list(r, root, depth);
     return;
   }
   const Node* meta = root->get("metadata");
   if (const Node* n = meta ? meta->get("name") : nullptr; n && n->is_scalar()) {
-    obj.name = template_name(r, n->scalar);
+    obj.name = n->scalar;
   } else if (meta == nullptr || meta->get("generateName") == nullptr) {
     r.problem(ProblemKind::InvalidObject,
               fmt::format("{} has no metadata.name: the object is invalid and cannot be applied",
@@ -246,7 +242,7 @@ void read_object(const Reader& r, const Node* root, int depth) {
               obj.kind_node);
   }
   if (const Node* ns = meta ? meta->get("namespace") : nullptr; ns && ns->is_scalar()) {
-    obj.ns = template_name(r, ns->scalar);
+    obj.ns = ns->scalar;
   }
   obj.annotations = r.string_map(meta ? meta->get("annotations") : nullptr);
 
@@ -301,9 +297,34 @@ void read_kubernetes_file(const SourceFile& file, FilePart& out, std::uint32_t m
       [&](const yaml::Document& doc) { read_object(r, doc.root, 0); }, max_documents);
 }
 
+namespace {
+
+// Columns of leading spaces of each line (index 0 unused), Reader::kBlank for lines with
+// nothing but spaces or a comment.
+std::vector<std::uint32_t> line_indents(std::string_view text) {
+  std::vector<std::uint32_t> out{Reader::kBlank};
+  std::size_t k = 0;
+  while (k <= text.size()) {
+    std::size_t nl = text.find('\n', k);
+    std::string_view line = text.substr(k, nl == std::string_view::npos ? nl : nl - k);
+    std::size_t first = line.find_first_not_of(' ');
+    bool blank = first == std::string_view::npos || line[first] == '#';
+    out.push_back(blank ? Reader::kBlank : static_cast<std::uint32_t>(first));
+    if (nl == std::string_view::npos) break;
+    k = nl + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 void read_rendered_stream(const render::RenderedStream& stream, FilePart& out,
                           std::uint32_t max_documents) {
-  Reader r{kNoFile, stream.root, out, {}, &stream.map, stream.condition};
+  std::vector<std::uint32_t> indents;
+  if (!stream.omissions.empty()) indents = line_indents(stream.text);
+  Reader r{kNoFile, stream.root, out, &stream.map, stream.condition, &stream.omissions, &indents};
+  if (stream.text.rfind("# Source: ", 0) == 0)
+    r.source = stream.text.substr(10, stream.text.find('\n') - 10);
   const size_t first_problem = out.problems.size();
   for_each_document(
       stream.text, kNoFile, "rendered YAML", out.problems,

@@ -71,8 +71,21 @@ bool same_ns(const std::string& a, const std::string& b) {
   return a == b;
 }
 
+// A chart rendered with a switch flipped is a cluster of its own: its objects shape only the
+// workloads of that render, and the default render's objects of the templates it re-rendered
+// do not shape them (those of the templates it did not re-render do).
+bool visible(const Model& m, const ObjectRef& o, const Workload& w) {
+  const Condition& oc = o.from.condition;
+  const Condition& wc = w.object_from.condition;
+  if (!oc.always()) return oc == wc && o.root == w.id.render_root;
+  if (wc.always() || o.root != w.id.render_root) return true;
+  auto replaced = m.switch_replaces.find(w.id.render_root + '\x1f' + wc.text);
+  return replaced == m.switch_replaces.end() || replaced->second.count(o.source) == 0;
+}
+
 void link_policies(Model& m, Workload& w) {
   for (const auto& p : m.cluster.network_policies) {
+    if (!visible(m, p.ref, w)) continue;
     bool cluster_wide = p.ref.kind == "CiliumClusterwideNetworkPolicy";
     if (!cluster_wide && !same_ns(p.ref.ns, w.id.ns)) continue;
     if (!selector_matches(p.pod_selector, w.pod_labels)) continue;
@@ -89,6 +102,7 @@ void link_policies(Model& m, Workload& w) {
 void link_exposures(const Model& m, Workload& w) {
   if (w.pod_labels.empty()) return;
   auto selects = [&](const ServiceObject& s) {
+    if (!visible(m, s.ref, w)) return false;
     if (s.selector.empty() || !same_ns(s.ref.ns, w.id.ns)) return false;
     for (const auto& [k, v] : s.selector) {
       auto it = w.pod_labels.find(k);
@@ -111,7 +125,7 @@ void link_exposures(const Model& m, Workload& w) {
           {ExposureKind::ExternalIPs, s.ref.name, s.external_ips_from, {via}});
     }
     for (const auto& ing : m.cluster.ingresses) {
-      if (!same_ns(ing.ref.ns, s.ref.ns)) continue;
+      if (!visible(m, ing.ref, w) || !same_ns(ing.ref.ns, s.ref.ns)) continue;
       for (const auto& b : ing.backends) {
         if (b.service != s.ref.name) continue;
         w.network.exposures.push_back(
@@ -127,6 +141,7 @@ void link_exposures(const Model& m, Workload& w) {
 void link_rbac(const Model& m, Workload& w) {
   ServiceAccess& sa = w.service;
   for (const auto& obj : m.cluster.service_accounts) {
+    if (!visible(m, obj.ref, w)) continue;
     if (obj.ref.name == sa.account && same_ns(obj.ref.ns, w.id.ns)) {
       sa.account_in_input = true;
       sa.account_from = obj.ref.from;
@@ -134,6 +149,7 @@ void link_rbac(const Model& m, Workload& w) {
     }
   }
   for (const auto& b : m.cluster.bindings) {
+    if (!visible(m, b.ref, w)) continue;
     bool bound = false;
     Provenance subject_from;
     std::string subject_kind;
@@ -151,6 +167,7 @@ void link_rbac(const Model& m, Workload& w) {
     }
     if (!bound) continue;
     for (const auto& role : m.cluster.roles) {
+      if (!visible(m, role.ref, w)) continue;
       bool kind_ok = role.ref.kind == b.role_kind && role.ref.name == b.role_name;
       if (!kind_ok) continue;
       if (role.ref.kind == "Role" && !same_ns(role.ref.ns, b.ref.ns)) continue;
@@ -173,7 +190,7 @@ void link_rbac(const Model& m, Workload& w) {
 
 void apply_limit_range(const Model& m, Workload& w) {
   for (const auto& lr : m.cluster.limit_ranges) {
-    if (!same_ns(lr.ref.ns, w.id.ns)) continue;
+    if (!visible(m, lr.ref, w) || !same_ns(lr.ref.ns, w.id.ns)) continue;
     Resources& r = w.resources;
     auto fill = [&](Maybe<std::string>& field, const std::map<std::string, Fact<std::string>>& src,
                     const char* key) {
@@ -215,20 +232,26 @@ EgressGate egress_gate_of(const NetworkPolicyObject& p) {
 }  // namespace k8s
 
 void link_kubernetes(Model& model) {
-  std::map<std::string, const RuntimeClassObject*> classes;
-  for (const auto& rc : model.cluster.runtime_classes) classes[rc.ref.name] = &rc;
   for (Workload& w : model.workloads) {
     if (w.engine != Engine::Kubelet && w.engine != Engine::PodmanKubePlay) continue;
     if (w.runtime_class) {
-      if (auto it = classes.find(w.runtime_class->value); it != classes.end()) {
-        w.runtime_handler = fact(it->second->handler, it->second->handler_from);
+      // The RuntimeClass of that name written with the workload (its file or render root)
+      // when there is one, else the last one it sees: two roots of one repository may
+      // target different clusters that define the name differently.
+      const RuntimeClassObject* chosen = nullptr;
+      for (const auto& rc : model.cluster.runtime_classes) {
+        if (rc.ref.name != w.runtime_class->value || !k8s::visible(model, rc.ref, w)) continue;
+        bool own = rc.ref.root == w.id.render_root;
+        if (chosen == nullptr || own || chosen->ref.root != w.id.render_root) chosen = &rc;
       }
+      if (chosen) w.runtime_handler = fact(chosen->handler, chosen->handler_from);
     }
     k8s::link_policies(model, w);
     k8s::link_exposures(model, w);
     k8s::link_rbac(model, w);
     k8s::apply_limit_range(model, w);
     for (const auto& ns : model.cluster.namespaces) {
+      if (!k8s::visible(model, ns.ref, w)) continue;
       if (!w.id.ns.empty() && ns.ref.name == w.id.ns) w.pod_security = ns.labels;
     }
   }

@@ -9,7 +9,7 @@ namespace sbr::k8s {
 namespace {
 
 ObjectRef ref_of(const Reader& r, const ObjectInfo& obj) {
-  return ObjectRef{obj.kind, obj.ns, obj.name, r.prov(obj.kind_node)};
+  return ObjectRef{obj.kind, obj.ns, obj.name, r.prov(obj.kind_node), r.path, r.source};
 }
 
 std::vector<std::string> strings_of(const Node* n) {

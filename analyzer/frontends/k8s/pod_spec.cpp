@@ -93,6 +93,8 @@ void read_env(const Reader& r, const Node* c, Workload& w) {
       if (const Node* val = e->get("value")) {
         v.value = val->scalar;
         v.from = r.prov(val);
+        // A Template parameter without a value: what `oc process -p` passes is not written.
+        if (is_unknown_parameter(v.value)) v.source = EnvSource::Symbolic;
       } else if (const Node* vf = e->get("valueFrom"); vf && vf->is_map()) {
         // The reference is the fact: it is located at its own key (`secretKeyRef:`), not at
         // the entry's `- name:`, so that two references of one entry stay apart.
@@ -296,6 +298,12 @@ Workload pod_base(const Reader& r, const ObjectInfo& obj, Controller controller,
   read_shared_security(r, pod_spec->get("securityContext"), base.identity);
   if (const Node* k = pod_spec->key_node("securityContext")) {
     base.pod_security_context_from = r.prov(k);
+  } else if (auto guard = r.omitted(pod_spec, "securityContext")) {
+    base.pod_security_context_from = *guard;
+  }
+  for (const char* field : {"runtimeClassName", "automountServiceAccountToken"}) {
+    if (auto guard = r.omitted(pod_spec, field))
+      base.omitted.push_back({std::string("pod.") + field, *guard});
   }
   base.identity.host_users = r.boolean(pod_spec, "hostUsers");
   base.network.host_network = r.boolean(pod_spec, "hostNetwork");
@@ -367,8 +375,16 @@ void read_container(const Reader& r, const ObjectInfo& obj, const Node* pod_meta
       for (const Node* a : list->items) w.command.push_back(fact(a->scalar, r.prov(a)));
     }
   }
+  if (const Node* wd = e.node->get("workingDir"); wd && wd->is_scalar()) {
+    w.working_dir = fact(wd->scalar, r.prov(wd));
+  }
   read_container_security(r, e.node->get("securityContext"), w.identity);
-  if (const Node* k = e.node->key_node("securityContext")) w.security_context_from = r.prov(k);
+  if (const Node* k = e.node->key_node("securityContext")) {
+    w.security_context_from = r.prov(k);
+  } else if (auto guard = r.omitted(e.node, "securityContext")) {
+    w.security_context_from = *guard;  // where the missing fields would have been written
+  }
+  if (auto guard = r.omitted(e.node, "resources")) w.omitted.push_back({"resources", *guard});
   read_legacy_annotations(r, pod_meta ? pod_meta : obj.root->get("metadata"), w.id.container,
                           w.identity);
   read_env(r, e.node, w);

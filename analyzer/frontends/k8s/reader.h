@@ -2,7 +2,9 @@
 // for each object family. Nothing outside analyzer/frontends/k8s includes this header.
 #pragma once
 
+#include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,13 +20,16 @@ struct Reader {
   FileId file = kNoFile;
   std::string path;
   FilePart& out;
-  // Inside an OpenShift Template: its parameters' default values, by name (`value:`).
-  std::map<std::string, std::string> template_params{};
-
   // A rendered stream (Helm, Kustomize): positions are in text that exists only in memory, so
   // every location goes through the map to the template, patch or values line it came from.
   const render::SourceMap* map = nullptr;
   Condition condition{};  // a render with a switch flipped: every fact holds only then
+  // Branches a template guard left out, and the indentation of each output line (blank and
+  // comment lines: kBlank), to tell which mapping an omission was in.
+  const std::vector<render::Omission>* omissions = nullptr;
+  const std::vector<std::uint32_t>* indents = nullptr;
+  std::string source{};  // a chart template's `# Source:` name
+  static constexpr std::uint32_t kBlank = 0xffffffffu;
 
   Location loc(const Node* n) const {
     if (map != nullptr) return map->find(n ? n->line : 1, n ? n->column : 1).at;
@@ -46,6 +51,10 @@ struct Reader {
   void problem(ProblemKind k, std::string message, const Node* at) const {
     out.problems.push_back({k, std::move(message), loc(at)});
   }
+
+  // The guard that left `key` out of the block mapping `map`, with the values key that decided
+  // it as a step; nullopt when `map` has the key or no guard left it out.
+  std::optional<Provenance> omitted(const Node* map, std::string_view key) const;
 
   // Typed reads with provenance; nullopt when absent or of another type.
   Maybe<bool> boolean(const Node* map, std::string_view key) const;
@@ -87,5 +96,17 @@ EgressGate egress_gate_of(const NetworkPolicyObject& p);
 
 // A label selector as Kubernetes writes it (matchLabels + matchExpressions).
 LabelSelector read_selector(const Node* n);
+
+// An OpenShift Template's parameters by name: the value (the default the operator may
+// override), or nullopt when none is written or it is generated at processing time
+// (template_params.cpp).
+using TemplateParams = std::map<std::string, std::optional<std::string>>;
+TemplateParams template_params(const Node* template_root);
+// A copy of `object` (its nodes in `arena`) with `${NAME}` and `${{NAME}}` filled as `oc
+// process` fills them; an unknown value is `<unknown $NAME>`.
+const Node* fill_template(const Node* object, const TemplateParams& params,
+                          std::deque<Node>& arena);
+// Whether a value holds a parameter the Template leaves unknown.
+bool is_unknown_parameter(std::string_view value);
 
 }  // namespace sbr::k8s

@@ -10,7 +10,8 @@ namespace {
 // metadata service excluded, ingress denied.
 NetworkPolicyObject default_managed_policy(const Reader& r, const ObjectInfo& obj) {
   NetworkPolicyObject p;
-  p.ref = {obj.kind, obj.ns, obj.name + " (managed default)", r.prov(obj.kind_node)};
+  p.ref = {obj.kind, obj.ns,  obj.name + " (managed default)", r.prov(obj.kind_node),
+           r.path,   r.source};
   p.kind = GateKind::SandboxManagedPolicy;
   p.pod_selector.present = true;
   p.has_ingress_type = true;
@@ -31,7 +32,8 @@ void apply_managed_policy(const Reader& r, const ObjectInfo& obj, size_t first) 
   if (const Node* m = spec->get("networkPolicyManagement"); m && m->scalar == "Unmanaged") return;
   NetworkPolicyObject p;
   if (const Node* np = spec->get("networkPolicy"); np && np->is_map()) {
-    p.ref = {obj.kind, obj.ns, obj.name + " (managed)", r.prov(spec->key_node("networkPolicy"))};
+    p.ref = {obj.kind, obj.ns,  obj.name + " (managed)", r.prov(spec->key_node("networkPolicy")),
+             r.path,   r.source};
     p.kind = GateKind::SandboxManagedPolicy;
     p.pod_selector.present = true;
     p.has_ingress_type = true;

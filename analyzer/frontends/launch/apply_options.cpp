@@ -290,6 +290,8 @@ void apply_options(const ParsedRun& run, Workload& w, ApplyOutcome& outcome) {
       w.lifecycle.restart = fact(v, at);
     } else if (n == "init") {
       w.init = fact(flag_value(o), o.flag.from);
+    } else if (n == "workdir") {
+      if (!o.value.symbolic) w.working_dir = fact(v, at);
     } else if (n == "name") {
       // An unresolved name is a name only through the identity of its value (`--name "$NAME"`
       // with NAME set once: every use of that value names the same container).

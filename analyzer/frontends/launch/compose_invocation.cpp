@@ -1,6 +1,8 @@
 // `docker compose -f base.yml -f agent.yml up` in a launcher: compose reads exactly those files,
-// in that order, and no override file beside them. Without `-f` compose reads the default
-// files of its directory, which the compose frontend already reads on their own.
+// in that order, and no override file beside them. `COMPOSE_FILE=base.yml:agent.yml` in the
+// command's environment (an inline assignment, `env`) does the same when there is no `-f`.
+// Without either, compose reads the default files of its directory, which the compose frontend
+// already reads on their own.
 #include <fmt/format.h>
 
 #include <string>
@@ -39,7 +41,7 @@ std::size_t compose_args_start(const Invocation& inv) {
 }
 
 struct ComposeArgs {
-  std::vector<const Word*> files;
+  std::vector<Word> files;
   std::string subcommand;
   bool detached = false;  // `up -d`: the services outlive the client
 };
@@ -49,9 +51,9 @@ ComposeArgs parse(const Invocation& inv, std::size_t i) {
   for (; i < inv.argv.size(); ++i) {
     const std::string& t = inv.argv[i].text;
     if ((t == "-f" || t == "--file") && i + 1 < inv.argv.size()) {
-      a.files.push_back(&inv.argv[++i]);
+      a.files.push_back(inv.argv[++i]);
     } else if (t.rfind("--file=", 0) == 0) {
-      a.files.push_back(&inv.argv[i]);
+      a.files.push_back(inv.argv[i]);
     } else if (one_of(kValued, t)) {
       ++i;
     } else if (t.empty() || t[0] != '-') {
@@ -64,6 +66,46 @@ ComposeArgs parse(const Invocation& inv, std::size_t i) {
     a.detached = a.detached || t == "-d" || t == "--detach";
   }
   return a;
+}
+
+// The value of `NAME=value` among the command's environment words, or nullptr.
+const Word* env_word(const Invocation& inv, std::string_view name) {
+  const Word* found = nullptr;
+  for (const Word& w : inv.env_prefix) {
+    if (w.text.size() > name.size() && w.text.starts_with(name) && w.text[name.size()] == '=')
+      found = &w;  // the last assignment wins
+  }
+  return found;
+}
+
+// `COMPOSE_FILE=a.yml:b.yml` (separated by COMPOSE_PATH_SEPARATOR, `:` by default) as the
+// files `-f` would name, each located at the assignment.
+void compose_file_variable(const Invocation& inv, ComposeArgs& a) {
+  const Word* var = env_word(inv, "COMPOSE_FILE");
+  if (var == nullptr || !a.files.empty()) return;
+  std::string sep = ":";
+  if (const Word* s = env_word(inv, "COMPOSE_PATH_SEPARATOR")) {
+    sep = s->text.substr(s->text.find('=') + 1);
+    if (sep.empty()) sep = ":";
+  }
+  const std::string value = var->text.substr(var->text.find('=') + 1);
+  if (var->symbolic && value.empty()) {
+    Word w = *var;
+    w.text.clear();
+    a.files.push_back(std::move(w));
+    return;
+  }
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    std::size_t end = value.find(sep, start);
+    if (end == std::string::npos) end = value.size();
+    if (end > start) {
+      Word w = *var;
+      w.text = value.substr(start, end - start);
+      a.files.push_back(std::move(w));
+    }
+    start = end + sep.size();
+  }
 }
 
 // timeout(1) in front of a foreground `compose up` ends the client, and compose stops the
@@ -83,12 +125,14 @@ bool compose_from_invocation(const Invocation& inv, const LaunchContext& ctx, Fi
   std::size_t start = compose_args_start(inv);
   if (start == 0) return false;
   ComposeArgs args = parse(inv, start);
+  compose_file_variable(inv, args);
   if (args.files.empty() || !one_of(kStarts, args.subcommand)) return false;
   std::string script = ctx.sources && ctx.script < ctx.sources->files.size()
                            ? ctx.sources->files[ctx.script].path
                            : "";
   std::vector<const SourceFile*> files;
-  for (const Word* w : args.files) {
+  for (const Word& word : args.files) {
+    const Word* w = &word;
     std::string text = w->text.rfind("--file=", 0) == 0 ? w->text.substr(7) : w->text;
     if (w->symbolic && text.empty()) {
       out.problems.push_back(unresolved(

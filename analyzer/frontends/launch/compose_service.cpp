@@ -99,6 +99,7 @@ class ServiceReader {
     flag_key("userns_mode", "userns");
     flag_key("runtime", "runtime");
     flag_key("restart", "restart");
+    flag_key("working_dir", "workdir");
   }
   bool has_cap(const std::string& c) const {
     Capability want = parse_capability(c);

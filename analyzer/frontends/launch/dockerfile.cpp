@@ -26,6 +26,7 @@ struct Stage {
   std::vector<EnvVar> env;
   std::map<std::string, std::string> vars;  // ARG and ENV values, for expansion
   std::string workdir = "/";
+  Provenance workdir_from;  // the WORKDIR line (its FROM line while none is written)
   std::vector<ImageCopy> copies;
   std::vector<ImageGrant> grants;
   std::vector<Fact<std::string>> entrypoint, cmd;  // the script each runs, if a file
@@ -103,6 +104,7 @@ class Reader {
       Stage& s = stages_.back();
       s.workdir = normalize_path(join_path(s.workdir, expand(trimmed(ins.args))));
       s.workdir = "/" + s.workdir;
+      s.workdir_from = here;
     } else if (k == "COPY" || k == "ADD") {
       copy(ins, here);
     } else if (k == "RUN") {
@@ -266,6 +268,8 @@ void Reader::finish() {
   b_.final_user = last.user;
   b_.final_from = last.from;
   b_.env = last.env;
+  b_.final_workdir =
+      fact(last.workdir, last.workdir_from.at.valid() ? last.workdir_from : last.from);
   b_.entrypoint_scripts = last.entrypoint;
   b_.cmd_scripts = last.cmd;
   std::vector<const Stage*> chain;

@@ -82,6 +82,7 @@ void attach_dockerfile(const SourceSet* sources, const std::string& path,
     apply_user("root", b.final_from, w);
   }
   for (auto& e : b.env) w.env.push_back(e);
+  if (!w.working_dir) w.working_dir = b.final_workdir;
   w.image_grants = b.grants;
   copied_files_of(sources, w.build_context, b, w);
   start_scripts_of(b, w);

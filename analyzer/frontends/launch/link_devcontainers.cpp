@@ -37,6 +37,7 @@ void merge_into(Workload& svc, const Workload& dev) {
   append(svc.setup_commands, dev.setup_commands);
   append(svc.features, dev.features);
   take(svc.init, dev.init);
+  take(svc.working_dir, dev.working_dir);  // its workspaceFolder: where its commands start
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "analyzer/render/helm/archive.h"
 #include "analyzer/render/helm/chart.h"
 #include "analyzer/render/helm/funcs.h"
 
@@ -57,9 +58,16 @@ std::string get_text(const Value& m, const std::string& key) {
 void read_dependencies(const Value& deps, Chart& chart) {
   if (!deps.is_list()) return;
   for (const Value& d : *deps.list) {
-    Dependency dep{get_text(d, "name"), get_text(d, "alias"), get_text(d, "condition"), {}, d.from};
+    Dependency dep{
+        get_text(d, "name"), get_text(d, "alias"), get_text(d, "condition"), {}, d.from, {}};
     if (const Value* tags = get(d, "tags"); tags && tags->is_list()) {
       for (const Value& t : *tags->list) dep.tags.push_back(print_value(t));
+    }
+    if (const Value* iv = get(d, "import-values"); iv && iv->is_list()) {
+      for (const Value& i : *iv->list) {
+        if (i.is_string()) dep.imports.emplace_back("exports." + i.s, ".");
+        if (i.is_map()) dep.imports.emplace_back(get_text(i, "child"), get_text(i, "parent"));
+      }
     }
     if (!dep.name.empty()) chart.dependencies.push_back(std::move(dep));
   }
@@ -91,38 +99,6 @@ bool read_chart_yaml(const SourceFile& f, Chart& chart) {
   return true;
 }
 
-void note_subchart_problems(const SourceSet& sources, Chart& chart,
-                            std::vector<std::string> vendored) {
-  for (const SourceFile& f : sources.files) {
-    std::string rel = below(f.path, join(chart.dir, "charts"));
-    if (rel.empty() || rel.find('/') != std::string::npos) continue;
-    if (rel.size() > 4 && (rel.ends_with(".tgz") || rel.ends_with(".tar.gz"))) {
-      chart.consumed.push_back(f.id);
-      for (const Dependency& d : chart.dependencies) {
-        if (rel.rfind(d.name + "-", 0) == 0) vendored.push_back(d.name);  // one note for it
-      }
-      chart.notes.push_back(
-          {ProblemKind::RenderFailed,
-           fmt::format("subchart archive charts/{} is not unpacked (sbreview reads "
-                       "directories only): its templates are not analysed; vendor "
-                       "it as a directory (helm pull --untar) to have it checked",
-                       rel),
-           Location{f.id, 1, 1}});
-    }
-  }
-  for (const Dependency& d : chart.dependencies) {
-    if (std::find(vendored.begin(), vendored.end(), d.name) != vendored.end()) continue;
-    Location at = d.at.valid() ? d.at : Location{chart.chart_file->id, 1, 1};
-    chart.notes.push_back(
-        {ProblemKind::RenderFailed,
-         fmt::format("dependency \"{}\" of chart {} is not vendored in charts/ "
-                     "(nothing is downloaded): its templates are not analysed; "
-                     "run `helm dependency build` and commit charts/{}/ to have it checked",
-                     d.name, chart.name, d.name),
-         at});
-  }
-}
-
 void collect_files(const SourceSet& sources, Chart& chart) {
   const std::string sub = join(chart.dir, "charts") + "/";
   for (const SourceFile& f : sources.files) {
@@ -140,6 +116,7 @@ void collect_files(const SourceSet& sources, Chart& chart) {
       chart.crds.push_back(&f);
     } else if (chart_file) {
       chart.consumed.push_back(f.id);
+      if (rel == "values.schema.json") chart.schema_file = &f;
     } else if (rel != ".helmignore") {
       chart.files.emplace_back(rel, f.bytes);
     }
@@ -157,6 +134,86 @@ std::vector<std::string> find_chart_roots_below(const SourceSet& sources,
       out.push_back(join(charts, rel.substr(0, slash)));
   }
   return out;
+}
+
+// A dependency of Chart.yaml that no subchart provides: the parent still renders, a template
+// that needs the missing chart fails alone.
+void note_missing(Chart& chart, const std::vector<std::string>& vendored) {
+  for (const Dependency& d : chart.dependencies) {
+    if (std::find(vendored.begin(), vendored.end(), d.name) != vendored.end()) continue;
+    Location at = d.at.valid() ? d.at : Location{chart.chart_file->id, 1, 1};
+    chart.notes.push_back(
+        {ProblemKind::RenderFailed,
+         fmt::format("dependency \"{}\" of chart {} is not vendored in charts/ "
+                     "(nothing is downloaded): its templates are not analysed; "
+                     "run `helm dependency build` and commit charts/{}/ to have it checked",
+                     d.name, chart.name, d.name),
+         at});
+  }
+}
+
+// charts/NAME.tgz: unpacked in memory into a source set of its own whose paths are the
+// archive's path and the member's ("deploy/agent/charts/redis-17.tgz/templates/x.yaml").
+std::shared_ptr<SourceSet> unpack_archive(const SourceFile& f, VirtualFiles* vf, Chart& chart) {
+  std::vector<std::pair<std::string, std::string>> members;
+  std::string error;
+  if (!unpack_tgz(f.bytes, ArchiveLimits{}, members, error)) {
+    chart.notes.push_back({ProblemKind::RenderFailed,
+                           fmt::format("subchart archive {} cannot be read ({}): its templates "
+                                       "are not analysed; vendor it as a directory (helm pull "
+                                       "--untar) or replace the archive",
+                                       base_name(f.path), error),
+                           Location{f.id, 1, 1}});
+    return nullptr;
+  }
+  auto set = std::make_shared<SourceSet>();
+  std::sort(members.begin(), members.end());
+  for (auto& [path, bytes] : members) {
+    SourceFile m;
+    m.path = f.path + "/" + path;
+    m.id = vf ? vf->add(m.path, f.id) : f.id;
+    m.bytes = std::move(bytes);
+    m.readable = true;
+    m.type = FileType::Yaml;
+    set->files.push_back(std::move(m));
+  }
+  return set;
+}
+
+void load_subcharts(const SourceSet& sources, Chart& chart, int depth, VirtualFiles* vf) {
+  std::vector<std::string> vendored;
+  auto adopt = [&](bool loaded, Chart& child) {
+    chart.notes.insert(chart.notes.end(), child.notes.begin(), child.notes.end());
+    child.notes.clear();
+    chart.consumed.insert(chart.consumed.end(), child.consumed.begin(), child.consumed.end());
+    if (!loaded) return;
+    vendored.push_back(child.name);
+    chart.subcharts.push_back(std::move(child));
+  };
+  const std::string charts = join(chart.dir, "charts");
+  for (const std::string& sub : find_chart_roots_below(sources, charts)) {
+    Chart child;
+    bool loaded = load_chart(sources, sub, child, depth + 1, vf);
+    adopt(loaded, child);
+  }
+  for (const SourceFile& f : sources.files) {
+    std::string rel = below(f.path, charts);
+    if (rel.empty() || rel.find('/') != std::string::npos) continue;
+    if (!(rel.ends_with(".tgz") || rel.ends_with(".tar.gz"))) continue;
+    chart.consumed.push_back(f.id);
+    std::shared_ptr<SourceSet> set = unpack_archive(f, vf, chart);
+    if (!set) {
+      for (const Dependency& d : chart.dependencies) {
+        if (rel.rfind(d.name + "-", 0) == 0) vendored.push_back(d.name);  // one note for it
+      }
+      continue;
+    }
+    Chart child;
+    bool loaded = load_chart(*set, f.path, child, depth + 1, vf);
+    child.archives.push_back(set);
+    adopt(loaded, child);
+  }
+  note_missing(chart, vendored);
 }
 
 // A chart that cannot be read is still never read raw: its templates are not YAML.
@@ -188,7 +245,8 @@ std::vector<std::string> find_chart_roots(const SourceSet& sources) {
   return roots;
 }
 
-bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, int depth) {
+bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, int depth,
+                VirtualFiles* virtual_files) {
   chart.dir = dir;
   for (const SourceFile& f : sources.files) {
     if (f.path == join(dir, "Chart.yaml")) chart.chart_file = &f;
@@ -198,6 +256,7 @@ bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, 
   if (!read_chart_yaml(*chart.chart_file, chart)) return consume_all(sources, chart);
   for (const SourceFile& f : sources.files) {
     if (f.path != join(dir, "values.yaml")) continue;
+    chart.values_file = f.id;
     std::string error;
     if (!parse_yaml_value(f.bytes, f.id, "", chart.values, error)) {
       chart.notes.push_back(
@@ -215,24 +274,7 @@ bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, 
     chart.values.from = at;
   }
   collect_files(sources, chart);
-  std::vector<std::string> vendored;
-  if (depth < kMaxSubchartDepth) {
-    for (const std::string& sub : find_chart_roots_below(sources, join(dir, "charts"))) {
-      Chart child;
-      bool loaded = load_chart(sources, sub, child, depth + 1);
-      chart.notes.insert(chart.notes.end(), child.notes.begin(), child.notes.end());
-      child.notes.clear();
-      if (!loaded) {
-        chart.consumed.insert(chart.consumed.end(), child.consumed.begin(), child.consumed.end());
-        continue;
-      }
-      vendored.push_back(child.name);
-      chart.subcharts.push_back(std::move(child));
-    }
-    for (const Chart& child : chart.subcharts)
-      chart.consumed.insert(chart.consumed.end(), child.consumed.begin(), child.consumed.end());
-  }
-  note_subchart_problems(sources, chart, vendored);
+  if (depth < kMaxSubchartDepth) load_subcharts(sources, chart, depth, virtual_files);
   return true;
 }
 

@@ -34,16 +34,18 @@ const char* const kApiVersions[] = {"v1",
                                     "scheduling.k8s.io/v1",
                                     "storage.k8s.io/v1"};
 
-Value api_versions() {
-  List all;
-  for (const char* v : kApiVersions) all.push_back(Value::string(v));
-  Value list = Value::new_list(all);
+Value api_versions(const std::vector<std::string>& extra) {
+  auto all =
+      std::make_shared<std::vector<std::string>>(std::begin(kApiVersions), std::end(kApiVersions));
+  all->insert(all->end(), extra.begin(), extra.end());
+  List items;
+  for (const std::string& v : *all) items.push_back(Value::string(v));
+  Value list = Value::new_list(items);
   Map m;
-  m["Has"] = Value::function([](const std::vector<Value>& a) {
+  m["Has"] = Value::function([all](const std::vector<Value>& a) {
     if (a.size() != 1) return Value::boolean(false);
     std::string want = print_value(a[0]);
-    for (const char* v : kApiVersions) {
-      std::string gv(v);
+    for (const std::string& gv : *all) {
       // "apps/v1/Deployment": the group version serves its built-in kinds.
       if (want == gv ||
           (want.rfind(gv + "/", 0) == 0 && want.find('/', gv.size() + 1) == std::string::npos))
@@ -110,17 +112,17 @@ bool glob_match(std::string_view p, std::string_view s, int depth) {
   return s.empty();
 }
 
-Value release_object() {
-  return Value::new_map({{"Name", Value::string(kReleaseName)},
-                         {"Namespace", Value::string(kNamespace)},
+Value release_object(const ReleaseSettings& r) {
+  return Value::new_map({{"Name", Value::string(r.name)},
+                         {"Namespace", Value::string(r.ns)},
                          {"Service", Value::string("Helm")},
                          {"Revision", Value::integer(1)},
                          {"IsInstall", Value::boolean(true)},
                          {"IsUpgrade", Value::boolean(false)}});
 }
 
-Value capabilities_object() {
-  std::string v = kKubeVersion;
+Value capabilities_object(const ReleaseSettings& r) {
+  const std::string& v = r.kube_version;
   auto dot1 = v.find('.'), dot2 = v.find('.', dot1 + 1);
   Value kube = Value::new_map({{"Version", Value::string(v)},
                                {"GitVersion", Value::string(v)},
@@ -129,8 +131,9 @@ Value capabilities_object() {
                                {"\x01", Value::string(v)}});
   Value helm =
       Value::new_map({{"Version", Value::string("v4.2.0")}, {"\x01", Value::string("v4.2.0")}});
-  return Value::new_map(
-      {{"KubeVersion", kube}, {"APIVersions", api_versions()}, {"HelmVersion", helm}});
+  return Value::new_map({{"KubeVersion", kube},
+                         {"APIVersions", api_versions(r.api_versions)},
+                         {"HelmVersion", helm}});
 }
 
 Value files_object(FileList list) {

@@ -14,8 +14,16 @@ constexpr const char* kReleaseName = "release-name";
 constexpr const char* kNamespace = "default";
 constexpr const char* kKubeVersion = "v1.33.0";  // docs/rendering.md: Capabilities defaults
 
-Value release_object();
-Value capabilities_object();
+// What `helm template` is told about the release and the cluster it pretends to target.
+struct ReleaseSettings {
+  std::string name = kReleaseName;
+  std::string ns = kNamespace;
+  std::string kube_version = kKubeVersion;  // "v1.33.0": --kube-version, normalised
+  std::vector<std::string> api_versions;    // --api-versions, added to the built-in ones
+};
+
+Value release_object(const ReleaseSettings& r);
+Value capabilities_object(const ReleaseSettings& r);
 // .Files over the chart's non-template files (path in chart, bytes).
 Value files_object(std::vector<std::pair<std::string, std::string>> files);
 // Go-style glob with `**` (any depth), `*` (within a segment), `?` and `{a,b}`.

@@ -23,9 +23,30 @@ struct Span {
   std::string note;
 };
 
+// A guard (`if`/`with`) as the executor saw it decide: where it is and, when its deciding
+// value came from .Values, where that value was written.
+struct GuardSeen {
+  Location at;           // the {{ if }} / {{ with }} action
+  Location values;       // where the deciding value was written (invalid: --set, or not values)
+  std::string path;      // its key path as written there ("debug.enabled"); "" when not values
+  bool boolean = false;  // the deciding value is a boolean (a switch a consumer can flip)
+  bool truth = false;
+};
+
+// A branch a guard did not take: where its text would have gone, and the YAML keys its own
+// text writes at its first level (`runtimeClassName`, `securityContext`), so that a field
+// absent from the output can be reported at the guard that left it out.
+struct Skipped {
+  std::size_t offset = 0;  // into Output::text
+  GuardSeen guard;
+  std::uint32_t indent = 0;  // columns before those keys
+  std::vector<std::string> keys;
+};
+
 struct Output {
   std::string text;
-  std::vector<Span> spans;  // by offset
+  std::vector<Span> spans;       // by offset
+  std::vector<Skipped> skipped;  // branches not taken in this template's own text
 };
 
 class Exec;
@@ -57,6 +78,8 @@ class Exec {
   Output run_text(const std::string& text, const Value& dot, const Location& at);
   const Value& root() const { return root_; }
   TemplateSet& set() { return set_; }
+  // Records every guard whose deciding value came from .Values (the chart's switches).
+  void record_guards(std::vector<GuardSeen>* into) { guards_ = into; }
 
  private:
   struct Frame;
@@ -64,6 +87,8 @@ class Exec {
 
   Flow list(const NodeList& nodes, const Value& dot);
   Flow node(const Node& n, const Value& dot);
+  Flow guard(const Node& n, const Value& dot);
+  void note_skipped(const NodeList* branch, const GuardSeen& g);
   Flow range(const Node& n, const Value& dot);
   Flow range_item(const Node& n, const Value& key, const Value& item);
   void text(const Node& n);
@@ -85,6 +110,7 @@ class Exec {
   std::vector<std::pair<std::string, Value>> vars_;
   int depth_ = 0;
   std::uint64_t steps_ = 0;
+  std::vector<GuardSeen>* guards_ = nullptr;
 };
 
 // A string value holding `out`'s text, with the origin of each of its lines.

@@ -26,6 +26,8 @@ std::string go_sprintf(const std::string& format, const std::vector<Value>& args
 // sigs.k8s.io/yaml's Marshal as Helm's toYaml prints it (keys sorted, go-yaml's quoting).
 std::string to_yaml(const Value& v, LineOrigins* lines);
 std::string to_json(const Value& v);
+// BurntSushi/toml's Encoder as Helm's toToml uses it; an error comes back as its text.
+std::string to_toml(const Value& v);
 // Values read from YAML as Helm reads them: numbers are float64, YAML 1.1 booleans.
 bool parse_yaml_value(std::string_view text, FileId file, const std::string& prefix, Value& out,
                       std::string& error, bool as_list = false);

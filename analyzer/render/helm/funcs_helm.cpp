@@ -84,6 +84,11 @@ Value fn_to_json(Exec&, Args& a, const Location& at) {
   }
 }
 
+Value fn_to_toml(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "toToml", at);
+  return Value::string(to_toml(a[0]));
+}
+
 Value fn_from_json(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "fromJson", at);
   Value out;
@@ -121,6 +126,7 @@ void add_helm_functions(FunctionTable& t) {
   t["toJson"] = fn_to_json;
   t["mustToJson"] = fn_to_json;
   t["toRawJson"] = fn_to_json;
+  t["toToml"] = fn_to_toml;
   t["fromJson"] = fn_from_json;
   t["fromJsonArray"] = fn_from_json_array;
   t["lookup"] = fn_lookup;

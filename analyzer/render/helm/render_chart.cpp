@@ -24,17 +24,17 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-void collect(const Chart& chart, const std::string& prefix, bool enabled, std::vector<Unit>& out,
-             int depth) {
+void collect(const Chart& chart, const std::string& prefix, bool enabled, bool tests,
+             std::vector<Unit>& out, int depth) {
   if (depth > 10 || !enabled) return;  // a disabled subchart's defines do not exist either
   for (const SourceFile* f : chart.templates) {
     std::string rel = f->path.substr(chart.dir.empty() ? 0 : chart.dir.size() + 1);
-    bool partial = base_name(rel)[0] == '_' || rel.rfind("templates/tests/", 0) == 0;
+    bool partial = base_name(rel)[0] == '_' || (!tests && rel.rfind("templates/tests/", 0) == 0);
     out.push_back({prefix + "/" + rel, prefix + "/templates", f, &chart, nullptr,
                    !partial && chart.type != "library"});
   }
   for (const Chart& sub : chart.subcharts)
-    collect(sub, prefix + "/charts/" + sub.name, sub.enabled, out, depth + 1);
+    collect(sub, prefix + "/charts/" + sub.name, sub.enabled, tests, out, depth + 1);
 }
 
 // Go's parser rejects a call of an unknown function in any template: the whole chart fails.
@@ -131,19 +131,21 @@ bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result,
 
 }  // namespace
 
-ChartRender render_chart(Chart& chart, const Value& values) {
+ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings& settings) {
   ChartRender result;
   std::vector<Unit> units;
-  collect(chart, chart.name, true, units, 0);
+  collect(chart, chart.name, true, settings.render_tests, units, 0);
   TemplateSet set;
   if (!parse_all(units, set, result, chart)) return result;
   std::sort(units.begin(), units.end(),
             [](const Unit& a, const Unit& b) { return a.name < b.name; });
-  Value release = release_object(), caps = capabilities_object();
+  Value release = release_object(settings.release);
+  Value caps = capabilities_object(settings.release);
   for (const Unit& u : units) {
     if (!u.render) continue;
     const Value& scoped = u.chart == &chart ? values : u.chart->values;
     Exec exec(set, dot_for(u, scoped, release, caps));
+    if (settings.record_guards) exec.record_guards(&result.guards);
     RenderedTemplate t{u.name, u.file, {}};
     try {
       exec.run(u.parsed->body, exec.root(), t.out);

@@ -152,4 +152,14 @@ bool semver_satisfies(const std::string& constraint, const std::string& version,
   return false;
 }
 
+bool semver_normalize(const std::string& text, std::string& out) {
+  Version v;
+  std::string meta;
+  if (auto plus = text.find('+'); plus != std::string::npos) meta = text.substr(plus);
+  if (!parse(text, v) || v.wildcard) return false;
+  out = std::to_string(v.n[0]) + "." + std::to_string(v.n[1]) + "." + std::to_string(v.n[2]) +
+        (v.pre.empty() ? "" : "-" + v.pre) + meta;
+  return true;
+}
+
 }  // namespace sbr::render::helm

@@ -10,4 +10,8 @@ namespace sbr::render::helm {
 bool semver_satisfies(const std::string& constraint, const std::string& version,
                       std::string& error);
 
+// Masterminds' NewVersion then String(): "1.16" and "v1.16.0" are "1.16.0" (a prerelease and
+// build metadata kept). False when `text` is not a version.
+bool semver_normalize(const std::string& text, std::string& out);
+
 }  // namespace sbr::render::helm

@@ -108,6 +108,31 @@ void set_path(Value& root, const std::vector<PathPart>& parts, const Value& v) {
 
 }  // namespace
 
+const Value* find_path(const Value& root, const std::string& path) {
+  std::string error;
+  std::vector<PathPart> parts = parse_path(path, error);
+  if (parts.empty()) return nullptr;
+  const Value* at = &root;
+  for (const PathPart& p : parts) {
+    if (!at->is_map()) return nullptr;
+    auto f = at->map->find(p.key);
+    if (f == at->map->end()) return nullptr;
+    at = &f->second;
+    if (p.index < 0) continue;
+    if (!at->is_list() || static_cast<std::size_t>(p.index) >= at->list->size()) return nullptr;
+    at = &(*at->list)[static_cast<std::size_t>(p.index)];
+  }
+  return at;
+}
+
+bool set_path(Value& root, const std::string& path, const Value& v) {
+  std::string error;
+  std::vector<PathPart> parts = parse_path(path, error);
+  if (parts.empty()) return false;
+  set_path(root, parts, v);
+  return true;
+}
+
 void coalesce_values(Value& over, const Value& defaults, int depth) {
   if (depth > kMaxDepth || !over.is_map() || !defaults.is_map()) return;
   for (const auto& entry : *defaults.map) {
@@ -195,6 +220,55 @@ bool dependency_enabled(const Dependency& d, const Value& top) {
 }
 
 }  // namespace
+
+namespace {
+
+// Helm's pathToMap: `data` under the dotted `path` ("." is the top).
+Value path_to_map(const std::string& path, const Value& data) {
+  if (path == ".") return data;
+  Value out = data;
+  std::size_t end = path.size();
+  while (true) {
+    std::size_t dot = path.rfind('.', end - 1);
+    std::size_t from = dot == std::string::npos ? 0 : dot + 1;
+    out = Value::new_map({{path.substr(from, end - from), out}});
+    if (dot == std::string::npos || dot == 0) break;
+    end = dot;
+  }
+  return out;
+}
+
+}  // namespace
+
+void import_values(Chart& chart, int depth) {
+  if (depth > kMaxDepth) return;
+  for (Chart& sub : chart.subcharts) import_values(sub, depth + 1);
+  bool any = false;
+  for (const Dependency& d : chart.dependencies) any = any || !d.imports.empty();
+  if (!any) return;
+  // The parent's defaults with each subchart's under its name (alias), as CoalesceValues.
+  Value cvals = deep_copy(chart.values);
+  for (const Chart& sub : chart.subcharts) {
+    std::string key = sub.name;
+    for (const Dependency& d : chart.dependencies) {
+      if (d.name == sub.name && !d.alias.empty()) key = d.alias;
+    }
+    Value& slot = (*cvals.map)[key];
+    if (!slot.is_map()) slot = Value::new_map();
+    coalesce_values(slot, sub.values);
+  }
+  Value imported = Value::new_map();
+  for (const Dependency& d : chart.dependencies) {
+    for (const auto& [child, parent] : d.imports) {
+      // Helm looks the table up by the dependency's name, alias or not.
+      const Value* table = find_path(cvals, d.name + "." + child);
+      if (!table || !table->is_map()) continue;  // Helm warns and goes on
+      coalesce_values(imported, path_to_map(parent, deep_copy(*table)));
+    }
+  }
+  coalesce_values(cvals, imported);
+  chart.values = cvals;
+}
 
 void scope_subcharts(Chart& chart, const Value& values, const Value& top, int depth) {
   if (depth > kMaxDepth) return;

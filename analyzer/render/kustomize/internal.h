@@ -36,6 +36,32 @@ struct Patch {
   std::string note;                     // what a person calls it: the file, or "inline patch"
 };
 
+// A `helmCharts:` entry whose chart is vendored in the tree: rendered by sbreview's chart
+// engine and given to kustomize as one more resource (never `--enable-helm`).
+struct HelmChartUse {
+  std::size_t index = 0;  // its position under helmCharts (valuesInline is read from there)
+  std::string name;
+  std::string chart_dir;  // tree path of the chart's directory
+  std::string release_name, ns;
+  std::vector<std::string> values_files;  // tree paths: valuesFile, then additionalValuesFiles
+  bool values_file = false;               // the first of values_files is valuesFile
+  std::string values_merge;               // override (default), merge or replace
+  bool include_crds = false, skip_tests = false;
+  std::string kube_version;
+  std::vector<std::string> api_versions;
+  Location at;  // the entry
+};
+
+// A transformer that writes a field in place (`replicas:`, `replacements:` targets): objects
+// of `kind` (any when empty) whose name contains `name`, at a field path in kustomize's
+// notation ("spec.template.spec.containers.[name=agent].image").
+struct FieldSetter {
+  std::string kind, name;
+  std::vector<std::string> field_path;  // split at dots outside brackets
+  Location at;                          // the entry that sets it
+  std::string note;                     // "replicas: in overlays/x/kustomization.yaml"
+};
+
 // One kustomization file, read without running anything.
 struct Kustomization {
   FileId file = kNoFile;
@@ -49,7 +75,16 @@ struct Kustomization {
   // Transformers that rewrite a field in place: where the overlay sets it.
   std::optional<Location> namespace_at;                       // `namespace:`'s value
   std::vector<std::pair<std::string, Location>> image_names;  // `images:` entry name, its line
+  std::vector<HelmChartUse> helm_charts;
+  std::vector<FieldSetter> field_setters;
 };
+
+// "a.b.[name=x].c" as kustomize splits a field path.
+std::vector<std::string> split_field_path(const std::string& path);
+
+// Chart directories that kustomizations inflate (`helmCharts:`): rendered through those
+// kustomizations only, never as Helm render roots of their own.
+std::vector<std::string> inflated_chart_dirs(const std::map<FileId, Kustomization>& all);
 
 // Every kustomization of `sources`, by the FileId of its file.
 std::map<FileId, Kustomization> read_kustomizations(const SourceSet& sources);
@@ -119,6 +154,11 @@ void render_with_tool(const SourceSet& sources, const RenderOptions& options, co
 // buildMetadata), for the private copy only.
 std::string with_origin_annotations(const std::string& text);
 
+// A kustomization's text without `helmCharts:` and `helmGlobals:` (block style) and with
+// `files` (the charts sbreview rendered, paths relative to it) added to its resources.
+std::string with_generated_resources(const std::string& text,
+                                     const std::vector<std::string>& files);
+
 // ---- The map ----------------------------------------------------------------------------------
 
 // kustomize's output with the origin annotations (and an `annotations:` left empty) removed;
@@ -127,8 +167,17 @@ std::string strip_origins(const std::string& text, std::vector<std::string>& ori
 
 // The source map of stripped output: every key and scalar at its base-file line, or at the
 // line of the patch that set it (role Patched, the patch's name as note).
+// A chart a kustomization inflates, rendered by sbreview into a resource of the private copy:
+// its text and map, by its tree path, and the kustomization that declares it.
+struct GeneratedResource {
+  FileId kustomization = kNoFile;
+  std::string text;
+  const SourceMap* map = nullptr;  // of `text`: template and values lines
+};
+using GeneratedResources = std::map<std::string, GeneratedResource>;
+
 SourceMap map_rendered(const std::string& stripped, const std::vector<std::string>& origins,
                        const SourceSet& sources, const std::map<FileId, Kustomization>& all,
-                       FileId root);
+                       FileId root, const GeneratedResources& generated = {});
 
 }  // namespace sbr::render::kz

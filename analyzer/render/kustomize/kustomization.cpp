@@ -1,6 +1,6 @@
 // Reads kustomization files as data: what each one uses and reads, its patches, and what keeps
-// it from being rendered safely (remote bases, Helm charts, plugins, exec functions, paths out
-// of the tree). Nothing here runs or downloads anything.
+// it from being rendered safely (remote bases, charts that are not vendored, plugins, exec
+// functions, paths out of the tree). Nothing here runs or downloads anything.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -97,6 +97,7 @@ struct Collector {
   }
 
   void patch_from(const Node* item, PatchForm form, std::optional<Target> target);
+  void helm_chart(const Node* entry, std::size_t index, const std::string& chart_home);
   void plugin_config(const Node* entry, std::string_view field);
   void check_plugin_text(const Node* entry, std::string_view text, std::string_view field);
 };
@@ -160,6 +161,59 @@ void Collector::patch_from(const Node* item, PatchForm form, std::optional<Targe
     return;
   }
   k.patches.push_back(std::move(p));
+}
+
+std::string scalar_of(const Node* map, std::string_view key) {
+  const Node* n = map->get(key);
+  return n && n->is_scalar() ? n->scalar : "";
+}
+
+void Collector::helm_chart(const Node* entry, std::size_t index, const std::string& chart_home) {
+  if (!entry->is_map()) return;
+  HelmChartUse h;
+  h.index = index;
+  h.at = Location{k.file, entry->line, entry->column};
+  h.name = scalar_of(entry, "name");
+  std::string version = scalar_of(entry, "version"), repo = scalar_of(entry, "repo");
+  // kustomize looks in <chartHome>/<name>, and (v5.1+) in <chartHome>/<name>-<version>/<name>.
+  for (std::string rel :
+       {chart_home + "/" + h.name, chart_home + "/" + h.name + "-" + version + "/" + h.name}) {
+    auto dir = resolve_in_tree(k.dir, rel);
+    if (dir && h.chart_dir.empty() && tree.file(*dir + "/Chart.yaml")) h.chart_dir = *dir;
+  }
+  if (h.name.empty() || h.chart_dir.empty()) {
+    refuse(entry, fmt::format("its helmCharts entry `{}` has no chart vendored under {}/ ({}); "
+                              "sbreview never downloads a chart. Vendor it (helm pull --untar "
+                              "into {}/) to have it rendered",
+                              h.name, chart_home, repo.empty() ? "no repo given" : "repo " + repo,
+                              chart_home));
+    return;
+  }
+  h.release_name = scalar_of(entry, "releaseName");
+  h.ns = scalar_of(entry, "namespace");
+  h.values_merge = scalar_of(entry, "valuesMerge");
+  h.kube_version = scalar_of(entry, "kubeVersion");
+  h.include_crds =
+      entry->get("includeCRDs") && entry->get("includeCRDs")->as_bool().value_or(false);
+  h.skip_tests = entry->get("skipTests") && entry->get("skipTests")->as_bool().value_or(false);
+  auto values_file = [&](const Node* n) {
+    if (!n || !n->is_scalar()) return;
+    if (auto path = local(n)) {
+      h.values_files.push_back(*path);
+      if (auto id = tree.file(*path)) k.reads.push_back(*id);
+    }
+  };
+  values_file(entry->get("valuesFile"));
+  h.values_file = !h.values_files.empty();
+  if (const Node* more = entry->get("additionalValuesFiles"); more && more->is_seq()) {
+    for (const Node* f : more->items) values_file(f);
+  }
+  if (const Node* api = entry->get("apiVersions"); api && api->is_seq()) {
+    for (const Node* a : api->items) {
+      if (a->is_scalar()) h.api_versions.push_back(a->scalar);
+    }
+  }
+  k.helm_charts.push_back(std::move(h));
 }
 
 constexpr std::array<std::string_view, 19> kBuiltinKinds = {
@@ -235,6 +289,53 @@ void for_items(const Node* root, std::string_view key, auto&& fn) {
   for (const Node* item : seq->items) fn(item);
 }
 
+// The targets of `replacements:` entries (one list, inline or from a file).
+void read_replacements(const Node* list, FileId file, const std::string& note, Kustomization& k) {
+  if (list == nullptr || !list->is_seq()) return;
+  for (const Node* r : list->items) {
+    if (!r->is_map()) continue;
+    for_items(r, "targets", [&](const Node* t) {
+      const Node* select = t->is_map() ? t->get("select") : nullptr;
+      if (select == nullptr || !select->is_map()) return;
+      for_items(t, "fieldPaths", [&](const Node* f) {
+        if (!f->is_scalar()) return;
+        k.field_setters.push_back({scalar_of(select, "kind"), scalar_of(select, "name"),
+                                   split_field_path(f->scalar), Location{file, f->line, f->column},
+                                   note});
+      });
+    });
+  }
+}
+
+void read_setters(const TreeIndex& tree, const Node* root, Kustomization& k) {
+  const std::string here = "in " + k.path;
+  for_items(root, "replicas", [&](const Node* r) {
+    if (!r->is_map() || scalar_of(r, "name").empty()) return;
+    k.field_setters.push_back({"",
+                               scalar_of(r, "name"),
+                               {"spec", "replicas"},
+                               Location{k.file, r->line, r->column},
+                               "replicas: " + here});
+  });
+  for_items(root, "replacements", [&](const Node* r) {
+    if (!r->is_map()) return;
+    if (r->get("source") != nullptr) {
+      Node one = *root->get("replacements");
+      one.items = {r};
+      read_replacements(&one, k.file, "replacements: " + here, k);
+      return;
+    }
+    auto path = resolve_in_tree(k.dir, scalar_of(r, "path"));
+    auto id = path ? tree.file(*path) : std::nullopt;
+    if (!id) return;
+    yaml::DocumentReader reader(tree.sources.files[*id].bytes);
+    yaml::Document doc;
+    yaml::ParseFailure failure;
+    if (reader.next(doc, failure) == yaml::DocumentReader::Status::Document)
+      read_replacements(doc.root, *id, "replacements: in " + *path, k);
+  });
+}
+
 // configMapGenerator / secretGenerator: the files and env files they read.
 void read_generators(Collector& c, const Node* root, std::string_view key) {
   for_items(root, key, [&](const Node* gen) {
@@ -291,12 +392,17 @@ void read_fields(Collector& c, const Node* root) {
       c.k.image_names.emplace_back(name->scalar, Location{c.k.file, img->line, img->column});
     }
   });
-  for (std::string_view key : {"helmCharts", "helmChartInflationGenerator", "helmGlobals"}) {
-    if (const Node* h = root->key_node(key)) {
-      c.refuse(h, fmt::format("uses helmCharts (`{}`); rendering it would need `--enable-helm` "
-                              "and a chart download. Vendor the chart and check it directly",
-                              key));
-    }
+  std::string chart_home = "charts";
+  if (const Node* g = root->get("helmGlobals"); g && g->is_map()) {
+    if (std::string home = scalar_of(g, "chartHome"); !home.empty()) chart_home = home;
+  }
+  std::size_t index = 0;
+  for_items(root, "helmCharts", [&](const Node* h) { c.helm_chart(h, index++, chart_home); });
+  if (const Node* h = root->key_node("helmChartInflationGenerator")) {
+    c.refuse(h,
+             "uses `helmChartInflationGenerator` (the field before helmCharts); write the "
+             "chart as a `helmCharts:` entry with the chart vendored under charts/ to have it "
+             "rendered");
   }
 }
 
@@ -327,10 +433,36 @@ Kustomization read_one(const TreeIndex& tree, const SourceFile& file) {
   }
   Collector c{tree, k, file};
   read_fields(c, doc.root);
+  read_setters(tree, doc.root, k);
   return k;
 }
 
 }  // namespace
+
+std::vector<std::string> split_field_path(const std::string& path) {
+  std::vector<std::string> out(1);
+  int depth = 0;
+  for (char c : path) {
+    if (c == '[') ++depth;
+    if (c == ']') --depth;
+    if (c == '.' && depth == 0) {
+      out.emplace_back();
+    } else {
+      out.back() += c;
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> inflated_chart_dirs(const std::map<FileId, Kustomization>& all) {
+  std::vector<std::string> dirs;
+  for (const auto& [id, k] : all) {
+    for (const HelmChartUse& h : k.helm_charts) dirs.push_back(h.chart_dir);
+  }
+  std::sort(dirs.begin(), dirs.end());
+  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+  return dirs;
+}
 
 std::map<FileId, Kustomization> read_kustomizations(const SourceSet& sources) {
   TreeIndex tree(sources);

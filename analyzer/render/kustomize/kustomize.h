@@ -2,6 +2,9 @@
 // symlink-free export of the tree, with no network, no plugins and no exec functions.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "analyzer/render/render_roots.h"
 
 namespace sbr::render {
@@ -10,5 +13,9 @@ namespace sbr::render {
 // rendered into `out.streams`; the files it consumed go to `out.consumed`.
 void render_kustomizations(const SourceSet& sources, const RenderOptions& options,
                            RenderOutput& out);
+
+// Chart directories that kustomizations of `sources` inflate (`helmCharts:`): analysed
+// through those kustomizations, never as Helm render roots of their own.
+std::vector<std::string> kustomize_inflated_charts(const SourceSet& sources);
 
 }  // namespace sbr::render

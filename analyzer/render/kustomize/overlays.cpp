@@ -10,6 +10,7 @@
 #include <thread>
 #include <tuple>
 
+#include "analyzer/render/helm/helm.h"
 #include "analyzer/render/kustomize/internal.h"
 #include "analyzer/render/kustomize/kustomize.h"
 #include "analyzer/source/export.h"
@@ -30,14 +31,20 @@ void problem_at(RenderOutput& out, FileId file, std::string message) {
   out.problems.push_back({ProblemKind::RenderFailed, std::move(message), Location{file, 1, 1}});
 }
 
-// The files of a root's chain go to `consumed`; its refusals (each once) to the problems.
-bool claim(const Kustomizations& all, FileId root, RenderOutput& out,
+// The files of a root's chain go to `consumed` (the charts it inflates too, rendered or not:
+// their templates are not YAML); its refusals (each once) to the problems.
+bool claim(const SourceSet& sources, const Kustomizations& all, FileId root, RenderOutput& out,
            std::set<std::tuple<Location, std::string>>& reported) {
   bool refused = false;
   for (FileId k : kz::chain_of(all, root)) {
     const Kustomization& kust = all.at(k);
     out.consumed.push_back(k);
     out.consumed.insert(out.consumed.end(), kust.reads.begin(), kust.reads.end());
+    for (const kz::HelmChartUse& h : kust.helm_charts) {
+      for (const SourceFile& f : sources.files) {
+        if (f.path.starts_with(h.chart_dir + "/")) out.consumed.push_back(f.id);
+      }
+    }
     for (const Problem& p : kust.refusals) {
       refused = true;
       if (reported.emplace(p.at, p.message).second) out.problems.push_back(p);
@@ -131,8 +138,36 @@ std::vector<kz::RunResult> run_roots(const RenderOptions& options, const kz::Too
   return results;
 }
 
+// The charts the kustomizations to run inflate, rendered by the chart engine: each becomes a
+// file of the private copy that its kustomization lists as a resource.
+struct Charts {
+  std::map<std::string, Inflated> rendered;          // by tree path of the generated file
+  std::map<FileId, std::vector<std::string>> names;  // per kustomization, relative to it
+  kz::GeneratedResources resources;
+};
+
+void inflate(const SourceSet& sources, const RenderOptions& options, const Kustomizations& all,
+             const std::set<FileId>& running, Charts& charts, RenderOutput& out) {
+  for (const auto& [id, k] : all) {
+    if (running.count(id) == 0) continue;
+    for (const kz::HelmChartUse& h : k.helm_charts) {
+      HelmInflation spec{
+          h.chart_dir,    id,   h.index,        h.values_files, h.values_file,  h.values_merge,
+          h.release_name, h.ns, h.include_crds, h.skip_tests,   h.kube_version, h.api_versions};
+      Inflated chart = inflate_helm_chart(sources, spec, options, out);
+      if (!chart.ok) continue;
+      std::string name = fmt::format(".sbreview-helm-{}-{}.yaml", h.index, h.name);
+      std::string path = k.dir.empty() ? name : k.dir + "/" + name;
+      charts.names[id].push_back(name);
+      const Inflated& kept = charts.rendered[path] = std::move(chart);
+      charts.resources[path] = {id, kept.text, &kept.map};
+    }
+  }
+}
+
 void add_stream(const SourceSet& sources, const RenderOptions& options, const ExportedTree& tree,
-                const Kustomizations& all, FileId root, const kz::RunResult& r, RenderOutput& out) {
+                const Kustomizations& all, FileId root, const kz::RunResult& r,
+                const kz::GeneratedResources& charts, RenderOutput& out) {
   if (r.exit_code != 0) {
     problem_at(out, root,
                fmt::format("kustomization `{}` is not rendered: {}", sources.files[root].path,
@@ -144,7 +179,7 @@ void add_stream(const SourceSet& sources, const RenderOptions& options, const Ex
   s.root = root_name(all.at(root));
   s.engine = "kustomize";
   s.text = kz::strip_origins(r.out, origins);
-  s.map = kz::map_rendered(s.text, origins, sources, all, root);
+  s.map = kz::map_rendered(s.text, origins, sources, all, root, charts);
   out.streams.push_back(std::move(s));
 }
 
@@ -159,11 +194,11 @@ void render_with_tool(const SourceSet& sources, const RenderOptions& options, co
   std::vector<FileId> to_run;
   std::set<FileId> in_chains;
   for (FileId root : render_root_files(all)) {
-    if (!claim(all, root, out, reported)) to_run.push_back(root);
+    if (!claim(sources, all, root, out, reported)) to_run.push_back(root);
     for (FileId k : chain_of(all, root)) in_chains.insert(k);
   }
   for (const auto& [id, k] : all) {  // a component nobody uses: its patches are not objects
-    if (in_chains.count(id) == 0) claim(all, id, out, reported);
+    if (in_chains.count(id) == 0) claim(sources, all, id, out, reported);
   }
   if (to_run.empty()) return;
   const Tool found = tool != nullptr ? *tool : find_tool();
@@ -175,12 +210,27 @@ void render_with_tool(const SourceSet& sources, const RenderOptions& options, co
     }
     return;
   }
-  auto tree = export_files(loadable(sources, all));
+  std::set<FileId> running;
+  for (FileId root : to_run) {
+    for (FileId k : chain_of(all, root)) running.insert(k);
+  }
+  Charts charts;
+  inflate(sources, options, all, running, charts, out);
+  SourceSet copy = loadable(sources, all);
+  for (const auto& [path, chart] : charts.rendered) {
+    SourceFile f;
+    f.path = path;
+    f.bytes = chart.text;
+    f.readable = true;
+    copy.files.push_back(std::move(f));
+  }
+  auto tree = export_files(copy);
   for (const auto& [id, k] : all) {
     if (!tree) break;
     const std::string& rel = sources.files[id].path;
-    if (!write_over(tree.value().path() + "/" + rel,
-                    with_origin_annotations(sources.files[id].bytes))) {
+    std::string text = sources.files[id].bytes;
+    if (!k.helm_charts.empty()) text = with_generated_resources(text, charts.names[id]);
+    if (!write_over(tree.value().path() + "/" + rel, with_origin_annotations(text))) {
       tree = Error{"cannot write the private copy of " + rel};
     }
   }
@@ -194,7 +244,7 @@ void render_with_tool(const SourceSet& sources, const RenderOptions& options, co
   }
   std::vector<RunResult> results = run_roots(options, found, tree.value(), all, to_run);
   for (size_t i = 0; i < to_run.size(); ++i) {
-    add_stream(sources, options, tree.value(), all, to_run[i], results[i], out);
+    add_stream(sources, options, tree.value(), all, to_run[i], results[i], charts.resources, out);
   }
 }
 
@@ -203,6 +253,10 @@ void render_with_tool(const SourceSet& sources, const RenderOptions& options, co
 void render_kustomizations(const SourceSet& sources, const RenderOptions& options,
                            RenderOutput& out) {
   kz::render_with_tool(sources, options, nullptr, out);
+}
+
+std::vector<std::string> kustomize_inflated_charts(const SourceSet& sources) {
+  return kz::inflated_chart_dirs(kz::read_kustomizations(sources));
 }
 
 }  // namespace sbr::render

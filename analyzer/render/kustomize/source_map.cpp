@@ -99,6 +99,9 @@ struct Overlay {
   bool json = false;
   const Node* value = nullptr;  // the tree below `pointer` (SMP: the document's root)
   const Node* op = nullptr;     // JSON 6902: the op's `path:` value, for what it sets whole
+  // JSON 6902: for each list index of `pointer`, the `name` of the item it denotes (from the
+  // base document, or the item the op adds), so a list reordered later keeps the mapping.
+  std::vector<std::string> item_names{};
 };
 
 std::vector<std::string> split_pointer(const std::string& p) {
@@ -117,8 +120,14 @@ std::vector<std::string> split_pointer(const std::string& p) {
   return out;
 }
 
-bool pointer_step_matches(const std::string& token, const PathStep& s) {
+bool is_index(const std::string& token) {
+  return !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+}
+
+bool pointer_step_matches(const std::string& token, const std::string& item_name,
+                          const PathStep& s) {
   if (!s.item) return token == s.key;
+  if (!item_name.empty() && !s.name.empty()) return item_name == s.name;
   if (token == "-") return s.index + 1 == s.count;
   return token == std::to_string(s.index);
 }
@@ -141,12 +150,40 @@ bool is_image_path(const Path& path) {
 }
 
 struct Mapper {
+  std::string kind, name;  // of the rendered object
   FileId base_file = kNoFile;
   const Node* base = nullptr;
   std::vector<Overlay> overlays;              // in the order kustomize applied them
   std::vector<const Kustomization*> applied;  // the chain's kustomizations over this object
   Origin doc_fallback;
   std::vector<SourceMap::Segment>& out;
+  const SourceMap* generated = nullptr;  // a chart sbreview rendered: its lines map on
+
+  // The `name` of each list item a JSON 6902 pointer indexes, from the base document or from
+  // the item an `add`/`replace` writes at that index.
+  void resolve_indexes() {
+    for (Overlay& o : overlays) {
+      if (!o.json) continue;
+      o.item_names.assign(o.pointer.size(), "");
+      const Node* at = base;
+      for (size_t i = 0; i < o.pointer.size(); ++i) {
+        const std::string& t = o.pointer[i];
+        const bool last = i + 1 == o.pointer.size();
+        if (at == nullptr) break;
+        if (at->is_seq()) {
+          if (last && o.value && o.value->is_map() && (t == "-" || is_index(t))) {
+            o.item_names[i] = scalar_at(o.value, "name");
+            break;
+          }
+          size_t idx = is_index(t) && t.size() < 10 ? std::stoul(t) : at->items.size();
+          at = idx < at->items.size() ? at->items[idx] : nullptr;
+          if (at) o.item_names[i] = scalar_at(at, "name");
+        } else {
+          at = at->is_map() ? at->get(t) : nullptr;
+        }
+      }
+    }
+  }
 
   Origin patched(const Overlay& o, const Node* n) const {
     Origin r;
@@ -182,7 +219,8 @@ struct Mapper {
     }
     if (path.size() < o.pointer.size()) return nullptr;
     for (size_t i = 0; i < o.pointer.size(); ++i) {
-      if (!pointer_step_matches(o.pointer[i], path[i])) return nullptr;
+      const std::string& name = i < o.item_names.size() ? o.item_names[i] : "";
+      if (!pointer_step_matches(o.pointer[i], name, path[i])) return nullptr;
     }
     if (o.value == nullptr || (path.size() == o.pointer.size() && key)) return o.op;
     Found f = find(o.value, path, o.pointer.size());
@@ -198,9 +236,35 @@ struct Mapper {
     return r;
   }
 
-  // A value a transformer rewrote in place: `namespace:`, an `images:` entry.
+  // Whether kustomize's field path ("spec.template.spec.containers.[name=x].image") is `path`.
+  static bool field_path_is(const std::vector<std::string>& fp, const Path& path) {
+    if (fp.size() != path.size()) return false;
+    for (size_t i = 0; i < fp.size(); ++i) {
+      const std::string& t = fp[i];
+      const PathStep& s = path[i];
+      if (t == "*") continue;
+      if (!s.item) {
+        if (t != s.key) return false;
+      } else if (t.size() > 7 && t.rfind("[name=", 0) == 0 && t.back() == ']') {
+        if (t.substr(6, t.size() - 7) != s.name) return false;
+      } else if (!is_index(t) || t != std::to_string(s.index)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // A value a transformer rewrote in place: `namespace:`, an `images:` entry, `replicas:`, a
+  // `replacements:` target.
   std::optional<Origin> transformer_at(const Path& path, bool key) const {
     if (key) return std::nullopt;
+    for (auto it = applied.rbegin(); it != applied.rend(); ++it) {
+      for (auto s = (*it)->field_setters.rbegin(); s != (*it)->field_setters.rend(); ++s) {
+        if ((s->kind.empty() || s->kind == kind) && names_match(s->name, name) &&
+            field_path_is(s->field_path, path))
+          return transformed(s->at, s->note);
+      }
+    }
     const bool ns = path.size() == 2 && path[0].key == "metadata" && path[1].key == "namespace";
     const Node* was = is_image_path(path) ? find(base, path, 0).value : nullptr;
     for (auto it = applied.rbegin(); it != applied.rend(); ++it) {
@@ -223,6 +287,7 @@ struct Mapper {
     Found f = find(base, path, 0);
     const Node* n = key ? f.key : f.value;
     if (n == nullptr) return doc_fallback;
+    if (generated != nullptr) return generated->find(n->line, n->column);
     Origin r;
     r.at = Location{base_file, n->line, n->column};
     return r;
@@ -333,7 +398,7 @@ std::optional<FileId> file_at(const SourceSet& sources, const std::string& path)
 
 SourceMap map_rendered(const std::string& stripped, const std::vector<std::string>& origins,
                        const SourceSet& sources, const std::map<FileId, Kustomization>& all,
-                       FileId root) {
+                       FileId root, const GeneratedResources& generated) {
   SourceMap map;
   map.fallback.at = Location{root, 1, 1};
   const std::string& root_dir = all.at(root).dir;
@@ -343,13 +408,14 @@ SourceMap map_rendered(const std::string& stripped, const std::vector<std::strin
 
   Parsed output = parse(stripped);
   std::map<FileId, Parsed> bases;
+  std::map<std::string, Parsed> charts;
   for (size_t d = 0; d < output.docs.size(); ++d) {
     const Node* doc = output.docs[d].root;
     std::string kind = scalar_at(doc, "kind"), name = scalar_at(doc, "metadata", "name");
     auto rel = d < origins.size() ? resolve_in_tree(root_dir, origins[d]) : std::nullopt;
     auto file = rel ? file_at(sources, *rel) : std::nullopt;
     std::deque<Parsed> patch_docs;
-    Mapper m{file.value_or(kNoFile), nullptr, {}, {}, map.fallback, map.segments};
+    Mapper m{kind, name, file.value_or(kNoFile), nullptr, {}, {}, map.fallback, map.segments};
     if (file) {
       auto [it, fresh] = bases.try_emplace(*file);
       if (fresh) it->second = parse(sources.files[*file].bytes);
@@ -362,6 +428,23 @@ SourceMap map_rendered(const std::string& stripped, const std::vector<std::strin
           add_overlays(p, kind, name, patch_docs, m.overlays);
       }
     }
+    auto gen = rel && !file ? generated.find(*rel) : generated.end();
+    if (gen != generated.end()) {
+      // An object of a chart sbreview rendered: its fields map through the chart's own map,
+      // and the patches of the kustomization that inflates it (and of its users) apply.
+      auto [it, fresh] = charts.try_emplace(gen->first);
+      if (fresh) it->second = parse(gen->second.text);
+      m.base = matching_document(it->second, kind, name);
+      m.generated = gen->second.map;
+      m.doc_fallback = gen->second.map->fallback;
+      for (FileId k : chain) {
+        if (reaches[k].count(gen->second.kustomization) == 0) continue;
+        m.applied.push_back(&all.at(k));
+        for (const Patch& p : all.at(k).patches)
+          add_overlays(p, kind, name, patch_docs, m.overlays);
+      }
+    }
+    m.resolve_indexes();
     map.segments.push_back({output.docs[d].start_line, 1, m.doc_fallback});
     Path path;
     m.walk(doc, path, 0);

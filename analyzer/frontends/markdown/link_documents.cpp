@@ -1,0 +1,155 @@
+// Which workloads a document speaks about (docs/doc-claims.md, "Scoping"): the configured ones,
+// else those whose files sit in the document's project folder and those it names; a block that
+// starts with a path speaks about the workloads there.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "analyzer/frontends/markdown/markdown.h"
+#include "analyzer/support/strings.h"
+
+namespace sbr {
+namespace {
+
+std::string parent_of(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? "" : std::string(path.substr(0, slash));
+}
+
+bool within(std::string_view path, std::string_view dir) {
+  if (dir.empty()) return true;
+  return path == dir ||
+         (path.size() > dir.size() && path.substr(0, dir.size()) == dir && path[dir.size()] == '/');
+}
+
+// A documentation folder speaks about the project around it: docs/threat-model.md is about the
+// repository, not about docs/.
+std::string project_dir(std::string_view doc_path) {
+  std::string dir = parent_of(doc_path);
+  for (;;) {
+    std::string last = lower(base_name(dir));
+    if (dir.empty() || (last != "docs" && last != "doc" && last != "documentation" &&
+                        last != ".github" && last != "wiki")) {
+      return dir;
+    }
+    dir = parent_of(dir);
+  }
+}
+
+// "./deploy/", "deploy" -> "deploy"; ".." components resolved against `dir`.
+std::string joined(std::string_view dir, std::string_view rel) {
+  std::vector<std::string> parts = path_components(dir);
+  for (const std::string& c : path_components(rel)) {
+    if (c == ".") continue;
+    if (c == "..") {
+      if (!parts.empty()) parts.pop_back();
+      continue;
+    }
+    parts.push_back(c);
+  }
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "/") + p;
+  return out;
+}
+
+// The paths a workload is known by: its object's file, its render root, a launcher's script or
+// a compose file.
+std::vector<std::string> workload_paths(const Model& m, const Workload& w) {
+  std::vector<std::string> out = {m.files.path(w.object_from.at.file)};
+  if (!w.id.render_root.empty()) out.push_back(w.id.render_root);
+  if (w.id.kind == "launcher" || w.id.kind == "compose" || w.id.kind == "devcontainer")
+    out.push_back(w.id.name);
+  return out;
+}
+
+bool any_within(const std::vector<std::string>& paths, std::string_view dir) {
+  return std::any_of(paths.begin(), paths.end(), [&](const auto& p) { return within(p, dir); });
+}
+
+// The workloads a path or a name written in the document points at.
+void named_by(const Model& m, std::string_view text, std::string_view doc_dir,
+              std::string_view base, std::set<std::size_t>& out) {
+  std::string_view t = text;
+  while (t.size() > 1 && t.back() == '/') t.remove_suffix(1);
+  bool path_like = t.find('/') != std::string_view::npos || t.find('.') != std::string_view::npos;
+  std::set<std::string> dirs;
+  if (path_like) {
+    for (std::string_view d : {doc_dir, base, std::string_view()}) dirs.insert(joined(d, t));
+    dirs.erase("");
+  }
+  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
+    const Workload& w = m.workloads[i];
+    if (!w.example_of.empty()) continue;
+    bool hit = std::any_of(dirs.begin(), dirs.end(), [&](const std::string& d) {
+      return any_within(workload_paths(m, w), d);
+    });
+    // A compose service or a Kubernetes object by its name.
+    if (!path_like) hit = w.id.kind == "compose" ? w.id.container == t : w.id.name == t;
+    if (hit) out.insert(i);
+  }
+}
+
+std::vector<std::size_t> configured(const Model& m, const DocumentScope& s) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
+    const Workload& w = m.workloads[i];
+    if (!w.example_of.empty()) continue;
+    auto paths = workload_paths(m, w);
+    bool hit = std::any_of(s.about.begin(), s.about.end(), [&](const std::string& g) {
+      return std::any_of(paths.begin(), paths.end(),
+                         [&](const std::string& p) { return glob_match(g, p) || within(p, g); });
+    });
+    if (hit) out.push_back(i);
+  }
+  return out;
+}
+
+std::vector<std::size_t> by_default(const Model& m, const Document& doc, std::string_view path,
+                                    const std::string& base) {
+  std::set<std::size_t> about;
+  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
+    const Workload& w = m.workloads[i];
+    if (w.example_of.empty() && any_within(workload_paths(m, w), base)) about.insert(i);
+  }
+  for (const DocMention& mention : doc.mentions)
+    named_by(m, mention.text, parent_of(path), base, about);
+  return {about.begin(), about.end()};
+}
+
+}  // namespace
+
+void link_documents(Model& model, const std::vector<DocumentScope>& scopes) {
+  for (Document& doc : model.documents) {
+    const std::string& path = model.files.path(doc.file);
+    const DocumentScope* s = scope_for(path, &scopes);
+    const std::string base = project_dir(path);
+    std::vector<std::size_t> about;
+    if (s != nullptr && !s->about.empty()) {
+      about = configured(model, *s);
+      doc.about_note = fmt::format("the workloads `documents:` names (line {})", s->at.line);
+    } else {
+      about = by_default(model, doc, path, base);
+      doc.about_note = fmt::format("the workloads under {} and those it names",
+                                   base.empty() ? "the top folder" : base + "/");
+    }
+    for (Claim& c : doc.claims) {
+      if (c.subject.empty()) {
+        c.about = about;
+        continue;
+      }
+      std::set<std::size_t> named;
+      named_by(model, c.subject, parent_of(path), base, named);
+      // A block that starts with a path no workload lives in (`~/.agents` ...) is about that
+      // path, not about other workloads: the document's scope stays.
+      if (named.empty()) {
+        c.about = about;
+        continue;
+      }
+      c.about.assign(named.begin(), named.end());
+      c.about_note = fmt::format("the block is about `{}`", c.subject);
+    }
+  }
+}
+
+}  // namespace sbr

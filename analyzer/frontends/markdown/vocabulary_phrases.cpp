@@ -1,0 +1,262 @@
+// The prose half of the vocabulary: phrases that claim a control, and the words that make a
+// clause negated, conditional, hedged or advice (docs/doc-claims.md, "Prose").
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <memory>
+
+#include "analyzer/frontends/markdown/vocabulary.h"
+#include "analyzer/support/strings.h"
+
+namespace sbr::md {
+namespace {
+
+using F = ClaimForm;
+
+// What a phrase's first group, when it has one, means.
+enum class Group { None, Value, Runtime, Writable };
+
+// A match that is not the claim after all, by what surrounds it.
+using Reject = bool (*)(std::string_view text, std::size_t begin, std::size_t end);
+
+struct PhraseRule {
+  const char* pattern;  // RE2, case-insensitive
+  ClaimForm form;
+  Group group = Group::None;
+  Reject reject = nullptr;
+};
+
+std::string_view next_word(std::string_view text, std::size_t from) {
+  while (from < text.size() && text[from] == ' ') ++from;
+  std::size_t to = from;
+  while (to < text.size() && (std::isalpha(static_cast<unsigned char>(text[to])) != 0)) ++to;
+  return text.substr(from, to - from);
+}
+
+// "no network policy", "no network plugin": about an object, not about the network.
+bool network_object_follows(std::string_view text, std::size_t, std::size_t end) {
+  std::string w = lower(next_word(text, end));
+  return w.rfind("polic", 0) == 0 || w == "plugin" || w == "namespace" || w == "mode" ||
+         w == "rules" || w == "rule";
+}
+
+// "non-loopback", "binds every interface ... loopback": loopback is not what is bound.
+bool not_loopback(std::string_view text, std::size_t begin, std::size_t end) {
+  std::string m = lower(text.substr(begin, end - begin));
+  return m.find("non-loopback") != std::string::npos || m.find("non-local") != std::string::npos ||
+         m.find("every interface") != std::string::npos ||
+         m.find("all interfaces") != std::string::npos || m.find("0.0.0.0") != std::string::npos ||
+         (begin >= 4 && lower(text.substr(begin - 4, 4)) == "non-");
+}
+
+// "read-only root" inside "read-only-ish": hedged wording is not the claim.
+bool ish_follows(std::string_view text, std::size_t, std::size_t end) {
+  return end < text.size() &&
+         (text[end] == '-' || std::isalnum(static_cast<unsigned char>(text[end])) != 0);
+}
+
+constexpr PhraseRule kPhrases[] = {
+    // 1: the runtime boundary, next to a verb that puts the workload in it
+    {R"((?:\bruns?|\brunning|\bran|\bexecutes?|\bexecuted|\bsandboxed|\bisolated|\blaunched|\bstarted|\buses?|\busing|\bunder|\binside|\bwithin)\b[^.;]{0,30}?\b(g[Vv]isor|runsc)\b)",
+     F::HardenedRuntime, Group::Runtime},
+    {R"((?:\bruns?|\brunning|\bran|\bexecutes?|\bexecuted|\bsandboxed|\bisolated|\blaunched|\bstarted|\buses?|\busing|\bunder|\binside|\bwithin)\b[^.;]{0,30}?\b(micro-?vms?|firecracker|kata)\b)",
+     F::HardenedRuntime, Group::Runtime},
+    {R"(\b(?:never|not|no) (?:runs? |running )?(?:as )?privileged\b)", F::NotPrivileged},
+    {R"(\b(?:un|non-)privileged containers?\b)", F::NotPrivileged},
+    // 2: least privilege
+    {R"(\bdrops? (?:all|every) (?:linux )?capabilit(?:y|ies)\b)", F::CapDropAll},
+    {R"(\ball (?:linux )?capabilities (?:are |were |get )?dropped\b)", F::CapDropAll},
+    {R"(\b(?:no|zero) (?:linux )?capabilities\b)", F::CapDropAll},
+    {R"(\bwithout (?:any )?(?:linux )?capabilities\b)", F::CapDropAll},
+    {R"(\bno[- ]new[- ]privileges?\b)", F::NoNewPrivileges},
+    {R"(\bcannot (?:gain|acquire|regain) (?:new |more |any )?privileges?\b)", F::NoNewPrivileges},
+    {R"(\bprivilege escalation is (?:blocked|disabled|prevented|off|impossible|not possible)\b)",
+     F::NoNewPrivileges},
+    {R"(\b(?:non-?root|unprivileged) (?:user|uid)\b)", F::NonRootUser},
+    {R"(\b(?:never|not) (?:runs? )?as root\b)", F::NonRootUser},
+    {R"(\bread[- ]?only root(?: ?file ?system|fs| fs)?)", F::ReadOnlyRoot, Group::None,
+     ish_follows},
+    {R"(\broot (?:file ?system|fs) is (?:mounted )?read[- ]?only)", F::ReadOnlyRoot, Group::None,
+     ish_follows},
+    {R"(\bread[- ]?only (?:container )?file ?system\b)", F::ReadOnlyRoot},
+    {R"(\bseccomp(?: profile)? `([^`]+)`)", F::SeccompProfile, Group::Value},
+    {R"(\b(?:default |a )?seccomp (?:profile |filter )?(?:is )?(?:enabled|enforced|applied|on)\b)",
+     F::SeccompProfile},
+    {R"(\bapparmor(?: profile)? `([^`]+)`)", F::AppArmorProfile, Group::Value},
+    // 3: mounts
+    {R"(\bonly (?:the |your |its )?(?:project|workspace|repository|repo|working|current)(?: directory| dir| folder| tree| checkout)? (?:is|gets|are) (?:bind[- ])?mounted\b)",
+     F::OnlyMounts},
+    {R"(\bonly (?:`[^`]+`)(?:,? (?:and )?`[^`]+`)* (?:is|are) (?:bind[- ])?mounted\b)",
+     F::OnlyMounts},
+    {R"(\b(?:is|are) the only (?:(writable|read-write) )?(?:host )?(?:mount|bind(?: mount)?|path|directory|volume)s?\b)",
+     F::OnlyMounts, Group::Writable},
+    {R"(\bthe only (?:(writable|read-write) )?(?:host )?(?:mount|bind|path|directory) is\b)",
+     F::OnlyMounts, Group::Writable},
+    {R"(\bnothing (?:else )?(?:from the host )?is (?:bind[- ])?mounted (?:but|except|besides)\b)",
+     F::OnlyMounts},
+    // 4: tokens
+    {R"(\bno service[- ]?account token\b)", F::NoTokenAutomount},
+    {R"(\bservice[- ]?account token is not (?:auto)?mounted\b)", F::NoTokenAutomount},
+    // 5: the network
+    {R"(\bno network(?: access| connectivity)?\b)", F::NoNetwork, Group::None,
+     network_object_follows},
+    {R"(\bnetwork(?:ing)? (?:is|gets) (?:disabled|off|cut|removed)\b)", F::NoNetwork},
+    {R"(\bwithout (?:any )?network(?: access)?\b)", F::NoNetwork, Group::None,
+     network_object_follows},
+    {R"(\bdefault[- ]deny(?: (?:egress|outbound|network|firewall|policy))?\b)",
+     F::EgressDefaultDeny},
+    {R"(\b(?:egress|outbound)(?: traffic| connections| requests)? (?:is|are) (?:denied|blocked|dropped|refused|rejected) by default\b)",
+     F::EgressDefaultDeny},
+    {R"(\bden(?:y|ies) (?:all )?(?:egress|outbound)(?: traffic| connections)?\b)",
+     F::EgressDefaultDeny},
+    {R"(\bblocks? (?:all )?(?:other )?(?:egress|outbound)(?: traffic| connections| requests)?\b)",
+     F::EgressDefaultDeny},
+    {R"(\b(?:all )?other (?:outbound|egress) (?:traffic|connections|requests) (?:is|are) (?:blocked|denied|dropped|rejected)\b)",
+     F::EgressDefaultDeny},
+    {R"(\ballowlist[- ]only\b)", F::EgressDefaultDeny},
+    {R"(\bdefault (?:iptables |nft |nftables |firewall |egress |output )?policy (?:is |of |to )?(?:drop|deny)\b)",
+     F::EgressDefaultDeny},
+    {R"(\bfilters? (?:all )?(?:outbound|egress)(?: traffic)?\b)", F::EgressDefaultDeny},
+    {R"(\bno (?:internet|outbound|egress) (?:access|traffic|connections)\b)", F::EgressDefaultDeny},
+    {R"(\begress is (?:gated|filtered|closed)\b)", F::EgressDefaultDeny},
+    {R"(\ball (?:outbound |egress )?(?:traffic|requests|connections) (?:goes|go|passes|pass|is routed|are routed|flows?|is forced|are forced) (?:only )?through (?:the|an|a) (?:egress |http |https |squid )?(?:proxy|gate|gateway)\b)",
+     F::ProxyOnly},
+    {R"(\bonly (?:through|via) the (?:egress )?(?:proxy|gate)\b)", F::ProxyOnly},
+    {R"(\b(?:binds?|bound|listens?|listening|publish(?:es|ed)?|forwards?)\b[^.;]{0,40}?(?:127\.0\.0\.1|\bloopback\b|\blocalhost\b|::1))",
+     F::LoopbackPublish, Group::None, not_loopback},
+    {R"(\bloopback[- ]only\b)", F::LoopbackPublish},
+    {R"(\bonly (?:on|to) (?:the )?(?:loopback|localhost|127\.0\.0\.1)\b)", F::LoopbackPublish},
+    // 6: budgets (pids, memory and cpu are read by limit_hits below)
+    {R"(\b(?:wall[- ]clock|time|run ?time|duration) limit\b)", F::WallClock},
+    {R"(\b(?:is |are )?killed after\b)", F::WallClock},
+    {R"(\btimes? out after\b)", F::WallClock},
+    // 7: lifecycle
+    {R"(\brefuses? to (?:start|run|launch|continue|proceed)\b)", F::FailClosed},
+    {R"(\b(?:will not|won't|does not|doesn't|never) (?:start|launch)\b)", F::FailClosed},
+    {R"(\bfails? closed\b)", F::FailClosed},
+    {R"(\bhard error\b)", F::FailClosed},
+    {R"(\baborts? (?:the (?:run|launch|start)|before|if|when)\b)", F::FailClosed},
+    {R"(\bexits? (?:non-zero|with an error|with a non-zero status)\b)", F::FailClosed},
+    {R"(\b(?:removed|deleted|discarded|destroyed|thrown away) (?:when|after|as soon as) (?:the |each )?(?:container|run|session|sandbox|task)\b)",
+     F::Ephemeral},
+    {R"(\bcannot persist\b)", F::NoPersistence},
+    {R"(\bnothing (?:persists|survives)\b)", F::NoPersistence},
+    {R"(\b(?:does not|doesn't|never) persists?\b)", F::NoPersistence},
+    {R"(\bno persistent (?:state|storage|volumes?|home|data)\b)", F::NoPersistence},
+    {R"(\bleaves? nothing behind\b)", F::NoPersistence},
+};
+
+struct CompiledPhrase {
+  const PhraseRule* rule;
+  std::unique_ptr<RE2> re;
+};
+
+std::unique_ptr<RE2> compile_ci(const char* pattern) {
+  RE2::Options o;
+  o.set_case_sensitive(false);
+  return std::make_unique<RE2>(pattern, o);
+}
+
+const std::vector<CompiledPhrase>& compiled_phrases() {
+  static const std::vector<CompiledPhrase> out = [] {
+    std::vector<CompiledPhrase> v;
+    for (const PhraseRule& r : kPhrases) v.push_back({&r, compile_ci(r.pattern)});
+    return v;
+  }();
+  return out;
+}
+
+// Calls fn(begin, end, group1) for each match of `re` in `text`, left to right.
+template <class Fn>
+void for_each_match(const RE2& re, std::string_view text, Fn fn) {
+  std::array<re2::StringPiece, 2> m;
+  const int groups = std::min(1, re.NumberOfCapturingGroups()) + 1;
+  std::size_t pos = 0;
+  const re2::StringPiece all(text.data(), text.size());
+  while (pos <= text.size() && re.Match(all, pos, text.size(), RE2::UNANCHORED, m.data(), groups)) {
+    auto begin = static_cast<std::size_t>(m[0].data() - text.data());
+    std::size_t end = begin + m[0].size();
+    std::string_view g = groups > 1 && m[1].data() != nullptr
+                             ? std::string_view(m[1].data(), m[1].size())
+                             : std::string_view();
+    fn(begin, end, g);
+    pos = end > begin ? end : begin + 1;
+  }
+}
+
+// "pids and memory limits", "memory, pids and CPU caps": one claim per resource named.
+void limit_hits(std::string_view clause, std::vector<PhraseHit>& out) {
+  static const auto kList = compile_ci(
+      R"(\b(?:pids?|process(?:es)?|memory|ram|cpus?)\b(?:\s*(?:,|and|&|/|\+)\s*(?:pids?|process(?:es)?|memory|ram|cpus?)\b)*\s+(?:limits?|caps?|quotas?|ceilings?|bounds?)\b)");
+  static const auto kWord = compile_ci(R"(\b(pids?|process(?:es)?|memory|ram|cpus?)\b)");
+  for_each_match(*kList, clause, [&](std::size_t b, std::size_t e, std::string_view) {
+    for_each_match(*kWord, clause.substr(b, e - b),
+                   [&](std::size_t wb, std::size_t we, std::string_view w) {
+                     std::string word = lower(w);
+                     ClaimForm f = word.front() == 'p'   ? F::PidsLimit
+                                   : word.front() == 'c' ? F::CpuLimit
+                                                         : F::MemoryLimit;
+                     out.push_back({f, b + wb, b + we, "", false, b + wb});
+                   });
+  });
+}
+
+}  // namespace
+
+std::vector<PhraseHit> find_phrases(std::string_view clause) {
+  std::vector<PhraseHit> hits;
+  for (const CompiledPhrase& c : compiled_phrases()) {
+    for_each_match(*c.re, clause, [&](std::size_t b, std::size_t e, std::string_view g) {
+      if (c.rule->reject && c.rule->reject(clause, b, e)) return;
+      PhraseHit h{c.rule->form, b, e, "", false, b};
+      if (c.rule->group == Group::Value) h.value = std::string(g);
+      if (c.rule->group == Group::Runtime) {
+        h.value = hardened_runtime_value(g);
+        h.value_at = static_cast<std::size_t>(g.data() - clause.data());
+      }
+      if (c.rule->group == Group::Writable) h.writable_only = !g.empty();
+      hits.push_back(std::move(h));
+    });
+  }
+  limit_hits(clause, hits);
+  std::sort(hits.begin(), hits.end(), [](const PhraseHit& a, const PhraseHit& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.end > b.end;
+  });
+  std::vector<PhraseHit> kept;
+  for (PhraseHit& h : hits) {
+    bool overlaps = std::any_of(kept.begin(), kept.end(), [&](const PhraseHit& k) {
+      return h.begin < k.end && k.begin < h.end;
+    });
+    if (!overlaps) kept.push_back(std::move(h));
+  }
+  return kept;
+}
+
+std::vector<AccessWord> access_words(std::string_view clause) {
+  static const auto kAccess =
+      compile_ci(R"(\b(read[- ]?only|ro|writable|writeable|read-write|rw)\b)");
+  std::vector<AccessWord> out;
+  for_each_match(*kAccess, clause, [&](std::size_t b, std::size_t e, std::string_view w) {
+    // "read-only-ish" hedges; a dash after the word makes it another word.
+    if (e < clause.size() && clause[e] == '-') return;
+    std::string word = lower(w);
+    out.push_back({b, word.rfind("read", 0) == 0 ? word != "read-write" : word == "ro"});
+  });
+  return out;
+}
+
+bool is_control_header(std::string_view header) {
+  static const auto kControl = compile_ci(
+      R"(stopped by|mitigat|\bcontrols?\b|enforced|enforcement|defen[cs]e|protect|prevented|blocked by|countermeasure|safeguard|\bguard)");
+  return RE2::PartialMatch(header, *kControl);
+}
+
+bool is_evidence_header(std::string_view header) {
+  static const auto kEvidence =
+      compile_ci(R"(evidence|\btests?\b|verified|verification|proof|checked by|asserted)");
+  return RE2::PartialMatch(header, *kEvidence);
+}
+
+}  // namespace sbr::md

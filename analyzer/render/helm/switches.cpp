@@ -1,0 +1,205 @@
+// Switches: a boolean value that guards template content (`{{- if .Values.debug.enabled }}`,
+// `{{- with .Values.hostNetwork }}`) is rendered once more flipped, one switch at a time, so
+// that a chart's consumer learns which values turn a control off. The flipped render's
+// streams carry the condition "when `debug.enabled=true`" (a non-default switch); the check
+// runner keeps only the findings the default render does not have. Only the templates whose
+// output changed are read again, unless one of them holds an object that shapes others (a
+// NetworkPolicy, a ServiceAccount...): then the whole chart is.
+#include "analyzer/render/helm/switches.h"
+
+#include "analyzer/render/helm/manifests.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace sbr::render::helm {
+
+namespace {
+
+struct Switch {
+  std::string path;  // key path in the chart's top-level values
+  bool value = false;
+  GuardSeen guard;  // the first guard it decided
+};
+
+// The key path under which each chart's own values.yaml is seen from the top: a subchart's
+// defaults are its parent's `values.<alias or name>`.
+void values_prefixes(const Chart& c, const std::string& prefix, std::map<FileId, std::string>& out,
+                     int depth) {
+  if (depth > 10) return;
+  if (c.values_file != kNoFile) out.emplace(c.values_file, prefix);
+  for (const Chart& sub : c.subcharts) {
+    std::string key = sub.name;
+    for (const Dependency& d : c.dependencies) {
+      if (d.name == sub.name && !d.alias.empty()) key = d.alias;
+    }
+    values_prefixes(sub, prefix.empty() ? key : prefix + "." + key, out, depth + 1);
+  }
+}
+
+// The top-level path of the value a guard read: values files of the user and --set keys
+// are written from the top; a subchart's values.yaml from its place below the parent
+// (`global` is shared by every chart).
+std::string top_path(const GuardSeen& g, const std::map<FileId, std::string>& prefixes) {
+  if (!g.values.valid()) return g.path;
+  auto p = prefixes.find(g.values.file);
+  if (p == prefixes.end() || p->second.empty()) return g.path;
+  if (g.path == "global" || g.path.rfind("global.", 0) == 0) return g.path;
+  return p->second + "." + g.path;
+}
+
+std::vector<Switch> find_switches(const Chart& pristine, const Value& values,
+                                  const std::vector<GuardSeen>& guards) {
+  std::map<FileId, std::string> prefixes;
+  values_prefixes(pristine, "", prefixes, 0);
+  std::vector<Switch> found;
+  for (const GuardSeen& g : guards) {
+    std::string path = top_path(g, prefixes);
+    if (std::any_of(found.begin(), found.end(), [&](const Switch& s) { return s.path == path; }))
+      continue;
+    // `not .Values.x` decides with a boolean whatever x is: only a boolean value flips.
+    const Value* v = find_path(values, path);
+    if (v && v->kind == Kind::Bool) found.push_back({path, v->b, g});
+  }
+  return found;
+}
+
+Condition switch_condition(const std::string& root, const Switch& s) {
+  const char* on = s.value ? "false" : "true";
+  const char* off = s.value ? "true" : "false";
+  CondAtom atom{fmt::format("`{}={}`", s.path, on), fmt::format("`{}={}`", s.path, off),
+                std::string(kRenderSwitchSubject) + root + " " + s.path, on};
+  return Condition::when(std::move(atom), true);
+}
+
+// Kinds whose objects shape other objects' workloads (by selector, name or namespace), or
+// that hold other objects: a flipped template with one of them re-renders the whole chart.
+const char* const kLinking[] = {"NetworkPolicy",
+                                "CiliumNetworkPolicy",
+                                "CiliumClusterwideNetworkPolicy",
+                                "Service",
+                                "Ingress",
+                                "ServiceAccount",
+                                "Role",
+                                "ClusterRole",
+                                "RoleBinding",
+                                "ClusterRoleBinding",
+                                "LimitRange",
+                                "Namespace",
+                                "RuntimeClass",
+                                "ValidatingWebhookConfiguration",
+                                "MutatingWebhookConfiguration",
+                                "CustomResourceDefinition",
+                                "List",
+                                "Template"};
+
+// Whether a template's text declares only kinds that shape nothing but themselves (workloads,
+// ConfigMaps...). A document whose kind cannot be told counts as linking.
+bool self_contained(const std::string& text) {
+  for (const std::string& doc : split_manifests(text)) {
+    std::string kind;
+    bool content = false;
+    std::size_t k = 0;
+    while (k < doc.size()) {
+      std::size_t nl = doc.find('\n', k);
+      std::string line = doc.substr(k, nl == std::string::npos ? nl : nl - k);
+      if (!line.empty() && line[0] != '#') content = true;
+      if (line.rfind("kind:", 0) == 0) {
+        kind = line.substr(5);
+        kind.erase(0, kind.find_first_not_of(" \t\"'"));
+        kind.erase(kind.find_last_not_of(" \t\r\"'") + 1);
+      }
+      if (nl == std::string::npos) break;
+      k = nl + 1;
+    }
+    if (!content) continue;
+    if (kind.empty()) return false;
+    if (std::find(std::begin(kLinking), std::end(kLinking), kind) != std::end(kLinking))
+      return false;
+  }
+  return true;
+}
+
+const std::string* text_of(const ChartRender& r, const std::string& name) {
+  for (const RenderedTemplate& t : r.templates) {
+    if (t.name == name) return &t.out.text;
+  }
+  return nullptr;
+}
+
+// The templates a flipped render replaces: those whose output changed, or the whole chart
+// when a changed one holds an object that shapes other objects. Empty: nothing changed.
+std::vector<std::string> replaced_templates(const ChartRender& base, const ChartRender& flipped) {
+  std::vector<std::string> all, changed;
+  for (const auto* r : {&base, &flipped}) {
+    for (const RenderedTemplate& t : r->templates) {
+      if (std::find(all.begin(), all.end(), t.name) == all.end()) all.push_back(t.name);
+    }
+  }
+  std::sort(all.begin(), all.end());
+  bool whole = false;
+  for (const std::string& name : all) {
+    const std::string* a = text_of(base, name);
+    const std::string* b = text_of(flipped, name);
+    if (a && b && *a == *b) continue;
+    changed.push_back(name);
+    whole = whole || (a && !self_contained(*a)) || (b && !self_contained(*b));
+  }
+  return whole ? all : changed;
+}
+
+// A template that fails only with the switch flipped: what it would produce is not analysed.
+void report_new_failures(const ChartRender& base, const ChartRender& flipped, const Switch& s,
+                         const Chart& chart, RenderOutput& out) {
+  for (const Problem& p : flipped.problems) {
+    bool known = std::any_of(base.problems.begin(), base.problems.end(), [&](const Problem& q) {
+      return q.at == p.at && q.message == p.message;
+    });
+    if (known) continue;
+    out.problems.push_back(
+        {ProblemKind::SwitchNotRendered,
+         fmt::format("with `{}={}` (a non-default value of chart {}), {}; what that render "
+                     "would produce is not analysed",
+                     s.path, s.value ? "false" : "true", chart.name, p.message),
+         p.at});
+  }
+}
+
+void report_bound(const std::vector<Switch>& switches, unsigned max, const Chart& chart,
+                  RenderOutput& out) {
+  const Switch& first = switches[max];
+  out.problems.push_back(
+      {ProblemKind::SwitchNotRendered,
+       fmt::format("chart {} has {} boolean switches that guard its templates; only the first "
+                   "{} were rendered flipped: `{}` and {} more were not, so findings that need "
+                   "them are not reported; check with --helm-set {}={} to review that case",
+                   chart.name, switches.size(), max, first.path, switches.size() - max - 1,
+                   first.path, first.value ? "false" : "true"),
+       first.guard.at.valid() ? first.guard.at : Location{chart.chart_file->id, 1, 1}});
+}
+
+}  // namespace
+
+void flip_switches(const Chart& pristine, const Value& values, const Rendering& base,
+                   const ChartSettings& settings, unsigned max_switches, RenderOutput& out) {
+  std::vector<Switch> switches = find_switches(pristine, values, base.render.guards);
+  if (switches.size() > max_switches) report_bound(switches, max_switches, pristine, out);
+  ChartSettings quiet = settings;
+  quiet.record_guards = false;
+  for (std::size_t k = 0; k < switches.size() && k < max_switches; ++k) {
+    const Switch& s = switches[k];
+    Value flipped = deep_copy(values);
+    Value v = *find_path(values, s.path);
+    v.b = !v.b;
+    set_path(flipped, s.path, v);
+    Rendering r = render_values(pristine, flipped, quiet);
+    report_new_failures(base.render, r.render, s, pristine, out);
+    std::vector<std::string> replaced = replaced_templates(base.render, r.render);
+    if (replaced.empty()) continue;
+    push_streams(r, switch_condition(pristine.dir, s), out, &replaced);
+  }
+}
+
+}  // namespace sbr::render::helm

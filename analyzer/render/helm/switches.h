@@ -1,0 +1,15 @@
+// A chart rendered once more per boolean switch that guards its templates, flipped.
+#pragma once
+
+#include "analyzer/render/helm/chart_streams.h"
+
+namespace sbr::render::helm {
+
+// For each boolean value that decided a guard in `base` (in the order they were first met),
+// up to `max_switches`: renders `pristine` with it flipped and adds that render's streams
+// under the condition "when `key=true`" when its output differs. A template that fails only
+// flipped, and switches past the bound, are SwitchNotRendered problems.
+void flip_switches(const Chart& pristine, const Value& values, const Rendering& base,
+                   const ChartSettings& settings, unsigned max_switches, RenderOutput& out);
+
+}  // namespace sbr::render::helm

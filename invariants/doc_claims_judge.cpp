@@ -1,0 +1,198 @@
+// The verdict on one claim: the table of predicates by claim form, the workloads the claim is
+// judged against (its scope, of the family its control applies to, the sandboxes among them),
+// and how their outcomes combine.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "generated/rule_ids.h"
+#include "invariants/doc_claims.h"
+#include "invariants/doc_claims_parts.h"
+
+namespace sbr::inv {
+namespace {
+
+using F = ClaimForm;
+namespace pred = claims;
+
+// One row per claim form: its predicate and its rules (docs/doc-claims.md, "Verdicts").
+const FormCheck kFormChecks[] = {
+    {pred::hardened_runtime, F::HardenedRuntime, rule::doc_claim_contradicted_isolation, {}},
+    {pred::not_privileged, F::NotPrivileged, rule::doc_claim_contradicted_isolation_critical, {}},
+    {pred::cap_drop_all, F::CapDropAll, rule::doc_claim_contradicted_privilege,
+     rule::doc_claim_contradicted_privilege_critical},
+    {pred::no_new_privileges, F::NoNewPrivileges, rule::doc_claim_contradicted_privilege, {}},
+    {pred::non_root_user, F::NonRootUser, rule::doc_claim_contradicted_privilege, {}},
+    {pred::read_only_root, F::ReadOnlyRoot, rule::doc_claim_contradicted_privilege, {}},
+    {pred::seccomp_profile, F::SeccompProfile, rule::doc_claim_contradicted_privilege, {}},
+    {pred::apparmor_profile, F::AppArmorProfile, rule::doc_claim_contradicted_privilege, {}},
+    {pred::mount_read_only, F::MountReadOnly, rule::doc_claim_contradicted_filesystem,
+     rule::doc_claim_contradicted_filesystem_critical},
+    {pred::only_mounts, F::OnlyMounts, rule::doc_claim_contradicted_filesystem,
+     rule::doc_claim_contradicted_filesystem_critical},
+    {pred::no_token_automount, F::NoTokenAutomount, rule::doc_claim_contradicted_secrets, {}},
+    {pred::no_network, F::NoNetwork, rule::doc_claim_contradicted_network,
+     rule::doc_claim_contradicted_network_critical},
+    {pred::egress_default_deny, F::EgressDefaultDeny, rule::doc_claim_contradicted_network,
+     rule::doc_claim_contradicted_network_critical},
+    {pred::proxy_deny_all, F::ProxyDenyAll, rule::doc_claim_contradicted_network, {}},
+    {pred::proxy_only, F::ProxyOnly, rule::doc_claim_contradicted_network,
+     rule::doc_claim_contradicted_network_critical},
+    {pred::loopback_publish, F::LoopbackPublish, rule::doc_claim_contradicted_network, {}},
+    {pred::memory_limit, F::MemoryLimit, rule::doc_claim_contradicted_resources, {}},
+    {pred::pids_limit, F::PidsLimit, rule::doc_claim_contradicted_resources, {}},
+    {pred::cpu_limit, F::CpuLimit, rule::doc_claim_contradicted_resources, {}},
+    {pred::wall_clock, F::WallClock, rule::doc_claim_contradicted_resources, {}},
+    {pred::fail_closed, F::FailClosed, rule::doc_claim_contradicted_lifecycle, {}},
+    {pred::ephemeral, F::Ephemeral, rule::doc_claim_contradicted_lifecycle, {}},
+    {pred::no_persistence, F::NoPersistence, rule::doc_claim_contradicted_filesystem,
+     rule::doc_claim_contradicted_filesystem_critical},
+};
+
+bool in_family(const Workload& w, ClaimFamily f) {
+  switch (f) {
+    case ClaimFamily::Any:
+      return true;
+    case ClaimFamily::Launch:
+      return w.engine == Engine::Podman || w.engine == Engine::Docker ||
+             w.engine == Engine::Compose || w.engine == Engine::Devcontainer;
+    case ClaimFamily::Kubernetes:
+      return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;
+  }
+  return true;
+}
+
+bool sandbox(const Workload& w) {
+  return w.threat == ThreatClass::UntrustedCode || w.threat == ThreatClass::MultiTenant;
+}
+
+// The workloads a claim is judged against: its scope, main containers of the control's family;
+// the sandboxes among them when there are any (a document about a sandbox is not about the
+// proxy beside it).
+std::vector<const Workload*> judged(const Model& m, const Claim& claim) {
+  std::vector<const Workload*> out;
+  for (std::size_t i : claim.about) {
+    if (i >= m.workloads.size()) continue;
+    const Workload& w = m.workloads[i];
+    if (w.role == ContainerRole::Main && !w.pod_only && in_family(w, claim.family))
+      out.push_back(&w);
+  }
+  if (std::any_of(out.begin(), out.end(), [](const Workload* w) { return sandbox(*w); }))
+    std::erase_if(out, [](const Workload* w) { return !sandbox(*w); });
+  return out;
+}
+
+std::string_view family_words(ClaimFamily f) {
+  switch (f) {
+    case ClaimFamily::Launch:
+      return "podman, docker, compose or devcontainer workload";
+    case ClaimFamily::Kubernetes:
+      return "Kubernetes workload";
+    case ClaimFamily::Any:
+      break;
+  }
+  return "workload";
+}
+
+ClaimVerdict not_checkable(std::string why) {
+  return {VerdictKind::NotCheckable, std::move(why), {}};
+}
+
+// What the sentence makes of the control, before any workload is asked.
+std::optional<ClaimVerdict> by_mood(const Claim& claim) {
+  switch (claim.mood) {
+    case ClaimMood::Asserted:
+      return std::nullopt;
+    case ClaimMood::Negated:
+      return ClaimVerdict{
+          VerdictKind::NotAClaim,
+          fmt::format("negated (`{}`): the document does not claim it", claim.marker),
+          {}};
+    case ClaimMood::Advice:
+      return ClaimVerdict{
+          VerdictKind::NotAClaim,
+          fmt::format("advice (`{}`): an instruction, not a claim about the configuration",
+                      claim.marker),
+          {}};
+    case ClaimMood::Conditional:
+      return not_checkable(fmt::format(
+          "the sentence makes it conditional (`{}`); a condition in words is not mapped to a "
+          "launcher's switches",
+          claim.marker));
+    case ClaimMood::Hedged:
+      return not_checkable(fmt::format("the sentence hedges it (`{}`)", claim.marker));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const FormCheck* form_check(ClaimForm f) {
+  for (const FormCheck& fc : kFormChecks) {
+    if (fc.form == f) return &fc;
+  }
+  return nullptr;
+}
+
+std::string_view verdict_name(VerdictKind k) {
+  switch (k) {
+    case VerdictKind::Holds:
+      return "holds";
+    case VerdictKind::Contradicted:
+      return "contradicted";
+    case VerdictKind::NotCheckable:
+      return "not checkable";
+    case VerdictKind::NotAClaim:
+      return "not a claim";
+  }
+  return "not checkable";
+}
+
+ClaimVerdict judge_claim(const Model& model, const Claim& claim) {
+  if (auto v = by_mood(claim)) return *v;
+  const FormCheck* fc = form_check(claim.form);
+  if (fc == nullptr) {
+    return not_checkable(fmt::format("`{}` is not in the claim vocabulary", claim.control));
+  }
+  std::vector<const Workload*> ws = judged(model, claim);
+  if (ws.empty()) {
+    return not_checkable(fmt::format("no {} in the document's scope", family_words(claim.family)));
+  }
+  ClaimContext ctx{model, claim.paths == ClaimPaths::Every};
+  ClaimVerdict v;
+  std::size_t holding = 0;
+  std::string unknown, absent;
+  std::string held;  // why the first one that holds does, when it says ("the engine's default")
+  for (const Workload* w : ws) {
+    Judgement j = fc->predicate(ctx, *w, claim);
+    switch (j.outcome) {
+      case Outcome::Contradicted:
+        v.contradictions.push_back({w, std::move(j)});
+        break;
+      case Outcome::Holds:
+        ++holding;
+        if (held.empty()) held = j.what;
+        break;
+      case Outcome::NotCheckable:
+        if (unknown.empty()) unknown = j.what;
+        break;
+      case Outcome::NotApplicable:
+        if (absent.empty()) absent = j.what;
+        break;
+    }
+  }
+  if (!v.contradictions.empty()) {
+    v.kind = VerdictKind::Contradicted;
+    return v;
+  }
+  if (!unknown.empty()) return not_checkable(unknown);
+  if (holding > 0) {
+    v.kind = VerdictKind::Holds;
+    v.why = fmt::format("{}{}{} workload{}", held, held.empty() ? "" : "; ", ws.size(),
+                        ws.size() == 1 ? "" : "s");
+    return v;
+  }
+  return not_checkable(fmt::format("{} in the document's scope", absent));
+}
+
+}  // namespace sbr::inv
