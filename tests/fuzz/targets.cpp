@@ -7,6 +7,7 @@
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
+#include "analyzer/cli/prove_from.h"
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
@@ -86,11 +87,49 @@ int config(const std::uint8_t* data, std::size_t size) {
 }
 
 namespace {
-constexpr std::array<TargetInfo, 5> kTargets = {{{"kubernetes", kubernetes},
+
+// The launcher the threat model speaks about, and the model a SARIF log is read against.
+constexpr const char* kLauncher = R"(#!/usr/bin/env bash
+set -euo pipefail
+exec podman run --rm -it --cap-drop ALL --security-opt no-new-privileges \
+  --read-only --pids-limit 256 --memory 2g -v "$PWD:/workspace" agent:latest "$@"
+)";
+
+}  // namespace
+
+int markdown(const std::uint8_t* data, std::size_t size) {
+  MemoryTree tree;
+  tree.add_file("run.sh", kLauncher);
+  tree.add_file("SECURITY.md", std::string(reinterpret_cast<const char*>(data), size));
+  return run_tree(tree);
+}
+
+int sarif(const std::uint8_t* data, std::size_t size) {
+  struct Fixed {
+    Analysis analysis;
+    std::vector<Finding> findings;
+  };
+  static const Fixed* fixed = [] {
+    MemoryTree tree;
+    tree.add_file("run.sh", kLauncher);
+    auto* f = new Fixed{analyze(tree, Config{}, AnalyzeOptions{}), {}};
+    f->findings = run_checks(f->analysis.model, Catalog::embedded(), Config{}, RunOptions{});
+    return f;
+  }();
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  (void)findings_from_sarif_text(text, "fuzz.sarif", fixed->analysis.model, Catalog::embedded(),
+                                 fixed->findings, "");
+  return 0;
+}
+
+namespace {
+constexpr std::array<TargetInfo, 7> kTargets = {{{"kubernetes", kubernetes},
                                                  {"launcher", launcher},
                                                  {"containers", containers},
                                                  {"chart", chart},
-                                                 {"config", config}}};
+                                                 {"config", config},
+                                                 {"markdown", markdown},
+                                                 {"sarif", sarif}}};
 }  // namespace
 
 const TargetInfo* find_target(std::string_view name) {
@@ -101,7 +140,7 @@ const TargetInfo* find_target(std::string_view name) {
 }
 
 std::string_view target_names() {
-  return "kubernetes, launcher, containers, chart, config";
+  return "kubernetes, launcher, containers, chart, config, markdown, sarif";
 }
 
 }  // namespace sbr::fuzz

@@ -31,6 +31,12 @@ int containers(const std::uint8_t* data, std::size_t size);
 int chart(const std::uint8_t* data, std::size_t size);
 // `.sbreview.yaml`: the configuration loader.
 int config(const std::uint8_t* data, std::size_t size);
+// A threat model (SECURITY.md) beside a fixed launcher: cmark-gfm, the claims reader and
+// vocabulary, and the claim checker judging what it read against the launcher's facts.
+int markdown(const std::uint8_t* data, std::size_t size);
+// A SARIF log given to `prove --from`: the reader that matches its results to a fixed model's
+// findings or rebuilds them.
+int sarif(const std::uint8_t* data, std::size_t size);
 
 // Every target, for the drivers.
 const TargetInfo* find_target(std::string_view name);
