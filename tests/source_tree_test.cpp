@@ -236,9 +236,9 @@ TEST_CASE("the in-memory tree reports what the working tree reports for odd entr
   tree.add_symlink("through-file", "pod.yaml/x");
   tree.add_symlink("d/chain", "../hop");
   tree.add_symlink("hop", "pod.yaml");
-  AnalyzeOptions ao;
-  ao.max_file_bytes = 99;
-  Analysis a = analyze(tree, Config{}, ao);
+  Config config;
+  config.limits.max_file_bytes = 99;
+  Analysis a = analyze(tree, config, AnalyzeOptions{});
   using P = std::pair<ProblemKind, std::string>;
   CHECK(problems_of(a) == std::vector<P>{{ProblemKind::TooLarge, "big.yaml"},
                                          {ProblemKind::Unreadable, "secret.yaml"},
@@ -309,11 +309,11 @@ TEST_CASE("the size limit is the same finding in a revision as on disk", "[sourc
   auto tree = GitTree::open(t.path.string(), "HEAD");
   REQUIRE(tree);
   CHECK((*tree)->kind("run.sh") == EntryKind::File);  // mode 100755 is a regular file
-  AnalyzeOptions ao;
-  ao.max_file_bytes = 1000;
-  Analysis rev = analyze(**tree, Config{}, ao);
+  Config config;
+  config.limits.max_file_bytes = 1000;
+  Analysis rev = analyze(**tree, config, AnalyzeOptions{});
   WorkingTree disk_tree(t.path.string());
-  Analysis disk = analyze(disk_tree, Config{}, ao);
+  Analysis disk = analyze(disk_tree, config, AnalyzeOptions{});
   REQUIRE(rev.model.problems.size() == 1);
   CHECK(rev.model.problems[0].kind == ProblemKind::TooLarge);
   CHECK(rev.model.problems[0].message ==

@@ -38,7 +38,9 @@ Result<std::set<std::string>> read_baseline(const std::string& path) {
   ss << in.rdbuf();
   Json doc = Json::parse(ss.str(), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return Error{path + ": not a JSON baseline"};
-  if (doc.value("version", 0) != 1) return Error{path + ": baseline `version` must be 1"};
+  auto version = doc.find("version");
+  if (version == doc.end() || !version->is_number_integer() || *version != 1)
+    return Error{path + ": baseline `version` must be 1"};
   auto it = doc.find("fingerprints");
   if (it == doc.end() || !it->is_array()) {
     return Error{path + ": a baseline needs a `fingerprints` list"};

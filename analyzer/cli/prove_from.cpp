@@ -58,17 +58,11 @@ Finding rebuilt(const Json& r, RuleId id, const Model& model, const std::string&
   return f;
 }
 
-}  // namespace
-
-Result<std::vector<Finding>> findings_from_sarif(const std::string& path, const Model& model,
-                                                 const Catalog& catalog,
-                                                 const std::vector<Finding>& current,
-                                                 const std::string& uri_prefix) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{path + ": cannot read the SARIF file"};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  Json doc = Json::parse(ss.str(), nullptr, false);
+Result<std::vector<Finding>> read_results(std::string_view text, const std::string& path,
+                                          const Model& model, const Catalog& catalog,
+                                          const std::vector<Finding>& current,
+                                          const std::string& uri_prefix) {
+  Json doc = Json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array()) {
     return Error{path + ": not a SARIF log"};
   }
@@ -93,6 +87,33 @@ Result<std::vector<Finding>> findings_from_sarif(const std::string& path, const 
     }
   }
   return out;
+}
+
+}  // namespace
+
+Result<std::vector<Finding>> findings_from_sarif(const std::string& path, const Model& model,
+                                                 const Catalog& catalog,
+                                                 const std::vector<Finding>& current,
+                                                 const std::string& uri_prefix) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{path + ": cannot read the SARIF file"};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return findings_from_sarif_text(ss.str(), path, model, catalog, current, uri_prefix);
+}
+
+Result<std::vector<Finding>> findings_from_sarif_text(std::string_view text,
+                                                      const std::string& path, const Model& model,
+                                                      const Catalog& catalog,
+                                                      const std::vector<Finding>& current,
+                                                      const std::string& uri_prefix) {
+  // The file may come from anywhere: a field of the wrong JSON type makes nlohmann throw, and
+  // that is a file that is not a SARIF log as sbreview writes it, never a crash.
+  try {
+    return read_results(text, path, model, catalog, current, uri_prefix);
+  } catch (const Json::exception& e) {
+    return Error{path + ": not a SARIF log (" + e.what() + ")"};
+  }
 }
 
 }  // namespace sbr

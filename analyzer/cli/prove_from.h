@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/check/catalog.h"
@@ -18,5 +19,13 @@ Result<std::vector<Finding>> findings_from_sarif(const std::string& path, const 
                                                  const Catalog& catalog,
                                                  const std::vector<Finding>& current,
                                                  const std::string& uri_prefix);
+
+// The same, from the file's text; `path` names it in errors. A field of an unexpected JSON type
+// is an error like any other file that is not a SARIF log.
+Result<std::vector<Finding>> findings_from_sarif_text(std::string_view text,
+                                                      const std::string& path, const Model& model,
+                                                      const Catalog& catalog,
+                                                      const std::vector<Finding>& current,
+                                                      const std::string& uri_prefix);
 
 }  // namespace sbr

@@ -361,6 +361,44 @@ std::optional<Error> read_integrity(const Parser& p, const Node* i, Config& c) {
   return std::nullopt;
 }
 
+// A positive whole number no larger than `max`.
+Result<std::uint64_t> positive(const Parser& p, const Node* v, std::string_view key,
+                               std::uint64_t max) {
+  auto n = v->as_int();
+  if (!n || *n <= 0 || static_cast<std::uint64_t>(*n) > max) {
+    return p.err(v, fmt::format("`limits.{}` must be a whole number from 1 to {}", key, max));
+  }
+  return static_cast<std::uint64_t>(*n);
+}
+
+std::optional<Error> read_limits(const Parser& p, const Node* l, Config& c) {
+  if (!l->is_map()) return p.err(l, "`limits` must be a mapping");
+  if (auto bad =
+          p.only_keys(l, {"max_file_bytes", "max_documents", "wall_clock_seconds"}, "limits")) {
+    return bad;
+  }
+  if (const Node* v = l->get("max_file_bytes")) {
+    auto n = positive(p, v, "max_file_bytes", std::uint64_t{1} << 40);
+    if (!n) return n.error();
+    c.limits.max_file_bytes = *n;
+  }
+  if (const Node* v = l->get("max_documents")) {
+    auto n = positive(p, v, "max_documents", 10'000'000);
+    if (!n) return n.error();
+    c.limits.max_documents = static_cast<std::uint32_t>(*n);
+  }
+  if (const Node* v = l->get("wall_clock_seconds")) {
+    if (v->as_int() == 0) {
+      c.limits.wall_clock_seconds = 0;  // off
+    } else {
+      auto n = positive(p, v, "wall_clock_seconds", 86'400);
+      if (!n) return n.error();
+      c.limits.wall_clock_seconds = static_cast<std::uint32_t>(*n);
+    }
+  }
+  return std::nullopt;
+}
+
 // `documents:` entries (docs/doc-claims.md, "Scoping"): a glob over Markdown paths, the
 // workloads it is about, whether it is read for claims and whether its examples are analysed.
 std::optional<Error> read_document(const Parser& p, const Node* e, Config& c) {
@@ -476,7 +514,8 @@ constexpr std::pair<std::string_view, Section> kSections[] = {
     {"include", read_include},
     {"documents", read_documents},
     {"helm", read_helm},
-    {"rule_prefix", read_rule_prefix}};
+    {"rule_prefix", read_rule_prefix},
+    {"limits", read_limits}};
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 
 #include "analyzer/model/enum_names.h"
 #include "analyzer/model/model.h"
+#include "analyzer/support/limits.h"
 #include "analyzer/support/result.h"
 #include "analyzer/support/severity.h"
 #include "analyzer/support/strings.h"
@@ -42,6 +43,16 @@ struct RuleSetting {
   bool enabled = true;
   std::optional<Severity> severity;
   Location at;
+};
+
+// `limits:` in the configuration: bounds on the input a pull request can make sbreview read.
+// Crossing one is an invariant-0 finding naming the file (docs/robustness.md), never a silent cut.
+struct AnalysisLimits {
+  std::uint64_t max_file_bytes = kDefaultMaxFileBytes;  // a larger file is not read (SB0004)
+  std::uint32_t max_documents = kDefaultMaxDocuments;   // YAML documents per file (SB0007)
+  // The last resort: files not yet analysed when the run has taken this long are reported
+  // (SB0007) instead of analysed. Work budgets stop hostile input long before; 0 turns it off.
+  std::uint32_t wall_clock_seconds = kDefaultWallClockSeconds;
 };
 
 // `helm:` in the configuration: values for the charts at `path` (a chart directory of the
@@ -78,6 +89,7 @@ struct Config {
   std::vector<std::string> exclude;
   std::vector<std::string> include;  // when set, only these path prefixes are read
   std::map<std::string, Severity> integrity_severity;  // SB0xxx -> severity override
+  AnalysisLimits limits;
   std::vector<DocumentScope> documents;  // which Markdown files claim what (doc-claims.md)
   HelmSettings helm;
   std::string rule_prefix;  // user rule ids may be <rule_prefix>-<name> besides X-<name>

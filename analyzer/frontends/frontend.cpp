@@ -32,25 +32,23 @@ void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& 
   // nothing at all, and a change that turns a manifest binary would hide its findings.
   if (size_t nul = file.bytes.find('\0');
       nul != std::string::npos && file.type != FileType::Other && file.type != FileType::Config) {
-    out.problems.push_back(
-        {ProblemKind::ParseError,
-         "binary content (a NUL byte at offset " + std::to_string(nul) +
-             ") in a file whose name says it is read as configuration: not analysed",
-         Location{file.id, 1, 1}});
+    out.skipped = "binary content (a NUL byte at offset " + std::to_string(nul) +
+                  ") in a file whose name says it is read as configuration: not analysed";
+    out.problems.push_back({ProblemKind::ParseError, out.skipped, Location{file.id, 1, 1}});
     return;
   }
   try {
     switch (file.type) {
       case FileType::Yaml:
         reserve_for_stream(file, out);
-        read_kubernetes_file(file, out);
+        read_kubernetes_file(file, out, ctx.max_documents);
         break;
       case FileType::Json:
         // A seccomp profile is JSON too; its root names a default action.
         if (file.bytes.find("\"defaultAction\"") != std::string::npos) {
           read_seccomp_profile(file, ctx, out);
         } else {
-          read_kubernetes_file(file, out);
+          read_kubernetes_file(file, out, ctx.max_documents);
         }
         break;
       case FileType::Shell:

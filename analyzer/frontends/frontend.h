@@ -7,6 +7,7 @@
 
 #include "analyzer/model/model.h"
 #include "analyzer/source/source.h"
+#include "analyzer/support/limits.h"
 
 namespace sbr {
 
@@ -20,11 +21,13 @@ struct FilePart {
   std::vector<Suppression> suppressions;
   std::vector<Document> documents;
   RunSummary summary;
+  std::string skipped;  // why the file was not analysed after all (binary content), or ""
 };
 
 struct FrontendContext {
   const SourceSet* sources = nullptr;     // other files of the run (bash `source`, compose build)
   std::optional<Engine> launcher_engine;  // from .sbreview.yaml, for unresolved launchers
+  std::uint32_t max_documents = kDefaultMaxDocuments;     // YAML documents per file (limits:)
   const std::vector<DocumentScope>* documents = nullptr;  // .sbreview.yaml `documents:`
 };
 

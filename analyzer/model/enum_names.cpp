@@ -105,6 +105,18 @@ std::string_view qos_name(QosClass q) {
   return "BestEffort";
 }
 
+std::string_view file_status_name(FileStatus s) {
+  switch (s) {
+    case FileStatus::Analysed:
+      return "analysed";
+    case FileStatus::NotApplicable:
+      return "not-applicable";
+    case FileStatus::Skipped:
+      return "skipped";
+  }
+  return "skipped";
+}
+
 namespace {
 template <class E, size_t N>
 std::string_view name_in(const std::string_view (&names)[N], E e) {

@@ -66,7 +66,18 @@ struct FileTable {
   }
 };
 
+// What became of one input path (docs/robustness.md): every file the walk met is analysed, not
+// a format sbreview reads, or skipped for a reason that is also an invariant-0 finding.
+enum class FileStatus : std::uint8_t { Analysed, NotApplicable, Skipped };
+
+struct FileRecord {
+  FileId file = kNoFile;
+  FileStatus status = FileStatus::Analysed;
+  std::string reason;  // why skipped or not applicable; how analysed when not read directly
+};
+
 struct RunSummary {
+  std::vector<FileRecord> files;  // every path the walk met, sorted by path
   std::uint32_t files_seen = 0;
   std::uint32_t kubernetes_documents = 0;
   std::uint32_t other_yaml_documents = 0;  // CI workflows, values files: recognised, not errors

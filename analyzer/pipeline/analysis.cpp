@@ -1,12 +1,14 @@
 #include "analyzer/pipeline/analysis.h"
-#include "analyzer/engine/gate_path.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <thread>
 
+#include "analyzer/engine/gate_path.h"
 #include "analyzer/engine/qos.h"
 #include "analyzer/engine/threat_class.h"
 #include "analyzer/frontends/frontend.h"
@@ -65,6 +67,65 @@ void append_problems(Model& model, std::vector<Problem>&& problems) {
                         std::make_move_iterator(problems.end()));
 }
 
+// The last-resort guard of AnalysisLimits::wall_clock_seconds. Work budgets (steps, depth,
+// nodes, documents) are what keep a run bounded and its output deterministic; this only stops
+// a run that is slow for a reason no budget counts, and says so for every file it skipped.
+class WallClock {
+ public:
+  explicit WallClock(std::uint32_t seconds)
+      : seconds_(seconds),
+        deadline_(std::chrono::steady_clock::now() + std::chrono::seconds(seconds)) {}
+  bool expired() const { return seconds_ != 0 && std::chrono::steady_clock::now() > deadline_; }
+  Problem problem(FileId file) const {
+    return {ProblemKind::BudgetExceeded,
+            fmt::format("file not analysed: the run reached its wall-clock limit of {} s "
+                        "(limits.wall_clock_seconds) before this file",
+                        seconds_),
+            Location{file, 0, 0}};
+  }
+
+ private:
+  std::uint32_t seconds_;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+// What became of each path the walk met (RunSummary::files), for the reports' run summary.
+void record_files(const SourceSet& sources, const std::vector<FilePart>& parts,
+                  const std::vector<bool>& consumed, Model& model) {
+  std::vector<FileRecord>& out = model.summary.files;
+  const size_t files = sources.files.size();
+  auto walk_problem = [&](FileId id) -> std::string {
+    for (const Problem& p : sources.problems) {
+      if (p.at.file == id) return p.message;
+    }
+    return "not read";
+  };
+  for (size_t i = 0; i < files; ++i) {
+    const SourceFile& f = sources.files[i];
+    if (!f.readable) {
+      out.push_back({f.id, FileStatus::Skipped, walk_problem(f.id)});
+    } else if (!parts[i].skipped.empty()) {
+      out.push_back({f.id, FileStatus::Skipped, parts[i].skipped});
+    } else if (f.type == FileType::Other) {
+      out.push_back({f.id, FileStatus::NotApplicable, "not a format sbreview reads"});
+    } else if (f.type == FileType::Config) {
+      out.push_back({f.id, FileStatus::NotApplicable, "the configuration, read before the walk"});
+    } else {
+      out.push_back({f.id, FileStatus::Analysed,
+                     consumed[i] ? "read through the chart or overlay it renders in" : ""});
+    }
+  }
+  // Paths that never became files: links out of the root, special files, submodules...
+  for (const Problem& p : sources.problems) {
+    if (p.at.file != kNoFile && p.at.file >= files) {
+      out.push_back({p.at.file, FileStatus::Skipped, p.message});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [&](const FileRecord& x, const FileRecord& y) {
+    return model.files.path(x.file) < model.files.path(y.file);
+  });
+}
+
 // A chart rendered with a switch flipped is read for the findings it adds: a problem its
 // text has that the default render's text also has is the same problem, reported once; one
 // it has alone (an invalid object only that value produces) says which value it needs.
@@ -105,7 +166,7 @@ WalkOptions walk_options(const Config& config, const AnalyzeOptions& options) {
   WalkOptions walk;
   walk.excludes = config.exclude;
   walk.includes = config.include;
-  walk.max_file_bytes = options.max_file_bytes;
+  walk.max_file_bytes = config.limits.max_file_bytes;
   return walk;
 }
 
@@ -129,6 +190,8 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   FrontendContext ctx;
   ctx.sources = &a.sources;
   ctx.launcher_engine = config.launcher_engine;
+  ctx.max_documents = config.limits.max_documents;
+  WallClock clock(config.limits.wall_clock_seconds);
   ctx.documents = &config.documents;
   const size_t files = a.sources.files.size();
   std::vector<FilePart> parts(files + rendered.streams.size());
@@ -136,12 +199,17 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   auto work = [&] {
     for (size_t i = next++; i < parts.size(); i = next++) {
       if (i >= files) {
-        read_rendered_stream(rendered.streams[i - files], parts[i]);
+        read_rendered_stream(rendered.streams[i - files], parts[i], ctx.max_documents);
         continue;
       }
       // Suppressions in a consumed file (a values file, a patch) apply to the findings the
       // render locates there.
       const SourceFile& file = a.sources.files[i];
+      if (clock.expired()) {
+        parts[i].problems.push_back(clock.problem(file.id));
+        parts[i].skipped = parts[i].problems.back().message;
+        continue;
+      }
       if (file.readable) read_suppression_comments(file, parts[i].suppressions);
       if (!consumed[i]) analyze_file(file, ctx, parts[i]);
     }
@@ -152,6 +220,7 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
+  record_files(a.sources, parts, consumed, a.model);
   settle_switch_problems(rendered, parts, files);
   for (auto& p : parts) merge_part(std::move(p), a.model);
   for (const render::RenderedStream& s : rendered.streams) {

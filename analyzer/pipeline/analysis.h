@@ -18,8 +18,7 @@ struct Analysis {
 };
 
 struct AnalyzeOptions {
-  unsigned jobs = 1;
-  std::uint64_t max_file_bytes = 64ull << 20;
+  unsigned jobs = 1;             // the input's bounds are Config::limits
   render::RenderOptions render;  // Helm charts and Kustomize overlays
 };
 

@@ -4,6 +4,7 @@
 
 #include "analyzer/config/config.h"
 #include "analyzer/engine/boundary.h"
+#include "analyzer/report/json_stream.h"
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 #include "analyzer/report/report_util.h"
@@ -12,7 +13,7 @@
 namespace sbr {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using Json = report::Json;
 
 constexpr int kShapeVersion = 1;
 
@@ -177,21 +178,40 @@ void write_json(const ReportContext& ctx, std::ostream& out) {
   summary["kubernetes_documents"] = ctx.model.summary.kubernetes_documents;
   summary["other_yaml_documents"] = ctx.model.summary.other_yaml_documents;
   doc["summary"] = std::move(summary);
+  doc["files"] = report::stream_placeholder();
 
-  Json findings = Json::array();
-  for (size_t i = 0; i < ctx.findings.size(); ++i) {
-    const RuntimeNote* note = i < ctx.runtime.size() ? &ctx.runtime[i] : nullptr;
-    findings.push_back(finding_json(ctx, redact, ctx.findings[i], note));
-  }
-  doc["findings"] = std::move(findings);
+  // Findings are written one at a time (report/json_stream.h): never the whole list as a tree.
+  auto each = [&](const std::vector<Finding>& list) {
+    return [&ctx, &redact, &list](const report::ElementSink& sink) {
+      for (const Finding& f : list) sink(finding_json(ctx, redact, f));
+    };
+  };
+  // Every path the walk met and what became of it (docs/robustness.md).
+  auto files = [&ctx, &redact](const report::ElementSink& sink) {
+    for (const FileRecord& f : ctx.model.summary.files) {
+      Json j;
+      j["path"] = redact(ctx.model.files.path(f.file));
+      j["status"] = file_status_name(f.status);
+      j["reason"] = f.reason.empty() ? Json(nullptr) : Json(redact(f.reason));
+      sink(j);
+    }
+  };
+  // A proved run adds each finding's runtime verdict (docs/prover.md).
+  auto findings = [&ctx, &redact](const report::ElementSink& sink) {
+    for (size_t i = 0; i < ctx.findings.size(); ++i) {
+      const RuntimeNote* note = i < ctx.runtime.size() ? &ctx.runtime[i] : nullptr;
+      sink(finding_json(ctx, redact, ctx.findings[i], note));
+    }
+  };
+  std::vector<report::StreamedArray> streamed{{"files", files}, {"findings", findings}};
+  doc["findings"] = report::stream_placeholder();
   if (!ctx.fixed.empty()) {
-    Json fixed = Json::array();
-    for (const Finding& f : ctx.fixed) fixed.push_back(finding_json(ctx, redact, f));
-    doc["fixed"] = std::move(fixed);
+    doc["fixed"] = report::stream_placeholder();
+    streamed.push_back({"fixed", each(ctx.fixed)});
   }
   doc["workloads"] = workloads_json(ctx, redact);
   if (!ctx.launches.empty()) doc["launches"] = launches_json(redact, ctx.launches);
-  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+  report::write_streamed(out, doc, streamed);
 }
 
 }  // namespace sbr

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace sbr::report {
 
 std::optional<std::string_view> SourceLines::line(const Location& loc) const {
@@ -86,9 +88,39 @@ Counts count_findings(const std::vector<Finding>& findings) {
   return c;
 }
 
+namespace {
+
+// Bytes of the well-formed UTF-8 sequence at `i` (Unicode's table 3-7: no overlong forms, no
+// surrogates, nothing above U+10FFFF), or 0 when the byte there starts none.
+size_t utf8_sequence(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  auto cont = [&](size_t k) { return at(k) >= 0x80 && at(k) <= 0xBF; };
+  unsigned char c = at(0);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    return at(1) >= lo && at(1) <= hi && cont(2) ? 3 : 0;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    return at(1) >= lo && at(1) <= hi && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+size_t safe_length(std::string_view s, size_t i) {
+  return std::max<size_t>(utf8_sequence(s, i), 1);
+}
+
 size_t unsafe_length(std::string_view s, size_t i) {
   auto at = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
   unsigned char c = at(0);
+  // A byte that is not well-formed UTF-8 (a file in Latin-1, a truncated sequence): one '?',
+  // so the report stays valid UTF-8 whatever the input held.
+  if (c >= 0x80 && utf8_sequence(s, i) == 0) return 1;
   if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return 1;
   if (c == 0xC2 && at(1) >= 0x80 && at(1) <= 0x9F) return 2;
   if (c == 0xE2 && at(1) == 0x80 && at(2) >= 0xAA && at(2) <= 0xAE) return 3;
@@ -104,7 +136,9 @@ std::string without_controls(std::string_view s) {
       out += '?';
       i += bad;
     } else {
-      out += s[i++];
+      size_t n = safe_length(s, i);
+      out.append(s.substr(i, n));
+      i += n;
     }
   }
   return out;

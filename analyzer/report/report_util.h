@@ -56,8 +56,12 @@ Counts count_findings(const std::vector<Finding>& findings);
 
 // Bytes of a character no report may pass on at `s[i]`: C0/DEL except tab and line endings, C1
 // controls (U+0080-9F, which some terminals take as CSI) and bidirectional overrides
-// (U+202A-E, U+2066-9) that make a line read differently from what it is. 0 when it is fine.
+// (U+202A-E, U+2066-9) that make a line read differently from what it is, and a byte that is not
+// well-formed UTF-8 (1). 0 when it is fine.
 size_t unsafe_length(std::string_view s, size_t i);
+// Bytes of the character at `s[i]` when unsafe_length says it is fine: a whole UTF-8 sequence
+// (its continuation bytes are not characters of their own), else 1.
+size_t safe_length(std::string_view s, size_t i);
 // `s` with every unsafe character replaced by '?' (tab, CR and LF kept: each format decides).
 std::string without_controls(std::string_view s);
 

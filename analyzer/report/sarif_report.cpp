@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include "analyzer/check/fingerprint.h"
 #include "analyzer/config/config.h"
+#include "analyzer/report/json_stream.h"
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 #include "analyzer/report/report_util.h"
@@ -14,7 +17,7 @@
 namespace sbr {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using Json = report::Json;
 
 constexpr std::string_view kSchema =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
@@ -317,11 +320,13 @@ Json invocation_json(const Emit& e) {
   const ReportContext& ctx = e.ctx;
   const Redactor& redact = e.redact;
   Json notifications = Json::array();
+  std::set<FileId> notified;
   for (const Finding& f : ctx.findings) {
     // A file that was never read (catalog `tool_notification`) is also shown on the tool's
     // status by GitHub, not only as an alert.
     const Rule* rule = ctx.catalog.find(f.rule_id);
     if (rule == nullptr || !rule->tool_notification) continue;
+    notified.insert(f.at.file);
     Json n;
     if (f.at.valid()) n["locations"] = Json::array({location(e, f.at)});
     n["message"]["text"] = redact(f.message);
@@ -330,6 +335,16 @@ Json invocation_json(const Emit& e) {
     if (int index = ctx.catalog.index_of(f.rule_id); index >= 0 && !f.rule_id.is_user()) {
       n["associatedRule"]["index"] = index;
     }
+    notifications.push_back(std::move(n));
+  }
+  // A file skipped for a reason no tool_notification rule reports (binary content, the
+  // wall-clock guard): the tool's status names it too.
+  for (const FileRecord& f : ctx.model.summary.files) {
+    if (f.status != FileStatus::Skipped || notified.count(f.file) > 0) continue;
+    Json n;
+    n["locations"] = Json::array({location(e, Location{f.file, 0, 0})});
+    n["message"]["text"] = redact("not analysed: " + f.reason);
+    n["level"] = "warning";
     notifications.push_back(std::move(n));
   }
   Json inv;
@@ -371,19 +386,22 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
         "file://" + report::uri_encode_path(root);
   }
   run["columnKind"] = "utf16CodeUnits";
-  Json results = Json::array();
-  for (size_t i = 0; i < ctx.findings.size(); ++i) {
-    Json r = result_json(e, ctx.findings[i]);
-    if (i < ctx.baseline_states.size()) r["baselineState"] = ctx.baseline_states[i];
-    if (i < ctx.runtime.size()) r["properties"]["runtime"] = runtime_json(e.redact, ctx.runtime[i]);
-    results.push_back(std::move(r));
-  }
-  for (const Finding& f : ctx.fixed) {
-    Json r = result_json(e, f);
-    r["baselineState"] = "absent";
-    results.push_back(std::move(r));
-  }
-  run["results"] = std::move(results);
+  // Results are written one at a time (report/json_stream.h): never the whole list as a tree.
+  run["results"] = report::stream_placeholder();
+  auto results = [&](const report::ElementSink& sink) {
+    for (size_t i = 0; i < ctx.findings.size(); ++i) {
+      Json r = result_json(e, ctx.findings[i]);
+      if (i < ctx.baseline_states.size()) r["baselineState"] = ctx.baseline_states[i];
+      if (i < ctx.runtime.size())
+        r["properties"]["runtime"] = runtime_json(e.redact, ctx.runtime[i]);
+      sink(r);
+    }
+    for (const Finding& f : ctx.fixed) {
+      Json r = result_json(e, f);
+      r["baselineState"] = "absent";
+      sink(r);
+    }
+  };
   if (!ctx.launches.empty())
     run["properties"]["runtime-launches"] = launches_json(e.redact, ctx.launches);
 
@@ -392,7 +410,7 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
   log["version"] = "2.1.0";
   log["runs"] = Json::array({std::move(run)});
   // Invalid UTF-8 from an input file must not abort the report: it is replaced, not thrown.
-  out << log.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+  report::write_streamed(out, log, {{"results", results}});
 }
 
 }  // namespace sbr

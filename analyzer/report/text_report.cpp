@@ -51,7 +51,9 @@ std::string printable(std::string_view s) {
       out += '?';
       i += bad;
     } else {
-      out += s[i++];
+      size_t n = report::safe_length(s, i);
+      out.append(s.substr(i, n));
+      i += n;
     }
   }
   return out;
@@ -148,13 +150,30 @@ std::string invariant_label(int invariant) {
   return std::to_string(invariant);
 }
 
+// "12 files (3 not applicable, 1 skipped)": what became of every path the walk met.
+std::string files_phrase(const RunSummary& run) {
+  size_t analysed = run.files_seen, not_applicable = 0, skipped = 0;
+  if (!run.files.empty()) {
+    analysed = 0;
+    for (const FileRecord& f : run.files) {
+      (f.status == FileStatus::Analysed        ? analysed
+       : f.status == FileStatus::NotApplicable ? not_applicable
+                                               : skipped) += 1;
+    }
+  }
+  std::string text = fmt::format("{} file{}", analysed, analysed == 1 ? "" : "s");
+  if (not_applicable + skipped > 0) {
+    text += fmt::format(" ({} not applicable, {} skipped)", not_applicable, skipped);
+  }
+  return text;
+}
+
 void write_summary(const ReportContext& ctx, const Style& style, std::ostream& out) {
   const RunSummary& run = ctx.model.summary;
   std::string analysed =
-      fmt::format("{} file{}, {} Kubernetes document{}, {} other YAML document{}", run.files_seen,
-                  run.files_seen == 1 ? "" : "s", run.kubernetes_documents,
-                  run.kubernetes_documents == 1 ? "" : "s", run.other_yaml_documents,
-                  run.other_yaml_documents == 1 ? "" : "s");
+      fmt::format("{}, {} Kubernetes document{}, {} other YAML document{}", files_phrase(run),
+                  run.kubernetes_documents, run.kubernetes_documents == 1 ? "" : "s",
+                  run.other_yaml_documents, run.other_yaml_documents == 1 ? "" : "s");
   if (ctx.findings.empty()) {
     out << fmt::format("no findings ({})\n", analysed);
     return;

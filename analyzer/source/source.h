@@ -9,6 +9,7 @@
 
 #include "analyzer/model/model.h"
 #include "analyzer/source/source_tree.h"
+#include "analyzer/support/limits.h"
 
 namespace sbr {
 
@@ -39,7 +40,7 @@ struct WalkOptions {
   // When not empty, only files at or below one of these path prefixes are read (the rest is
   // counted as excluded); excludes still apply below them.
   std::vector<std::string> includes;
-  std::uint64_t max_file_bytes = 64ull << 20;
+  std::uint64_t max_file_bytes = kDefaultMaxFileBytes;
 };
 
 struct SourceSet {

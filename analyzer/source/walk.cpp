@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "analyzer/source/source.h"
+#include "analyzer/source/text_encoding.h"
 #include "analyzer/source/working_tree.h"
 
 namespace sbr {
@@ -154,8 +155,10 @@ Problem problem_for(Skip why, FileId id) {
   Location at{id, 0, 0};
   switch (why) {
     case Skip::Symlink:
-      return {ProblemKind::SymlinkOutside, "symlink points outside the analysed root; not followed",
-              at};
+      // realpath and the textual resolver give up alike on a target outside the root, a
+      // dangling one and a loop (past 40 hops): none of them is followed.
+      return {ProblemKind::SymlinkOutside,
+              "symlink points outside the analysed root, dangles or loops; not followed", at};
     case Skip::Special:
       return {ProblemKind::SpecialFile, "not a regular file (FIFO, socket or device); never opened",
               at};
@@ -179,6 +182,10 @@ SourceFile read_entry(const Entry& e, const WalkOptions& options, FileTable& fil
   f.path = e.rel;
   f.id = files.add(e.rel);
   ReadResult r = e.tree->read(e.path, options.max_file_bytes, f.bytes);
+  if (std::string why; r.ok && !decode_to_utf8(f.bytes, why)) {
+    r.ok = false;
+    r.why = why;
+  }
   f.readable = r.ok;
   f.type = classify(f.path, std::string_view(f.bytes).substr(0, 256));
   if (f.type == FileType::Yaml && r.ok && looks_like_compose(f.bytes)) f.type = FileType::Compose;

@@ -1,5 +1,7 @@
 #include "analyzer/support/yaml_tree.h"
 
+#include <fmt/format.h>
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
@@ -74,6 +76,11 @@ namespace {
 
 constexpr std::uint64_t kSaturate = ~std::uint64_t{0} >> 1;
 
+// Thrown out of the parser by the builder when collections nest past kMaxDepth.
+struct TooDeep {
+  std::uint32_t line, column;  // absolute, 1-based
+};
+
 // Builds the tree from parser events. Anchors are registered when their node is complete, so a
 // recursive alias cannot form a cycle.
 class Builder : public YAML::EventHandler {
@@ -135,7 +142,10 @@ class Builder : public YAML::EventHandler {
     n.column = static_cast<std::uint32_t>(mark.column) + 1;
     return &n;
   }
-  void open(Node* n, YAML::anchor_t anchor) { stack_.push_back({n, anchor, 1, nullptr}); }
+  void open(Node* n, YAML::anchor_t anchor) {
+    if (stack_.size() >= kMaxDepth) throw TooDeep(n->line, n->column);
+    stack_.push_back({n, anchor, 1, nullptr});
+  }
   void close() {
     Open o = stack_.back();
     stack_.pop_back();
@@ -221,6 +231,19 @@ struct DocumentReader::Impl {
   std::unique_ptr<YAML::Parser> parser;
   bool done = false;
 
+  // Resynchronises at the first document marker at or after `line`, or ends the stream.
+  void skip_past(std::uint32_t line) {
+    size_t next = next_document_marker(text, line);
+    if (next == std::string_view::npos || next <= offset) {
+      done = true;
+      return;
+    }
+    line_base = static_cast<std::uint32_t>(
+        std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(next), '\n'));
+    offset = next;
+    restart();
+  }
+
   void restart() {
     parser.reset();
     buf = std::make_unique<ViewBuf>(text.substr(offset));
@@ -251,6 +274,11 @@ DocumentReader::Status DocumentReader::next(Document& doc, ParseFailure& error) 
       return Status::End;
     }
     return Status::Document;
+  } catch (const TooDeep& deep) {
+    error = ParseFailure{fmt::format("collections nested more than {} levels deep", kMaxDepth),
+                         deep.line, deep.column, true};
+    s.skip_past(deep.line);
+    return Status::Error;
   } catch (const YAML::Exception& e) {
     // yaml-cpp reports DeepRecursion at 0:0; place it at the document start instead.
     std::uint32_t line = s.line_base + static_cast<std::uint32_t>(e.mark.line) + 1;
@@ -260,15 +288,7 @@ DocumentReader::Status DocumentReader::next(Document& doc, ParseFailure& error) 
       col = 1;
     }
     error = ParseFailure{e.msg, line, col};
-    size_t next = next_document_marker(s.text, line);
-    if (next == std::string_view::npos || next <= s.offset) {
-      s.done = true;
-    } else {
-      s.line_base = static_cast<std::uint32_t>(
-          std::count(s.text.begin(), s.text.begin() + static_cast<std::ptrdiff_t>(next), '\n'));
-      s.offset = next;
-      s.restart();
-    }
+    s.skip_past(line);
     return Status::Error;
   }
 }

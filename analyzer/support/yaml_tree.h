@@ -56,7 +56,13 @@ struct Document {
 struct ParseFailure {
   std::string message;
   std::uint32_t line = 0, column = 0;
+  bool too_deep = false;  // nesting past kMaxDepth: a bound of sbreview's, not a syntax error
 };
+
+// Collections nested deeper than this stop the document (ParseFailure::too_deep) at the node
+// that crossed it: every walker over the tree may then recurse without guarding its depth, and
+// yaml-cpp's own recursion stops long before its stack does.
+inline constexpr std::size_t kMaxDepth = 256;
 
 // Reads a YAML (or JSON) stream document by document. After a parse error it resynchronises
 // at the next document marker, so one broken document does not hide the others.

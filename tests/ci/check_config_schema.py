@@ -67,6 +67,12 @@ suppressions:
     reason: read-only cache, tracked in #123
     expires: "2027-06-30"
 """, True),
+    "limits": ("""
+limits:
+  max_file_bytes: 16777216
+  max_documents: 50000
+  wall_clock_seconds: 0
+""", True),
     "documents": ("""
 documents:
   - path: docs/threat-model.md
@@ -111,6 +117,9 @@ BAD = {
     "an invariant-0 rule turned off": ("rules:\n  SB0001: {enabled: false}\n", True),
     "suppression without a path": ("suppressions:\n  - {rule: SB1001, reason: r}\n", True),
     "include not a list": ("include: deploy\n", True),
+    "limits with an unknown key": ("limits:\n  max_files: 3\n", True),
+    "max_documents zero": ("limits:\n  max_documents: 0\n", True),
+    "max_file_bytes not a number": ("limits:\n  max_file_bytes: 64M\n", True),
     "a document entry without a path": ("documents:\n  - about: [bin]\n", True),
     "a document entry with an unknown key": ("documents:\n  - path: README.md\n    scope: x\n", True),
     "examples not a boolean": ("documents:\n  - path: README.md\n    examples: sometimes\n", True),

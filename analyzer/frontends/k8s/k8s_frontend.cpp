@@ -286,14 +286,15 @@ void read_object(const Reader& r, const Node* root, int depth) {
 
 }  // namespace
 
-void read_kubernetes_file(const SourceFile& file, FilePart& out) {
+void read_kubernetes_file(const SourceFile& file, FilePart& out, std::uint32_t max_documents) {
   std::string jsonc;  // only JSON needs a rewritten copy; YAML is read in place
   if (file.type == FileType::Json) jsonc = yaml::strip_jsonc(file.bytes);
   std::string_view text =
       file.type == FileType::Json ? std::string_view(jsonc) : std::string_view(file.bytes);
   Reader r{file.id, file.path, out};
-  for_each_document(text, file.id, "YAML", out.problems,
-                    [&](const yaml::Document& doc) { read_object(r, doc.root, 0); });
+  for_each_document(
+      text, file.id, "YAML", out.problems,
+      [&](const yaml::Document& doc) { read_object(r, doc.root, 0); }, max_documents);
 }
 
 namespace {
@@ -317,15 +318,17 @@ std::vector<std::uint32_t> line_indents(std::string_view text) {
 
 }  // namespace
 
-void read_rendered_stream(const render::RenderedStream& stream, FilePart& out) {
+void read_rendered_stream(const render::RenderedStream& stream, FilePart& out,
+                          std::uint32_t max_documents) {
   std::vector<std::uint32_t> indents;
   if (!stream.omissions.empty()) indents = line_indents(stream.text);
   Reader r{kNoFile, stream.root, out, &stream.map, stream.condition, &stream.omissions, &indents};
   if (stream.text.rfind("# Source: ", 0) == 0)
     r.source = stream.text.substr(10, stream.text.find('\n') - 10);
   const size_t first_problem = out.problems.size();
-  for_each_document(stream.text, kNoFile, "rendered YAML", out.problems,
-                    [&](const yaml::Document& doc) { read_object(r, doc.root, 0); });
+  for_each_document(
+      stream.text, kNoFile, "rendered YAML", out.problems,
+      [&](const yaml::Document& doc) { read_object(r, doc.root, 0); }, max_documents);
   // Parse problems are located in the rendered text: move them to where that text came from.
   for (size_t i = first_problem; i < out.problems.size(); ++i) {
     Location& at = out.problems[i].at;

@@ -7,10 +7,12 @@
 
 namespace sbr {
 
-void read_kubernetes_file(const SourceFile& file, FilePart& out);
+void read_kubernetes_file(const SourceFile& file, FilePart& out,
+                          std::uint32_t max_documents = kDefaultMaxDocuments);
 // A rendered stream: its objects take the render root as their workload's render root and
 // every location through the stream's source map.
-void read_rendered_stream(const render::RenderedStream& stream, FilePart& out);
+void read_rendered_stream(const render::RenderedStream& stream, FilePart& out,
+                          std::uint32_t max_documents = kDefaultMaxDocuments);
 
 // Resolves RuntimeClasses, ServiceAccounts, RBAC, NetworkPolicies, LimitRanges (then QoS),
 // Namespaces, Services and Ingresses onto the workloads. Runs once, after every file is read.

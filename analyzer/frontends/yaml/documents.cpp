@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include <fmt/format.h>
+
 namespace sbr {
 
 void for_each_document(std::string_view text, FileId file, std::string_view what,
@@ -11,14 +13,28 @@ void for_each_document(std::string_view text, FileId file, std::string_view what
   yaml::DocumentReader reader(text);
   yaml::Document doc;
   yaml::ParseFailure fail;
-  for (size_t seen = 0; seen < max_documents;) {
+  for (size_t seen = 0;; ++seen) {
     auto st = reader.next(doc, fail);
     if (st == yaml::DocumentReader::Status::End) break;
-    ++seen;
+    if (seen == max_documents) {
+      std::uint32_t line = st == yaml::DocumentReader::Status::Error ? fail.line : doc.start_line;
+      problems.push_back(
+          {ProblemKind::BudgetExceeded,
+           fmt::format("more than {} documents in one file: this one and those after it are not "
+                       "analysed (limits.max_documents)",
+                       max_documents),
+           Location{file, std::max(line, 1u), 1}});
+      break;
+    }
     if (st == yaml::DocumentReader::Status::Error) {
-      problems.push_back({ProblemKind::ParseError,
-                          std::string(what) + " does not parse: " + fail.message,
-                          Location{file, std::max(fail.line, 1u), std::max(fail.column, 1u)}});
+      Location at{file, std::max(fail.line, 1u), std::max(fail.column, 1u)};
+      if (fail.too_deep) {
+        problems.push_back({ProblemKind::BudgetExceeded,
+                            "document not analysed: " + fail.message + " (at this node)", at});
+      } else {
+        problems.push_back(
+            {ProblemKind::ParseError, std::string(what) + " does not parse: " + fail.message, at});
+      }
       continue;
     }
     if (doc.over_budget) {

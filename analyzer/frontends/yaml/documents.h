@@ -13,8 +13,9 @@
 namespace sbr {
 
 // Calls `fn` for every document that parsed and stays within budget. `what` names the format
-// in messages ("YAML", "compose file", "devcontainer.json"). `max_documents` stops early (1 for
-// formats that hold a single document).
+// in messages ("YAML", "compose file", "devcontainer.json"). After `max_documents` documents
+// (limits.max_documents; 1 for formats that hold a single document) it stops, and a document
+// past the bound is reported (invariant 0) rather than silently left out.
 void for_each_document(std::string_view text, FileId file, std::string_view what,
                        std::vector<Problem>& problems,
                        const std::function<void(const yaml::Document&)>& fn,

@@ -1,0 +1,14 @@
+// The default bounds on what a pull request can make sbreview read (`limits:` in
+// .sbreview.yaml; docs/robustness.md). One place, so the configuration, the pipeline and the
+// frontends cannot disagree on them.
+#pragma once
+
+#include <cstdint>
+
+namespace sbr {
+
+inline constexpr std::uint64_t kDefaultMaxFileBytes = 64ull << 20;  // SB0004 above it
+inline constexpr std::uint32_t kDefaultMaxDocuments = 10'000;       // per YAML file (SB0007)
+inline constexpr std::uint32_t kDefaultWallClockSeconds = 600;      // last resort (SB0007)
+
+}  // namespace sbr

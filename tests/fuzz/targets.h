@@ -1,0 +1,45 @@
+// Fuzz targets (docs/robustness.md): each takes arbitrary bytes, runs one part of sbreview on
+// them as a pull request could present them, and must return without crashing, hanging or
+// tripping a sanitizer. The same functions run under libFuzzer (libfuzzer_main.cpp, the
+// `fuzz` preset: clang, ASan, UBSan) and under the deterministic smoke driver CTest runs
+// (smoke_main.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace sbr::fuzz {
+
+using Target = int (*)(const std::uint8_t* data, std::size_t size);
+
+struct TargetInfo {
+  std::string_view name;  // also the seed corpus folder: tests/fuzz/corpus/<name>
+  Target run;
+};
+
+// A Kubernetes YAML stream (manifest.yaml): the YAML reader, the Kubernetes frontend and
+// linker, every check, and the three report writers.
+int kubernetes(const std::uint8_t* data, std::size_t size);
+// A launcher (run.sh): tree-sitter-bash, the evaluator, the launch and gate frontends, checks.
+int launcher(const std::uint8_t* data, std::size_t size);
+// A container configuration: the first byte picks the file (compose.yaml, devcontainer.json,
+// Dockerfile, an nft ruleset, squid.conf, a seccomp profile); the rest is its text.
+int containers(const std::uint8_t* data, std::size_t size);
+// A Helm chart: values.yaml, a NUL byte, then templates/pod.yaml: the chart engine (Go
+// templates, sprig, toYaml), the rendered stream's source map, and the Kubernetes checks.
+int chart(const std::uint8_t* data, std::size_t size);
+// `.sbreview.yaml`: the configuration loader.
+int config(const std::uint8_t* data, std::size_t size);
+// A threat model (SECURITY.md) beside a fixed launcher: cmark-gfm, the claims reader and
+// vocabulary, and the claim checker judging what it read against the launcher's facts.
+int markdown(const std::uint8_t* data, std::size_t size);
+// A SARIF log given to `prove --from`: the reader that matches its results to a fixed model's
+// findings or rebuilds them.
+int sarif(const std::uint8_t* data, std::size_t size);
+
+// Every target, for the drivers.
+const TargetInfo* find_target(std::string_view name);
+std::string_view target_names();
+
+}  // namespace sbr::fuzz
