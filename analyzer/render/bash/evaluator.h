@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/render/bash/flat_map.h"
 #include "analyzer/render/bash/render.h"
 #include "analyzer/render/bash/syntax.h"
 
@@ -103,7 +104,7 @@ class Cow {
 };
 
 // One scope's variables; each variable shared between paths until one of them changes it.
-using VarMap = std::map<std::string, Cow<Var>>;
+using VarMap = FlatMap<Cow<Var>>;
 using FunctionMap = std::map<std::string, std::pair<TSNode, const SyntaxTree*>>;
 
 struct Trap {
