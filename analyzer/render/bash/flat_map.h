@@ -48,12 +48,14 @@ class FlatMap {
 
  private:
   const_iterator lower(const std::string& k) const {
-    return std::lower_bound(items_.begin(), items_.end(), k,
-                            [](const value_type& e, const std::string& key) { return e.first < key; });
+    return std::lower_bound(
+        items_.begin(), items_.end(), k,
+        [](const value_type& e, const std::string& key) { return e.first < key; });
   }
   iterator lower(const std::string& k) {
-    return std::lower_bound(items_.begin(), items_.end(), k,
-                            [](const value_type& e, const std::string& key) { return e.first < key; });
+    return std::lower_bound(
+        items_.begin(), items_.end(), k,
+        [](const value_type& e, const std::string& key) { return e.first < key; });
   }
 
   std::vector<value_type> items_;

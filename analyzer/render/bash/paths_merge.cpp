@@ -118,14 +118,14 @@ void merge_map_into(Cow<VarMap>& a_map, const Cow<VarMap>& b_map, const Conditio
   auto ib = b.begin();
   while (ia != a.end() || ib != b.end()) {
     if (ib == b.end() || (ia != a.end() && ia->first < ib->first)) {
-      changed.emplace_back(ia->first, merge_var(&ia->second.get(), nullptr, ca, cb, a_default,
-                                                a_tagged));
+      changed.emplace_back(ia->first,
+                           merge_var(&ia->second.get(), nullptr, ca, cb, a_default, a_tagged));
       ++ia;
       continue;
     }
     if (ia == a.end() || ib->first < ia->first) {
-      changed.emplace_back(ib->first, merge_var(nullptr, &ib->second.get(), ca, cb, a_default,
-                                                a_tagged));
+      changed.emplace_back(ib->first,
+                           merge_var(nullptr, &ib->second.get(), ca, cb, a_default, a_tagged));
       ++ib;
       continue;
     }
