@@ -44,8 +44,10 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
   const Condition& cdef = a_default ? ca : cb;
   Var out;
   if (def == nullptr && other == nullptr) return out;
-  if (def != nullptr && other != nullptr && same_elems(def->elems(), other->elems())) return *def;
+  const bool same_default =
+      def != nullptr && other != nullptr && same_elems(def->elems(), other->elems());
   bool array = (def && def->array) || (other && other->array);
+  if (same_default && (array || other->value.size() == 1)) return *def;
   if (array) {
     out = def ? *def : *other;
     out.serial = 0;
@@ -73,7 +75,8 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
   if (other != nullptr) {
     // The other path's value: its default words under its condition, then its own
     // alternatives, each under both conditions (none that no path has).
-    for (std::size_t i = 0; i < other->value.size(); ++i) {
+    // (Its default words are not repeated when they are the default path's.)
+    for (std::size_t i = same_default ? 1 : 0; i < other->value.size(); ++i) {
       const Alt& alt = other->value.alts[i];
       if (i > 0 && cother.contradicts(alt.cond)) continue;
       out.value.alts.push_back(Alt{alt.elems, i == 0 ? cother : join(cother, alt.cond)});
@@ -83,10 +86,6 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
   return out;
 }
 
-// Merges `b` into `a` in place. A variable both paths still share, or with the same
-// assignment serial on both, holds the same value and is left as it is: an option-parsing
-// `case` with 200 items changes one variable per item, and merging must not copy the other 199
-// each time.
 // The merge would leave the default path's variable as it is (what merge_var returns, found
 // without copying it): both paths hold the same words, or the default's scalar already holds
 // the most alternatives a value keeps (merge_var appends the other path's after them and cuts
@@ -97,7 +96,9 @@ bool merge_keeps_default(const Var* a, const Var* b, bool a_default) {
   const Var* def = a_default ? a : b;
   const Var* other = a_default ? b : a;
   if (def == nullptr || other == nullptr) return false;
-  if (same_elems(def->elems(), other->elems())) return true;
+  if (same_elems(def->elems(), other->elems()) &&
+      (def->array || other->array || other->value.size() == 1))
+    return true;
   if (def->array || other->array) return false;
   return def->serial == 0 && def->value.size() == Evaluator::kMaxValueAlts;
 }
