@@ -239,3 +239,32 @@ TEST_CASE("uncalled functions share one step budget", "[bash-paths]") {
 }
 
 }  // namespace sbr::test
+
+namespace sbr::test {
+
+// A launch inside recursion is recorded once per level, but its call path names each function
+// once: the recursive ones marked, so labels and structural identities do not repeat
+// "retry>retry>retry>...".
+TEST_CASE("call paths collapse recursion", "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+start_agent() { podman run --rm img; }
+retry() {
+  start_agent
+  if [[ $1 -gt 0 ]]; then retry $(($1 - 1)); fi
+}
+ping_a() { ping_b; }
+ping_b() { podman run --rm probe; ping_a; }
+retry 2
+ping_a
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() > 4);
+  CHECK(ls[0]->call_path == std::vector<std::string>{"retry (recursive)", "start_agent"});
+  CHECK(ls[2]->call_path == std::vector<std::string>{"retry (recursive)", "start_agent"});
+  for (const auto* l : ls) {
+    if (argv_text(*l) != "podman run --rm probe") continue;
+    CHECK(l->call_path == std::vector<std::string>{"ping_a (recursive)", "ping_b (recursive)"});
+  }
+}
+
+}  // namespace sbr::test

@@ -445,6 +445,9 @@ class Evaluator {
   // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
   // first: recorded on every invocation as its structural place in the script.
   std::vector<std::string> call_path_;
+  std::set<std::string> recursive_;  // functions entered again while they ran
+  // Each recorded call path names a function once, a recursive one as "f (recursive)".
+  void collapse_recursion();
   State st_;
   ScriptRender out_;
   std::uint32_t steps_ = 0;
