@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "analyzer/render/bash/evaluator.h"
 #include "tests/bash_helpers.h"
 
 namespace sbr::test {
@@ -265,6 +266,29 @@ ping_a
     if (argv_text(*l) != "podman run --rm probe") continue;
     CHECK(l->call_path == std::vector<std::string>{"ping_a (recursive)", "ping_b (recursive)"});
   }
+}
+
+}  // namespace sbr::test
+
+namespace sbr::test {
+
+// A file test is a fact about the host, said in words: never the test's own syntax
+// ("when -S /var/run/docker.sock", "not -e ...").
+TEST_CASE("file tests read as facts about the host", "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+if [ -S /var/run/docker.sock ]; then
+  docker run --rm -v /var/run/docker.sock:/var/run/docker.sock img
+fi
+if [[ ! -e /etc/agent/allowlist ]]; then
+  podman run --rm --network host img
+fi
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 2);
+  CHECK(ls[0]->from.condition.text == "when `/var/run/docker.sock` is a socket");
+  CHECK(ls[1]->from.condition.text == "when `/etc/agent/allowlist` does not exist");
+  CHECK(bash::file_test_words("-t", "0").first == "file descriptor 0 is a terminal");
+  CHECK(bash::file_test_words("-nt", "b").second == "the test `-nt b` fails");
 }
 
 }  // namespace sbr::test

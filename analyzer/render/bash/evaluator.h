@@ -162,6 +162,9 @@ Condition join(const Condition& outer, const Condition& inner);
 State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default,
                    bool a_tagged = false);
 std::string short_text(std::string_view s);
+// A file test (`-S PATH`) in words: what it says when it holds and when it fails
+// (condition_atoms.cpp).
+std::pair<std::string, std::string> file_test_words(std::string_view op, const std::string& path);
 
 // Word helpers shared by expansion and assignment (expand.cpp).
 EWord literal(std::string text);
