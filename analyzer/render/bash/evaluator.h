@@ -215,6 +215,10 @@ class Evaluator {
                                             const std::vector<TSNode>& outer_redirects);
   void redirect_words(CommandWords& cw, std::vector<TSNode> redirects, Ctx& ctx);
   Value expand_value(TSNode n, Ctx& ctx);
+  Value joined_value(TSNode n, Ctx& ctx);  // one word on every path (an assignment's)
+  // The word's value: `expand` once, then once per other value of a path-dependent variable
+  // or dispatch-table key it read (command_words.cpp).
+  Value value_of(TSNode n, Ctx& ctx, const std::function<std::vector<EWord>()>& expand);
   std::vector<ArgvVariant> argv_variants(const CommandWords& cw, const Ctx& ctx) const;
   // Runs one argument list: a function call, a builtin, or a recorded command (true).
   bool run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ctx& ctx);
@@ -327,7 +331,9 @@ class Evaluator {
   };
   void assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& ctx);
   EWord keyed_element(TSNode c, const std::string& name, Ctx& ctx);
-  EWord scalar_assigned(TSNode n, TSNode value, const std::string& name, Ctx& ctx);
+  Value scalar_assigned(TSNode n, TSNode value, const std::string& name, Ctx& ctx);
+  EWord assigned_word(EWord v, TSNode n, TSNode value, const std::string& name,
+                      const Ctx& ctx) const;
   void assign_element(Var& slot, TSNode index, EWord v, bool force_assoc, Ctx& ctx);
   static void store_scalar(Var& slot, EWord v, const Assignment& as);
   // An unknown value stored in `name` here is the same value wherever it is used.
@@ -491,7 +497,8 @@ class Evaluator {
   };
   std::vector<KeyProbe> key_probe_;
   std::pair<std::string, std::size_t> key_override_{"", 0};
-  void expand_key_alternatives(TSNode n, Ctx& ctx, const std::vector<KeyProbe>& probes, Value& v);
+  void expand_key_alternatives(Ctx& ctx, const std::vector<KeyProbe>& probes, Value& v,
+                               const std::function<std::vector<EWord>()>& expand);
   std::vector<std::string> defined_;  // the analysed file's functions, in definition order
   std::set<std::string> called_;      // functions the evaluation called
   std::uint64_t assignments_ = 0;     // Var::serial of the latest assignment
