@@ -109,3 +109,19 @@ TEST_CASE("an assignment keeps the other paths' values of what it reads", "[bash
   // The word still points at its use, and its path at the branch that set NET.
   CHECK(ls[1]->argv[3].from.at.line == 5);
 }
+
+// The same for an array element: `args=(--network "$NET")` is the array with `host` on the
+// path that set it (and keeps it through `args+=(...)`), so the launch that expands
+// "${args[@]}" is rendered on that path too.
+TEST_CASE("an array element keeps the other paths' values of what it reads", "[bash-values]") {
+  auto r = render_text(
+      "NET=none\nif [[ $AGENT_NET == host ]]; then NET=host; fi\n"
+      "args=(--rm --network \"$NET\")\nargs+=(--read-only)\n"
+      "podman run \"${args[@]}\" img\n");
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 2);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --network none --read-only img");
+  CHECK(argv_text(*ls[1]) == "podman run --rm --network host --read-only img");
+  CHECK(ls[1]->from.condition.text == "when AGENT_NET=host");
+  CHECK(ls[1]->argv[4].from.at.line == 3);  // the element keeps its own site
+}

@@ -111,6 +111,13 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
   bool assoc = as.force_assoc || (existing && existing->assoc);
   std::vector<EWord> elems;
   std::vector<std::string> keys;
+  // Elements whose word has other values on other paths (`args=(--network "$NET")`): where
+  // their words are, and the value.
+  struct Varying {
+    std::size_t at, count;
+    Value value;
+  };
+  std::vector<Varying> varying;
   for (TSNode c : named_children(value)) {
     if (is(c, K::comment)) continue;
     std::string_view t = ctx.tree->slice(c);
@@ -119,12 +126,16 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
       elems.push_back(keyed_element(c, as.name, ctx));
       continue;
     }
-    for (EWord w : expand_word(c, ctx)) {
-      w.keep_from = true;
-      // An element copied from another array ("${base[@]}") keeps its first site.
-      if (!w.site_role) mark_site(w, StepRole::Element, as.name);
-      elems.push_back(w);
+    Value ev = value_of(c, ctx, [&] { return expand_word(c, ctx); });
+    for (Alt& a : ev.alts) {
+      for (EWord& w : a.elems) {
+        w.keep_from = true;
+        // An element copied from another array ("${base[@]}") keeps its first site.
+        if (!w.site_role) mark_site(w, StepRole::Element, as.name);
+      }
     }
+    if (ev.size() > 1) varying.push_back({elems.size(), ev.words().size(), ev});
+    elems.insert(elems.end(), ev.words().begin(), ev.words().end());
   }
   if (ctx.tree->config_file) mark_config(elems, as.name, loc(n, ctx.tree), path_of(ctx.tree));
   Var& slot = assign_slot(as.name, as.local);
@@ -134,8 +145,27 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
   }
   slot.array = true;
   slot.assoc = assoc;
+  // `a+=(...)` adds to the array on every path: its other paths' words get the new elements.
+  std::vector<Alt> others;
+  if (as.append) others.assign(slot.value.alts.begin() + 1, slot.value.alts.end());
   slot.value.drop_others();
+  for (Alt& a : others) {
+    a.elems.insert(a.elems.end(), elems.begin(), elems.end());
+    slot.value.alts.push_back(std::move(a));
+  }
+  const std::size_t base = slot.elems().size();
   slot.elems().insert(slot.elems().end(), elems.begin(), elems.end());
+  // The array on another path: its words with that element's value on that path.
+  for (const Varying& e : varying) {
+    for (std::size_t i = 1; i < e.value.size() && slot.value.size() < kMaxValueAlts; ++i) {
+      const Alt& a = e.value.alts[i];
+      std::vector<EWord> words = slot.elems();
+      const auto first = words.begin() + static_cast<long>(base + e.at);
+      words.erase(first, first + static_cast<long>(e.count));
+      words.insert(words.begin() + static_cast<long>(base + e.at), a.elems.begin(), a.elems.end());
+      slot.value.alts.push_back(Alt{std::move(words), a.cond});
+    }
+  }
   if (assoc) slot.keys.insert(slot.keys.end(), keys.begin(), keys.end());
   slot.exported = slot.exported || as.exported;
   slot.readonly = slot.readonly || as.readonly;
