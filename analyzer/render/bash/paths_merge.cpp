@@ -144,7 +144,7 @@ void merge_map_into(Cow<VarMap>& a_map, const Cow<VarMap>& b_map, const Conditio
   if (changed.empty() && taken.empty()) return;
   VarMap& out = a_map.mut();
   for (auto& [k, v] : changed) out[k].mut() = std::move(v);
-  for (auto& [k, v] : taken) out[k] = std::move(v);
+  for (const auto& [k, v] : taken) out[k] = v;
 }
 
 }  // namespace
