@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "invariants/common.h"
 
 namespace sbr::inv {
@@ -53,7 +55,10 @@ FactFindings::Entry* FactFindings::place(const Workload& w, RuleId rule, const P
     return &e;
   }
   Entry& e = entries_[it->second];
-  e.containers.push_back(w.id.container);
+  // Launches with one label (a function's launch at each level of its recursion, a loop's
+  // at each iteration) are one place for the reader: named once.
+  if (std::find(e.containers.begin(), e.containers.end(), w.id.container) == e.containers.end())
+    e.containers.push_back(w.id.container);
   // The strongest threat class names the finding; among equals a main container does, so a
   // pod-level finding is not attributed to an init container.
   int now = threat_rank(e.w->threat), cand = threat_rank(w.threat);

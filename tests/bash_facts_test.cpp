@@ -120,6 +120,9 @@ TEST_CASE("unvalidated input spliced into code", "[bash]") {
               k) == 0);
   CHECK(count("ip=$(dig +short proxy.internal)\nnft add rule inet f o ip daddr $ip accept\n", k) ==
         0);
+  CHECK(count("ip=$(getent ahostsv4 proxy.internal | awk '{print $1; exit}')\nnft add rule inet "
+              "f o ip daddr $ip accept\n",
+              k) == 0);
   CHECK(count("ip=$(dig +short \"$PROXY_HOST\")\nnft add rule inet f o ip daddr $ip accept\n", k) ==
         1);
   CHECK(count("ip=$(jq -r .proxy config.json)\nnft add rule inet f o ip daddr $ip accept\n", k) ==

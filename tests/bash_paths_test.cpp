@@ -3,6 +3,10 @@
 // functions nothing calls evaluated as entry points.
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string>
+
+#include "analyzer/render/bash/evaluator.h"
 #include "tests/bash_helpers.h"
 
 namespace sbr::test {
@@ -149,10 +153,12 @@ trap cleanup EXIT
 namespace sbr::test {
 
 // The option-parsing loop of a real dispatcher, 200 options long: each option's path merges
-// into one state, so the launch renders once per distinct argument list (a bounded handful),
-// not once per path, and within every budget. (Its speed is measured by
+// into one state, so the launch renders once per distinct argument list, not once per path,
+// and within every budget. The launch reads the first and the last option: four lists (neither
+// given, either one, both), each under the options it needs. (Its speed is measured by
 // bench/bash/option_loop.sh, not asserted here.)
-TEST_CASE("a 200-option parsing loop renders a bounded number of launches", "[bash-paths]") {
+TEST_CASE("a 200-option parsing loop renders one launch per distinct argument list",
+          "[bash-paths]") {
   std::string s = "#!/bin/bash\n";
   for (int k = 0; k < 200; ++k) s += "opt" + std::to_string(k) + "=default\n";
   s += "while [[ $# -gt 0 ]]; do\n  case $1 in\n";
@@ -163,9 +169,54 @@ TEST_CASE("a 200-option parsing loop renders a bounded number of launches", "[ba
   auto r = render_text(s);
   CHECK(r.problems.empty());
   auto ls = launches(r);
-  REQUIRE_FALSE(ls.empty());
-  CHECK(ls.size() <= 5);
+  REQUIRE(ls.size() == 4);
   CHECK(ls[0]->from.condition.always());
+  CHECK(argv_text(*ls[0]) == "podman run --rm --label a=default --label b=default img");
+  std::set<std::string> lists;
+  for (const auto* l : ls) lists.insert(argv_text(*l));
+  CHECK(lists.size() == 4);
+  for (std::size_t i = 1; i < ls.size(); ++i) {
+    const std::string& c = ls[i]->from.condition.text;
+    CHECK(ls[i]->from.condition.needs_switch);
+    // The label set from an option is there exactly when the condition names that option.
+    CHECK((argv_text(*ls[i]).find("a=default") == std::string::npos) ==
+          (c.find("`--opt0`") != std::string::npos));
+    CHECK((argv_text(*ls[i]).find("b=default") == std::string::npos) ==
+          (c.find("`--opt199`") != std::string::npos));
+  }
+}
+
+// The `case` items of an option loop are paths of their own: a value set by one item is an
+// alternative under that item's condition (not the default words, and not lost when another
+// path has the same default words).
+TEST_CASE("each option of a parsing loop is its own path", "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+net=none
+image=ghcr.io/acme/agent:1
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --image) image=$2; shift 2 ;;
+    --net) net=$2; shift 2 ;;
+    -h|--help) echo "usage: run [--net MODE] [--image REF]"; exit 0 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+podman run --rm --network "$net" "$image"
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 4);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --network none ghcr.io/acme/agent:1");
+  CHECK(ls[0]->from.condition.always());
+  int net_only = 0;
+  for (const auto* l : ls) {
+    const std::string& c = l->from.condition.text;
+    const bool net = c.find("`--net`") != std::string::npos;
+    const bool image = c.find("`--image`") != std::string::npos;
+    CHECK((argv_text(*l).find("--network none") == std::string::npos) == net);
+    CHECK((argv_text(*l).find("ghcr.io/acme/agent:1") == std::string::npos) == image);
+    if (net && !image) ++net_only;
+  }
+  CHECK(net_only == 1);
 }
 
 }  // namespace sbr::test
@@ -186,6 +237,58 @@ TEST_CASE("uncalled functions share one step budget", "[bash-paths]") {
   int budget = 0;
   for (const auto& p : r.problems) budget += p.kind == ProblemKind::BudgetExceeded ? 1 : 0;
   CHECK(budget == 1);
+}
+
+}  // namespace sbr::test
+
+namespace sbr::test {
+
+// A launch inside recursion is recorded once per level, but its call path names each function
+// once: the recursive ones marked, so labels and structural identities do not repeat
+// "retry>retry>retry>...".
+TEST_CASE("call paths collapse recursion", "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+start_agent() { podman run --rm img; }
+retry() {
+  start_agent
+  if [[ $1 -gt 0 ]]; then retry $(($1 - 1)); fi
+}
+ping_a() { ping_b; }
+ping_b() { podman run --rm probe; ping_a; }
+retry 2
+ping_a
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() > 4);
+  CHECK(ls[0]->call_path == std::vector<std::string>{"retry (recursive)", "start_agent"});
+  CHECK(ls[2]->call_path == std::vector<std::string>{"retry (recursive)", "start_agent"});
+  for (const auto* l : ls) {
+    if (argv_text(*l) != "podman run --rm probe") continue;
+    CHECK(l->call_path == std::vector<std::string>{"ping_a (recursive)", "ping_b (recursive)"});
+  }
+}
+
+}  // namespace sbr::test
+
+namespace sbr::test {
+
+// A file test is a fact about the host, said in words: never the test's own syntax
+// ("when -S /var/run/docker.sock", "not -e ...").
+TEST_CASE("file tests read as facts about the host", "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+if [ -S /var/run/docker.sock ]; then
+  docker run --rm -v /var/run/docker.sock:/var/run/docker.sock img
+fi
+if [[ ! -e /etc/agent/allowlist ]]; then
+  podman run --rm --network host img
+fi
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 2);
+  CHECK(ls[0]->from.condition.text == "when `/var/run/docker.sock` is a socket");
+  CHECK(ls[1]->from.condition.text == "when `/etc/agent/allowlist` does not exist");
+  CHECK(bash::file_test_words("-t", "0").first == "file descriptor 0 is a terminal");
+  CHECK(bash::file_test_words("-nt", "b").second == "the test `-nt b` fails");
 }
 
 }  // namespace sbr::test

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/frontends/launch/launch_util.h"
 #include "tests/bash_helpers.h"
 #include "tests/fixture_harness.h"
 
@@ -94,4 +95,46 @@ TEST_CASE("heredocs inside $( ) parse as bash parses them", "[bash-syntax]") {
     for (const auto& problem : r.problems) CHECK(problem.kind != sbr::ProblemKind::ParseError);
   }
   fs::remove_all(dir);
+}
+
+// The same for Dockerfiles: a shell-form RUN line that `bash -n` accepts (ARG and ENV already
+// substituted, as the frontend renders it) renders without a syntax error.
+TEST_CASE("every RUN line that bash -n accepts parses without a syntax error", "[bash-syntax]") {
+  std::vector<fs::path> dockerfiles;
+  for (const char* top : {"fixtures", "examples"}) {
+    fs::path root = fs::path(sbr::test::source_dir()) / top;
+    for (auto it = fs::recursive_directory_iterator(root); it != fs::end(it); ++it) {
+      if (!it->is_regular_file() || it->is_symlink()) continue;
+      const std::string name = it->path().filename().string();
+      if (name.find("Dockerfile") != std::string::npos ||
+          name.find("Containerfile") != std::string::npos)
+        dockerfiles.push_back(it->path());
+    }
+  }
+  std::sort(dockerfiles.begin(), dockerfiles.end());
+  REQUIRE(dockerfiles.size() > 10);
+  fs::path dir = fs::temp_directory_path() / "sbr-run-syntax";
+  fs::create_directories(dir);
+  int accepted = 0;
+  for (const fs::path& p : dockerfiles) {
+    sbr::SourceFile f;
+    f.path = p.string();
+    f.bytes = sbr::test::read_file(p.string());
+    f.readable = true;
+    for (const auto& run : sbr::launch::parse_dockerfile(f).run_lines) {
+      const std::string& body = run.value;
+      if (body.empty() || body.front() == '[') continue;  // exec form: no shell
+      fs::path tmp = dir / "run.sh";
+      std::ofstream(tmp) << body << "\n";
+      if (!bash_accepts(tmp)) continue;
+      ++accepted;
+      auto r = sbr::test::render_text(body, p.filename().string());
+      for (const auto& problem : r.problems) {
+        INFO(p.string() << ":" << run.from.at.line << ": " << body);
+        CHECK(problem.kind != sbr::ProblemKind::ParseError);
+      }
+    }
+  }
+  fs::remove_all(dir);
+  CHECK(accepted > 20);
 }

@@ -91,3 +91,37 @@ TEST_CASE("an argument list is bounded however many values its words have", "[ba
   CHECK(ls.size() <= 8);
   CHECK(argv_text(*ls[0]) == "podman run a0 a0 a0 a0 img");
 }
+
+// A word assigned from a path-dependent value is a value on every path too: the flag built
+// from NET carries NET's other value under its condition (the assignment kept only the
+// default path's words before).
+TEST_CASE("an assignment keeps the other paths' values of what it reads", "[bash-values]") {
+  auto r = render_text(
+      "NET=none\nif [[ $AGENT_NET == host ]]; then NET=host; fi\n"
+      "flag=\"--network=$NET\"\nlabel=$flag\n"
+      "podman run --rm \"$label\" img\n");
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 2);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --network=none img");
+  CHECK(ls[0]->from.condition.always());
+  CHECK(argv_text(*ls[1]) == "podman run --rm --network=host img");
+  CHECK(ls[1]->from.condition.text == "when AGENT_NET=host");
+  // The word still points at its use, and its path at the branch that set NET.
+  CHECK(ls[1]->argv[3].from.at.line == 5);
+}
+
+// The same for an array element: `args=(--network "$NET")` is the array with `host` on the
+// path that set it (and keeps it through `args+=(...)`), so the launch that expands
+// "${args[@]}" is rendered on that path too.
+TEST_CASE("an array element keeps the other paths' values of what it reads", "[bash-values]") {
+  auto r = render_text(
+      "NET=none\nif [[ $AGENT_NET == host ]]; then NET=host; fi\n"
+      "args=(--rm --network \"$NET\")\nargs+=(--read-only)\n"
+      "podman run \"${args[@]}\" img\n");
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 2);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --network none --read-only img");
+  CHECK(argv_text(*ls[1]) == "podman run --rm --network host --read-only img");
+  CHECK(ls[1]->from.condition.text == "when AGENT_NET=host");
+  CHECK(ls[1]->argv[4].from.at.line == 3);  // the element keeps its own site
+}

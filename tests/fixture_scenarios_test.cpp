@@ -26,6 +26,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/entrypoint",
                           "launchers/iptables-allowlist",
                           "launchers/sandbox-scripts",
+                          "launchers/watchdog",
                           "gates",
                           "helm/agent-sandbox",
                           "helm/proxy-unsupported",
@@ -41,4 +42,18 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
       CHECK_FALSE(r.expected.empty());
     }
   }
+}
+
+// A function that restarts the agent by calling itself launches once per level of its
+// recursion; the finding names the launch once, as the recursive function's, instead of
+// repeating "keep_running, line 16" for every level.
+TEST_CASE("a self-recursive launcher's finding names its launch once", "[fixtures]") {
+  auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/launchers/watchdog", {},
+                                      true);
+  REQUIRE(r.findings.size() == 1);
+  const std::string& m = r.findings[0].message;
+  INFO(m);
+  CHECK(m.find("launcher bin/agent-watchdog (keep_running (recursive), line 16) adds capability "
+               "SYS_PTRACE") == 0);
+  CHECK(m.find("line 16,") == std::string::npos);
 }

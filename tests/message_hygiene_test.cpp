@@ -39,9 +39,24 @@ std::string defect(const std::string& text, bool interpolated_input = true) {
   }
   if (prose.find("  ") != std::string::npos) return "double space";
   if (std::regex_search(prose, kDots)) return "doubled full stop";
+  // A launch is named by its file, function and line, each place once (issue 7 §3).
+  static const std::regex kLaunchNumber(R"(\blaunch #?[0-9]+\b)");
+  static const std::regex kRepeatedPlace(R"(([^(),]+, line [0-9]+), \1\b)");
+  if (std::regex_search(prose, kLaunchNumber)) return "launch named by a number";
+  if (std::regex_search(prose, kRepeatedPlace)) return "place named twice";
   const std::string& scanned = interpolated_input ? text : prose;
   if (scanned.find("${") != std::string::npos) return "unexpanded ${";
   return "";
+}
+
+// What is wrong with the path condition of a finding: it names the path in words a reader
+// knows, never the shell's own test syntax (issue 7 §3).
+std::string condition_defect(const std::string& text) {
+  static const std::regex kShellTest(R"((^|when |and )(not )?(-[a-zA-Z]{1,2} |! |\[))");
+  const std::string prose = outside_backticks(text);
+  if (std::regex_search(prose, kShellTest)) return "shell test syntax";
+  if (prose.find("not Q") != std::string::npos) return "negated quoted code";
+  return defect(text, false);
 }
 
 void scan(const std::string& rel) {
@@ -54,6 +69,10 @@ void scan(const std::string& rel) {
     std::string what = defect(f.message, interpolated);
     INFO(f.rule_id.str() << " " << f.subject << ": " << f.message);
     CHECK(what.empty());
+    if (!f.condition.always()) {
+      INFO("condition: " << f.condition.text);
+      CHECK(condition_defect(f.condition.text).empty());
+    }
     if (rule != nullptr) {
       const std::string& shown = rule->remediation_for(f.engine);
       std::string remedy = defect(shown, interpolated);
@@ -73,6 +92,14 @@ TEST_CASE("finding messages and remediations read cleanly over every fixture", "
   CHECK(defect("env X, default  reaches").size() > 0);
   CHECK(defect("a script's `${X:-y}` reaches", false).empty());
   CHECK(defect("a script's `${X:-y}` reaches", true).size() > 0);
+  CHECK(defect("launcher run.sh (launch 19) sets").size() > 0);
+  CHECK(defect("launcher run.sh (f, line 3, f, line 3) sets").size() > 0);
+  CHECK(defect("launcher run.sh (f, line 3, g, line 3) sets").empty());
+  CHECK(condition_defect("when -S /var/run/docker.sock").size() > 0);
+  CHECK(condition_defect("when not `! command -v iptables`").size() > 0);
+  CHECK(condition_defect("when AGENT_NET=host and not -e /etc/x").size() > 0);
+  CHECK(condition_defect("when `iptables` is not installed").empty());
+  CHECK(condition_defect("when `/var/run/docker.sock` is a socket").empty());
   scan("fixtures");
 }
 

@@ -206,11 +206,15 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
     return std::tie(model.files.path(f.at.file), f.at.line, f.at.column, f.rule_id, f.subject,
                     f.fact_path, f.condition.text);
   };
-  // Ties broken by the workload's identity: which of two findings that differ only in it is kept
-  // must not depend on the order the C++ checks and the data rules emitted them in.
-  std::stable_sort(out.begin(), out.end(), [&](const Finding& a, const Finding& b) {
-    auto ka = key(a), kb = key(b);
-    return ka != kb ? ka < kb : a.identity < b.identity;
+  // Equal keys are one finding; the one kept is the smallest by identity (then fingerprint),
+  // so that it follows from the findings themselves: std::sort leaves equal keys in an order
+  // that depends on everything else being sorted, and another file in the run changed which
+  // launch's fingerprint a finding carried.
+  std::sort(out.begin(), out.end(), [&](const Finding& a, const Finding& b) {
+    const auto ka = key(a);
+    const auto kb = key(b);
+    if (ka != kb) return ka < kb;
+    return std::tie(a.identity, a.fingerprint) < std::tie(b.identity, b.fingerprint);
   });
   out.erase(std::unique(out.begin(), out.end(),
                         [&](const Finding& a, const Finding& b) { return key(a) == key(b); }),

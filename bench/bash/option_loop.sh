@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Times `sbreview check` on one launcher whose option-parsing loop has N options
-# (`while [[ $# -gt 0 ]]; case $1 in --optK) optK=$2; shift 2 ;; ... esac; done`), best of R
-# runs as a whole process, and counts the launches it renders. Prints one Markdown table row.
+# (`while [[ $# -gt 0 ]]; case $1 in --optK) optK=$2; shift 2 ;; ... esac; done`) as a whole
+# process, the median of R runs in wall and in CPU time (user + system: on a machine shared
+# with other jobs the wall time is mostly waiting), and counts the launches it renders. Prints
+# one Markdown table row.
 # usage: bench/bash/option_loop.sh [N options] [R runs]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 n="${1:-200}"
-runs="${2:-5}"
+runs="${2:-9}"
 sbreview="${SBREVIEW:-$root/build/sbreview}"
 [[ -x $sbreview ]] || { echo "build sbreview first: $sbreview" >&2; exit 2; }
 
@@ -27,18 +29,22 @@ trap 'rm -rf "$dir"' EXIT
 } >"$dir/launch.sh"
 
 mkdir "$dir/empty"
-best_ms() {  # best wall time in ms of `sbreview check DIR` over $runs runs
-  local best=999999 r t0 t1 ms
+# The medians of `sbreview check DIR` over $runs runs: "WALL CPU" in ms.
+median_ms() {
+  local r t walls=() cpus=()
+  local TIMEFORMAT='%3R %3U %3S'
   for ((r = 0; r < runs; r++)); do
-    t0=$(date +%s%N)
-    "$sbreview" check --fail-on none "$1" >/dev/null
-    t1=$(date +%s%N)
-    ms=$(((t1 - t0) / 1000000))
-    ((ms < best)) && best=$ms
+    t=$({ time "$sbreview" check --fail-on none "$1" >/dev/null; } 2>&1)
+    read -r real user sys <<<"$t"
+    walls+=("$(awk -v x="$real" 'BEGIN { printf "%d", x * 1000 }')")
+    cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')")
   done
-  echo "$best"
+  echo "$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$((runs / 2 + 1))p")" \
+    "$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$((runs / 2 + 1))p")"
 }
-total=$(best_ms "$dir/launch.sh")
-startup=$(best_ms "$dir/empty")  # loading the rule catalog and the rest of start-up
+read -r total_wall total_cpu <<<"$(median_ms "$dir/launch.sh")"
+# Loading the rule catalog and the rest of start-up: the same binary on an empty directory.
+read -r startup_wall startup_cpu <<<"$(median_ms "$dir/empty")"
 launches=$("$sbreview" check --dump-model "$dir/launch.sh" | grep -c '^workload ')
-printf '| %d options | %d ms | %d ms | %d ms | %d |\n' "$n" "$total" "$startup" $((total - startup)) "$launches"
+printf '| %d options | %d / %d ms | %d / %d ms | %d / %d ms | %d |\n' "$n" "$total_wall" "$total_cpu" \
+  "$startup_wall" "$startup_cpu" $((total_wall - startup_wall)) $((total_cpu - startup_cpu)) "$launches"

@@ -33,7 +33,9 @@ owner() {
   done
 }
 for so in $needed; do
-  path=$(ldconfig -p | awk -v so="$so" '$1 == so {print $NF; exit}')
+  # awk reads to the end: leaving at the first match closes the pipe under ldconfig, whose
+  # SIGPIPE (141) fails the assignment under pipefail whenever ldconfig is still writing.
+  path=$(ldconfig -p | awk -v so="$so" '$1 == so && path == "" {path = $NF} END {print path}')
   [[ -n $path ]] || fail "$so is not in the linker cache"
   pkg=$(owner "$path")
   [[ -n $pkg ]] || fail "no package owns $path ($(readlink -f "$path"))"

@@ -85,7 +85,8 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
     assign_array(n, value, as, ctx);
     return;
   }
-  EWord v = scalar_assigned(n, value, name, ctx);
+  Value val = scalar_assigned(n, value, name, ctx);
+  EWord v = val.words().front();
   // `pid=$!` names the process just started in the background, for its cleanup.
   if (!ts_node_is_null(value) && ctx.tree->slice(value) == "$!" && last_background_ >= 0) {
     resources_[static_cast<size_t>(last_background_)].idents.push_back(name);
@@ -96,6 +97,12 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
     return;
   }
   store_scalar(slot, std::move(v), as);
+  // A plain assignment of a word that reads a path-dependent value keeps that value's other
+  // paths (alternatives beyond the first).
+  if (!append && !slot.array) {
+    for (std::size_t i = 1; i < val.size() && slot.value.size() < kMaxValueAlts; ++i)
+      slot.value.alts.push_back(std::move(val.alts[i]));
+  }
 }
 
 // `a=(x y)`, `a+=(z)`, `declare -A m=([k]=v)`.
@@ -104,6 +111,13 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
   bool assoc = as.force_assoc || (existing && existing->assoc);
   std::vector<EWord> elems;
   std::vector<std::string> keys;
+  // Elements whose word has other values on other paths (`args=(--network "$NET")`): where
+  // their words are, and the value.
+  struct Varying {
+    std::size_t at, count;
+    Value value;
+  };
+  std::vector<Varying> varying;
   for (TSNode c : named_children(value)) {
     if (is(c, K::comment)) continue;
     std::string_view t = ctx.tree->slice(c);
@@ -112,12 +126,16 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
       elems.push_back(keyed_element(c, as.name, ctx));
       continue;
     }
-    for (EWord w : expand_word(c, ctx)) {
-      w.keep_from = true;
-      // An element copied from another array ("${base[@]}") keeps its first site.
-      if (!w.site_role) mark_site(w, StepRole::Element, as.name);
-      elems.push_back(w);
+    Value ev = value_of(c, ctx, [&] { return expand_word(c, ctx); });
+    for (Alt& a : ev.alts) {
+      for (EWord& w : a.elems) {
+        w.keep_from = true;
+        // An element copied from another array ("${base[@]}") keeps its first site.
+        if (!w.site_role) mark_site(w, StepRole::Element, as.name);
+      }
     }
+    if (ev.size() > 1) varying.push_back({elems.size(), ev.words().size(), ev});
+    elems.insert(elems.end(), ev.words().begin(), ev.words().end());
   }
   if (ctx.tree->config_file) mark_config(elems, as.name, loc(n, ctx.tree), path_of(ctx.tree));
   Var& slot = assign_slot(as.name, as.local);
@@ -127,8 +145,27 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
   }
   slot.array = true;
   slot.assoc = assoc;
+  // `a+=(...)` adds to the array on every path: its other paths' words get the new elements.
+  std::vector<Alt> others;
+  if (as.append) others.assign(slot.value.alts.begin() + 1, slot.value.alts.end());
   slot.value.drop_others();
+  for (Alt& a : others) {
+    a.elems.insert(a.elems.end(), elems.begin(), elems.end());
+    slot.value.alts.push_back(std::move(a));
+  }
+  const std::size_t base = slot.elems().size();
   slot.elems().insert(slot.elems().end(), elems.begin(), elems.end());
+  // The array on another path: its words with that element's value on that path.
+  for (const Varying& e : varying) {
+    for (std::size_t i = 1; i < e.value.size() && slot.value.size() < kMaxValueAlts; ++i) {
+      const Alt& a = e.value.alts[i];
+      std::vector<EWord> words = slot.elems();
+      const auto first = words.begin() + static_cast<long>(base + e.at);
+      words.erase(first, first + static_cast<long>(e.count));
+      words.insert(words.begin() + static_cast<long>(base + e.at), a.elems.begin(), a.elems.end());
+      slot.value.alts.push_back(Alt{std::move(words), a.cond});
+    }
+  }
   if (assoc) slot.keys.insert(slot.keys.end(), keys.begin(), keys.end());
   slot.exported = slot.exported || as.exported;
   slot.readonly = slot.readonly || as.readonly;
@@ -161,10 +198,30 @@ EWord Evaluator::keyed_element(TSNode c, const std::string& name, Ctx& ctx) {
 }
 
 // The value of `NAME=WORD`, placed at the assignment with the value's earlier steps behind it.
-EWord Evaluator::scalar_assigned(TSNode n, TSNode value, const std::string& name, Ctx& ctx) {
+// The assigned word on every path: where it was assigned, named, marked secret or from a
+// configuration file.
+Value Evaluator::scalar_assigned(TSNode n, TSNode value, const std::string& name, Ctx& ctx) {
   Ctx vc = ctx;
   vc.assign_target = name;
-  EWord v = ts_node_is_null(value) ? literal("") : expand_joined(value, vc);
+  Value val = ts_node_is_null(value) ? Value({literal("")}) : joined_value(value, vc);
+  for (Alt& a : val.alts) {
+    if (a.elems.empty()) a.elems.push_back(literal(""));
+    a.elems.resize(1);
+    a.elems[0] = assigned_word(std::move(a.elems[0]), n, value, name, ctx);
+  }
+  const EWord& v = val.words().front();
+  // `set -x` prints the assignment: a secret only when the value comes from somewhere secret
+  // (the environment, a file, a command, another secret). A literal in the script is already
+  // in the repository (SB4002/SB4003 judge literals), and an empty or placeholder one holds
+  // nothing.
+  const bool secret_value = v.w.symbolic || v.secret_var != name;
+  if (st_.opts.xtrace && secrets::is_secret_name(name) && secret_value)
+    observed().traced_secrets.push_back(TracedSecret{name, true, st_.opts.xtrace_at, prov(n, ctx)});
+  return val;
+}
+
+EWord Evaluator::assigned_word(EWord v, TSNode n, TSNode value, const std::string& name,
+                               const Ctx& ctx) const {
   // The value's earlier steps (`X=$Y`: where Y was assigned) stay behind this assignment.
   Provenance site = prov(ts_node_is_null(value) ? n : value, ctx);
   if (v.site_role && v.w.from.at.valid() && v.w.from.at != site.at) {
@@ -177,19 +234,12 @@ EWord Evaluator::scalar_assigned(TSNode n, TSNode value, const std::string& name
   name_value(v, name, n, ctx);
   // A scalar is reported where it is used; only array elements keep their own site.
   v.keep_from = false;
-  // `set -x` prints the assignment: a secret only when the value comes from somewhere secret
-  // (the environment, a file, a command, another secret). A literal in the script is already
-  // in the repository (SB4002/SB4003 judge literals), and an empty or placeholder one holds
-  // nothing.
-  const bool secret_value = v.w.symbolic || !v.secret_var.empty();
   if (secrets::is_secret_name(name) && v.secret_var.empty()) v.secret_var = name;
   if (ctx.tree->config_file) {
     std::vector<EWord> one{v};
     mark_config(one, name, loc(n, ctx.tree), path_of(ctx.tree));
     v = one[0];
   }
-  if (st_.opts.xtrace && secrets::is_secret_name(name) && secret_value)
-    observed().traced_secrets.push_back(TracedSecret{name, true, st_.opts.xtrace_at, prov(n, ctx)});
   return v;
 }
 

@@ -1,6 +1,7 @@
 // One simple command's words: the name and arguments expanded, each with the values it has on
 // other paths, and the redirects read; then the distinct argument lists those values make
 // (INVARIANTS.md: a flag reached only on some path is a conditional finding).
+#include <functional>
 #include <set>
 #include <string>
 #include <utility>
@@ -12,14 +13,24 @@
 namespace sbr::bash {
 
 Value Evaluator::expand_value(TSNode n, Ctx& ctx) {
+  return value_of(n, ctx, [&] { return expand_word(n, ctx); });
+}
+
+// An assignment's word, one word on every path (`flag="--network=$NET"`): NET's value on
+// another path is the variable's value on that path too, not lost at the assignment.
+Value Evaluator::joined_value(TSNode n, Ctx& ctx) {
+  return value_of(n, ctx, [&] { return std::vector<EWord>{expand_joined(n, ctx)}; });
+}
+
+Value Evaluator::value_of(TSNode n, Ctx& ctx, const std::function<std::vector<EWord>()>& expand) {
   // The word's own probe list: a substitution inside it runs commands that expand words of
   // their own.
   std::vector<std::string> outer = std::exchange(alt_probe_, {});
   std::vector<KeyProbe> outer_keys = std::exchange(key_probe_, {});
-  Value v(expand_word(n, ctx));
+  Value v(expand());
   std::vector<std::string> probes = std::exchange(alt_probe_, std::move(outer));
   std::vector<KeyProbe> key_probes = std::exchange(key_probe_, std::move(outer_keys));
-  expand_key_alternatives(n, ctx, key_probes, v);
+  expand_key_alternatives(ctx, key_probes, v, expand);
   const auto outer_override = alt_override_;  // a value of an enclosing word being expanded
   for (const std::string& name : probes) {
     const Var* var = lookup(name);
@@ -30,7 +41,7 @@ Value Evaluator::expand_value(TSNode n, Ctx& ctx) {
       if (ctx.cond.contradicts(a.cond)) continue;  // no path reaching here has it
       alt_override_ = {name, ai};
       auto saved_probe = std::exchange(alt_probe_, {});
-      std::vector<EWord> words = expand_word(n, ctx);
+      std::vector<EWord> words = expand();
       alt_probe_ = std::move(saved_probe);
       alt_override_ = outer_override;
       v.alts.push_back(Alt{std::move(words), a.cond});
@@ -42,8 +53,8 @@ Value Evaluator::expand_value(TSNode n, Ctx& ctx) {
 // `"${handlers[$cmd]}" "$@"`: the word once more per element of the array, each on the path
 // where the unknown key is that element's (`cmd=shell`), so that every handler a dispatch
 // table names is reached.
-void Evaluator::expand_key_alternatives(TSNode n, Ctx& ctx, const std::vector<KeyProbe>& probes,
-                                        Value& v) {
+void Evaluator::expand_key_alternatives(Ctx& ctx, const std::vector<KeyProbe>& probes, Value& v,
+                                        const std::function<std::vector<EWord>()>& expand) {
   const auto outer_override = key_override_;
   for (const KeyProbe& probe : probes) {
     const Var* arr = lookup(probe.array);
@@ -59,7 +70,7 @@ void Evaluator::expand_key_alternatives(TSNode n, Ctx& ctx, const std::vector<Ke
       key_override_ = {probe.array, ki};
       auto saved = std::exchange(key_probe_, {});
       auto saved_alts = std::exchange(alt_probe_, {});
-      std::vector<EWord> words = expand_word(n, ctx);
+      std::vector<EWord> words = expand();
       key_probe_ = std::move(saved);
       alt_probe_ = std::move(saved_alts);
       key_override_ = outer_override;

@@ -108,6 +108,8 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
     return;
   }
   ++depth_;
+  if (std::find(call_path_.begin(), call_path_.end(), name) != call_path_.end())
+    recursive_.insert(name);
   call_path_.push_back(name);
   called_.insert(name);
   std::vector<EWord> fargs(cmd.begin() + 1, cmd.end());
@@ -158,6 +160,21 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
   }
   call_path_.pop_back();
   --depth_;
+}
+
+// A function that calls itself (a retry or watch loop written as recursion) records its
+// launches once per level, down to the call-depth bound: "f>f>f>...". The reader, the launch's
+// label and its structural identity need the function once and the fact that it recurses.
+void Evaluator::collapse_recursion() {
+  if (recursive_.empty()) return;
+  for (Invocation& inv : out_.invocations) {
+    std::vector<std::string> path;
+    for (const std::string& f : inv.call_path) {
+      const std::string named = recursive_.count(f) != 0 ? f + " (recursive)" : f;
+      if (std::find(path.begin(), path.end(), named) == path.end()) path.push_back(named);
+    }
+    inv.call_path = std::move(path);
+  }
 }
 
 void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_redirects) {

@@ -9,6 +9,53 @@
 
 namespace sbr::bash {
 
+namespace {
+
+// What a file test says, as a reader says it: (holds, does not hold).
+struct FileTestWords {
+  const char* op;
+  const char* holds;
+  const char* fails;
+};
+constexpr FileTestWords kFileTests[] = {
+    {"-e", "exists", "does not exist"},
+    {"-a", "exists", "does not exist"},
+    {"-f", "is a file", "is not a file"},
+    {"-d", "is a directory", "is not a directory"},
+    {"-S", "is a socket", "is not a socket"},
+    {"-L", "is a symbolic link", "is not a symbolic link"},
+    {"-h", "is a symbolic link", "is not a symbolic link"},
+    {"-p", "is a named pipe", "is not a named pipe"},
+    {"-b", "is a block device", "is not a block device"},
+    {"-c", "is a character device", "is not a character device"},
+    {"-s", "is not empty", "is empty or missing"},
+    {"-r", "is readable", "is not readable"},
+    {"-w", "is writable", "is not writable"},
+    {"-x", "is executable", "is not executable"},
+    {"-O", "is owned by the user running the script", "is not owned by the user running it"},
+    {"-G", "belongs to the user's group", "does not belong to the user's group"},
+    {"-u", "is set-user-ID", "is not set-user-ID"},
+    {"-g", "is set-group-ID", "is not set-group-ID"},
+    {"-k", "is sticky", "is not sticky"},
+    {"-N", "changed since it was last read", "did not change since it was last read"},
+};
+
+}  // namespace
+
+// `[ -S /var/run/docker.sock ]` on a path is a fact about the host the script runs on:
+// "when `/var/run/docker.sock` is a socket", never the test's own syntax.
+std::pair<std::string, std::string> file_test_words(std::string_view op, const std::string& path) {
+  const std::string quoted = "`" + path + "`";
+  for (const auto& t : kFileTests) {
+    if (op == t.op) return {quoted + " " + t.holds, quoted + " " + t.fails};
+  }
+  if (op == "-t")
+    return {"file descriptor " + path + " is a terminal",
+            "file descriptor " + path + " is not a terminal"};
+  const std::string test = "`" + std::string(op) + " " + path + "`";
+  return {"the test " + test + " holds", "the test " + test + " fails"};
+}
+
 CondAtom Evaluator::atom(const Truth& t, bool holds) {
   return holds ? CondAtom{t.text, t.negated_text, t.subject, t.equals}
                : CondAtom{t.negated_text, t.text, t.subject, t.negated_equals};

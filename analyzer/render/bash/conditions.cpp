@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cstdint>
 
+#include <tuple>
+
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/strings.h"
@@ -280,8 +282,7 @@ Truth Evaluator::unary_truth(TSNode n, Ctx& ctx) {
       t.default_value = false;
     return t;
   }
-  t.text = op + " " + (a.w.text.empty() ? la : a.w.text);
-  t.negated_text = "not " + t.text;
+  std::tie(t.text, t.negated_text) = file_test_words(op, a.w.text.empty() ? la : a.w.text);
   return t;
 }
 

@@ -38,6 +38,51 @@ TSNode split_clause(TSNode n, std::vector<TSNode>& body, std::vector<TSNode>* re
   return cond;
 }
 
+// The states of a `case` on an unknown value, merged into one. The base is the default path's
+// state (the item the default value takes, or the state before the `case` when no item is the
+// default path); every other item is merged into it as a path of its own, so that each item's
+// values are alternatives under that item's condition. Items that run before the default
+// item wait until it has run: the script's commands are evaluated in the script's order.
+class CaseMerge {
+ public:
+  // `real`: the base is a path (the default item's state, or "no item matched"), not only a
+  // stand-in for the values the variables had before the `case`.
+  void start(State base, const Condition& cond, bool real) {
+    acc_ = std::move(base);
+    acc_cond_ = cond;
+    alive_ = real;
+    for (auto& [s, c] : pending_) fold(std::move(s), c);
+    pending_.clear();
+  }
+  void add(State s, const Condition& cond) {
+    if (!acc_) {
+      pending_.emplace_back(std::move(s), cond);
+      return;
+    }
+    fold(std::move(s), cond);
+  }
+  // Nothing runs after the `case` when no path through it is alive.
+  State finish() {
+    State out = std::move(*acc_);
+    if (!alive_) out.dead = true;
+    return out;
+  }
+
+ private:
+  void fold(State s, const Condition& cond) {
+    if (s.dead) return;
+    alive_ = true;
+    acc_ = merge_states(std::move(*acc_), std::move(s), acc_cond_, cond, true, merges_ > 0);
+    ++merges_;
+  }
+
+  std::optional<State> acc_;
+  Condition acc_cond_;
+  std::vector<std::pair<State, Condition>> pending_;
+  int merges_ = 0;
+  bool alive_ = false;
+};
+
 }  // namespace
 
 void Evaluator::if_statement(TSNode n, Ctx& ctx) {
@@ -208,53 +253,49 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     return;
   }
   // Unknown value: every item is a path; the one the default value takes is the default.
+  std::vector<bool> item_default(items.size(), false);
+  std::optional<std::size_t> default_item;
+  bool catch_all = false;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    auto pats = pattern_texts(items[i]);
+    for (const auto& p : pats) catch_all = catch_all || p == "*";
+    if (!v.default_known || default_item) continue;
+    for (const auto& p : pats) item_default[i] = item_default[i] || glob(p, v.w.text);
+    if (item_default[i]) default_item = i;
+  }
+  const std::string label = var.empty() ? std::string(ctx.tree->slice(value)) : var;
   State before = st_;
-  std::optional<State> merged;
-  Condition merged_cond;
-  int merges = 0;
-  bool matched_default = false;
-  for (TSNode it : items) {
+  CaseMerge merge;
+  // No item is the default path: the base is the path where no item matched, or (with a
+  // catch-all) a stand-in holding the values from before the `case`.
+  if (!default_item) merge.start(before, ctx.cond, !catch_all);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    TSNode it = items[i];
     auto pats = pattern_texts(it);
-    bool is_def = false;
-    if (v.default_known && !matched_default) {
-      for (const auto& p : pats) is_def = is_def || glob(p, v.w.text);
-      matched_default = is_def;
-    }
-    std::string label = var.empty() ? std::string(ctx.tree->slice(value)) : var;
     std::string pj;
     for (size_t pi = 0; pi < pats.size(); ++pi)
       pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
     Ctx ic = ctx;
     ic.cond = join(ctx.cond, Condition::when(case_atom(label, pj, pats, var_subject),
-                                             v.default_known && !is_def));
+                                             v.default_known && !item_default[i]));
     st_ = before;
     for (TSNode s : body_of(it)) {
       if (st_.dead || st_.returning || st_.breaking) break;
       statement(s, ic);
     }
-    // After the first merge the accumulated state's elements carry their own items'
-    // conditions; merged_cond stays the condition of its main (scalar) values.
-    if (!merged) {
-      merged = std::move(st_);
-      merged_cond = ic.cond;
+    if (default_item && i == *default_item) {
+      // The default path: its values are the default words, every other item's are
+      // alternatives. When it ends the script (`*) usage; exit 2 ;;`), the variables keep
+      // the values they had before the `case` as their default words.
+      const bool dead = st_.dead;
+      merge.start(dead ? before : std::move(st_), dead ? ctx.cond : ic.cond, !dead);
     } else {
-      merged = merge_states(std::move(*merged), std::move(st_), merged_cond, ic.cond, !is_def,
-                            merges > 0);
-      ++merges;
-      if (is_def) merged_cond = ic.cond;
+      merge.add(std::move(st_), ic.cond);
     }
   }
   // The path where no pattern matched, unless an item matches everything (`*)`).
-  bool catch_all = false;
-  for (TSNode it : items) {
-    for (const auto& p : pattern_texts(it)) catch_all = catch_all || p == "*";
-  }
-  if (merged && !catch_all) {
-    st_ = merge_states(std::move(*merged), std::move(before), merged_cond, ctx.cond, true,
-                       merges > 0);
-  } else if (merged) {
-    st_ = std::move(*merged);
-  }
+  if (!catch_all && default_item) merge.add(before, ctx.cond);
+  st_ = merge.finish();
   if (any_exits && !var.empty()) mark_validated(var);
 }
 

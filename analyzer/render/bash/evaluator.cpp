@@ -112,6 +112,7 @@ ScriptRender Evaluator::run() {
   }
   run_entry_points();
   finish_facts();
+  collapse_recursion();
   for (std::uint32_t i = 0; i < out_.invocations.size(); ++i) out_.invocations[i].sequence = i;
   return std::move(out_);
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/render/bash/flat_map.h"
 #include "analyzer/render/bash/render.h"
 #include "analyzer/render/bash/syntax.h"
 
@@ -103,7 +104,7 @@ class Cow {
 };
 
 // One scope's variables; each variable shared between paths until one of them changes it.
-using VarMap = std::map<std::string, Cow<Var>>;
+using VarMap = FlatMap<Cow<Var>>;
 using FunctionMap = std::map<std::string, std::pair<TSNode, const SyntaxTree*>>;
 
 struct Trap {
@@ -161,6 +162,9 @@ Condition join(const Condition& outer, const Condition& inner);
 State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default,
                    bool a_tagged = false);
 std::string short_text(std::string_view s);
+// A file test (`-S PATH`) in words: what it says when it holds and when it fails
+// (condition_atoms.cpp).
+std::pair<std::string, std::string> file_test_words(std::string_view op, const std::string& path);
 
 // Word helpers shared by expansion and assignment (expand.cpp).
 EWord literal(std::string text);
@@ -211,6 +215,10 @@ class Evaluator {
                                             const std::vector<TSNode>& outer_redirects);
   void redirect_words(CommandWords& cw, std::vector<TSNode> redirects, Ctx& ctx);
   Value expand_value(TSNode n, Ctx& ctx);
+  Value joined_value(TSNode n, Ctx& ctx);  // one word on every path (an assignment's)
+  // The word's value: `expand` once, then once per other value of a path-dependent variable
+  // or dispatch-table key it read (command_words.cpp).
+  Value value_of(TSNode n, Ctx& ctx, const std::function<std::vector<EWord>()>& expand);
   std::vector<ArgvVariant> argv_variants(const CommandWords& cw, const Ctx& ctx) const;
   // Runs one argument list: a function call, a builtin, or a recorded command (true).
   bool run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ctx& ctx);
@@ -323,7 +331,9 @@ class Evaluator {
   };
   void assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& ctx);
   EWord keyed_element(TSNode c, const std::string& name, Ctx& ctx);
-  EWord scalar_assigned(TSNode n, TSNode value, const std::string& name, Ctx& ctx);
+  Value scalar_assigned(TSNode n, TSNode value, const std::string& name, Ctx& ctx);
+  EWord assigned_word(EWord v, TSNode n, TSNode value, const std::string& name,
+                      const Ctx& ctx) const;
   void assign_element(Var& slot, TSNode index, EWord v, bool force_assoc, Ctx& ctx);
   static void store_scalar(Var& slot, EWord v, const Assignment& as);
   // An unknown value stored in `name` here is the same value wherever it is used.
@@ -444,6 +454,9 @@ class Evaluator {
   // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
   // first: recorded on every invocation as its structural place in the script.
   std::vector<std::string> call_path_;
+  std::set<std::string> recursive_;  // functions entered again while they ran
+  // Each recorded call path names a function once, a recursive one as "f (recursive)".
+  void collapse_recursion();
   State st_;
   ScriptRender out_;
   std::uint32_t steps_ = 0;
@@ -484,7 +497,8 @@ class Evaluator {
   };
   std::vector<KeyProbe> key_probe_;
   std::pair<std::string, std::size_t> key_override_{"", 0};
-  void expand_key_alternatives(TSNode n, Ctx& ctx, const std::vector<KeyProbe>& probes, Value& v);
+  void expand_key_alternatives(Ctx& ctx, const std::vector<KeyProbe>& probes, Value& v,
+                               const std::function<std::vector<EWord>()>& expand);
   std::vector<std::string> defined_;  // the analysed file's functions, in definition order
   std::set<std::string> called_;      // functions the evaluation called
   std::uint64_t assignments_ = 0;     // Var::serial of the latest assignment

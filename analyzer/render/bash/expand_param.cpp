@@ -148,7 +148,17 @@ std::optional<std::vector<EWord>> Evaluator::parameter_values(TSNode n, Ctx& ctx
   if (special_parameter(p, at, ctx, vals)) return std::nullopt;
   if (const Var* v = lookup(p.name)) {
     if (p.all) {
-      vals = v->elems();
+      // The array on the path being rendered (expand_value), or its default words.
+      if (alt_override_.first == p.name && alt_override_.second < v->value.size()) {
+        const Alt& a = v->value.alts[alt_override_.second];
+        vals = a.elems;
+        for (EWord& w : vals) w.w.from.condition = join(a.cond, w.w.from.condition);
+      } else {
+        vals = v->elems();
+        if (v->value.size() > 1 &&
+            std::find(alt_probe_.begin(), alt_probe_.end(), p.name) == alt_probe_.end())
+          alt_probe_.push_back(p.name);
+      }
       // An element added on a path this one contradicts is not in the array here.
       std::erase_if(vals, [&](const EWord& w) { return ctx.cond.contradicts(w.w.from.condition); });
       for (auto& w : vals) w.keep_from = true;

@@ -44,8 +44,10 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
   const Condition& cdef = a_default ? ca : cb;
   Var out;
   if (def == nullptr && other == nullptr) return out;
-  if (def != nullptr && other != nullptr && same_elems(def->elems(), other->elems())) return *def;
+  const bool same_default =
+      def != nullptr && other != nullptr && same_elems(def->elems(), other->elems());
   bool array = (def && def->array) || (other && other->array);
+  if (same_default && (array || other->value.size() == 1)) return *def;
   if (array) {
     out = def ? *def : *other;
     out.serial = 0;
@@ -73,39 +75,76 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
   if (other != nullptr) {
     // The other path's value: its default words under its condition, then its own
     // alternatives, each under both conditions (none that no path has).
-    for (std::size_t i = 0; i < other->value.size(); ++i) {
+    // (Its default words are not repeated when they are the default path's.)
+    for (std::size_t i = same_default ? 1 : 0; i < other->value.size(); ++i) {
       const Alt& alt = other->value.alts[i];
       if (i > 0 && cother.contradicts(alt.cond)) continue;
       out.value.alts.push_back(Alt{alt.elems, i == 0 ? cother : join(cother, alt.cond)});
     }
   }
-  if (out.value.size() > 5) out.value.alts.resize(5);
+  if (out.value.size() > Evaluator::kMaxValueAlts) out.value.alts.resize(Evaluator::kMaxValueAlts);
   return out;
+}
+
+// The merge would leave the default path's variable as it is (what merge_var returns, found
+// without copying it): both paths hold the same words, or the default's scalar already holds
+// the most alternatives a value keeps (merge_var appends the other path's after them and cuts
+// them off) and is already a value per path (serial 0). In a 200-item option `case`, every
+// variable an earlier item set is in one of these cases for every later item, so each item
+// costs one compare per such variable instead of a copy of its words and conditions.
+bool merge_keeps_default(const Var* a, const Var* b, bool a_default) {
+  const Var* def = a_default ? a : b;
+  const Var* other = a_default ? b : a;
+  if (def == nullptr || other == nullptr) return false;
+  if (same_elems(def->elems(), other->elems()) &&
+      (def->array || other->array || other->value.size() == 1))
+    return true;
+  if (def->array || other->array) return false;
+  return def->serial == 0 && def->value.size() == Evaluator::kMaxValueAlts;
 }
 
 // Merges `b` into `a` in place. A variable both paths still share, or with the same
 // assignment serial on both, holds the same value and is left as it is: an option-parsing
 // `case` with 200 items changes one variable per item, and merging must not copy the other 199
-// each time.
+// each time. Both maps are sorted by name, so they are walked side by side (no lookup per
+// variable).
 void merge_map_into(Cow<VarMap>& a_map, const Cow<VarMap>& b_map, const Condition& ca,
                     const Condition& cb, bool a_default, bool a_tagged) {
   if (a_map.same(b_map)) return;  // neither path changed a variable of this scope
+  const VarMap& a = a_map.get();
   const VarMap& b = b_map.get();
   std::vector<std::pair<std::string, Var>> changed;
-  for (const auto& [k, va] : a_map.get()) {
-    auto ib = b.find(k);
-    const Var* vb = ib == b.end() ? nullptr : &ib->second.get();
-    if (ib != b.end() && va.same(ib->second)) continue;
-    if (vb != nullptr && va.get().serial != 0 && va.get().serial == vb->serial) continue;
-    changed.emplace_back(k, merge_var(&va.get(), vb, ca, cb, a_default, a_tagged));
+  std::vector<std::pair<std::string, Cow<Var>>> taken;  // b's variable, shared as it is
+  auto ia = a.begin();
+  auto ib = b.begin();
+  while (ia != a.end() || ib != b.end()) {
+    if (ib == b.end() || (ia != a.end() && ia->first < ib->first)) {
+      changed.emplace_back(ia->first,
+                           merge_var(&ia->second.get(), nullptr, ca, cb, a_default, a_tagged));
+      ++ia;
+      continue;
+    }
+    if (ia == a.end() || ib->first < ia->first) {
+      changed.emplace_back(ib->first,
+                           merge_var(nullptr, &ib->second.get(), ca, cb, a_default, a_tagged));
+      ++ib;
+      continue;
+    }
+    const Var& va = ia->second.get();
+    const Var& vb = ib->second.get();
+    const bool same = ia->second.same(ib->second) || (va.serial != 0 && va.serial == vb.serial);
+    if (!same && merge_keeps_default(&va, &vb, a_default)) {
+      if (!a_default) taken.emplace_back(ib->first, ib->second);
+    } else if (!same) {
+      changed.emplace_back(ia->first, merge_var(&va, &vb, ca, cb, a_default, a_tagged));
+    }
+    ++ia;
+    ++ib;
   }
-  for (const auto& [k, vb] : b) {
-    if (a_map.get().count(k) == 0)
-      changed.emplace_back(k, merge_var(nullptr, &vb.get(), ca, cb, a_default, a_tagged));
-  }
-  if (changed.empty()) return;
-  VarMap& a = a_map.mut();
-  for (auto& [k, v] : changed) a[k].mut() = std::move(v);
+  if (changed.empty() && taken.empty()) return;
+  VarMap& out = a_map.mut();
+  for (auto& [k, v] : changed) out[k].mut() = std::move(v);
+  for (const auto& [k, v] : taken) out[k] = v;
 }
 
 }  // namespace
