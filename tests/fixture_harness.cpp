@@ -189,7 +189,13 @@ Analysis analyse_files(const std::string& dir, const Config& config) {
   AnalyzeOptions ao;
   ao.jobs = 2;
   std::string setup = read_file(dir + "/.fixture-setup");
-  if (setup.empty()) return analyze(load_memory_tree(dir), config, ao);
+  if (setup.empty()) {
+    // The fixture is the repository: evidence its `exclude:` leaves out is still found.
+    MemoryTree tree = load_memory_tree(dir);
+    RepositoryLookup repository(tree, "");
+    ao.repository = &repository;
+    return analyze(tree, config, ao);
+  }
   char tmpl[] = "/tmp/sbr-fixture-XXXXXX";
   if (mkdtemp(tmpl) == nullptr) throw std::runtime_error("mkdtemp failed");
   std::string root = tmpl;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analyzer/model/model.h"
+#include "analyzer/source/repository_files.h"
 #include "analyzer/source/source.h"
 
 namespace sbr {
@@ -26,6 +27,8 @@ struct FrontendContext {
   const SourceSet* sources = nullptr;     // other files of the run (bash `source`, compose build)
   std::optional<Engine> launcher_engine;  // from .sbreview.yaml, for unresolved launchers
   const std::vector<DocumentScope>* documents = nullptr;  // .sbreview.yaml `documents:`
+  // The repository around the run, for evidence files the run did not read; may be null.
+  const RepositoryLookup* repository = nullptr;
 };
 
 // Dispatches on the file's type. Never throws: bad input becomes a Problem.

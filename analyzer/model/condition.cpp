@@ -68,6 +68,26 @@ bool from_render_switch(const Condition& c) {
   });
 }
 
+namespace {
+
+// Whether a path on which `test` (a CondAtom::platform, "" or "!x" or "x") holds can run on
+// `platform`.
+bool platform_allows(const std::string& test, std::string_view platform) {
+  if (test.empty()) return true;
+  bool negated = test[0] == '!';
+  std::string_view named = std::string_view(test).substr(negated ? 1 : 0);
+  bool runs_there = named == platform || (named == "linux" && platform == "wsl");
+  return negated ? !runs_there : runs_there;
+}
+
+}  // namespace
+
+bool on_platform(const Condition& c, std::string_view platform) {
+  if (platform.empty()) return true;
+  return std::all_of(c.atoms.begin(), c.atoms.end(),
+                     [&](const CondAtom& a) { return platform_allows(a.platform, platform); });
+}
+
 Condition conjoin(const Condition& outer, const Condition& inner) {
   if (outer.always()) return inner;
   if (inner.always()) return outer;

@@ -130,6 +130,7 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   ctx.sources = &a.sources;
   ctx.launcher_engine = config.launcher_engine;
   ctx.documents = &config.documents;
+  ctx.repository = options.repository;
   const size_t files = a.sources.files.size();
   std::vector<FilePart> parts(files + rendered.streams.size());
   std::atomic<size_t> next{0};

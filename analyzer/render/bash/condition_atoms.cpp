@@ -6,12 +6,14 @@
 #include <cctype>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/platform_tests.h"
 
 namespace sbr::bash {
 
 CondAtom Evaluator::atom(const Truth& t, bool holds) {
-  return holds ? CondAtom{t.text, t.negated_text, t.subject, t.equals}
-               : CondAtom{t.negated_text, t.text, t.subject, t.negated_equals};
+  return holds ? CondAtom{t.text, t.negated_text, t.subject, t.equals, t.platform}
+               : CondAtom{t.negated_text, t.text, t.subject, t.negated_equals,
+                          negate_platform(t.platform)};
 }
 
 // An environment variable the script never assigns has one value for the whole run; an
@@ -55,7 +57,8 @@ CondAtom Evaluator::outcome_atom(std::string_view command, bool fails) {
   }
   std::string shown = "`" + short_text(command) + "` " + (fails ? "fails" : "succeeds");
   std::string other = "`" + short_text(command) + "` " + (fails ? "succeeds" : "fails");
-  return {shown, other, "", ""};
+  std::string platform = command_platform(command);  // `uname -r | grep -qi microsoft`: WSL
+  return {shown, other, "", "", fails ? negate_platform(platform) : platform};
 }
 
 }  // namespace sbr::bash

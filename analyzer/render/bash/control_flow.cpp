@@ -7,11 +7,23 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/platform_tests.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 
 namespace {
+
+// The platform every pattern of a case item names ("Darwin|darwin*"), or "" (`*`, mixed).
+std::string patterns_platform(const std::vector<std::string>& pats) {
+  std::string found;
+  for (const std::string& p : pats) {
+    std::string one = pattern_platform(p);
+    if (one.empty() || (!found.empty() && one != found)) return "";
+    found = one;
+  }
+  return found;
+}
 
 // An `if` or `elif` clause: its condition (the first statement before `then`) and its body.
 // For the `if` itself, the elif and else clauses go to `rest`.
@@ -208,6 +220,9 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     return;
   }
   // Unknown value: every item is a path; the one the default value takes is the default.
+  const bool platform_test =
+      names_platform(var.empty() ? std::string(ctx.tree->slice(value)) : var);
+  std::vector<std::string> platforms_before;
   State before = st_;
   std::optional<State> merged;
   Condition merged_cond;
@@ -225,8 +240,21 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     for (size_t pi = 0; pi < pats.size(); ++pi)
       pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
     Ctx ic = ctx;
-    ic.cond = join(ctx.cond, Condition::when(case_atom(label, pj, pats, var_subject),
-                                             v.default_known && !is_def));
+    CondAtom item = case_atom(label, pj, pats, var_subject);
+    bool switched = v.default_known && !is_def;
+    Condition earlier;    // a later item runs only where the platforms before it did not match
+    if (platform_test) {  // `case "$(uname -s)" in Darwin)`: a platform's path, not a switch
+      item.platform = patterns_platform(pats);
+      switched = false;
+      for (const std::string& p : platforms_before) {
+        if (p == item.platform) continue;
+        earlier = join(earlier, Condition::when({label + " is not " + p, label + " is " + p,
+                                                 var_subject, "", negate_platform(p)},
+                                                false));
+      }
+      if (!item.platform.empty()) platforms_before.push_back(item.platform);
+    }
+    ic.cond = join(join(ctx.cond, earlier), Condition::when(std::move(item), switched));
     st_ = before;
     for (TSNode s : body_of(it)) {
       if (st_.dead || st_.returning || st_.breaking) break;
