@@ -12,7 +12,7 @@ namespace {
 std::vector<CondAtom> atoms_of(const Condition& c) {
   if (!c.atoms.empty() || c.always()) return c.atoms;
   std::string t = c.text.rfind("when ", 0) == 0 ? c.text.substr(5) : c.text;
-  return {CondAtom{t, "not (" + t + ")", "", ""}};
+  return {CondAtom{t, "not (" + t + ")", "", "", ""}};
 }
 
 // "when A and B"; a lone "for each x in ..." reads without "when".

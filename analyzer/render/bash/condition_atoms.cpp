@@ -38,9 +38,9 @@ CondAtom Evaluator::case_atom(const std::string& label, const std::string& joine
   if (script_argument) {
     std::string shown =
         joined == "*" ? "started with any other argument" : "started with `" + joined + "`";
-    return {shown, "not " + shown, "", ""};
+    return {shown, "not " + shown, "", "", ""};
   }
-  return {label + " matches " + joined, label + " does not match " + joined, subject, equals};
+  return {label + " matches " + joined, label + " does not match " + joined, subject, equals, ""};
 }
 
 // `command -v nft`, `which iptables`, `type -p ipset`, `hash nft`: a check for a tool.
@@ -53,7 +53,7 @@ CondAtom Evaluator::outcome_atom(std::string_view command, bool fails) {
     if (tool.empty()) break;
     std::string present = "`" + tool + "` is installed";
     std::string missing = "`" + tool + "` is not installed";
-    return fails ? CondAtom{missing, present, "", ""} : CondAtom{present, missing, "", ""};
+    return fails ? CondAtom{missing, present, "", "", ""} : CondAtom{present, missing, "", "", ""};
   }
   std::string shown = "`" + short_text(command) + "` " + (fails ? "fails" : "succeeds");
   std::string other = "`" + short_text(command) + "` " + (fails ? "succeeds" : "fails");

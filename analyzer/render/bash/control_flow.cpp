@@ -336,9 +336,9 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
     slot.elems().push_back(item);
     Ctx bc = ctx;
     if (item.w.symbolic)
-      bc.cond =
-          join(ctx.cond,
-               Condition::when({"for each " + name + " in " + item.w.origin, "", "", ""}, false));
+      bc.cond = join(
+          ctx.cond,
+          Condition::when({"for each " + name + " in " + item.w.origin, "", "", "", ""}, false));
     statement(body, bc);
     if (st_.may_break) {
       // Whether the loop goes on depends on values the script does not fix: one more
@@ -387,7 +387,7 @@ void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
       // Unknown bound (`while read`, a retry loop): the body once, as a conditional path.
       Ctx bc = ctx;
       bc.cond =
-          join(ctx.cond, t.text.empty() ? Condition::when({"the loop runs", "", "", ""}, false)
+          join(ctx.cond, t.text.empty() ? Condition::when({"the loop runs", "", "", "", ""}, false)
                                         : Condition::when(atom(t, true), false));
       State before = st_;
       statement(body, bc);
