@@ -4,6 +4,9 @@
 # <= 20 ms per chart, <= 1.5x). Medians of RUNS runs after a warm-up; prints a Markdown table.
 #
 #   bench/helm.sh [BINARY]     (default: build/sbreview)     RUNS=5 OUT=/tmp/sbreview-helm-bench
+#
+# INSTR=1 counts instructions instead (valgrind's callgrind, one run each: deterministic, so
+# usable on a loaded machine), with the process start (`check` of an empty folder) apart.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,6 +37,25 @@ timed() {
   ms "$@" >/dev/null
   for _ in $(seq "$runs"); do ms "$@"; done | median
 }
+
+if [[ ${INSTR:-0} == 1 ]]; then
+  command -v valgrind >/dev/null || { echo "bench: INSTR=1 needs valgrind" >&2; exit 2; }
+  instr() {  # millions of instructions of one run of "$@"
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+      awk '/Collected/ { printf "%d\n", $NF / 1000000 }'
+  }
+  mkdir -p "$out/empty"
+  start=$(instr "$bin" check --fail-on none --jobs 1 "$out/empty")
+  chk=$(instr "$bin" check --fail-on none --jobs 1 "$out/ten")
+  pre=$(instr "$bin" check --fail-on none --jobs 1 "$out/rendered")
+  echo "| measurement | instructions (M) |"
+  echo "|---|---|"
+  echo "| check of an empty folder (process start) | $start |"
+  echo "| check ten charts (jobs 1) | $chk |"
+  echo "| check their pre-rendered output (jobs 1) | $pre |"
+  awk -v a="$chk" -v b="$pre" -v s="$start" 'BEGIN { printf "\nwhole process: %.2fx; above process start: %.2fx\n", a / b, (a - s) / (b - s) }'
+  exit 0
+fi
 
 base=$(timed "$bin" render "$out/empty-does-not-exist")
 one=$(timed "$bin" render "$out/one")

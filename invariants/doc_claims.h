@@ -33,6 +33,7 @@ struct Judgement {
 struct ClaimContext {
   const Model& model;
   bool every_path = false;  // the claim says "always": facts on switched paths count too
+  std::string platform;     // the claim names a platform: only paths that run there count
 };
 
 using Predicate = Judgement (*)(const ClaimContext&, const Workload&, const Claim&);

@@ -74,7 +74,10 @@ std::vector<const Workload*> judged(const Model& m, const Claim& claim) {
   for (std::size_t i : claim.about) {
     if (i >= m.workloads.size()) continue;
     const Workload& w = m.workloads[i];
-    if (w.role == ContainerRole::Main && !w.pod_only && in_family(w, claim.family))
+    // A launch on another platform's branch (`Darwin) podman run ...`) is not what "on Linux"
+    // speaks about.
+    if (w.role == ContainerRole::Main && !w.pod_only && in_family(w, claim.family) &&
+        on_platform(claims::lacks_at(w).condition, claim.platform))
       out.push_back(&w);
   }
   if (std::any_of(out.begin(), out.end(), [](const Workload* w) { return sandbox(*w); }))
@@ -158,7 +161,7 @@ ClaimVerdict judge_claim(const Model& model, const Claim& claim) {
   if (ws.empty()) {
     return not_checkable(fmt::format("no {} in the document's scope", family_words(claim.family)));
   }
-  ClaimContext ctx{model, claim.paths == ClaimPaths::Every};
+  ClaimContext ctx{model, claim.paths == ClaimPaths::Every, claim.platform};
   ClaimVerdict v;
   std::size_t holding = 0;
   std::string unknown, absent;

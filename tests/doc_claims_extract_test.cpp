@@ -202,11 +202,16 @@ TEST_CASE("conditions, hedges, advice and exceptions", "[doc-claims]") {
   CHECK(unless[0].mood == ClaimMood::Asserted);
   CHECK(unless[0].unless == "unless `--net full` is given");
   CHECK(unless[0].paths == ClaimPaths::Default);
-  // A platform named in the clause: its branch of a launcher is not modelled.
+  // A platform named in the clause: judged on that platform's paths of a launcher.
   auto mac = prose("Sessions run in a microVM on macOS.\n");
   REQUIRE(mac.size() == 1);
-  CHECK(mac[0].mood == ClaimMood::Conditional);
+  CHECK(mac[0].mood == ClaimMood::Asserted);
+  CHECK(mac[0].platform == "macos");
   CHECK(mac[0].marker == "on macOS");
+  // One the launchers' platform tests cannot tell apart stays conditional.
+  auto silicon = prose("Sessions run in a microVM on Apple silicon.\n");
+  REQUIRE(silicon.size() == 1);
+  CHECK(silicon[0].mood == ClaimMood::Conditional);
   auto always = prose("The launcher always blocks all outbound traffic.\n");
   REQUIRE(always.size() == 1);
   CHECK(always[0].paths == ClaimPaths::Every);

@@ -16,6 +16,7 @@
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
 #include "analyzer/pipeline/analysis.h"
+#include "analyzer/source/repository_files.h"
 #include "tests/memory_tree_loader.h"
 
 namespace sbr::test {
@@ -37,7 +38,11 @@ Analysis analyse_files(const std::string& dir, const Config& config) {
   if (read_file(dir + "/.fixture-setup").empty()) {
     AnalyzeOptions ao;
     ao.jobs = 2;
-    return analyze(load_memory_tree(dir), config, ao);
+    // The fixture is the repository: evidence its `exclude:` leaves out is still found.
+    MemoryTree tree = load_memory_tree(dir);
+    RepositoryLookup repository(tree, "");
+    ao.repository = &repository;
+    return analyze(tree, config, ao);
   }
   return ruletest::analyse_from_disk(dir, config);
 }

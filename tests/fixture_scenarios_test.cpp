@@ -33,6 +33,9 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "helm/runner-unvendored",
                           "claims/agentbox-drift",
                           "claims/platform-drift",
+                          "claims/devbox-platforms",
+                          "claims/agent-layers",
+                          "claims/evidence-outside",
                           "helm/sandbox-switches",
                           "helm/packaged-subchart"}) {
     DYNAMIC_SECTION(dir) {

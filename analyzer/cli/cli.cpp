@@ -22,6 +22,7 @@
 #include "analyzer/cli/options.h"
 #include "analyzer/cli/prove_command.h"
 #include "analyzer/cli/render_command.h"
+#include "analyzer/cli/repository.h"
 #include "analyzer/cli/revision.h"
 #include "analyzer/cli/rules_command.h"
 #include "analyzer/cli/user_rules.h"
@@ -250,6 +251,8 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err, const Cata
   AnalyzeOptions ao;
   ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   ao.render = render_options(o);
+  RunRepository repository = rev ? revision_repository(*rev) : working_repository(o.paths);
+  ao.repository = repository.get();
   Analysis analysis = rev ? analyze(rev->roots, config, ao) : analyze(o.paths, config, ao);
   if (o.parse_only) return 0;
   give_config_a_file(*text, analysis, config);

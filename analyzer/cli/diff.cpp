@@ -19,6 +19,7 @@
 #include "analyzer/cli/command.h"
 #include "analyzer/cli/diff_renames.h"
 #include "analyzer/cli/render_command.h"
+#include "analyzer/cli/repository.h"
 #include "analyzer/cli/user_rules.h"
 #include "generated/rule_ids.h"
 
@@ -58,6 +59,9 @@ void analyse(const Options& o, const std::optional<ConfigText>& text, const Cata
   AnalyzeOptions ao;
   ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   ao.render = render_options(o);
+  RunRepository repository =
+      side.rev ? revision_repository(*side.rev) : working_repository(working_paths(o));
+  ao.repository = repository.get();
   side.config = *read_config(text);
   side.analysis = side.rev ? analyze(side.rev->roots, side.config, ao)
                            : analyze(working_paths(o), side.config, ao);

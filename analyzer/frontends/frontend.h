@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analyzer/model/model.h"
+#include "analyzer/source/repository_files.h"
 #include "analyzer/source/source.h"
 #include "analyzer/support/limits.h"
 
@@ -29,6 +30,8 @@ struct FrontendContext {
   std::optional<Engine> launcher_engine;  // from .sbreview.yaml, for unresolved launchers
   std::uint32_t max_documents = kDefaultMaxDocuments;     // YAML documents per file (limits:)
   const std::vector<DocumentScope>* documents = nullptr;  // .sbreview.yaml `documents:`
+  // The repository around the run, for evidence files the run did not read; may be null.
+  const RepositoryLookup* repository = nullptr;
 };
 
 // Dispatches on the file's type. Never throws: bad input becomes a Problem.

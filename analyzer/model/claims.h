@@ -76,6 +76,9 @@ struct Claim {
   bool writable_only = false;          // OnlyMounts: "the only writable mount"
   std::string marker;  // the words that made the claim negated, conditional, hedged or advice
   std::string unless;  // an exception the sentence names ("unless `--net full`")
+  // The platform the sentence names ("on Linux", "under WSL"): "linux", "macos", "wsl",
+  // "windows", or "". The claim is judged on the launcher's paths that run there.
+  std::string platform;
   // Literal tokens that name the control in a test or configuration file ("--cap-drop",
   // "readOnlyRootFilesystem", "policy drop"): what an evidence file must mention.
   std::vector<std::string> tokens;

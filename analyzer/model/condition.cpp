@@ -12,7 +12,7 @@ namespace {
 std::vector<CondAtom> atoms_of(const Condition& c) {
   if (!c.atoms.empty() || c.always()) return c.atoms;
   std::string t = c.text.rfind("when ", 0) == 0 ? c.text.substr(5) : c.text;
-  return {CondAtom{t, "not (" + t + ")", "", ""}};
+  return {CondAtom{t, "not (" + t + ")", "", "", ""}};
 }
 
 // "when A and B"; a lone "for each x in ..." reads without "when".
@@ -66,6 +66,26 @@ bool from_render_switch(const Condition& c) {
   return std::any_of(c.atoms.begin(), c.atoms.end(), [](const CondAtom& a) {
     return a.subject.rfind(kRenderSwitchSubject, 0) == 0;
   });
+}
+
+namespace {
+
+// Whether a path on which `test` (a CondAtom::platform, "" or "!x" or "x") holds can run on
+// `platform`.
+bool platform_allows(const std::string& test, std::string_view platform) {
+  if (test.empty()) return true;
+  bool negated = test[0] == '!';
+  std::string_view named = std::string_view(test).substr(negated ? 1 : 0);
+  bool runs_there = named == platform || (named == "linux" && platform == "wsl");
+  return negated ? !runs_there : runs_there;
+}
+
+}  // namespace
+
+bool on_platform(const Condition& c, std::string_view platform) {
+  if (platform.empty()) return true;
+  return std::all_of(c.atoms.begin(), c.atoms.end(),
+                     [&](const CondAtom& a) { return platform_allows(a.platform, platform); });
 }
 
 Condition conjoin(const Condition& outer, const Condition& inner) {

@@ -51,6 +51,9 @@ struct CondAtom {
   std::string negation;
   std::string subject;  // "" = not comparable with other atoms
   std::string equals;   // the literal the subject equals when the atom holds, if it says so
+  // A test of the platform the launcher runs on: "linux", "macos", "wsl", "windows" when the
+  // atom holds there only, "!linux"... when it holds everywhere else; "" for other tests.
+  std::string platform;
   friend bool operator==(const CondAtom&, const CondAtom&) = default;
 };
 
@@ -104,6 +107,11 @@ struct Step {
 
 // Whether `c` is a chart value rendered flipped (an atom on kRenderSwitchSubject).
 bool from_render_switch(const Condition& c);
+
+// Whether a path under `c` can run on `platform` ("linux", "macos", "wsl", "windows"): no
+// platform test of the path rules it out. WSL reports Linux to `uname -s`, so a Linux branch
+// runs there too, but a WSL-only branch does not run on Linux. "" allows every path.
+bool on_platform(const Condition& c, std::string_view platform);
 
 // Steps a chain keeps: a value looped through many assignments names its nearest ones.
 inline constexpr std::size_t kMaxSteps = 8;

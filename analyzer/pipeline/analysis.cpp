@@ -193,6 +193,7 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   ctx.max_documents = config.limits.max_documents;
   WallClock clock(config.limits.wall_clock_seconds);
   ctx.documents = &config.documents;
+  ctx.repository = options.repository;
   const size_t files = a.sources.files.size();
   std::vector<FilePart> parts(files + rendered.streams.size());
   std::atomic<size_t> next{0};

@@ -8,6 +8,7 @@
 #include "analyzer/config/config.h"
 #include "analyzer/model/model.h"
 #include "analyzer/render/render_roots.h"
+#include "analyzer/source/repository_files.h"
 #include "analyzer/source/source.h"
 
 namespace sbr {
@@ -20,6 +21,9 @@ struct Analysis {
 struct AnalyzeOptions {
   unsigned jobs = 1;             // the input's bounds are Config::limits
   render::RenderOptions render;  // Helm charts and Kustomize overlays
+  // The repository around the roots, where evidence files outside the run are looked up
+  // (docs/doc-claims.md); null: only the run's files count.
+  const RepositoryLookup* repository = nullptr;
 };
 
 // The roots may lie in any trees (a working tree, a git revision, memory); the trees must

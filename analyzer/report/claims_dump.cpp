@@ -19,6 +19,7 @@ void dump_claim(const Model& m, const Claim& c, std::ostream& out) {
       c.arguments.empty() ? "" : fmt::format(" paths={}", fmt::join(c.arguments, ",")),
       where(m, c.at), claim_mood_name(c.mood), c.marker.empty() ? "" : " `" + c.marker + "`");
   if (c.paths == ClaimPaths::Every) out << "    on every path\n";
+  if (!c.platform.empty()) out << fmt::format("    on platform {}\n", c.platform);
   if (!c.unless.empty()) out << fmt::format("    exception: {}\n", c.unless);
   if (!c.about_note.empty()) out << fmt::format("    about: {}\n", c.about_note);
   inv::ClaimVerdict v = inv::judge_claim(m, c);

@@ -21,7 +21,19 @@ struct Candidate {
   bool from_span = false;
   bool weakness = false;     // names a weakness: a claim only when negated
   std::size_t value_at = 0;  // where a phrase names its value (PhraseHit::value_at)
+  std::string names;         // "`agent` implements layer 4: ...": the invocation or service
 };
+
+// The last code span before `at` (clause offsets) that names something other than a control:
+// `bin/agentbox`, the `agent` service.
+std::string named_before(const Flat& f, const Clause& c, std::size_t at) {
+  std::string found;
+  for (const CodeSpan& s : f.codes) {
+    if (s.begin < c.begin || s.end > c.begin + at) continue;
+    if (!classify_span(s.literal)) found = s.literal;
+  }
+  return found;
+}
 
 std::string shorten(std::string_view s) {
   s = trim(s);
@@ -119,6 +131,10 @@ void phrase_candidates(const Flat& f, const Clause& c, const CodeSpan* subject,
     cl.value = h.value;
     cl.writable_only = h.writable_only;
     cl.tokens = form_tokens(h.form);
+    if (h.layer) {
+      cand.names = named_before(f, c, h.begin);
+      if (!cl.value.empty()) cl.tokens.push_back(cl.value);
+    }
     if (h.form == ClaimForm::OnlyMounts) {
       for (const CodeSpan* p : path_spans(f, c, subject)) cl.arguments.push_back(p->literal);
     }
@@ -223,7 +239,9 @@ bool read_mood(std::string_view clause, ClaimOrigin origin, Candidate& cand) {
     cl.mood = ClaimMood::Conditional;
     cl.marker = k;
   } else if (std::string p = platform_marker(clause); !p.empty()) {
-    cl.mood = ClaimMood::Conditional;
+    // "on Linux": judged on the launcher's paths that run there (its platform tests).
+    cl.platform = marker_platform(p);
+    if (cl.platform.empty()) cl.mood = ClaimMood::Conditional;
     cl.marker = p;
   }
   cl.unless = exception_text(clause);
@@ -261,6 +279,7 @@ void claims_in_block(const Inline& block, ClaimOrigin origin, FileId file,
       cand.claim.origin = origin;
       cand.claim.at.file = file;
       if (subject != nullptr) cand.claim.subject = subject->literal;
+      if (!cand.names.empty()) cand.claim.subject = cand.names;
       out.push_back(std::move(cand.claim));
     }
   }

@@ -43,9 +43,9 @@ std::vector<const SourceFile*> files_at(const SourceSet& s, const std::string& p
   return out;
 }
 
-bool mentions(const std::vector<const SourceFile*>& files, const std::vector<std::string>& tokens) {
-  for (const SourceFile* f : files) {
-    std::string text = lower(f->bytes);
+bool mentions(const std::vector<std::string_view>& files, const std::vector<std::string>& tokens) {
+  for (std::string_view f : files) {
+    std::string text = lower(f);
     for (const std::string& t : tokens) {
       if (!t.empty() && text.find(lower(t)) != std::string::npos) return true;
     }
@@ -53,31 +53,57 @@ bool mentions(const std::vector<const SourceFile*>& files, const std::vector<std
   return false;
 }
 
+// The text of the files the path names.
+struct Found {
+  std::vector<std::string_view> texts;
+  std::vector<RepositoryLookupFile> outside;  // owns the texts of files the run did not read
+};
+
 // The folder the path is relative to: the document's, or one above it (a threat model in docs/
-// citing `tests/e2e/net.sh` from the repository's top).
-std::vector<const SourceFile*> resolve(const SourceSet& s, std::string_view doc_path,
-                                       std::string_view path, std::string& resolved) {
+// citing `tests/e2e/net.sh` from the repository's top); among the run's files first, then in
+// the repository around the run (a path outside the checked paths, or excluded).
+Found resolve(const SourceSet& s, const RepositoryLookup* repo, std::string_view doc_path,
+              std::string_view path, std::string& resolved) {
   std::string_view rel = path;
   while (!rel.empty() && rel[0] == '/') rel.remove_prefix(1);
+  Found f;
   for (std::string dir = parent_of(doc_path);; dir = parent_of(dir)) {
     if (auto p = join(dir, rel)) {
       auto found = files_at(s, *p);
       if (!found.empty()) {
         resolved = *p;
-        return found;
+        for (const SourceFile* file : found) f.texts.emplace_back(file->bytes);
+        return f;
       }
     }
-    if (dir.empty()) return {};
+    if (dir.empty()) break;
+  }
+  if (repo == nullptr) return f;
+  // The document's folder in the repository; ".." above the run's base stays inside the top.
+  auto doc_dir = join(repo->base(), parent_of(doc_path));
+  if (!doc_dir) return f;
+  for (std::string dir = *doc_dir;; dir = parent_of(dir)) {
+    if (auto p = join(dir, rel)) {
+      f.outside = repo->files_at(*p);
+      if (!f.outside.empty()) {
+        resolved = *p;
+        for (const RepositoryLookupFile& file : f.outside) f.texts.emplace_back(file.bytes);
+        return f;
+      }
+    }
+    if (dir.empty()) return f;
   }
 }
 
 }  // namespace
 
-void resolve_evidence(Extracted& x, std::string_view doc_path, const SourceSet* sources) {
+void resolve_evidence(Extracted& x, std::string_view doc_path, const SourceSet* sources,
+                      const RepositoryLookup* repository) {
   if (sources == nullptr) return;
   for (EvidenceRow& row : x.rows) {
     for (ClaimEvidence& e : row.evidence) {
-      auto files = resolve(*sources, doc_path, e.path, e.resolved);
+      Found found = resolve(*sources, repository, doc_path, e.path, e.resolved);
+      const std::vector<std::string_view>& files = found.texts;
       for (std::size_t i : row.claims) {
         const Claim& c = x.claims[i];
         if (c.mood == ClaimMood::Negated || c.mood == ClaimMood::Advice) continue;

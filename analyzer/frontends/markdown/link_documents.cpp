@@ -140,6 +140,15 @@ void link_documents(Model& model, const std::vector<DocumentScope>& scopes) {
       }
       std::set<std::size_t> named;
       named_by(model, c.subject, parent_of(path), base, named);
+      // A name (the `agent` service) is first the document's own: another project's service
+      // of that name is not the one it speaks about.
+      if (c.subject.find('/') == std::string::npos && c.subject.find('.') == std::string::npos) {
+        std::set<std::size_t> own;
+        for (std::size_t i : named) {
+          if (std::find(about.begin(), about.end(), i) != about.end()) own.insert(i);
+        }
+        if (!own.empty()) named = std::move(own);
+      }
       // A block that starts with a path no workload lives in (`~/.agents` ...) is about that
       // path, not about other workloads: the document's scope stays.
       if (named.empty()) {

@@ -40,7 +40,7 @@ void read_markdown_file(const SourceFile& file, const FrontendContext& ctx, File
   doc.file = file.id;
   if (claims) {
     md::Extracted x = md::extract_claims(tree, file.id);
-    md::resolve_evidence(x, file.path, ctx.sources);
+    md::resolve_evidence(x, file.path, ctx.sources, ctx.repository);
     doc.claims = std::move(x.claims);
     for (md::EvidenceRow& r : x.rows) {
       std::move(r.evidence.begin(), r.evidence.end(), std::back_inserter(doc.evidence));

@@ -13,7 +13,8 @@ namespace sbr::md {
 // Each evidence path of `x`, resolved against the files of the run (relative to the document's
 // folder, then to each folder above it); for one that exists, the row's controls whose literal
 // tokens it never contains.
-void resolve_evidence(Extracted& x, std::string_view doc_path, const SourceSet* sources);
+void resolve_evidence(Extracted& x, std::string_view doc_path, const SourceSet* sources,
+                      const RepositoryLookup* repository);
 
 // Lists the fenced shell and YAML blocks of `tree` in `doc.examples`; with `analyse`, reads
 // each through the bash or Kubernetes frontend into `out.workloads`, marked as examples.

@@ -40,6 +40,8 @@ struct PhraseHit {
   // Where the phrase names its value ("runs under runc instead of gVisor": at "gVisor"); a
   // negation right before it unmakes the claim like one before the phrase. `begin` when none.
   std::size_t value_at = 0;
+  // "implements layer N: AppArmor profile P": about the invocation or service the clause names.
+  bool layer = false;
 };
 
 // Every phrase of the vocabulary in `clause` (code spans in backticks), in order, overlaps
@@ -66,6 +68,9 @@ std::string condition_marker(std::string_view before);
 // "on macOS", "under WSL": the clause is about one platform. Launchers' platform branches are
 // not modelled, so such a claim is conditional.
 std::string platform_marker(std::string_view clause);
+// The platform a marker names, as CondAtom::platform spells it ("linux", "macos", "wsl",
+// "windows"); "" for one the launchers' tests do not tell apart ("Apple silicon").
+std::string marker_platform(std::string_view marker);
 // "unless `--net full`": the exception's text from its word to the clause end, or "".
 std::string exception_text(std::string_view clause);
 // "always", "in every mode": the claim is about every path of a launcher.

@@ -131,6 +131,16 @@ std::string platform_marker(std::string_view clause) {
   return "";
 }
 
+std::string marker_platform(std::string_view marker) {
+  std::string m = lower(marker);
+  auto has = [&](std::string_view w) { return m.find(w) != std::string::npos; };
+  if (has("wsl")) return "wsl";
+  if (has("macos") || has("mac os") || has("os x") || has("a mac") || has("darwin")) return "macos";
+  if (has("linux")) return "linux";
+  if (has("windows")) return "windows";
+  return "";
+}
+
 std::string exception_text(std::string_view clause) {
   static const auto kException =
       compile_ci(R"(\b(?:unless|except(?: when| with| in| for| if)?|other than)\b)");

@@ -16,7 +16,7 @@ namespace {
 using F = ClaimForm;
 
 // What a phrase's first group, when it has one, means.
-enum class Group { None, Value, Runtime, Writable };
+enum class Group { None, Value, Runtime, Writable, LayerValue };
 
 // A match that is not the claim after all, by what surrounds it.
 using Reject = bool (*)(std::string_view text, std::size_t begin, std::size_t end);
@@ -85,6 +85,12 @@ constexpr PhraseRule kPhrases[] = {
     {R"(\b(?:default |a )?seccomp (?:profile |filter )?(?:is )?(?:enabled|enforced|applied|on)\b)",
      F::SeccompProfile},
     {R"(\bapparmor(?: profile)? `([^`]+)`)", F::AppArmorProfile, Group::Value},
+    // "`bin/agentbox` implements layer 3: AppArmor profile `agentbox`": a defence-in-depth
+    // list; the profile belongs to the invocation or service the clause names.
+    {R"(\b(?:implements? )?(?:defen[cs]e )?layer (?:\d+|[a-z]+) ?(?::|-|\x{2013}|\x{2014}) ?(?:an? |the )?apparmor (?:profile )?`?([A-Za-z0-9_.:/-]*[A-Za-z0-9_/-])`?)",
+     F::AppArmorProfile, Group::LayerValue},
+    {R"(\b(?:implements? )?(?:defen[cs]e )?layer (?:\d+|[a-z]+) ?(?::|-|\x{2013}|\x{2014}) ?(?:an? |the )?seccomp (?:profile |filter )?`?([A-Za-z0-9_.:/-]*[A-Za-z0-9_/-])`?)",
+     F::SeccompProfile, Group::LayerValue},
     // 3: mounts
     {R"(\bonly (?:the |your |its )?(?:project|workspace|repository|repo|working|current)(?: directory| dir| folder| tree| checkout)? (?:is|gets|are) (?:bind[- ])?mounted\b)",
      F::OnlyMounts},
@@ -211,7 +217,9 @@ std::vector<PhraseHit> find_phrases(std::string_view clause) {
     for_each_match(*c.re, clause, [&](std::size_t b, std::size_t e, std::string_view g) {
       if (c.rule->reject && c.rule->reject(clause, b, e)) return;
       PhraseHit h{c.rule->form, b, e, "", false, b};
-      if (c.rule->group == Group::Value) h.value = std::string(g);
+      if (c.rule->group == Group::Value || c.rule->group == Group::LayerValue)
+        h.value = std::string(g);
+      h.layer = c.rule->group == Group::LayerValue;
       if (c.rule->group == Group::Runtime) {
         h.value = hardened_runtime_value(g);
         h.value_at = static_cast<std::size_t>(g.data() - clause.data());

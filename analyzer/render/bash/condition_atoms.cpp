@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/platform_tests.h"
 
 namespace sbr::bash {
 
@@ -57,8 +58,9 @@ std::pair<std::string, std::string> file_test_words(std::string_view op, const s
 }
 
 CondAtom Evaluator::atom(const Truth& t, bool holds) {
-  return holds ? CondAtom{t.text, t.negated_text, t.subject, t.equals}
-               : CondAtom{t.negated_text, t.text, t.subject, t.negated_equals};
+  return holds ? CondAtom{t.text, t.negated_text, t.subject, t.equals, t.platform}
+               : CondAtom{t.negated_text, t.text, t.subject, t.negated_equals,
+                          negate_platform(t.platform)};
 }
 
 // An environment variable the script never assigns has one value for the whole run; an
@@ -83,9 +85,9 @@ CondAtom Evaluator::case_atom(const std::string& label, const std::string& joine
   if (script_argument) {
     std::string shown =
         joined == "*" ? "started with any other argument" : "started with `" + joined + "`";
-    return {shown, "not " + shown, "", ""};
+    return {shown, "not " + shown, "", "", ""};
   }
-  return {label + " matches " + joined, label + " does not match " + joined, subject, equals};
+  return {label + " matches " + joined, label + " does not match " + joined, subject, equals, ""};
 }
 
 // `command -v nft`, `which iptables`, `type -p ipset`, `hash nft`: a check for a tool.
@@ -98,11 +100,12 @@ CondAtom Evaluator::outcome_atom(std::string_view command, bool fails) {
     if (tool.empty()) break;
     std::string present = "`" + tool + "` is installed";
     std::string missing = "`" + tool + "` is not installed";
-    return fails ? CondAtom{missing, present, "", ""} : CondAtom{present, missing, "", ""};
+    return fails ? CondAtom{missing, present, "", "", ""} : CondAtom{present, missing, "", "", ""};
   }
   std::string shown = "`" + short_text(command) + "` " + (fails ? "fails" : "succeeds");
   std::string other = "`" + short_text(command) + "` " + (fails ? "succeeds" : "fails");
-  return {shown, other, "", ""};
+  std::string platform = command_platform(command);  // `uname -r | grep -qi microsoft`: WSL
+  return {shown, other, "", "", fails ? negate_platform(platform) : platform};
 }
 
 }  // namespace sbr::bash

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/platform_tests.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/strings.h"
 
@@ -38,6 +39,7 @@ Truth negate(Truth t) {
   if (t.default_value) o.default_value = !*t.default_value;
   o.text = t.negated_text;
   o.negated_text = t.text;
+  o.platform = negate_platform(t.platform);
   return o;
 }
 
@@ -186,6 +188,7 @@ Truth Evaluator::undecided(TSNode n, const Ctx& ctx) {
   bool probe = said.shown.rfind("`" + src, 0) != 0;
   unknown.text = probe ? said.shown : "`" + src + "` succeeds";
   unknown.negated_text = probe ? said.negation : "`" + src + "` fails";
+  unknown.platform = said.platform;
   // `! command -v nft >/dev/null`: the redirect wraps the whole negation. It still runs as the
   // redirected statement it is; only its words for the reader come from the command inside.
   if (is(n, K::redirected_statement) && !ts_node_is_null(field(n, F::body))) {
@@ -195,6 +198,7 @@ Truth Evaluator::undecided(TSNode n, const Ctx& ctx) {
     CondAtom a = outcome_atom(ctx.tree->slice(inner), false);
     unknown.text = negated ? a.negation : a.shown;
     unknown.negated_text = negated ? a.shown : a.negation;
+    unknown.platform = negated ? negate_platform(a.platform) : a.platform;
   }
   return unknown;
 }
@@ -244,7 +248,21 @@ Truth Evaluator::binary_truth(TSNode n, Ctx& ctx, const Truth& unknown) {
   } else if (a.default_known && b.default_known) {
     t.default_value = compare(op, a.w.text, b.w.text);
   }
+  platform_comparison(la, op, b, t);
   return t;
+}
+
+// `[[ $OSTYPE == darwin* ]]`, `[ "$(uname -s)" = Linux ]`: both branches are paths on some
+// platform, neither is a switch (OSTYPE is bash's own, never the operator's to set).
+void Evaluator::platform_comparison(const std::string& label, const std::string& op, const EWord& b,
+                                    Truth& t) {
+  if (b.w.symbolic || t.known || !names_platform(label)) return;
+  std::string platform = pattern_platform(b.w.text);
+  if (platform.empty()) return;
+  bool equal = op == "==" || op == "=";
+  if (!equal && op != "!=") return;
+  t.platform = equal ? platform : negate_platform(platform);
+  t.default_value.reset();
 }
 
 // `[[ -n x ]]`, `-z`, `-v`, `!`, and the file tests (host-dependent: undecided).

@@ -7,11 +7,23 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/platform_tests.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 
 namespace {
+
+// The platform every pattern of a case item names ("Darwin|darwin*"), or "" (`*`, mixed).
+std::string patterns_platform(const std::vector<std::string>& pats) {
+  std::string found;
+  for (const std::string& p : pats) {
+    std::string one = pattern_platform(p);
+    if (one.empty() || (!found.empty() && one != found)) return "";
+    found = one;
+  }
+  return found;
+}
 
 // An `if` or `elif` clause: its condition (the first statement before `then`) and its body.
 // For the `if` itself, the elif and else clauses go to `rest`.
@@ -264,6 +276,9 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     if (item_default[i]) default_item = i;
   }
   const std::string label = var.empty() ? std::string(ctx.tree->slice(value)) : var;
+  const bool platform_test =
+      names_platform(var.empty() ? std::string(ctx.tree->slice(value)) : var);
+  std::vector<std::string> platforms_before;
   State before = st_;
   CaseMerge merge;
   // No item is the default path: the base is the path where no item matched, or (with a
@@ -276,8 +291,21 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     for (size_t pi = 0; pi < pats.size(); ++pi)
       pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
     Ctx ic = ctx;
-    ic.cond = join(ctx.cond, Condition::when(case_atom(label, pj, pats, var_subject),
-                                             v.default_known && !item_default[i]));
+    CondAtom item = case_atom(label, pj, pats, var_subject);
+    bool switched = v.default_known && !item_default[i];
+    Condition earlier;    // a later item runs only where the platforms before it did not match
+    if (platform_test) {  // `case "$(uname -s)" in Darwin)`: a platform's path, not a switch
+      item.platform = patterns_platform(pats);
+      switched = false;
+      for (const std::string& p : platforms_before) {
+        if (p == item.platform) continue;
+        earlier = join(earlier, Condition::when({label + " is not " + p, label + " is " + p,
+                                                 var_subject, "", negate_platform(p)},
+                                                false));
+      }
+      if (!item.platform.empty()) platforms_before.push_back(item.platform);
+    }
+    ic.cond = join(join(ctx.cond, earlier), Condition::when(std::move(item), switched));
     st_ = before;
     for (TSNode s : body_of(it)) {
       if (st_.dead || st_.returning || st_.breaking) break;
@@ -349,9 +377,9 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
     slot.elems().push_back(item);
     Ctx bc = ctx;
     if (item.w.symbolic)
-      bc.cond =
-          join(ctx.cond,
-               Condition::when({"for each " + name + " in " + item.w.origin, "", "", ""}, false));
+      bc.cond = join(
+          ctx.cond,
+          Condition::when({"for each " + name + " in " + item.w.origin, "", "", "", ""}, false));
     statement(body, bc);
     if (st_.may_break) {
       // Whether the loop goes on depends on values the script does not fix: one more
@@ -400,7 +428,7 @@ void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
       // Unknown bound (`while read`, a retry loop): the body once, as a conditional path.
       Ctx bc = ctx;
       bc.cond =
-          join(ctx.cond, t.text.empty() ? Condition::when({"the loop runs", "", "", ""}, false)
+          join(ctx.cond, t.text.empty() ? Condition::when({"the loop runs", "", "", "", ""}, false)
                                         : Condition::when(atom(t, true), false));
       State before = st_;
       statement(body, bc);

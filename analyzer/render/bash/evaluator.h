@@ -348,6 +348,7 @@ class Evaluator {
     std::string subject;                // CondAtom::subject of the value tested, or ""
     std::string equals;                 // the literal it equals when true (`==`), or ""
     std::string negated_equals;         // ... when false (`!=`)
+    std::string platform;               // CondAtom::platform when true (platform_tests.h)
   };
   // The path condition atom for `t` holding (or not).
   static CondAtom atom(const Truth& t, bool holds);
@@ -363,6 +364,8 @@ class Evaluator {
   static Truth undecided(TSNode n, const Ctx& ctx);
   Truth test_command_truth(TSNode n, Ctx& ctx, Truth unknown);
   Truth binary_truth(TSNode n, Ctx& ctx, const Truth& unknown);
+  static void platform_comparison(const std::string& label, const std::string& op, const EWord& b,
+                                  Truth& t);
   Truth unary_truth(TSNode n, Ctx& ctx);
   Truth nonempty_truth(TSNode n, Ctx& ctx);
   Truth list_truth(TSNode n, Ctx& ctx);

@@ -59,6 +59,12 @@ bool branch_keys(const NodeList& branch, std::uint32_t& indent, std::vector<std:
   return true;
 }
 
+// Sprig's functions that change a map in place: every holder of it sees the change.
+bool mutates_maps(const std::string& name) {
+  return name == "set" || name == "unset" || name == "merge" || name == "mergeOverwrite" ||
+         name == "mustMerge" || name == "mustMergeOverwrite";
+}
+
 }  // namespace
 
 void append_value(Output& out, const Value& v, const Location& at) {
@@ -158,6 +164,7 @@ Output Exec::run_text(const std::string& text, const Value& dot, const Location&
     throw RenderError("tpl: " + error.message, at);
   for (auto& d : parsed->defines) set_.named[d.first] = d.second;
   set_.keep.push_back(parsed);
+  shared_ = shared_ || !parsed->defines.empty();
   std::string name = "\x01tpl";
   set_.named[name] = std::make_shared<NodeList>(parsed->body);
   Output out = call_named(name, dot, at);
@@ -348,7 +355,20 @@ Value Exec::fields(Value v, const std::vector<std::string>& names, std::vector<V
   }
   if (args && !args->empty())
     throw RenderError(fmt::format("{} is not a method but has arguments", names.back()), at);
+  if (reads_) note_read(v);
   return v;
+}
+
+void Exec::note_read(const Value& v) {
+  if (v.is_map() && std::find(roots_->begin(), roots_->end(), v.map.get()) != roots_->end()) {
+    if (reads_->empty() || !reads_->back().whole) reads_->push_back({{}, {}, true});
+    return;
+  }
+  if (v.path.empty()) return;  // not from .Values: its operands were read on the way
+  if (!reads_->empty() && reads_->back().path == v.path &&
+      reads_->back().values.file == v.from.file)
+    return;
+  reads_->push_back({v.from, v.path, false});
 }
 
 Value Exec::arg(const Arg& a, const Value& dot) {
@@ -424,6 +444,7 @@ Value Exec::call(const std::string& name, const Command& c, const Value& dot, co
   args.reserve(c.args.size());
   for (std::size_t k = 1; k < c.args.size(); ++k) args.push_back(arg(c.args[k], dot));
   if (piped) args.push_back(*piped);
+  if (reads_ && mutates_maps(name)) shared_ = true;
   Value r = found->second(*this, args, c.at);
   // `quote .Values.x`, `default "a" .Values.x`: the text still came from that values line.
   if (!r.lines && !r.is_map() && !r.is_list()) {

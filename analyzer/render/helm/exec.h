@@ -25,6 +25,15 @@ struct Span {
 
 // A guard (`if`/`with`) as the executor saw it decide: where it is and, when its deciding
 // value came from .Values, where that value was written.
+// A value a template used, as the executor saw it: what a switch's flipped render must
+// re-run that template for. Only whole operands count (`.Values.debug.enabled`, `toYaml
+// .Values.debug`), not the maps a field chain passes through on the way.
+struct ValueRead {
+  Location values;     // where the value was written (invalid: --set, or not a values file)
+  std::string path;    // its key path as written there; "" with `whole`
+  bool whole = false;  // a chart's whole .Values was used: every switch may change the output
+};
+
 struct GuardSeen {
   Location at;           // the {{ if }} / {{ with }} action
   Location values;       // where the deciding value was written (invalid: --set, or not values)
@@ -80,6 +89,14 @@ class Exec {
   TemplateSet& set() { return set_; }
   // Records every guard whose deciding value came from .Values (the chart's switches).
   void record_guards(std::vector<GuardSeen>* into) { guards_ = into; }
+  // Records every value taken from .Values (`roots`: the maps that are a chart's whole
+  // .Values), and whether the template changed state other templates share (`set` on a map,
+  // `tpl` defines), after which re-running it alone would not reproduce a whole render.
+  void record_reads(std::vector<ValueRead>* into, const std::vector<const Map*>* roots) {
+    reads_ = into;
+    roots_ = roots;
+  }
+  bool touched_shared_state() const { return shared_; }
 
  private:
   struct Frame;
@@ -103,6 +120,7 @@ class Exec {
   Value variable(const std::string& name, const Location& at) const;
   void declare(const Pipeline& p, const Value& v);
   void step(const Location& at);
+  void note_read(const Value& v);
 
   TemplateSet& set_;
   Value root_;
@@ -111,6 +129,9 @@ class Exec {
   int depth_ = 0;
   std::uint64_t steps_ = 0;
   std::vector<GuardSeen>* guards_ = nullptr;
+  std::vector<ValueRead>* reads_ = nullptr;
+  const std::vector<const Map*>* roots_ = nullptr;
+  bool shared_ = false;
 };
 
 // A string value holding `out`'s text, with the origin of each of its lines.

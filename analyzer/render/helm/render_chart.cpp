@@ -85,8 +85,8 @@ Value dot_for(const Unit& u, const Value& values, const Value& release, const Va
 }
 
 // Parses every template; Helm parses deeper paths first, so a parent's define wins.
-bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result,
-               const Chart& chart) {
+bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result, const Chart& chart,
+               const ChartRender* reuse) {
   std::vector<Unit*> order;
   order.reserve(units.size());
   for (Unit& u : units) order.push_back(&u);
@@ -96,6 +96,15 @@ bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result,
     return a->name < b->name;
   });
   for (Unit* u : order) {
+    if (reuse) {
+      auto done = reuse->parsed.find(u->file);
+      if (done != reuse->parsed.end()) {  // parsed and accepted by an earlier render
+        u->parsed = done->second;
+        result.parsed.emplace(u->file, u->parsed);
+        for (const auto& d : u->parsed->defines) set.named[d.first] = d.second;
+        continue;
+      }
+    }
     u->parsed = std::make_shared<ParsedFile>();
     ParseError error;
     std::string message;
@@ -125,8 +134,33 @@ bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result,
       return false;
     }
     for (const auto& d : u->parsed->defines) set.named[d.first] = d.second;
+    result.parsed.emplace(u->file, u->parsed);
   }
   return true;
+}
+
+// Whether a flipped render takes `u`'s output from the earlier render instead of running it.
+const RenderedTemplate* reused(const Unit& u, const ChartSettings& settings, bool& skip) {
+  skip = false;
+  const ChartRender* base = settings.reuse;
+  if (!base || !settings.rerun || base->shared_state || !base->reads.count(u.name)) return nullptr;
+  if (std::find(settings.rerun->begin(), settings.rerun->end(), u.name) != settings.rerun->end())
+    return nullptr;
+  skip = true;
+  for (const RenderedTemplate& t : base->templates) {
+    if (t.name == u.name) return &t;
+  }
+  return nullptr;  // it failed or printed nothing then, and would again
+}
+
+// The maps that are a chart's whole .Values in this render (the top chart's, each subchart's).
+std::vector<const Map*> values_roots(const std::vector<Unit>& units, const Chart& chart,
+                                     const Value& values) {
+  std::vector<const Map*> roots{values.map.get()};
+  for (const Unit& u : units) {
+    if (u.chart != &chart && u.chart->values.is_map()) roots.push_back(u.chart->values.map.get());
+  }
+  return roots;
 }
 
 }  // namespace
@@ -136,16 +170,28 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
   std::vector<Unit> units;
   collect(chart, chart.name, true, settings.render_tests, units, 0);
   TemplateSet set;
-  if (!parse_all(units, set, result, chart)) return result;
+  if (!parse_all(units, set, result, chart, settings.reuse)) return result;
   std::sort(units.begin(), units.end(),
             [](const Unit& a, const Unit& b) { return a.name < b.name; });
   Value release = release_object(settings.release);
   Value caps = capabilities_object(settings.release);
+  std::vector<const Map*> roots = values_roots(units, chart, values);
   for (const Unit& u : units) {
     if (!u.render) continue;
+    bool skip = false;
+    if (const RenderedTemplate* same = reused(u, settings, skip)) result.templates.push_back(*same);
+    if (skip) continue;
     const Value& scoped = u.chart == &chart ? values : u.chart->values;
     Exec exec(set, dot_for(u, scoped, release, caps));
-    if (settings.record_guards) exec.record_guards(&result.guards);
+    if (settings.record_guards) {
+      exec.record_guards(&result.guards);
+      exec.record_reads(&result.reads[u.name], &roots);
+    }
+    struct SharedNote {  // kept when the template fails too
+      const Exec& exec;
+      bool& into;
+      ~SharedNote() { into = into || exec.touched_shared_state(); }
+    } note{exec, result.shared_state};
     RenderedTemplate t{u.name, u.file, {}};
     try {
       exec.run(u.parsed->body, exec.root(), t.out);

@@ -4,7 +4,8 @@
 // streams carry the condition "when `debug.enabled=true`" (a non-default switch); the check
 // runner keeps only the findings the default render does not have. Only the templates whose
 // output changed are read again, unless one of them holds an object that shapes others (a
-// NetworkPolicy, a ServiceAccount...): then the whole chart is.
+// NetworkPolicy, a ServiceAccount...): then the whole chart is. Only the templates that used
+// the switch's value (or a map holding it) run again; the others' output is the default's.
 #include "analyzer/render/helm/switches.h"
 
 #include "analyzer/render/helm/manifests.h"
@@ -42,12 +43,13 @@ void values_prefixes(const Chart& c, const std::string& prefix, std::map<FileId,
 // The top-level path of the value a guard read: values files of the user and --set keys
 // are written from the top; a subchart's values.yaml from its place below the parent
 // (`global` is shared by every chart).
-std::string top_path(const GuardSeen& g, const std::map<FileId, std::string>& prefixes) {
-  if (!g.values.valid()) return g.path;
-  auto p = prefixes.find(g.values.file);
-  if (p == prefixes.end() || p->second.empty()) return g.path;
-  if (g.path == "global" || g.path.rfind("global.", 0) == 0) return g.path;
-  return p->second + "." + g.path;
+std::string top_path(const Location& values, const std::string& path,
+                     const std::map<FileId, std::string>& prefixes) {
+  if (!values.valid()) return path;
+  auto p = prefixes.find(values.file);
+  if (p == prefixes.end() || p->second.empty()) return path;
+  if (path == "global" || path.rfind("global.", 0) == 0) return path;
+  return p->second + "." + path;
 }
 
 std::vector<Switch> find_switches(const Chart& pristine, const Value& values,
@@ -56,7 +58,7 @@ std::vector<Switch> find_switches(const Chart& pristine, const Value& values,
   values_prefixes(pristine, "", prefixes, 0);
   std::vector<Switch> found;
   for (const GuardSeen& g : guards) {
-    std::string path = top_path(g, prefixes);
+    std::string path = top_path(g.values, g.path, prefixes);
     if (std::any_of(found.begin(), found.end(), [&](const Switch& s) { return s.path == path; }))
       continue;
     // `not .Values.x` decides with a boolean whatever x is: only a boolean value flips.
@@ -180,20 +182,48 @@ void report_bound(const std::vector<Switch>& switches, unsigned max, const Chart
        first.guard.at.valid() ? first.guard.at : Location{chart.chart_file->id, 1, 1}});
 }
 
+// The templates whose output may change with `path` flipped: those that used it, or a map
+// or list that holds it (`toYaml .Values.debug`), or a whole .Values.
+std::vector<std::string> readers_of(const std::string& path, const ChartRender& base,
+                                    const std::map<FileId, std::string>& prefixes) {
+  std::vector<std::string> names;
+  for (const auto& [name, reads] : base.reads) {
+    bool uses = std::any_of(reads.begin(), reads.end(), [&](const ValueRead& r) {
+      if (r.whole) return true;
+      std::string top = top_path(r.values, r.path, prefixes);
+      return top == path || path.rfind(top + ".", 0) == 0;
+    });
+    if (uses) names.push_back(name);
+  }
+  return names;
+}
+
 }  // namespace
+
+std::vector<std::string> switch_readers(const Chart& pristine, const ChartRender& base,
+                                        const std::string& path) {
+  std::map<FileId, std::string> prefixes;
+  values_prefixes(pristine, "", prefixes, 0);
+  return readers_of(path, base, prefixes);
+}
 
 void flip_switches(const Chart& pristine, const Value& values, const Rendering& base,
                    const ChartSettings& settings, unsigned max_switches, RenderOutput& out) {
   std::vector<Switch> switches = find_switches(pristine, values, base.render.guards);
   if (switches.size() > max_switches) report_bound(switches, max_switches, pristine, out);
+  std::map<FileId, std::string> prefixes;
+  values_prefixes(pristine, "", prefixes, 0);
   ChartSettings quiet = settings;
   quiet.record_guards = false;
+  quiet.reuse = &base.render;
   for (std::size_t k = 0; k < switches.size() && k < max_switches; ++k) {
     const Switch& s = switches[k];
     Value flipped = deep_copy(values);
     Value v = *find_path(values, s.path);
     v.b = !v.b;
     set_path(flipped, s.path, v);
+    std::vector<std::string> rerun = readers_of(s.path, base.render, prefixes);
+    quiet.rerun = &rerun;
     Rendering r = render_values(pristine, flipped, quiet);
     report_new_failures(base.render, r.render, s, pristine, out);
     std::vector<std::string> replaced = replaced_templates(base.render, r.render);
