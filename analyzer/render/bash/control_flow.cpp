@@ -125,12 +125,18 @@ void Evaluator::if_branch(TSNode cnd, const std::vector<TSNode>& body,
   bool def_then = t.default_value.value_or(true);
   bool has_default = t.default_value.has_value();
   Ctx tc = ctx, ec = ctx;
-  tc.cond = join(ctx.cond, Condition::when(atom(t, true), has_default && !def_then));
-  ec.cond = join(ctx.cond, Condition::when(atom(t, false), has_default && def_then));
+  Condition then_c = Condition::when(atom(t, true), has_default && !def_then);
+  Condition else_c = Condition::when(atom(t, false), has_default && def_then);
+  // The branch the default value does not take runs on the path that gives the other value.
+  if (t.other_path) (def_then ? else_c : then_c) = *t.other_path;
+  tc.cond = join(ctx.cond, then_c);
+  ec.cond = join(ctx.cond, else_c);
   State before = st_;
+  if (!def_then) narrow_to_path(t);
   if_body(body, tc);
   State s_then = st_;
   st_ = before;
+  if (def_then) narrow_to_path(t);
   else_branch(rest, rest_i, ec, ctx);
   State s_else = st_;
   bool then_default = !has_default || def_then;
