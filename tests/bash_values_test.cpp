@@ -182,3 +182,20 @@ TEST_CASE("an unquoted value set on one path is that path's alternative", "[bash
   CHECK(ls[2]->argv[4].symbolic);  // the network the caller names
   CHECK(ls[2]->from.condition.text.find("opt matches n") != std::string::npos);
 }
+
+// A `case` on a variable set by an option: the item its other value takes runs on that
+// option's path. It was decided by the default value before, so the privileged item never ran.
+TEST_CASE("a case on a path-dependent value runs the item each path's value takes",
+          "[bash-values]") {
+  auto r = render_text(
+      "MODE=safe\nif [[ \"${1:-}\" == --unsafe ]]; then MODE=unsafe; fi\n"
+      "case \"$MODE\" in\n  unsafe) podman run --rm --privileged img ;;\n"
+      "  *) podman run --rm --network=none img ;;\nesac\n");
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 2);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --network=none img");
+  CHECK(ls[0]->from.condition.always());
+  CHECK(argv_text(*ls[1]) == "podman run --rm --privileged img");
+  CHECK(ls[1]->from.condition.text == "when 1=--unsafe");
+  CHECK(ls[1]->from.condition.needs_switch);
+}
