@@ -125,3 +125,77 @@ TEST_CASE("an array element keeps the other paths' values of what it reads", "[b
   CHECK(ls[1]->from.condition.text == "when AGENT_NET=host");
   CHECK(ls[1]->argv[4].from.at.line == 3);  // the element keeps its own site
 }
+
+// A test on a variable set by an option is a branch on that option: `MODE=unsafe` set in the
+// option loop makes `[[ $MODE == unsafe ]]` hold on that path only. The test was decided by
+// MODE's default value before, so the privileged launch in its body was never seen.
+TEST_CASE("a test on a path-dependent value runs its branch on the path that gives it",
+          "[bash-values]") {
+  auto r = render_text(
+      "MODE=safe\nwhile [[ $# -gt 0 ]]; do\n  case $1 in\n    --unsafe) MODE=unsafe; shift ;;\n"
+      "    *) shift ;;\n  esac\ndone\n"
+      "if [[ \"$MODE\" == unsafe ]]; then\n  podman run --rm --privileged img\nfi\n"
+      "if [ -n \"$DEBUGGING\" ]; then docker run --rm --privileged dbg; fi\n"
+      "podman run --rm --network=none img\n");
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 2);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --privileged img");
+  CHECK(ls[0]->from.condition.text == "when started with arguments and started with `--unsafe`");
+  CHECK(ls[0]->from.condition.needs_switch);
+  CHECK(argv_text(*ls[1]) == "podman run --rm --network=none img");
+  CHECK(ls[1]->from.condition.always());
+}
+
+// A `-n` test on a value set on one branch only: the branch where it is set.
+TEST_CASE("a -n test on a value set on one path runs on that path", "[bash-values]") {
+  auto r = render_text(
+      "EXTRA=\nif [[ \"${AGENT_DEBUG:-0}\" == 1 ]]; then EXTRA=--privileged; fi\n"
+      "if [[ -n $EXTRA ]]; then\n  podman run --rm \"$EXTRA\" img\nelse\n"
+      "  podman run --rm --read-only img\nfi\n");
+  auto s = argvs(r, "podman");
+  CHECK(s == std::set<std::string>{"podman run --rm --privileged img",
+                                   "podman run --rm --read-only img"});
+  for (const Invocation* inv : launches(r, "podman")) {
+    bool priv = argv_text(*inv).find("--privileged") != std::string::npos;
+    CHECK(inv->from.condition.needs_switch == priv);
+    if (priv) CHECK(inv->from.condition.text == "when AGENT_DEBUG=1");
+  }
+}
+
+// A value set only on a branch and expanded unquoted (`$publish` empty by default) is an
+// alternative of its own: on the path that set it the word is there, on the others it is
+// not. It was put into the default words with its path's condition before, so the launch
+// on the `-n` path (whose condition contradicts `-p`'s) was dropped as a whole.
+TEST_CASE("an unquoted value set on one path is that path's alternative", "[bash-values]") {
+  auto r = render_text(
+      "net=none\nport=\"\"\nwhile getopts \":n:p:\" opt; do\n  case $opt in\n"
+      "    n) net=$OPTARG ;;\n    p) port=$OPTARG ;;\n    *) exit 2 ;;\n  esac\ndone\n"
+      "publish=\"\"\n[[ -n $port ]] && publish=\"--publish=127.0.0.1:$port:8080\"\n"
+      "podman run --rm --network \"$net\" $publish img\n");
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 3);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --network none img");
+  CHECK(ls[0]->from.condition.always());
+  CHECK(ls[1]->argv.size() == 7);  // --publish=127.0.0.1:<port>:8080
+  CHECK(ls[1]->argv[5].text.rfind("--publish=127.0.0.1:", 0) == 0);
+  CHECK(ls[1]->from.condition.text.find("opt matches p") != std::string::npos);
+  CHECK(ls[2]->argv[4].symbolic);  // the network the caller names
+  CHECK(ls[2]->from.condition.text.find("opt matches n") != std::string::npos);
+}
+
+// A `case` on a variable set by an option: the item its other value takes runs on that
+// option's path. It was decided by the default value before, so the privileged item never ran.
+TEST_CASE("a case on a path-dependent value runs the item each path's value takes",
+          "[bash-values]") {
+  auto r = render_text(
+      "MODE=safe\nif [[ \"${1:-}\" == --unsafe ]]; then MODE=unsafe; fi\n"
+      "case \"$MODE\" in\n  unsafe) podman run --rm --privileged img ;;\n"
+      "  *) podman run --rm --network=none img ;;\nesac\n");
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 2);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --network=none img");
+  CHECK(ls[0]->from.condition.always());
+  CHECK(argv_text(*ls[1]) == "podman run --rm --privileged img");
+  CHECK(ls[1]->from.condition.text == "when 1=--unsafe");
+  CHECK(ls[1]->from.condition.needs_switch);
+}

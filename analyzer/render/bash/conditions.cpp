@@ -6,10 +6,13 @@
 
 #include <cctype>
 #include <cstdint>
+#include <functional>
+#include <optional>
 
 #include <tuple>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/platform_tests.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/strings.h"
@@ -40,6 +43,8 @@ Truth negate(Truth t) {
   o.text = t.negated_text;
   o.negated_text = t.text;
   o.platform = negate_platform(t.platform);
+  o.other_path = t.other_path;
+  o.narrow = t.narrow;
   return o;
 }
 
@@ -147,6 +152,35 @@ void describe_comparison(const std::string& la, const std::string& op, const std
   describe_argument_count(la, op, shown_b, t);
 }
 
+// A test decided by the operands' default values (`t.known`) is undecided when another path's
+// value of an operand decides it the other way, or not at all: `MODE=unsafe` set by an option
+// makes `[[ $MODE == unsafe ]]` a branch on that option. `decide` tells the test's outcome for
+// one value of each operand (the second is ignored by one-operand tests).
+void split_on_other_paths(
+    Truth& t, const Condition& here, const Value& va, const Value& vb,
+    const std::function<std::optional<bool>(const EWord&, const EWord&)>& decide) {
+  if (!t.known || va.words().empty() || vb.words().empty()) return;
+  std::vector<const Condition*> flips;
+  auto check = [&](const EWord& x, const EWord& y, const Condition& c) {
+    if (here.contradicts(c)) return;  // no path reaching the test has that value
+    auto r = decide(x, y);
+    if (!r || *r != *t.known) flips.push_back(&c);
+  };
+  for (std::size_t i = 1; i < va.size(); ++i)
+    if (!va.alts[i].elems.empty())
+      check(va.alts[i].elems.front(), vb.words().front(), va.alts[i].cond);
+  for (std::size_t j = 1; j < vb.size(); ++j)
+    if (!vb.alts[j].elems.empty())
+      check(va.words().front(), vb.alts[j].elems.front(), vb.alts[j].cond);
+  if (flips.empty()) return;
+  t.default_value = t.known;
+  t.known.reset();
+  if (flips.size() == 1) {
+    t.other_path = *flips.front();
+    t.other_path->needs_switch = true;
+  }
+}
+
 }  // namespace
 
 Truth Evaluator::condition(TSNode n, Ctx& ctx) {
@@ -226,8 +260,10 @@ Truth Evaluator::binary_truth(TSNode n, Ctx& ctx, const Truth& unknown) {
     Truth b = condition(r, ctx);
     return combine(a, b, op == "&&" || op == "-a");
   }
-  EWord a = expand_joined(l, ctx);
-  EWord b = expand_joined(r, ctx);
+  const Value va = joined_value(l, ctx);
+  const Value vb = joined_value(r, ctx);
+  const EWord a = va.words().empty() ? EWord{} : va.words().front();
+  const EWord b = vb.words().empty() ? EWord{} : vb.words().front();
   std::string la = label_of(ctx.tree->slice(l));
   std::string lb = label_of(ctx.tree->slice(r));
   Truth t;
@@ -244,6 +280,13 @@ Truth Evaluator::binary_truth(TSNode n, Ctx& ctx, const Truth& unknown) {
     if (!t.known) {
       t.text = unknown.text;
       t.negated_text = unknown.negated_text;
+    }
+    split_on_other_paths(t, ctx.cond, va, vb, [&](const EWord& x, const EWord& y) {
+      return x.w.symbolic || y.w.symbolic ? std::nullopt : compare(op, x.w.text, y.w.text);
+    });
+    if (t.other_path) {
+      expanded_variables(l, ctx.tree, t.narrow);
+      expanded_variables(r, ctx.tree, t.narrow);
     }
   } else if (a.default_known && b.default_known) {
     t.default_value = compare(op, a.w.text, b.w.text);
@@ -276,7 +319,8 @@ Truth Evaluator::unary_truth(TSNode n, Ctx& ctx) {
       operand = c;
   }
   if (op == "!") return negate(condition(operand, ctx));
-  EWord a = expand_joined(operand, ctx);
+  const Value va = joined_value(operand, ctx);
+  const EWord a = va.words().empty() ? EWord{} : va.words().front();
   std::string la = label_of(ctx.tree->slice(operand));
   Truth t;
   if (op == "-n" || op == "-z") {
@@ -288,6 +332,10 @@ Truth Evaluator::unary_truth(TSNode n, Ctx& ctx) {
       t.known = a.w.text.empty() != want_set;
     else if (a.default_known)
       t.default_value = a.w.text.empty() != want_set;
+    split_on_other_paths(t, ctx.cond, va, va, [&](const EWord& x, const EWord&) {
+      return x.w.symbolic ? std::nullopt : std::optional<bool>(x.w.text.empty() != want_set);
+    });
+    if (t.other_path) expanded_variables(operand, ctx.tree, t.narrow);
     return t;
   }
   if (op == "-v") {
@@ -304,9 +352,25 @@ Truth Evaluator::unary_truth(TSNode n, Ctx& ctx) {
   return t;
 }
 
+void Evaluator::narrow_to_path(const Truth& t) {
+  if (!t.other_path) return;
+  for (const std::string& name : t.narrow) {
+    Var* v = lookup_mut(name);
+    if (v == nullptr || v->array) continue;
+    for (std::size_t i = 1; i < v->value.size(); ++i) {
+      const Condition& c = v->value.alts[i].cond;
+      if (c.text != t.other_path->text || c.atoms != t.other_path->atoms) continue;
+      std::vector<EWord> words = v->value.alts[i].elems;
+      v->value.reset(std::move(words));
+      break;
+    }
+  }
+}
+
 // [ "$x" ]: true when non-empty.
 Truth Evaluator::nonempty_truth(TSNode n, Ctx& ctx) {
-  EWord a = expand_joined(n, ctx);
+  const Value va = joined_value(n, ctx);
+  const EWord a = va.words().empty() ? EWord{} : va.words().front();
   Truth t;
   std::string la = label_of(ctx.tree->slice(n));
   t.text = la + " is set";
@@ -316,6 +380,10 @@ Truth Evaluator::nonempty_truth(TSNode n, Ctx& ctx) {
     t.known = !a.w.text.empty();
   else if (a.default_known)
     t.default_value = !a.w.text.empty();
+  split_on_other_paths(t, ctx.cond, va, va, [](const EWord& x, const EWord&) {
+    return x.w.symbolic ? std::nullopt : std::optional<bool>(!x.w.text.empty());
+  });
+  if (t.other_path) expanded_variables(n, ctx.tree, t.narrow);
   return t;
 }
 

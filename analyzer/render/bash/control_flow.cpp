@@ -137,12 +137,18 @@ void Evaluator::if_branch(TSNode cnd, const std::vector<TSNode>& body,
   bool def_then = t.default_value.value_or(true);
   bool has_default = t.default_value.has_value();
   Ctx tc = ctx, ec = ctx;
-  tc.cond = join(ctx.cond, Condition::when(atom(t, true), has_default && !def_then));
-  ec.cond = join(ctx.cond, Condition::when(atom(t, false), has_default && def_then));
+  Condition then_c = Condition::when(atom(t, true), has_default && !def_then);
+  Condition else_c = Condition::when(atom(t, false), has_default && def_then);
+  // The branch the default value does not take runs on the path that gives the other value.
+  if (t.other_path) (def_then ? else_c : then_c) = *t.other_path;
+  tc.cond = join(ctx.cond, then_c);
+  ec.cond = join(ctx.cond, else_c);
   State before = st_;
+  if (!def_then) narrow_to_path(t);
   if_body(body, tc);
   State s_then = st_;
   st_ = before;
+  if (def_then) narrow_to_path(t);
   else_branch(rest, rest_i, ec, ctx);
   State s_else = st_;
   bool then_default = !has_default || def_then;
@@ -201,7 +207,8 @@ void Evaluator::else_branch(const std::vector<TSNode>& rest, size_t rest_i, Ctx&
 
 void Evaluator::case_statement(TSNode n, Ctx& ctx) {
   TSNode value = field(n, F::value);
-  EWord v = expand_joined(value, ctx);
+  const Value subject = joined_value(value, ctx);
+  const EWord v = subject.words().empty() ? EWord{} : subject.words().front();
   std::string var;
   {
     std::vector<std::string> vars;
@@ -251,17 +258,52 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     return b;
   };
   if (!v.w.symbolic) {
-    for (TSNode it : items) {
-      for (const auto& p : pattern_texts(it)) {
-        if (glob(p, v.w.text)) {
-          for (TSNode s : body_of(it)) {
-            if (st_.dead || st_.returning || st_.breaking) break;
-            statement(s, ctx);
-          }
-          return;
-        }
+    // The item a concrete value takes (items.size(): none).
+    auto item_for = [&](const std::string& text) {
+      for (std::size_t i = 0; i < items.size(); ++i)
+        for (const auto& p : pattern_texts(items[i]))
+          if (glob(p, text)) return i;
+      return items.size();
+    };
+    auto run_item = [&](std::size_t i, Ctx& c) {
+      if (i == items.size()) return;
+      for (TSNode s : body_of(items[i])) {
+        if (st_.dead || st_.returning || st_.breaking) break;
+        statement(s, c);
       }
+    };
+    const std::size_t taken = item_for(v.w.text);
+    // Another path's value of the subject (`MODE=unsafe` set by an option) that takes another
+    // item: that item runs on that path. An unknown value there is not followed.
+    std::vector<std::pair<std::size_t, Condition>> others;
+    for (std::size_t ai = 1; ai < subject.size(); ++ai) {
+      const Alt& a = subject.alts[ai];
+      if (a.elems.empty() || a.elems.front().w.symbolic || ctx.cond.contradicts(a.cond)) continue;
+      std::size_t i = item_for(a.elems.front().w.text);
+      if (i != taken) others.emplace_back(i, a.cond);
     }
+    if (others.empty()) {
+      run_item(taken, ctx);
+      return;
+    }
+    State before = st_;
+    CaseMerge merge;
+    run_item(taken, ctx);
+    const bool dead = st_.dead;
+    merge.start(dead ? before : std::move(st_), ctx.cond, !dead);
+    for (auto& [i, c] : others) {
+      st_ = before;
+      Ctx ic = ctx;
+      c.needs_switch = true;
+      ic.cond = join(ctx.cond, c);
+      Truth narrowed;
+      narrowed.other_path = c;
+      if (!var.empty()) narrowed.narrow = {var};
+      narrow_to_path(narrowed);
+      run_item(i, ic);
+      merge.add(std::move(st_), ic.cond);
+    }
+    st_ = merge.finish();
     return;
   }
   // Unknown value: every item is a path; the one the default value takes is the default.

@@ -257,8 +257,12 @@ void Evaluator::list_statement(TSNode n, Ctx& ctx) {
     bool def = t.default_value.has_value() && (*t.default_value == runs_when);
     rc.cond =
         join(ctx.cond, Condition::when(atom(t, runs_when), t.default_value.has_value() && !def));
+    // Decided the other way on one other path of a value it tests: the right side runs there.
+    if (t.other_path && !def) rc.cond = join(ctx.cond, *t.other_path);
   }
   State saved = st_;
+  if (is_test && t.other_path && !(t.default_value && *t.default_value == !is_or))
+    narrow_to_path(t);
   statement(right, rc);
   st_ = merge_states(std::move(st_), std::move(saved), rc.cond, ctx.cond, false);
 }

@@ -295,10 +295,7 @@ class Evaluator {
                                                      bool assignment, std::vector<EWord>& vals);
   bool special_parameter(ParamRef& p, Location at, const Ctx& ctx, std::vector<EWord>& vals);
   EWord array_element(const Var& v, ParamRef& p, Ctx& ctx);
-  std::optional<std::vector<EWord>> scalar_value(TSNode n, Ctx& ctx, const Var& v, ParamRef& p,
-                                                 bool assignment, std::vector<EWord>& vals);
-  std::optional<std::vector<EWord>> alternative_words(TSNode n, Ctx& ctx, const Var& v,
-                                                      const std::string& name);
+  void scalar_value(const Var& v, ParamRef& p, std::vector<EWord>& vals);
   static EWord parameter_length(const ParamRef& p, const std::vector<EWord>& vals);
   EWord parameter_operand(const ParamRef& p, Ctx& ctx);
   void apply_parameter_op(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
@@ -349,7 +346,13 @@ class Evaluator {
     std::string equals;                 // the literal it equals when true (`==`), or ""
     std::string negated_equals;         // ... when false (`!=`)
     std::string platform;               // CondAtom::platform when true (platform_tests.h)
+    // Decided on the default path, the other way on one other path of an operand's value
+    // (`MODE=unsafe` set by an option): that path's condition, for the branch it takes.
+    std::optional<Condition> other_path;
+    std::vector<std::string> narrow;  // the variables the operands read (to narrow on it)
   };
+  // On the path other_path names, the variables a test read hold that path's value only.
+  void narrow_to_path(const Truth& t);
   // The path condition atom for `t` holding (or not).
   static CondAtom atom(const Truth& t, bool holds);
   // The identity of the value `$NAME` has here, for CondAtom::subject ("" when not stable).

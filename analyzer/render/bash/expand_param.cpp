@@ -165,7 +165,7 @@ std::optional<std::vector<EWord>> Evaluator::parameter_values(TSNode n, Ctx& ctx
     } else if (!p.index.empty() && v->array) {
       vals = {array_element(*v, p, ctx)};
     } else {
-      return scalar_value(n, ctx, *v, p, assignment, vals);
+      scalar_value(*v, p, vals);
     }
     return std::nullopt;
   }
@@ -267,10 +267,10 @@ EWord Evaluator::array_element(const Var& v, ParamRef& p, Ctx& ctx) {
   return literal("");
 }
 
-// A scalar's value here, or the value it has on the path being rendered (alt_override_).
-std::optional<std::vector<EWord>> Evaluator::scalar_value(TSNode n, Ctx& ctx, const Var& v,
-                                                          ParamRef& p, bool assignment,
-                                                          std::vector<EWord>& vals) {
+// A scalar's value here, or the value it has on the path being rendered (alt_override_). A
+// value set only on some paths (empty by default, `$publish` unquoted) is no exception: the
+// word is expanded once more per other path's value (value_of), each its own alternative.
+void Evaluator::scalar_value(const Var& v, ParamRef& p, std::vector<EWord>& vals) {
   const std::string& name = p.name;
   if (v.elems().empty()) {
     vals = {literal("")};
@@ -287,33 +287,6 @@ std::optional<std::vector<EWord>> Evaluator::scalar_value(TSNode n, Ctx& ctx, co
              std::find(alt_probe_.begin(), alt_probe_.end(), name) == alt_probe_.end()) {
     alt_probe_.push_back(name);
   }
-  // A scalar set only on a non-default path: unquoted and empty by default, the
-  // alternative's words appear with that path's condition.
-  if (alt_override_.first != name && v.value.size() > 1 && !assignment && vals.size() == 1 &&
-      !vals[0].w.symbolic && vals[0].w.text.empty() && p.op.empty())
-    return alternative_words(n, ctx, v, name);
-  return std::nullopt;
-}
-
-std::optional<std::vector<EWord>> Evaluator::alternative_words(TSNode n, Ctx& ctx, const Var& v,
-                                                               const std::string& name) {
-  std::vector<EWord> alt_words;
-  for (std::size_t ai = 1; ai < v.value.size(); ++ai) {
-    const Alt& a = v.value.alts[ai];
-    for (const EWord& w : a.elems) {
-      if (w.w.text.empty() && !w.w.symbolic) continue;
-      for (EWord& f : split_fields(w)) {
-        move_to_use(f, prov(n, ctx));
-        f.w.from.condition = a.cond;
-        alt_words.push_back(f);
-      }
-    }
-  }
-  if (alt_words.empty()) return std::nullopt;
-  Location at = loc(n, ctx.tree);
-  for (auto& w : alt_words) charge_bytes(w.w.text.size(), at);
-  alt_probe_.erase(std::remove(alt_probe_.begin(), alt_probe_.end(), name), alt_probe_.end());
-  return alt_words;
 }
 
 // `${#X}`, `${#a[@]}`.
