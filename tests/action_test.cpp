@@ -45,7 +45,7 @@ TEST_CASE("the action's inputs are data, never shell", "[action]") {
   CHECK(run_action(dir.path, "SBR_PATHS=k8s SBR_FAIL_ON='high;id'") == 2);
 }
 
-TEST_CASE("the action writes the step summary; with a base, annotations and a full SARIF",
+TEST_CASE("the action writes the step summary, with a base, annotations and a full SARIF",
           "[action]") {
   sbr::test::TempDir dir("sbr-action-ci");
   auto pod = [&](bool privileged) {

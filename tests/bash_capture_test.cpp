@@ -40,8 +40,10 @@ TEST_CASE("a printed word's chain names the statement that printed it", "[bash-c
   CHECK(printed_at_2);
 }
 
-TEST_CASE("quoted \"$(fn)\" is one word; mapfile < <(fn) is one element per line",
-          "[bash-capture]") {
+TEST_CASE(
+    "a quoted function capture is one word, mapfile from a process substitution one element per "
+    "line",
+    "[bash-capture]") {
   CHECK(launch_of("n() { echo agent one; }\npodman run --name \"$(n)\" img\n", "img") ==
         "podman run --name agent one img");
   std::string m =

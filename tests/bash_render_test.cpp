@@ -134,7 +134,8 @@ echo never
   CHECK(argv_text(r.invocations[2]) == "nerdctl run img3");
 }
 
-TEST_CASE("\"$ENGINE\" run: resolved, and unresolved kept symbolic", "[bash]") {
+TEST_CASE("an engine named by a quoted variable: resolved, and unresolved kept symbolic",
+          "[bash]") {
   auto r = render_text("ENGINE=docker\n\"$ENGINE\" run img\n\"$RUNTIME\" run img\n");
   REQUIRE(r.invocations.size() == 2);
   CHECK(r.invocations[0].argv[0].text == "docker");
@@ -145,7 +146,7 @@ TEST_CASE("\"$ENGINE\" run: resolved, and unresolved kept symbolic", "[bash]") {
   CHECK(bash::is_container_launch(r.invocations[1]));
 }
 
-TEST_CASE("branches on the environment are conditional; the non-default one needs a switch",
+TEST_CASE("branches on the environment are conditional, the non-default one needs a switch",
           "[bash]") {
   auto r = render_text(R"SH(
 args=(--rm)
@@ -218,7 +219,7 @@ esac
   CHECK(r.invocations[1].from.condition.needs_switch);
 }
 
-TEST_CASE("for over literal lists and arrays; while with an arithmetic bound", "[bash]") {
+TEST_CASE("for over literal lists and arrays, while with an arithmetic bound", "[bash]") {
   auto r = render_text(R"SH(
 hosts=(a.example b.example)
 for h in "${hosts[@]}" c.example; do echo "$h"; done

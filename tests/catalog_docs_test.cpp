@@ -83,7 +83,7 @@ TEST_CASE("dump-model: prints the field table's kinds and names, nothing else", 
   CHECK(checked > 50);
 }
 
-TEST_CASE("a rule is C++ or data; the C++ of a data rule is gone", "[catalog]") {
+TEST_CASE("a rule is C++ or data, the C++ of a data rule is gone", "[catalog]") {
   std::string code;
   for (const auto& path : sources_in(test::source_dir() + "/invariants")) {
     code += test::read_file(path);

@@ -170,7 +170,7 @@ TEST_CASE("a configuration error is file:line:col on stderr and exit 2", "[cli]"
   CHECK(r.code == 2);
 }
 
-TEST_CASE("the configuration's fail_on and integrity levels apply; the flag wins", "[cli]") {
+TEST_CASE("the configuration's fail_on and integrity levels apply, the flag wins", "[cli]") {
   TempDir t;
   t.write("bad/broken.yaml", kBroken);
   t.write("c1.yaml", "fail_on: critical\n");

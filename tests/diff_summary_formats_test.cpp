@@ -81,7 +81,7 @@ TEST_CASE("diff --format github annotates only the new findings", "[diff][report
   CHECK(same.out.empty());
 }
 
-TEST_CASE("diff --format markdown summarises the new findings; SARIF keeps the rest",
+TEST_CASE("diff --format markdown summarises the new findings, SARIF keeps the rest",
           "[diff][report]") {
   Repo repo;
   const fs::path sarif = repo.path / "out.sarif";

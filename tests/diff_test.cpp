@@ -220,7 +220,7 @@ TEST_CASE("fixed findings are in JSON and absent in SARIF with --show-fixed", "[
       json::parse(diff(repo.path, {"HEAD..base", "--format", "json"}).out).contains("fixed"));
 }
 
-TEST_CASE("a renamed file keeps its findings; one renamed out of reach hides them", "[diff]") {
+TEST_CASE("a renamed file keeps its findings, one renamed out of reach hides them", "[diff]") {
   Repo repo;  // HEAD: b is privileged
   git(repo.path, "tag before");
   git(repo.path, "mv k8s/b.yaml k8s/agent-b.yaml");

@@ -102,7 +102,7 @@ TEST_CASE("a critical weakness under the claim gives the critical rule", "[doc-c
   CHECK(r.of("SB2100").empty());
 }
 
-TEST_CASE("claims that hold report nothing; --dump-model shows their verdicts", "[doc-claims]") {
+TEST_CASE("claims that hold report nothing, --dump-model shows their verdicts", "[doc-claims]") {
   MemoryTree t;
   t.add_file("run.sh", launcher("", "-v \"$HOME/.agents:/home/agent/.agents:ro\""));
   t.add_file("docs/threat-model.md",
@@ -210,7 +210,7 @@ TEST_CASE("a Kubernetes field is not judged against a launcher", "[doc-claims]")
   CHECK(nc[0]->message.find("no Kubernetes workload in the document's scope") != std::string::npos);
 }
 
-TEST_CASE("a conditional or hedged claim is a note; a negated one is nothing", "[doc-claims]") {
+TEST_CASE("a conditional or hedged claim is a note, a negated one is nothing", "[doc-claims]") {
   MemoryTree t;
   t.add_file("run.sh", launcher(""));
   t.add_file("README.md",

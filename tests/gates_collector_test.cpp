@@ -29,7 +29,7 @@ TEST_CASE("iptables allowlist in DOCKER-USER for both families", "[gates]") {
   CHECK(g.allows[2].from.at.line == 14);
 }
 
-TEST_CASE("iptables without ip6tables leaves IPv6 open; -I goes to the top", "[gates]") {
+TEST_CASE("iptables without ip6tables leaves IPv6 open, -I goes to the top", "[gates]") {
   std::vector<Problem> problems;
   auto gs =
       test::collect_gates(test::read_gate_fixture("allowlist-iptables-v4only.sh"), 6, problems);
@@ -87,7 +87,7 @@ podman run --rm img
   CHECK(gs[0].allows[0].from.at.column == 5);
 }
 
-TEST_CASE("nft commands in order; symbolic values are kept, not judged", "[gates]") {
+TEST_CASE("nft commands in order, symbolic values are kept, not judged", "[gates]") {
   const char* script = R"(nft add table inet egress
 nft add chain inet egress out '{ type filter hook output priority 0; policy drop; }'
 nft add set inet egress allow '{ type ipv4_addr; }'
@@ -112,7 +112,7 @@ nft insert rule inet egress out oifname lo accept
   CHECK(g.allows[1].from.at.line == 6);
 }
 
-TEST_CASE("a failing nft command changes nothing; nft -c loads nothing", "[gates]") {
+TEST_CASE("a failing nft command changes nothing, nft -c loads nothing", "[gates]") {
   std::vector<Problem> problems;
   auto gs = test::collect_gates(
       "nft add rule inet missing out drop\nnft -c -f - <<EOF\ntable ip t {\n chain o { type "
@@ -252,7 +252,7 @@ TEST_CASE("timeout and similar wrappers run the tool in the script's namespace",
   CHECK(gs[0].denies_v4);
 }
 
-TEST_CASE("a default deny only on a non-default path does not deny; where it is is kept",
+TEST_CASE("a default deny only on a non-default path does not deny, where it is is kept",
           "[gates]") {
   auto invs = test::fake_render(
       "nft -f - <<EOF\ntable inet egress {\n chain out {\n  type filter hook output priority 0; "

@@ -28,7 +28,7 @@ std::vector<std::string> values(const EgressGate& g) {
 
 }  // namespace
 
-TEST_CASE("inet table with policy drop denies both families; allows come from sets", "[gates]") {
+TEST_CASE("inet table with policy drop denies both families, allows come from sets", "[gates]") {
   FilePart p = read_nft(test::read_gate_fixture("egress.nft"));
   REQUIRE(p.problems.empty());
   const EgressGate& g = only_gate(p);
@@ -112,7 +112,7 @@ table inet b {
   CHECK(values(g) == std::vector<std::string>{"192.0.2.10"});
 }
 
-TEST_CASE("a final unconditional drop rule is a default deny; accepts after it are dead",
+TEST_CASE("a final unconditional drop rule is a default deny, accepts after it are dead",
           "[gates]") {
   const char* text = R"(table inet t {
   chain out {
@@ -183,7 +183,7 @@ TEST_CASE("drops of a destination become exceptions of wider allows", "[gates]")
   CHECK(g.allows[1].dest == DestKind::Any);  // IPv6: nothing dropped before it
 }
 
-TEST_CASE("forward and output hooks give one gate each; jumps are followed", "[gates]") {
+TEST_CASE("forward and output hooks give one gate each, jumps are followed", "[gates]") {
   const char* text = R"(table inet t {
   chain allowlist {
     ip daddr 198.51.100.7 accept

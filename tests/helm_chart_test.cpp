@@ -144,7 +144,7 @@ TEST_CASE("the source map points values text at the values line, template text a
   CHECK(kind.at == Location{tmpl, 2, 1});
 }
 
-TEST_CASE("every chart file is consumed; files outside templates stay raw", "[helm][chart]") {
+TEST_CASE("every chart file is consumed, files outside templates stay raw", "[helm][chart]") {
   Tree t = agent_chart();
   auto out = render_charts(t);
   auto consumed = [&](const std::string& p) {
@@ -214,7 +214,7 @@ TEST_CASE("an unsupported function fails the chart once, at its template line", 
   CHECK(out.consumed.size() == 3);
 }
 
-TEST_CASE("a missing dependency is a note; the template that needs it fails alone",
+TEST_CASE("a missing dependency is a note, the template that needs it fails alone",
           "[helm][chart]") {
   Tree t;
   t.add("c/Chart.yaml",
@@ -235,7 +235,7 @@ TEST_CASE("a missing dependency is a note; the template that needs it fails alon
   CHECK(failed);
 }
 
-TEST_CASE("chart roots exclude subcharts; a broken Chart.yaml is one problem", "[helm][chart]") {
+TEST_CASE("chart roots exclude subcharts, a broken Chart.yaml is one problem", "[helm][chart]") {
   Tree t;
   t.add("a/Chart.yaml", "name: [\n");
   t.add("a/templates/x.yaml", "{{ if }}\n");
@@ -292,7 +292,7 @@ TEST_CASE(".Files, .Capabilities and .Template as helm template sets them", "[he
         out.consumed.end());
 }
 
-TEST_CASE("dependency alias names the subchart; tags disable it", "[helm][chart]") {
+TEST_CASE("dependency alias names the subchart, tags disable it", "[helm][chart]") {
   Tree t;
   t.add("c/Chart.yaml",
         "apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n"

@@ -49,7 +49,7 @@ TEST_CASE("render problems go to stderr with their location and exit 1", "[helm]
                    "\"getHostByName\"") != std::string::npos);
 }
 
-TEST_CASE("check --helm-set changes what the chart renders; --render=off reads it raw",
+TEST_CASE("check --helm-set changes what the chart renders, --render=off reads it raw",
           "[helm][cli]") {
   Run base = cli({"check", "--fail-on", "none", chart()});
   CHECK(base.out.find("[SB1001]") != std::string::npos);

@@ -128,7 +128,7 @@ TEST_CASE("toJson, fromYaml, fromJson round trips", "[helm][functions]") {
   CHECK(run("{{ (fromYaml \"a: [\").Error | contains \"line\" }}") == "true");
 }
 
-TEST_CASE("tpl renders values text as a template; required and fail stop the render",
+TEST_CASE("tpl renders values text as a template, required and fail stop the render",
           "[helm][functions]") {
   CHECK(run("{{ tpl .Values.t . }}", "t: \"{{ .Values.name }}-x\"\nname: agent") == "agent-x");
   auto r =

@@ -145,7 +145,7 @@ TEST_CASE("findings of the default render are not repeated by flipped renders", 
                     [](const Finding& f) { return f.label.find("debug") != std::string::npos; }));
 }
 
-TEST_CASE("a switch whose flipped output is the same adds nothing; the bound is reported",
+TEST_CASE("a switch whose flipped output is the same adds nothing, the bound is reported",
           "[helm][switch]") {
   MemoryTree t;
   t.add_file("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");

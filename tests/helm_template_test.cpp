@@ -52,7 +52,7 @@ TEST_CASE("truthiness and control structures", "[helm][template]") {
   CHECK(run("{{ with .Values.a }}{{ .b }}{{ else }}none{{ end }}", "a: {}") == "none");
 }
 
-TEST_CASE("range over lists, maps in key order, integers; break and continue", "[helm][template]") {
+TEST_CASE("range over lists, maps in key order, integers, break and continue", "[helm][template]") {
   CHECK(run("{{ range $i, $v := .Values.l }}{{ $i }}={{ $v }};{{ end }}", "l: [a, b]") ==
         "0=a;1=b;");
   CHECK(run("{{ range $k, $v := .Values.m }}{{ $k }}{{ $v }}{{ end }}", "m: {b: 2, a: 1, c: 3}") ==

@@ -200,7 +200,7 @@ TEST_CASE("compose build (string and map forms) and podman build -t then run lin
   for (const auto& [file, line] : root) CHECK((file == "agent/Dockerfile" && line == 2));
 }
 
-TEST_CASE("passwordless sudo: high, critical beside NET_ADMIN; a copied sudoers file counts",
+TEST_CASE("passwordless sudo: high, critical beside NET_ADMIN, a copied sudoers file counts",
           "[image]") {
   MemoryTree t;
   t.add_file(".devcontainer/devcontainer.json", R"({

@@ -43,7 +43,7 @@ TEST_CASE("each problem kind maps to its SB0 rule at the problem's location", "[
   }
 }
 
-TEST_CASE("catalogued integrity rules are high by default; the configuration can change them",
+TEST_CASE("catalogued integrity rules are high by default, the configuration can change them",
           "[inv0]") {
   const Catalog& c = Catalog::embedded();
   for (auto [kind, id] : kKinds) {

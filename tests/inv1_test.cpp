@@ -20,7 +20,7 @@ TEST_CASE("a hardened pod and a hardened launch pass invariant 1", "[inv1]") {
   CHECK(iso(hardened_launch()).empty());
 }
 
-TEST_CASE("SB1001 privileged, at the field; privileged false passes", "[inv1]") {
+TEST_CASE("SB1001 privileged, at the field, privileged false passes", "[inv1]") {
   Workload w = hardened_pod();
   w.identity.privileged = fact(true, at_line(24));
   auto fs = with_rule(iso(w), "SB1001");

@@ -191,7 +191,7 @@ TEST_CASE("wall clock: deadline, podman timeout or a Sandbox shutdown time", "[i
   CHECK(only(run(model_of({l})), "SB6007").empty());
 }
 
-TEST_CASE("Burstable with every limit set is low, once per pod; otherwise it is context",
+TEST_CASE("Burstable with every limit set is low, once per pod, otherwise it is context",
           "[inv6]") {
   Workload a = pod_container("agent", 8);
   Workload b = pod_container("sidecar", 12);

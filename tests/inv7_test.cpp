@@ -74,7 +74,7 @@ TEST_CASE("Jobs and CronJobs need a TTL", "[inv7]") {
   CHECK(run({container("Pod", Controller::Pod)}, "SB7002").empty());
 }
 
-TEST_CASE("a Sandbox without shutdownTime never expires; templates are not judged", "[inv7]") {
+TEST_CASE("a Sandbox without shutdownTime never expires, templates are not judged", "[inv7]") {
   Workload s = container("Sandbox", Controller::Sandbox);
   auto f = run({s}, "SB7003");
   REQUIRE(f.size() == 1);

@@ -51,7 +51,7 @@ TEST_CASE("golden model dumps of the Kubernetes fixtures", "[k8s]") {
   test::check_golden_dump("fixtures/k8s/frontend", "fixtures/k8s/golden/frontend.dump");
 }
 
-TEST_CASE("container securityContext overrides the pod's; provenance follows the winner", "[k8s]") {
+TEST_CASE("container securityContext overrides the pod's, provenance follows the winner", "[k8s]") {
   Model m = model_of({R"(apiVersion: v1
 kind: Pod
 metadata: {name: p}
@@ -185,7 +185,7 @@ spec:
   CHECK(w.network.exposures[1].from.at.line == 17);
 }
 
-TEST_CASE("service-account token: pod overrides account; SandboxTemplate defaults to none",
+TEST_CASE("service-account token: pod overrides account, SandboxTemplate defaults to none",
           "[k8s]") {
   Model m = model_of({R"(apiVersion: v1
 kind: ServiceAccount

@@ -38,7 +38,7 @@ Workload run_one(std::vector<std::string> args, LaunchContext ctx = {}) {
 
 }  // namespace
 
-TEST_CASE("engines and subcommands are recognised; other commands are not", "[launch]") {
+TEST_CASE("engines and subcommands are recognised, other commands are not", "[launch]") {
   FilePart out;
   LaunchContext ctx;
   CHECK(workloads_from_invocation(inv_of({"podman", "run", "img"}), ctx, out));
@@ -79,7 +79,7 @@ TEST_CASE("an unresolved \"$ENGINE\" run is judged as docker unless configured",
   CHECK_FALSE(workloads_from_invocation(other, ctx, out));
 }
 
-TEST_CASE("options in --opt=v, --opt v and short forms; combined short flags", "[launch]") {
+TEST_CASE("options in --opt=v, --opt v and short forms, combined short flags", "[launch]") {
   Workload w =
       run_one({"podman", "run", "-it", "--rm", "-dit", "-p8080:80", "-e", "A=1", "--memory=512m",
                "--cap-drop", "ALL", "-itp", "9000:9000", "img", "sh", "-c", "echo hi"});

@@ -150,7 +150,7 @@ TEST_CASE("prover judge: capabilities kept and privileges allowed are confirmed"
   CHECK(d.verdict(rule::writable_root_filesystem).verdict == Verdict::Refuted);
 }
 
-TEST_CASE("prover judge: the runtime's limits decide SB6001/SB6005; --memory 0 is no limit",
+TEST_CASE("prover judge: the runtime's limits decide SB6001/SB6005, --memory 0 is no limit",
           "[prover]") {
   Json none = base_report();
   none["cgroup"]["memory"] = "9223372036854771712";
@@ -219,7 +219,7 @@ TEST_CASE("prover judge: what the launch left out is not verifiable, never refut
   CHECK(c.verdict(rule::runs_as_root).verdict == Verdict::Unverifiable);
 }
 
-TEST_CASE("prover judge: gVisor is recognised; its missing NoNewPrivs and cgroups are open",
+TEST_CASE("prover judge: gVisor is recognised, its missing NoNewPrivs and cgroups are open",
           "[prover]") {
   Json r = base_report();
   r["kernel"]["gvisor"] = true;

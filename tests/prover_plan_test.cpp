@@ -66,7 +66,7 @@ podman run --rm "${hardening[@]}" "${limits[@]}" --user 1000:1000 -p 8080:8080 \
         std::string::npos);
 }
 
-TEST_CASE("prover plan: host paths become stand-ins; :U, --device and --env-file are left out",
+TEST_CASE("prover plan: host paths become stand-ins, :U, --device and --env-file are left out",
           "[prover]") {
   auto a = test::analyse_files({{"run.sh", R"(#!/bin/sh
 set -eu

@@ -176,7 +176,7 @@ TEST_CASE("prove: the hardened launcher with a bare -p (the issue's done-when)",
   for (const Json& f : p.doc["findings"]) CHECK(f["runtime"]["verdict"] != "refuted");
 }
 
-TEST_CASE("prove: a loopback -p binds loopback; --network none drops the mapping", "[.podman]") {
+TEST_CASE("prove: a loopback -p binds loopback, --network none drops the mapping", "[.podman]") {
   Proved p = prove_dir("fixtures/prove/ports");
   check_closed_world(p, "fixtures/prove/ports");
   CHECK(verdict(p, "SB7080") == "confirmed");

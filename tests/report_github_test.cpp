@@ -110,7 +110,7 @@ TEST_CASE("github: a hostile message cannot inject a second command", "[report]"
   }
 }
 
-TEST_CASE("github: diff reports only new findings; output is deterministic", "[report]") {
+TEST_CASE("github: diff reports only new findings, output is deterministic", "[report]") {
   test::ReportFixture fx;
   ReportContext ctx = fx.ctx();
   ctx.baseline_states.assign(fx.findings.size(), "unchanged");

@@ -68,7 +68,7 @@ TEST_CASE("prove --from: a well-formed result is rebuilt at its location", "[pro
   CHECK((*r)[0].at.column == 6);
 }
 
-TEST_CASE("--baseline: a version that is not the number 1 is refused", "[diff][hostile]") {
+TEST_CASE("baseline files: a version that is not the number 1 is refused", "[diff][hostile]") {
   auto path = std::filesystem::temp_directory_path() / "sbr-baseline-hostile.json";
   for (const char* text : {R"({"version":"1","fingerprints":[]})", R"({"version":[1]})"}) {
     std::ofstream(path) << text;

@@ -184,7 +184,7 @@ TEST_CASE("an annotation suppresses the rule on every workload of its object", "
         std::string::npos);  // the annotation's line
 }
 
-TEST_CASE("configuration suppressions are external; rules can be turned off or re-rated",
+TEST_CASE("configuration suppressions are external, rules can be turned off or re-rated",
           "[suppress]") {
   test::TempDir dir("sbr-suppress");
   dir.write("k8s/pod.yaml", pod(""));
@@ -230,7 +230,7 @@ TEST_CASE("a baseline round trip reports only what is new", "[suppress]") {
   CHECK(check(dir, {"--baseline", file}).code == 2);
 }
 
-TEST_CASE("include limits what is read; exclude still applies inside it", "[suppress]") {
+TEST_CASE("include limits what is read, exclude still applies inside it", "[suppress]") {
   test::TempDir dir("sbr-include");
   dir.write("deploy/pod.yaml", pod(""));
   dir.write("deploy/old/pod.yaml", pod(""));

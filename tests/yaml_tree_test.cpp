@@ -35,7 +35,7 @@ TEST_CASE("a broken document does not hide the next one", "[yaml]") {
   CHECK(d.root->get("b")->line == 3);
 }
 
-TEST_CASE("quoted booleans are strings; YAML 1.1 booleans are read", "[yaml]") {
+TEST_CASE("quoted booleans are strings, YAML 1.1 booleans are read", "[yaml]") {
   std::string text = "a: \"true\"\nb: yes\nc: off\n";
   DocumentReader r(text);
   Document d;

@@ -64,7 +64,7 @@ void Evaluator::expand_key_alternatives(Ctx& ctx, const std::vector<KeyProbe>& p
     for (std::size_t ki = 0; ki < keys.size() && v.size() < kMaxArgvVariants; ++ki) {
       if (keys[ki] == probe.key_default) continue;  // the default path's element
       CondAtom atom{probe.key_var + "=" + keys[ki], probe.key_var + "!=" + keys[ki], subject,
-                    keys[ki]};
+                    keys[ki], ""};
       Condition cond = Condition::when(atom, true);
       if (ctx.cond.contradicts(cond)) continue;
       key_override_ = {probe.array, ki};

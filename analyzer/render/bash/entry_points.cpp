@@ -84,7 +84,7 @@ void Evaluator::run_entry_points() {
     }
     Ctx ctx;
     ctx.tree = tree;
-    ctx.cond = Condition::when({"`" + name + "` is called", "", "", ""}, true);
+    ctx.cond = Condition::when({"`" + name + "` is called", "", "", "", ""}, true);
     call_path_ = {name};
     try {
       if (is(body, K::compound_statement) || is(body, K::subshell)) {
