@@ -117,6 +117,17 @@ TEST_CASE("test-rules passes on a repository's rules and names the line of a bro
   CHECK(broken.out.find("test-rules: 0 passed, 1 failed, 0 skipped\n") != std::string::npos);
 }
 
+TEST_CASE("test-rules passes on the project's own catalog, the prover's rules skipped",
+          "[cli][rules]") {
+  Run r = cli({"test-rules", test::source_dir() + "/rules"});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.out.find(" 0 failed, ") != std::string::npos);
+  for (const char* id : {"SB0040", "SB0041", "SB0042"}) {
+    CHECK(r.out.find(std::string("skip ") + id) != std::string::npos);
+  }
+}
+
 TEST_CASE("a user rule in the repository's .sbreview/rules/ is reported under its own id",
           "[cli][rules][sarif]") {
   test::TempDir t;

@@ -50,7 +50,8 @@ bool decode_to_utf8(std::string& bytes, std::string& why) {
     return true;
   }
   iconv_t cd = iconv_open("UTF-8", std::string(enc).c_str());
-  if (cd == reinterpret_cast<iconv_t>(-1)) {
+  // iconv_open reports failure as (iconv_t)-1, a pointer made from an integer by its contract.
+  if (cd == reinterpret_cast<iconv_t>(-1)) {  // NOLINT(performance-no-int-to-ptr)
     why = std::string(enc) + " text (byte-order mark), which this system cannot decode";
     return false;
   }

@@ -143,7 +143,7 @@ class Builder : public YAML::EventHandler {
     return &n;
   }
   void open(Node* n, YAML::anchor_t anchor) {
-    if (stack_.size() >= kMaxDepth) throw TooDeep(n->line, n->column);
+    if (stack_.size() >= kMaxDepth) throw TooDeep{n->line, n->column};
     stack_.push_back({n, anchor, 1, nullptr});
   }
   void close() {
