@@ -12,6 +12,7 @@ namespace sbr::match {
 template <class E>
 std::vector<std::string_view> names_of(std::string_view (*name)(E), int count) {
   std::vector<std::string_view> out;
+  out.reserve(static_cast<size_t>(count));
   for (int i = 0; i < count; ++i) out.push_back(name(static_cast<E>(i)));
   return out;
 }
