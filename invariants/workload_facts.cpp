@@ -24,6 +24,12 @@ int threat_rank(ThreatClass t) {
 
 }  // namespace
 
+bool names_finding_better(const Workload& candidate, const Workload& current) {
+  int now = threat_rank(current.threat), cand = threat_rank(candidate.threat);
+  return cand > now || (cand == now && current.role != ContainerRole::Main &&
+                        candidate.role == ContainerRole::Main);
+}
+
 void FactFindings::add(const Workload& w, RuleId rule, std::string what, const Provenance& at,
                        std::string fact_path, std::vector<Related> related) {
   if (Entry* e = place(w, rule, at, std::move(fact_path), std::move(related))) {
@@ -61,11 +67,7 @@ FactFindings::Entry* FactFindings::place(const Workload& w, RuleId rule, const P
     e.containers.push_back(w.id.container);
   // The strongest threat class names the finding; among equals a main container does, so a
   // pod-level finding is not attributed to an init container.
-  int now = threat_rank(e.w->threat), cand = threat_rank(w.threat);
-  if (cand > now ||
-      (cand == now && e.w->role != ContainerRole::Main && w.role == ContainerRole::Main)) {
-    e.w = &w;
-  }
+  if (names_finding_better(w, *e.w)) e.w = &w;
   return nullptr;
 }
 

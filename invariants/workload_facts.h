@@ -16,6 +16,10 @@
 
 namespace sbr::inv {
 
+// Which of two workloads sharing one finding names it: the stronger threat class, and among
+// equals a main container, so that a pod-level finding is not attributed to an init container.
+bool names_finding_better(const Workload& candidate, const Workload& current);
+
 // Every container of a pod inherits the pod's fields (hostNetwork, a pod securityContext, the
 // runtime class): reported once, at the field, naming the pod and the containers concerned.
 // When the containers differ in threat class the finding keeps the strongest one, so a

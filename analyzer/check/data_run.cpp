@@ -129,19 +129,6 @@ Finding model_finding(const Scope& s, RuleId id, std::string message, const Prov
   return f;
 }
 
-int threat_rank(ThreatClass t) {
-  switch (t) {
-    case ThreatClass::UntrustedCode:
-    case ThreatClass::MultiTenant:
-      return 3;
-    case ThreatClass::UntrustedInput:
-      return 2;
-    case ThreatClass::Trusted:
-      return 1;
-  }
-  return 3;
-}
-
 // A finding waiting for the other containers of its pod (Group::PodFact) or for a better
 // reporter (Group::OncePerObject, OncePerPod).
 struct Pending {
@@ -156,7 +143,7 @@ struct Pending {
 
 class Runner {
  public:
-  Runner(const Model& model, Findings& out) : model_(model), out_(out) {}
+  explicit Runner(Findings& out) : out_(out) {}
 
   void match(const Scope& s, RuleId id, const Case& c) {
     if (!eval(c.where, s)) return;
@@ -250,11 +237,7 @@ class Runner {
     }
     Pending& e = facts_[it->second];
     e.containers.push_back(w.id.container);
-    int now = threat_rank(e.w->threat), cand = threat_rank(w.threat);
-    if (cand > now ||
-        (cand == now && e.w->role != ContainerRole::Main && w.role == ContainerRole::Main)) {
-      e.w = &w;
-    }
+    if (inv::names_finding_better(w, *e.w)) e.w = &w;
   }
 
   // Once per object or pod (and threat class): the first main container reports, else the
@@ -282,7 +265,6 @@ class Runner {
   }
 
   using FactKey = std::tuple<RuleId, Location, std::string, std::string, std::string>;
-  const Model& model_;
   Findings& out_;
   std::vector<Pending> facts_;
   std::map<FactKey, size_t> fact_index_;
@@ -308,7 +290,7 @@ void run_data_rules(const Model& model, const std::vector<RuleRef>& rules, Findi
     needed[i] = needed[i] || !by_kind[i].empty();
     if (needed[i] && !kinds[i].parent.empty()) needed[find_kind(kinds[i].parent)->index] = true;
   }
-  Runner runner(model, out);
+  Runner runner(out);
   walk(
       model,
       [&](const Scope& s) {
