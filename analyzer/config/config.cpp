@@ -8,77 +8,16 @@
 #include <algorithm>
 #include <iterator>
 
+#include "analyzer/config/config_reader.h"
 #include "analyzer/support/strings.h"
 #include "analyzer/support/yaml_tree.h"
 
 namespace sbr {
-namespace {
 
+using config_reader::Parser;
+using config_reader::read_list;
+using config_reader::Section;
 using yaml::Node;
-
-struct Parser {
-  const std::string& path;
-  FileId file;
-
-  Error err(const Node* n, std::string_view what) const {
-    return Error{fmt::format("{}:{}:{}: {}", path, n ? n->line : 1, n ? n->column : 1, what)};
-  }
-  Location loc(const Node* n) const { return Location{file, n->line, n->column}; }
-
-  std::optional<Error> only_keys(const Node* map, std::initializer_list<std::string_view> keys,
-                                 std::string_view where) const {
-    for (const auto& [k, v] : map->entries) {
-      bool ok = false;
-      for (auto key : keys) ok = ok || k->scalar == key;
-      if (!ok) return err(k, fmt::format("unknown key `{}` in {}", k->scalar, where));
-    }
-    return std::nullopt;
-  }
-
-  Result<std::string> str(const Node* n, std::string_view what) const {
-    if (n == nullptr || !n->is_scalar()) return err(n, fmt::format("`{}` must be a string", what));
-    return n->scalar;
-  }
-
-  Result<std::vector<std::string>> strings(const Node* n, std::string_view what) const {
-    std::vector<std::string> out;
-    if (n == nullptr || !n->is_seq()) return err(n, fmt::format("`{}` must be a list", what));
-    for (const Node* i : n->items) {
-      if (!i->is_scalar()) return err(i, fmt::format("`{}` entries must be strings", what));
-      out.push_back(i->scalar);
-    }
-    return out;
-  }
-
-  Result<WorkloadSelector> selector(const Node* n) const {
-    WorkloadSelector s;
-    if (n == nullptr || !n->is_map()) return err(n, "`match` must be a mapping");
-    if (auto e = only_keys(n, {"kind", "namespace", "name", "container", "path"}, "match"))
-      return *e;
-    for (auto [key, field] : {std::pair{"kind", &s.kind},
-                              {"namespace", &s.ns},
-                              {"name", &s.name},
-                              {"container", &s.container},
-                              {"path", &s.path}}) {
-      if (const Node* v = n->get(key)) {
-        auto t = str(v, key);
-        if (!t) return t.error();
-        *field = *t;
-      }
-    }
-    return s;
-  }
-
-  static bool valid_date(std::string_view d) {
-    if (d.size() != 10 || d[4] != '-' || d[7] != '-') return false;
-    for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
-      if (d[i] < '0' || d[i] > '9') return false;
-    }
-    return true;
-  }
-};
-
-}  // namespace
 
 bool selector_matches(const WorkloadSelector& s, const WorkloadId& id, std::string_view path) {
   auto m = [](const std::string& p, const std::string& v) { return p.empty() || glob_match(p, v); };
@@ -87,8 +26,6 @@ bool selector_matches(const WorkloadSelector& s, const WorkloadId& id, std::stri
 }
 
 namespace {
-
-using Section = std::optional<Error> (*)(const Parser&, const Node*, Config&);
 
 std::optional<Error> read_threat_class(const Parser& p, const Node* e, Config& c) {
   if (!e->is_map()) return p.err(e, "a threat class entry is a mapping");
@@ -206,16 +143,6 @@ std::optional<Error> read_rules(const Parser& p, const Node* n, Config& c) {
   if (!n->is_map()) return p.err(n, "`rules` must map rule ids to settings");
   for (const auto& [k, v] : n->entries) {
     if (auto bad = read_rule_setting(p, k, v, c)) return bad;
-  }
-  return std::nullopt;
-}
-
-// A list section whose entries `entry` reads one by one.
-template <Section entry>
-std::optional<Error> read_list(const Parser& p, const Node* list, std::string_view key, Config& c) {
-  if (!list->is_seq()) return p.err(list, fmt::format("`{}` must be a list", key));
-  for (const Node* e : list->items) {
-    if (auto bad = entry(p, e, c)) return bad;
   }
   return std::nullopt;
 }
@@ -361,141 +288,6 @@ std::optional<Error> read_integrity(const Parser& p, const Node* i, Config& c) {
   return std::nullopt;
 }
 
-// A positive whole number no larger than `max`.
-Result<std::uint64_t> positive(const Parser& p, const Node* v, std::string_view key,
-                               std::uint64_t max) {
-  auto n = v->as_int();
-  if (!n || *n <= 0 || static_cast<std::uint64_t>(*n) > max) {
-    return p.err(v, fmt::format("`limits.{}` must be a whole number from 1 to {}", key, max));
-  }
-  return static_cast<std::uint64_t>(*n);
-}
-
-std::optional<Error> read_limits(const Parser& p, const Node* l, Config& c) {
-  if (!l->is_map()) return p.err(l, "`limits` must be a mapping");
-  if (auto bad =
-          p.only_keys(l, {"max_file_bytes", "max_documents", "wall_clock_seconds"}, "limits")) {
-    return bad;
-  }
-  if (const Node* v = l->get("max_file_bytes")) {
-    auto n = positive(p, v, "max_file_bytes", std::uint64_t{1} << 40);
-    if (!n) return n.error();
-    c.limits.max_file_bytes = *n;
-  }
-  if (const Node* v = l->get("max_documents")) {
-    auto n = positive(p, v, "max_documents", 10'000'000);
-    if (!n) return n.error();
-    c.limits.max_documents = static_cast<std::uint32_t>(*n);
-  }
-  if (const Node* v = l->get("wall_clock_seconds")) {
-    if (v->as_int() == 0) {
-      c.limits.wall_clock_seconds = 0;  // off
-    } else {
-      auto n = positive(p, v, "wall_clock_seconds", 86'400);
-      if (!n) return n.error();
-      c.limits.wall_clock_seconds = static_cast<std::uint32_t>(*n);
-    }
-  }
-  return std::nullopt;
-}
-
-// `documents:` entries (docs/doc-claims.md, "Scoping"): a glob over Markdown paths, the
-// workloads it is about, whether it is read for claims and whether its examples are analysed.
-std::optional<Error> read_document(const Parser& p, const Node* e, Config& c) {
-  if (!e->is_map()) return p.err(e, "a `documents` entry is a mapping");
-  if (auto bad = p.only_keys(e, {"path", "about", "claims", "examples"}, "a `documents` entry"))
-    return bad;
-  DocumentScope d;
-  d.at = p.loc(e);
-  if (e->get("path") == nullptr) return p.err(e, "a `documents` entry needs `path`");
-  auto path = p.str(e->get("path"), "path");
-  if (!path) return path.error();
-  d.path = *path;
-  if (const Node* a = e->get("about")) {
-    auto about = a->is_scalar() ? Result<std::vector<std::string>>(std::vector{a->scalar})
-                                : p.strings(a, "about");
-    if (!about) return about.error();
-    d.about = *about;
-  }
-  for (auto [key, field] : {std::pair{"claims", &d.claims}, {"examples", &d.examples}}) {
-    if (const Node* v = e->get(key)) {
-      if (!v->as_bool()) return p.err(v, fmt::format("`{}` must be true or false", key));
-      *field = *v->as_bool();
-    }
-  }
-  c.documents.push_back(std::move(d));
-  return std::nullopt;
-}
-
-std::optional<Error> read_documents(const Parser& p, const Node* n, Config& c) {
-  return read_list<read_document>(p, n, "documents", c);
-}
-
-std::optional<Error> read_helm_chart(const Parser& p, const Node* e, Config& c) {
-  if (!e->is_map()) return p.err(e, "a `helm.charts` entry is a mapping");
-  if (auto bad = p.only_keys(e, {"path", "values", "set", "set_string", "set_file"},
-                             "a `helm.charts` entry"))
-    return bad;
-  HelmChartValues h;
-  h.at = p.loc(e);
-  auto path = p.str(e->get("path"), "path");
-  if (!path) return path.error();
-  h.path = *path;
-  for (auto [key, field] : {std::pair{"values", &h.values},
-                            {"set", &h.set},
-                            {"set_string", &h.set_string},
-                            {"set_file", &h.set_file}}) {
-    const Node* v = e->get(key);
-    if (v == nullptr) continue;
-    auto list = p.strings(v, key);
-    if (!list) return list.error();
-    if (std::string_view(key) != "values") {
-      for (std::size_t k = 0; k < list->size(); ++k) {
-        if ((*list)[k].find('=') == std::string::npos)
-          return p.err(v->items[k], fmt::format("`{}` entries are KEY=VALUE", key));
-      }
-    }
-    *field = *list;
-  }
-  c.helm.charts.push_back(std::move(h));
-  return std::nullopt;
-}
-
-// A Kubernetes version as Helm's --kube-version takes it: [v]MAJOR[.MINOR[.PATCH]].
-bool kube_version_text(std::string_view v) {
-  if (!v.empty() && v[0] == 'v') v.remove_prefix(1);
-  int parts = 0;
-  for (std::string_view part : split(v, '.')) {
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string_view::npos)
-      return false;
-    ++parts;
-  }
-  return parts >= 1 && parts <= 3;
-}
-
-std::optional<Error> read_helm(const Parser& p, const Node* h, Config& c) {
-  if (!h->is_map()) return p.err(h, "`helm` must be a mapping");
-  if (auto bad = p.only_keys(h, {"charts", "kube_version", "api_versions"}, "helm")) return bad;
-  if (const Node* v = h->get("kube_version")) {
-    auto s = p.str(v, "kube_version");
-    if (!s) return s.error();
-    if (!kube_version_text(*s)) return p.err(v, "`kube_version` must be a version like 1.30.0");
-    c.helm.kube_version = *s;
-  }
-  if (const Node* v = h->get("api_versions")) {
-    auto list = p.strings(v, "api_versions");
-    if (!list) return list.error();
-    c.helm.api_versions = *list;
-  }
-  if (const Node* charts = h->get("charts")) {
-    if (!charts->is_seq()) return p.err(charts, "`helm.charts` must be a list");
-    for (const Node* e : charts->items) {
-      if (auto bad = read_helm_chart(p, e, c)) return bad;
-    }
-  }
-  return std::nullopt;
-}
-
 // The top-level keys, in the order they are read; any other key is an error.
 constexpr std::pair<std::string_view, Section> kSections[] = {
     {"version", read_version},
@@ -512,10 +304,10 @@ constexpr std::pair<std::string_view, Section> kSections[] = {
     {"suppressions", read_suppressions},
     {"rules", read_rules},
     {"include", read_include},
-    {"documents", read_documents},
-    {"helm", read_helm},
+    {"documents", config_reader::read_documents},
+    {"helm", config_reader::read_helm},
     {"rule_prefix", read_rule_prefix},
-    {"limits", read_limits}};
+    {"limits", config_reader::read_limits}};
 
 }  // namespace
 
