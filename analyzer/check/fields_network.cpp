@@ -9,11 +9,6 @@
 namespace sbr::match {
 namespace {
 
-template <class T, class F>
-void each_of(const Scope& parent, ChildVisitor visit, void* user, F&& list) {
-  for (const T& x : list(parent.as<Workload>())) visit(&x, user);
-}
-
 // Ports are not bound under --network none/host/container:X when that mode applies on the
 // port's path (a script may set them on different branches).
 bool port_bound(const Workload& w, const PublishedPort& p) {

@@ -8,6 +8,18 @@
 
 namespace sbr::match {
 
+// Visits each element of the list `list` picks out of the workload in scope: the `each` of a
+// kind whose objects are one of Workload's lists.
+template <class T, class F>
+void each_of(const Scope& parent, ChildVisitor visit, void* user, F&& list) {
+  for (const T& x : list(parent.as<Workload>())) visit(&x, user);
+}
+
+// The kinds of a workload's smaller lists (fields_lists.cpp): bulk environment, features,
+// image grants, siblings, image files and start scripts, network mode alternatives, threat
+// evidence.
+void add_misc_kinds(std::vector<KindDef>& out);
+
 // Every name of an enum whose values are 0..count-1, in order: a field's domain.
 template <class E>
 std::vector<std::string_view> names_of(std::string_view (*name)(E), int count) {
