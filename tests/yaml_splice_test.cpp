@@ -1,12 +1,18 @@
 // A stream re-read by splicing (yaml_splice.h) must equal, node for node, the same stream read
-// whole: over hand-written edits that sit at every awkward place, and over every line of every
-// YAML file in fixtures/ and examples/ deleted, doubled and changed.
+// whole: over hand-written edits that sit at every awkward place, over every line of every
+// YAML file in fixtures/ and examples/ deleted, doubled and changed, and over every flipped
+// render of the charts there and of the benchmark's generator.
+#include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "analyzer/render/render_roots.h"
+#include "analyzer/source/source.h"
+#include "analyzer/source/working_tree.h"
 #include "analyzer/support/yaml_splice.h"
 #include "tests/yaml_splice_util.h"
 
@@ -44,16 +50,15 @@ const Case kCases[] = {
     {"a key removed first in a map",
      "kind: Deployment\nspec:\n  replicas: 1\n  selector:\n    app: a\n",
      "kind: Deployment\nspec:\n  selector:\n    app: a\n", true},
-    {"a key added last in the last document",
-     "data:\n  a: '1'\n  b: '2'\n", "data:\n  a: '1'\n  b: '2'\n  LOG_LEVEL: debug\n", true},
+    {"a key added last in the last document", "data:\n  a: '1'\n  b: '2'\n",
+     "data:\n  a: '1'\n  b: '2'\n  LOG_LEVEL: debug\n", true},
     {"a key added first", "spec:\n  b: 2\n", "spec:\n  a: 1\n  b: 2\n", true},
-    {"the last key removed before a lower line", "a:\n  x: 1\n  y: 2\nb: 3\n",
-     "a:\n  x: 1\nb: 3\n", true},
+    {"the last key removed before a lower line", "a:\n  x: 1\n  y: 2\nb: 3\n", "a:\n  x: 1\nb: 3\n",
+     true},
     {"a null before the removed keys", "a:\n  x:\n  y: 2\nb: 3\n", "a:\n  x:\nb: 3\n", true},
     {"a null before the removed keys at the end", "a:\n  x:\n  y: 2\n", "a:\n  x:\n", true},
     {"a null at the end of added keys", "a:\n  x: 1\nb: 3\n", "a:\n  x: 1\n  y:\nb: 3\n", true},
-    {"a null at the end of added keys, same indentation", "a: 1\nb: 3\n", "a: 1\nc:\nb: 3\n",
-     true},
+    {"a null at the end of added keys, same indentation", "a: 1\nb: 3\n", "a: 1\nc:\nb: 3\n", true},
     {"an item changed in a nested sequence",
      "spec:\n  containers:\n    - name: a\n      image: x\n    - name: b\n      image: y\n",
      "spec:\n  containers:\n    - name: a\n      image: z\n    - name: b\n      image: y\n", true},
@@ -61,8 +66,8 @@ const Case kCases[] = {
      "list:\n- a\n- c\n- b\nnext: 1\n", true},
     {"the last item of a compact sequence removed", "list:\n- a\n- b\nnext: 1\n",
      "list:\n- a\nnext: 1\n", true},
-    {"a sequence of sequences", "m:\n  - - a\n    - b\n  - - c\n", "m:\n  - - a\n    - x\n  - - c\n",
-     true},
+    {"a sequence of sequences", "m:\n  - - a\n    - b\n  - - c\n",
+     "m:\n  - - a\n    - x\n  - - c\n", true},
     {"comments around the change", "a:\n  # one\n  x: 1 # two\n\n  y: 2\n# three\nb: 1\n",
      "a:\n  # one\n  x: 1 # two\n  z: 3\n\n  y: 2\n# three\nb: 1\n", true},
     {"a literal block scalar changed", "a:\n  s: |\n    one\n    two\n  t: 1\n",
@@ -74,8 +79,8 @@ const Case kCases[] = {
     {"a folded scalar added", "a:\n  x: 1\nb: 2\n", "a:\n  x: >-\n    folded\n    text\nb: 2\n",
      true},
     {"a change of indentation", "a:\n  b:\n    c: 1\n", "a:\n  b:\n      c: 1\n", true},
-    {"multi-line plain scalar", "a:\n  x: one\n    two\n  y: 1\n", "a:\n  x: one\n    three\n  y: 1\n",
-     true},
+    {"multi-line plain scalar", "a:\n  x: one\n    two\n  y: 1\n",
+     "a:\n  x: one\n    three\n  y: 1\n", true},
     {"a change in the second document", "a: 1\n---\nb:\n  c: 1\n---\nd: 2\n",
      "a: 1\n---\nb:\n  c: 2\n  e: 3\n---\nd: 2\n", true},
     {"a change in the first of three documents", "a:\n  b: 1\n---\nc: 1\n---\nd:\n  e: 1\n",
@@ -156,8 +161,8 @@ TEST_CASE("a spliced stream equals the whole read: every line of fixtures and ex
           "[yaml][splice]") {
   std::size_t taken = 0, tried = 0;
   for (const char* dir : {"fixtures", "examples"}) {
-    for (const auto& e :
-         std::filesystem::recursive_directory_iterator(std::filesystem::path(SBR_SOURCE_DIR) / dir)) {
+    for (const auto& e : std::filesystem::recursive_directory_iterator(
+             std::filesystem::path(SBR_SOURCE_DIR) / dir)) {
       auto ext = e.path().extension();
       if (!e.is_regular_file() || (ext != ".yaml" && ext != ".yml")) continue;
       std::string text = read_file(e.path());
@@ -172,4 +177,63 @@ TEST_CASE("a spliced stream equals the whole read: every line of fixtures and ex
   }
   INFO(taken << " of " << tried << " edits spliced");
   CHECK(taken * 2 > tried);
+}
+
+namespace {
+
+struct Tally {
+  std::size_t flipped = 0, taken = 0;
+};
+
+// Every flipped render's stream of the charts under `dir`, spliced from its default render's
+// stream, against its whole read.
+Tally check_flipped_renders(const std::string& dir) {
+  sbr::WorkingTree tree(dir);
+  sbr::FileTable files;
+  sbr::SourceSet sources = sbr::walk_trees({{&tree, "", ""}}, sbr::WalkOptions{}, files);
+  sbr::render::RenderOutput out = sbr::render::render_roots(sources, sbr::render::RenderOptions{});
+  Tally t;
+  for (const auto& flipped : out.streams) {
+    if (flipped.condition.always()) continue;
+    std::string_view head = std::string_view(flipped.text).substr(0, flipped.text.find('\n'));
+    for (const auto& base : out.streams) {
+      if (!base.condition.always() || base.root != flipped.root ||
+          std::string_view(base.text).substr(0, base.text.find('\n')) != head) {
+        continue;
+      }
+      INFO(flipped.root << " " << head << " when " << flipped.condition.text);
+      ++t.flipped;
+      if (spliced_equals_whole(base.text, flipped.text)) ++t.taken;
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("a spliced stream equals the whole read: flipped renders of fixtures and examples",
+          "[yaml][splice][helm]") {
+  Tally total;
+  for (const char* dir : {"fixtures", "examples"}) {
+    Tally t = check_flipped_renders(std::string(SBR_SOURCE_DIR) + "/" + dir);
+    total.flipped += t.flipped;
+    total.taken += t.taken;
+  }
+  INFO(total.taken << " of " << total.flipped << " flipped templates spliced");
+  CHECK(total.flipped > 0);
+  CHECK(total.taken > 0);
+}
+
+TEST_CASE("a spliced stream equals the whole read: the benchmark's charts",
+          "[yaml][splice][helm]") {
+  auto dir = std::filesystem::temp_directory_path() /
+             ("sbreview-splice-bench-" + std::to_string(::getpid()));
+  std::string cmd = "python3 '" + std::string(SBR_SOURCE_DIR) + "/bench/gen_chart.py' '" +
+                    dir.string() + "' 2 >/dev/null";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  Tally t = check_flipped_renders(dir.string());
+  std::filesystem::remove_all(dir);
+  // Two charts of 20 templates, 13 of which a switch changes: each change is one entry.
+  CHECK(t.flipped == 26);
+  CHECK(t.taken == 26);
 }

@@ -35,8 +35,8 @@ inline bool same_nodes(const yaml::Node* a, const yaml::Node* b, std::string& wh
   if (a->kind != b->kind || a->scalar != b->scalar || a->quoted != b->quoted ||
       a->flow != b->flow || a->line != b->line || a->column != b->column ||
       a->items.size() != b->items.size() || a->entries.size() != b->entries.size()) {
-    why = "node at " + where(*a) + " ('" + a->scalar + "') differs from the node at " +
-          where(*b) + " ('" + b->scalar + "')";
+    why = "node at " + where(*a) + " ('" + a->scalar + "') differs from the node at " + where(*b) +
+          " ('" + b->scalar + "')";
     return false;
   }
   for (std::size_t i = 0; i < a->items.size(); ++i) {
@@ -51,14 +51,13 @@ inline bool same_nodes(const yaml::Node* a, const yaml::Node* b, std::string& wh
   return true;
 }
 
-inline bool same_documents(const yaml::Documents& a, const yaml::Documents& b,
-                           std::string& why) {
+inline bool same_documents(const yaml::Documents& a, const yaml::Documents& b, std::string& why) {
   if (a.size() != b.size()) return why = "document counts differ", false;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const yaml::Document& x = a[i];
     const yaml::Document& y = b[i];
-    if (x.start_line != y.start_line || x.over_budget != y.over_budget ||
-        x.anchors != y.anchors || x.duplicates.size() != y.duplicates.size()) {
+    if (x.start_line != y.start_line || x.over_budget != y.over_budget || x.anchors != y.anchors ||
+        x.duplicates.size() != y.duplicates.size()) {
       why = "document " + std::to_string(i) + ": start line, budget, anchors or duplicates";
       return false;
     }

@@ -16,169 +16,25 @@
 #include <string>
 #include <unordered_set>
 
+#include "analyzer/support/yaml_splice_lines.h"
+
 namespace sbr::yaml {
+
+using splice::Change;
+using splice::changed_indent;
+using splice::changed_lines;
+using splice::enclosing_indent;
+using splice::entry_lines;
+using splice::has_directive;
+using splice::indent_of;
+using splice::kNone;
+using splice::Lines;
+using splice::Region;
+using splice::region_at;
+using splice::split_lines;
 
 namespace {
 
-constexpr std::uint32_t kNone = ~std::uint32_t{0};
-
-// The lines of a text without their '\n' (a final '\n' ends the last line, it does not start
-// an empty one), with each line's start offset.
-struct Lines {
-  std::vector<std::string_view> text;
-  std::vector<std::size_t> start;
-  std::size_t size() const { return text.size(); }
-};
-
-Lines split_lines(std::string_view t) {
-  Lines l;
-  std::size_t k = 0;
-  while (k < t.size()) {
-    std::size_t nl = t.find('\n', k);
-    std::size_t end = nl == std::string_view::npos ? t.size() : nl;
-    l.text.push_back(t.substr(k, end - k));
-    l.start.push_back(k);
-    k = end + 1;
-  }
-  return l;
-}
-
-// Leading spaces of a line; kNone for a line that is blank or only a comment.
-std::uint32_t indent_of(std::string_view line) {
-  std::size_t first = line.find_first_not_of(' ');
-  if (first == std::string_view::npos || line[first] == '#') return kNone;
-  return static_cast<std::uint32_t>(first);
-}
-
-bool is_marker(std::string_view line) {
-  if (line.empty()) return false;
-  if (line[0] == '%') return true;  // a directive
-  std::string_view head = line.substr(0, 3);
-  return (head == "---" || head == "...") && (line.size() == 3 || line[3] == ' ');
-}
-
-// Where the changed lines sit: old lines [a, old_end) and new lines [a, new_end) are replaced;
-// `b_indent` is the indentation of the line after them (kNone at the end of the text).
-struct Region {
-  std::uint32_t k = 0;
-  std::size_t a = 0, old_end = 0, new_end = 0;
-  std::uint32_t b_indent = kNone;
-};
-
-// The smallest indentation of the changed lines that are not blank or comments.
-std::uint32_t changed_indent(const Lines& o, const Lines& n, std::size_t p, std::size_t s) {
-  std::uint32_t k = kNone;
-  for (const Lines* l : {&o, &n}) {
-    for (std::size_t i = p; i + s < l->size(); ++i) k = std::min(k, indent_of(l->text[i]));
-  }
-  return k;
-}
-
-// The first line of the entry at indentation k that holds old line `p`, or p itself when p
-// starts the collection's first entry; kNone when the lines above do not read that way.
-std::size_t region_start(const Lines& o, std::size_t p, std::uint32_t k) {
-  bool deeper = false;
-  for (std::size_t i = p; i-- > 0;) {
-    std::uint32_t ind = indent_of(o.text[i]);
-    if (ind == kNone) continue;
-    if (k == 0 && is_marker(o.text[i])) return deeper ? kNone : p;
-    if (ind > k) {
-      deeper = true;
-      continue;
-    }
-    if (ind == k) return i;
-    return deeper ? kNone : p;
-  }
-  return deeper ? kNone : p;
-}
-
-bool clean_lines(const Lines& l, std::size_t from, std::size_t to, std::uint32_t k) {
-  for (std::size_t i = from; i < to; ++i) {
-    std::string_view t = l.text[i];
-    if (t.find_first_of("\t\r") != std::string_view::npos) return false;
-    std::uint32_t ind = indent_of(t);
-    if (ind == kNone) continue;
-    if (ind < k || (k == 0 && is_marker(t))) return false;
-  }
-  return true;
-}
-
-// A region that starts with an entry line: the first line, when there is one, is indented k.
-bool starts_entry(const Lines& l, std::size_t a, std::size_t end, std::uint32_t k) {
-  return a == end || indent_of(l.text[a]) == k;
-}
-
-// The changed lines: old [p, old.size() - s) and new [p, new.size() - s).
-struct Change {
-  std::size_t p = 0, s = 0;
-};
-
-Change changed_lines(const Lines& o, const Lines& n) {
-  Change c;
-  while (c.p < o.size() && c.p < n.size() && o.text[c.p] == n.text[c.p]) ++c.p;
-  while (c.s + c.p < o.size() && c.s + c.p < n.size() &&
-         o.text[o.size() - 1 - c.s] == n.text[n.size() - 1 - c.s]) {
-    ++c.s;
-  }
-  return c;
-}
-
-// The indentation of the nearest line above `p` indented less than k: the entries of the
-// collection that holds the region's; kNone at the top.
-std::uint32_t enclosing_indent(const Lines& o, std::size_t p, std::uint32_t k) {
-  for (std::size_t i = p; i-- > 0;) {
-    std::uint32_t ind = indent_of(o.text[i]);
-    if (ind < k) return ind;
-  }
-  return kNone;
-}
-
-// The region of whole entries at indentation k around the change, or nullopt.
-std::optional<Region> region_at(const Lines& o, const Lines& n, const Change& c,
-                                std::uint32_t k) {
-  Region r;
-  r.k = k;
-  r.a = region_start(o, c.p, k);
-  if (r.a == kNone) return std::nullopt;
-  r.old_end = o.size();
-  for (std::size_t j = o.size() - c.s; j < o.size(); ++j) {
-    std::uint32_t ind = indent_of(o.text[j]);
-    if (ind != kNone && ind <= k) {
-      if (o.text[j].find('\t') != std::string_view::npos) return std::nullopt;
-      r.old_end = j;
-      r.b_indent = ind;
-      break;
-    }
-  }
-  r.new_end = r.old_end + n.size() - o.size();
-  if (!clean_lines(o, r.a, r.old_end, k) || !clean_lines(n, r.a, r.new_end, k) ||
-      !starts_entry(o, r.a, r.old_end, k) || !starts_entry(n, r.a, r.new_end, k)) {
-    return std::nullopt;
-  }
-  return r;
-}
-
-// The 1-based lines of the region's entries: its lines indented exactly k. A sequence's entry
-// line must hold its item after "- " (so that the item node sits on it).
-std::optional<std::vector<std::uint32_t>> entry_lines(const Lines& l, std::size_t from,
-                                                      std::size_t to, std::uint32_t k,
-                                                      bool seq) {
-  std::vector<std::uint32_t> out;
-  for (std::size_t i = from; i < to; ++i) {
-    std::string_view t = l.text[i];
-    if (indent_of(t) != k) continue;
-    if (seq) {
-      std::string_view rest = t.substr(k);
-      if (rest.size() < 3 || rest[0] != '-' || rest[1] != ' ') return std::nullopt;
-      std::uint32_t item = indent_of(rest.substr(1));
-      if (item == kNone) return std::nullopt;
-    }
-    out.push_back(static_cast<std::uint32_t>(i + 1));
-  }
-  return out;
-}
-
-// The start of a collection's child: a map's key, a sequence's item.
 const Node* child_at(const Node& c, std::size_t i) {
   return c.kind == Kind::Map ? c.entries[i].first : c.items[i];
 }
@@ -193,8 +49,7 @@ bool child_starts(const Node& c, const Node& child, std::uint32_t line, std::uin
 
 // The block collection with a child starting at `line` (indentation k), and the collections
 // above it (path.back() is the collection). Descends through values and items only.
-bool find_path(const Node* n, std::uint32_t line, std::uint32_t k,
-               std::vector<const Node*>& path) {
+bool find_path(const Node* n, std::uint32_t line, std::uint32_t k, std::vector<const Node*>& path) {
   if (n == nullptr || (n->kind != Kind::Map && n->kind != Kind::Sequence)) return false;
   path.push_back(n);
   for (std::size_t i = 0; i < child_count(*n); ++i) {
@@ -386,8 +241,9 @@ class SpliceCopier {
     bool seen = false;
     for (std::size_t i = 0; i < child_count(n); ++i) {
       const Node* inner = n.kind == Kind::Map ? n.entries[i].second : n.items[i];
-      const Node* copied = inner == next ? node(depth + 1) : seen ? copy_after(inner)
-                                                                  : copy_before(inner);
+      const Node* copied = inner == next ? node(depth + 1)
+                           : seen        ? copy_after(inner)
+                                         : copy_before(inner);
       if (n.kind == Kind::Map) {
         const Node* key = seen ? copy_after(n.entries[i].first) : copy_before(n.entries[i].first);
         out.entries.emplace_back(key, copied);
@@ -470,8 +326,7 @@ bool ends_region(const Lines& o, const Region& r, const Node& p, std::size_t nex
 }
 
 // Finds the collection the region's entries belong to, and which of its children they are.
-bool locate(const Documents& base, const Lines& o, const Region& r, Splice& s,
-            std::size_t& doc) {
+bool locate(const Documents& base, const Lines& o, const Region& r, Splice& s, std::size_t& doc) {
   std::size_t target = r.a;
   while (target < r.old_end && indent_of(o.text[target]) != r.k) ++target;
   if (target == r.old_end && (r.old_end == o.size() || r.b_indent != r.k)) return false;
@@ -483,8 +338,7 @@ bool locate(const Documents& base, const Lines& o, const Region& r, Splice& s,
   const Node& p = *s.path.back();
   auto lines = entry_lines(o, r.a, r.old_end, r.k, p.kind == Kind::Sequence);
   if (!lines || !match_children(p, *lines, static_cast<std::uint32_t>(r.a + 1),
-                                static_cast<std::uint32_t>(r.old_end + 1), r.k, s.first,
-                                s.last)) {
+                                static_cast<std::uint32_t>(r.old_end + 1), r.k, s.first, s.last)) {
     return false;
   }
   return ends_region(o, r, p, s.last);
@@ -543,20 +397,14 @@ bool next_tokens(std::string_view text, const Lines& n, const Region& r, Splice&
   return true;
 }
 
-bool has_directive(const Lines& l) {
-  return std::any_of(l.text.begin(), l.text.end(),
-                     [](std::string_view t) { return !t.empty() && t[0] == '%'; });
-}
-
 }  // namespace
 
 namespace {
 
 // The documents with the region's entries replaced, or nullopt when the region is not whole
 // entries of one block collection in both texts.
-std::optional<Documents> splice_region(const Documents& base, const Lines& o,
-                                       std::string_view text, const Lines& n, const Region& r,
-                                       std::uint64_t budget) {
+std::optional<Documents> splice_region(const Documents& base, const Lines& o, std::string_view text,
+                                       const Lines& n, const Region& r, std::uint64_t budget) {
   Splice s;
   std::size_t doc = 0;
   std::optional<Document> region;
@@ -587,7 +435,7 @@ std::optional<Documents> splice_region(const Documents& base, const Lines& o,
 }  // namespace
 
 std::optional<Documents> splice_stream(std::string_view base_text, const Documents& base,
-                                      std::string_view text, std::uint64_t node_budget) {
+                                       std::string_view text, std::uint64_t node_budget) {
   for (const Document& d : base) {
     if (d.over_budget || d.anchors) return std::nullopt;
   }
@@ -605,8 +453,7 @@ std::optional<Documents> splice_stream(std::string_view base_text, const Documen
   // The entries at the changed lines' indentation first; when those are not whole entries
   // (the change is inside a scalar, or changes an entry's indentation), the entries of the
   // collection around them, and so on outwards.
-  for (std::uint32_t k = changed_indent(o, n, c.p, c.s); k != kNone;
-       k = enclosing_indent(o, c.p, k)) {
+  for (std::uint32_t k = changed_indent(o, n, c); k != kNone; k = enclosing_indent(o, c, k)) {
     auto r = region_at(o, n, c, k);
     if (!r) continue;
     if (auto out = splice_region(base, o, text, n, *r, node_budget)) return out;

@@ -26,8 +26,8 @@ using Documents = std::deque<Document>;
 // collection, or crosses a flow collection, a document marker, a directive, a tab, an anchor or
 // alias...), and the caller then reads `text` whole.
 std::optional<Documents> splice_stream(std::string_view base_text, const Documents& base,
-                                                   std::string_view text,
-                                                   std::uint64_t node_budget = 2'000'000);
+                                       std::string_view text,
+                                       std::uint64_t node_budget = 2'000'000);
 
 // A copy of `doc` whose nodes live in their own arena, every line moved by `shift`.
 Document copy_document(const Document& doc, std::int64_t shift = 0);
