@@ -109,6 +109,17 @@ const Case kCases[] = {
      "spec:\n  list:\n  - a\n  - b\n  next: 1\n", "spec:\n  list:\n  - a\n  - c\n  next: 1\n",
      true},
     {"a flow map left open", "a:\n  b: {x: 1}\nc: 2\n", "a:\n  b: {x: 1\nc: 2\n", false},
+    {"two hunks: an environment variable and a volume",
+     "spec:\n  containers:\n    - name: a\n      env:\n        - name: A\n          value: '1'\n"
+     "      volumeMounts: []\n  volumes:\n    - name: v\n      emptyDir: {}\n",
+     "spec:\n  containers:\n    - name: a\n      env:\n        - name: A\n          value: '1'\n"
+     "        - name: DEBUG\n          value: 'true'\n      volumeMounts: []\n  volumes:\n"
+     "    - name: v\n      emptyDir: {}\n    - name: dbg\n      hostPath: {path: /tmp}\n",
+     true},
+    {"two hunks in two documents", "a:\n  x: 1\n---\nb:\n  y: 2\n",
+     "a:\n  x: 1\n  z: 3\n---\nb:\n  w: 4\n  y: 2\n", true},
+    {"two hunks, the first not splicable alone", "a:\n  x: 1\nb:\n  y: 2\n",
+     "a:\n  x: 1\n  q: \"open\nb:\n  y: 2\n  z: 3\n", false},
     {"a directive", "%YAML 1.1\n---\na:\n  b: 1\n", "%YAML 1.1\n---\na:\n  b: 2\n", false},
 };
 

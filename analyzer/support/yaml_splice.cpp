@@ -3,11 +3,15 @@
 // ends before the next line indented k or less, with every line between indented more (or
 // blank, or a comment). In place, yaml-cpp reads such lines with P's indentation on top of its
 // stack, exactly as it reads them alone in a document whose top collection sits at column k:
-// a plain scalar continues only on lines indented past k, a block scalar's content is indented
-// past k, and a flow collection or quoted scalar left open would fail the standalone parse.
+// a plain scalar continues only on lines indented past k, and a block scalar's content is
+// indented past k. Alone, the region is followed by a document end marker, so that a quoted
+// scalar or flow collection left open fails instead of running to the end of the text, and a
+// key that no `:` followed (which yaml-cpp accepts only at the end of a document) is refused.
 // The entries before the region end before its first line in both texts (that line starts an
-// entry of P in the old tree) and the lines after it are the same text. What differs is only
-// the position a null takes (yaml-cpp places it at the next token), which is remapped below.
+// entry of P in the old tree, and the line after the region starts P's next entry or ends P)
+// and the lines after it are the same text. What differs is only the position a null takes
+// (yaml-cpp places it at the next token), which is remapped below. When the entries at the
+// changed lines' indentation do not qualify, those of the enclosing collection are tried.
 // Everything else (tabs, carriage returns, directives, document markers, anchors and aliases,
 // flow collections as P, a region that empties P) is refused, and the caller parses whole.
 #include "analyzer/support/yaml_splice.h"
@@ -370,8 +374,8 @@ bool parse_new(std::string_view text, const Lines& n, const Region& r, std::uint
   if (s.path.size() + static_cast<std::size_t>(depth_of(region->root)) - 1 > kMaxDepth) {
     return false;
   }
-  // Alone, the region ends the text: a null at its end sits at the end (column 1 of the line
-  // after it); in place, at the next token.
+  // Alone, a null at the region's end sits at the end marker (column 1 of the line after the
+  // region); in place, at the first token of that line.
   if (r.new_end < n.size()) {
     for (Node& node : region->arena) {
       if (node.line == end && node.column == 1) node.column = r.b_indent + 1;
@@ -434,6 +438,38 @@ std::optional<Documents> splice_region(const Documents& base, const Lines& o, st
 
 }  // namespace
 
+namespace {
+
+// One span of changed lines (from the first to the last that differ).
+std::optional<Documents> splice_span(const Documents& base, const Lines& o, std::string_view text,
+                                     const Lines& n, std::uint64_t budget) {
+  Change c = changed_lines(o, n);
+  // The entries at the changed lines' indentation first; when those are not whole entries
+  // (the change is inside a scalar, or changes an entry's indentation), the entries of the
+  // collection around them, and so on outwards.
+  for (std::uint32_t k = changed_indent(o, n, c); k != kNone; k = enclosing_indent(o, c, k)) {
+    auto r = region_at(o, n, c, k);
+    if (!r) continue;
+    if (auto out = splice_region(base, o, text, n, *r, budget)) return out;
+  }
+  return std::nullopt;
+}
+
+// Hunks apart (a switch that adds an environment variable and a volume), one at a time: each
+// step is a span splice, equal to the whole read of its text, and the last text is `text`.
+std::optional<Documents> splice_hunks(const Documents& base, const std::vector<std::string>& steps,
+                                      std::string_view base_text, std::uint64_t budget) {
+  std::optional<Documents> docs;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    Lines o = split_lines(i == 0 ? base_text : steps[i - 1]), n = split_lines(steps[i]);
+    docs = splice_span(i == 0 ? base : *docs, o, steps[i], n, budget);
+    if (!docs) return std::nullopt;
+  }
+  return docs;
+}
+
+}  // namespace
+
 std::optional<Documents> splice_stream(std::string_view base_text, const Documents& base,
                                        std::string_view text, std::uint64_t node_budget) {
   for (const Document& d : base) {
@@ -448,17 +484,12 @@ std::optional<Documents> splice_stream(std::string_view base_text, const Documen
     return std::nullopt;
   }
   Lines o = split_lines(base_text), n = split_lines(text);
-  if (has_directive(n)) return std::nullopt;
-  Change c = changed_lines(o, n);
-  // The entries at the changed lines' indentation first; when those are not whole entries
-  // (the change is inside a scalar, or changes an entry's indentation), the entries of the
-  // collection around them, and so on outwards.
-  for (std::uint32_t k = changed_indent(o, n, c); k != kNone; k = enclosing_indent(o, c, k)) {
-    auto r = region_at(o, n, c, k);
-    if (!r) continue;
-    if (auto out = splice_region(base, o, text, n, *r, node_budget)) return out;
+  if (has_directive(o) || has_directive(n)) return std::nullopt;
+  std::vector<std::string> steps = hunk_steps(base_text, o, text, n, changed_lines(o, n));
+  if (!steps.empty()) {
+    if (auto out = splice_hunks(base, steps, base_text, node_budget)) return out;
   }
-  return std::nullopt;
+  return splice_span(base, o, text, n, node_budget);
 }
 
 }  // namespace sbr::yaml

@@ -48,7 +48,64 @@ bool starts_entry(const Lines& l, std::size_t a, std::size_t end, std::uint32_t 
   return a == end || indent_of(l.text[a]) == k;
 }
 
+struct Hunk {
+  std::size_t o_end, n_end;  // where the hunk ends in each text (line indexes)
+};
+
+// The ends of the hunks of the changed lines, from the longest common subsequence of
+// o[c.p, o.size() - c.s) and n[c.p, n.size() - c.s).
+std::vector<Hunk> hunk_ends(const Lines& o, const Lines& n, const Change& c) {
+  const std::size_t rows = o.size() - c.s - c.p, cols = n.size() - c.s - c.p;
+  // lcs[i][j]: of the suffixes from o[c.p + i] and n[c.p + j].
+  std::vector<std::uint32_t> lcs((rows + 1) * (cols + 1), 0);
+  auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return lcs[i * (cols + 1) + j]; };
+  for (std::size_t i = rows; i-- > 0;) {
+    for (std::size_t j = cols; j-- > 0;) {
+      at(i, j) = o.text[c.p + i] == n.text[c.p + j] ? at(i + 1, j + 1) + 1
+                                                    : std::max(at(i + 1, j), at(i, j + 1));
+    }
+  }
+  std::vector<Hunk> out;
+  std::size_t i = 0, j = 0;
+  bool open = false;
+  while (i < rows || j < cols) {
+    if (i < rows && j < cols && o.text[c.p + i] == n.text[c.p + j] &&
+        at(i, j) == at(i + 1, j + 1) + 1) {
+      if (open) out.push_back({c.p + i, c.p + j});
+      open = false;
+      ++i, ++j;
+    } else {
+      open = true;
+      (j == cols || (i < rows && at(i + 1, j) >= at(i, j + 1))) ? ++i : ++j;
+    }
+  }
+  if (open) out.push_back({c.p + rows, c.p + cols});
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> hunk_steps(std::string_view ot, const Lines& o, std::string_view nt,
+                                    const Lines& n, const Change& c) {
+  constexpr std::size_t kMaxCells = 1 << 18;
+  const std::size_t rows = o.size() - c.s - c.p, cols = n.size() - c.s - c.p;
+  if (ot.empty() || nt.empty() || ot.back() != '\n' || nt.back() != '\n' ||
+      (rows + 1) * (cols + 1) > kMaxCells) {
+    return {};
+  }
+  std::vector<Hunk> hunks = hunk_ends(o, n, c);
+  if (hunks.size() < 2) return {};
+  std::vector<std::string> steps;
+  auto start = [](const Lines& l, std::string_view t, std::size_t i) {
+    return i < l.size() ? l.start[i] : t.size();
+  };
+  for (std::size_t h = 0; h + 1 < hunks.size(); ++h) {
+    steps.push_back(std::string(nt.substr(0, start(n, nt, hunks[h].n_end))) +
+                    std::string(ot.substr(start(o, ot, hunks[h].o_end))));
+  }
+  steps.emplace_back(nt);
+  return steps;
+}
 
 Lines split_lines(std::string_view t) {
   Lines l;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -55,5 +56,11 @@ std::optional<std::vector<std::uint32_t>> entry_lines(const Lines& l, std::size_
                                                       std::size_t to, std::uint32_t k, bool seq);
 
 bool has_directive(const Lines& l);
+
+// When the change is several hunks apart (lines aligned by their longest common subsequence),
+// the texts from `ot` to `nt` with one more hunk applied each (the last is `nt`); empty for one
+// hunk, or when the changed lines are too many to align cheaply.
+std::vector<std::string> hunk_steps(std::string_view ot, const Lines& o, std::string_view nt,
+                                    const Lines& n, const Change& c);
 
 }  // namespace sbr::yaml::splice
