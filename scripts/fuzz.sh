@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(kubernetes launcher containers chart config markdown sarif)
+((${#targets[@]})) || targets=(kubernetes launcher containers chart splice config markdown sarif)
 jobs=${JOBS:-1}
 
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is needed (apt-get install clang)" >&2; exit 2; }

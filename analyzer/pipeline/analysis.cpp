@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -170,6 +171,105 @@ WalkOptions walk_options(const Config& config, const AnalyzeOptions& options) {
   return walk;
 }
 
+constexpr size_t kNoTwin = static_cast<size_t>(-1);
+
+// Which rendered streams are a flipped render's template (`twin`: the default render's stream
+// of the same template, whose documents it is spliced from), and the documents kept for that.
+struct StreamBases {
+  std::vector<size_t> twin;
+  std::vector<bool> is_base;
+  std::vector<yaml::Documents> kept;
+};
+
+StreamBases stream_bases(const std::vector<render::RenderedStream>& streams) {
+  StreamBases b;
+  b.twin.assign(streams.size(), kNoTwin);
+  b.is_base.assign(streams.size(), false);
+  b.kept.resize(streams.size());
+  auto key = [](const render::RenderedStream& s) {
+    return std::make_pair(std::string_view(s.root),
+                          std::string_view(s.text).substr(0, s.text.find('\n')));
+  };
+  std::map<std::pair<std::string_view, std::string_view>, size_t> defaults;
+  for (size_t i = 0; i < streams.size(); ++i) {
+    if (streams[i].condition.always()) defaults.emplace(key(streams[i]), i);
+  }
+  for (size_t i = 0; i < streams.size(); ++i) {
+    if (streams[i].condition.always() || streams[i].text.rfind("# Source: ", 0) != 0) continue;
+    auto it = defaults.find(key(streams[i]));
+    if (it == defaults.end()) continue;
+    b.twin[i] = it->second;
+    b.is_base[it->second] = true;
+  }
+  return b;
+}
+
+// Calls `fn` on each of `items` from `jobs` threads.
+template <class Fn>
+void run_parallel(const std::vector<size_t>& items, unsigned jobs, const Fn& fn) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k = next++; k < items.size(); k = next++) fn(items[k]);
+  };
+  jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(items.size())));
+  std::vector<std::thread> pool;
+  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+}
+
+// Each file and rendered stream into its part, on `options.jobs` threads.
+std::vector<FilePart> read_parts(Analysis& a, const render::RenderOutput& rendered,
+                                 const std::vector<bool>& consumed, const Config& config,
+                                 const AnalyzeOptions& options) {
+  FrontendContext ctx;
+  ctx.sources = &a.sources;
+  ctx.launcher_engine = config.launcher_engine;
+  ctx.max_documents = config.limits.max_documents;
+  WallClock clock(config.limits.wall_clock_seconds);
+  ctx.documents = &config.documents;
+  ctx.repository = options.repository;
+  const size_t files = a.sources.files.size();
+  std::vector<FilePart> parts(files + rendered.streams.size());
+  const std::vector<render::RenderedStream>& streams = rendered.streams;
+  StreamBases bases = stream_bases(streams);
+  auto read = [&](size_t i) {
+    if (i >= files) {
+      size_t k = i - files;
+      StreamReuse reuse;
+      if (bases.twin[k] != kNoTwin) {
+        const yaml::Documents& base = bases.kept[bases.twin[k]];
+        reuse.base_text = streams[bases.twin[k]].text;
+        if (!base.empty()) reuse.base = &base;
+      } else if (bases.is_base[k]) {
+        reuse.keep = &bases.kept[k];
+      }
+      read_rendered_stream(streams[k], parts[i], ctx.max_documents, reuse);
+      return;
+    }
+    // Suppressions in a consumed file (a values file, a patch) apply to the findings the
+    // render locates there.
+    const SourceFile& file = a.sources.files[i];
+    if (clock.expired()) {
+      parts[i].problems.push_back(clock.problem(file.id));
+      parts[i].skipped = parts[i].problems.back().message;
+      return;
+    }
+    if (file.readable) read_suppression_comments(file, parts[i].suppressions);
+    if (!consumed[i]) analyze_file(file, ctx, parts[i]);
+  };
+  // The flipped renders' streams after the others: each is spliced from its default render's
+  // documents, which must have been read first.
+  std::vector<size_t> first, second;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    bool flipped = i >= files && bases.twin[i - files] != kNoTwin;
+    (flipped ? second : first).push_back(i);
+  }
+  run_parallel(first, options.jobs, read);
+  run_parallel(second, options.jobs, read);
+  return parts;
+}
+
 // Everything after the walk: the frontends on worker threads, then the linkers.
 void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& options) {
   a.model.problems = a.sources.problems;
@@ -187,42 +287,9 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   }
   append_problems(a.model, std::move(rendered.problems));
 
-  FrontendContext ctx;
-  ctx.sources = &a.sources;
-  ctx.launcher_engine = config.launcher_engine;
-  ctx.max_documents = config.limits.max_documents;
-  WallClock clock(config.limits.wall_clock_seconds);
-  ctx.documents = &config.documents;
-  ctx.repository = options.repository;
-  const size_t files = a.sources.files.size();
-  std::vector<FilePart> parts(files + rendered.streams.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < parts.size(); i = next++) {
-      if (i >= files) {
-        read_rendered_stream(rendered.streams[i - files], parts[i], ctx.max_documents);
-        continue;
-      }
-      // Suppressions in a consumed file (a values file, a patch) apply to the findings the
-      // render locates there.
-      const SourceFile& file = a.sources.files[i];
-      if (clock.expired()) {
-        parts[i].problems.push_back(clock.problem(file.id));
-        parts[i].skipped = parts[i].problems.back().message;
-        continue;
-      }
-      if (file.readable) read_suppression_comments(file, parts[i].suppressions);
-      if (!consumed[i]) analyze_file(file, ctx, parts[i]);
-    }
-  };
-  unsigned jobs =
-      std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(parts.size())));
-  std::vector<std::thread> pool;
-  for (unsigned j = 1; j < jobs; ++j) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
+  std::vector<FilePart> parts = read_parts(a, rendered, consumed, config, options);
   record_files(a.sources, parts, consumed, a.model);
-  settle_switch_problems(rendered, parts, files);
+  settle_switch_problems(rendered, parts, a.sources.files.size());
   for (auto& p : parts) merge_part(std::move(p), a.model);
   for (const render::RenderedStream& s : rendered.streams) {
     if (s.condition.always()) continue;

@@ -98,6 +98,7 @@ class Builder : public YAML::EventHandler {
     finish(n, anchor, 1);
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    doc_.anchors = true;
     auto it = anchors_.find(anchor);
     if (it == anchors_.end()) {
       doc_.over_budget = true;  // recursive alias: refuse rather than loop
@@ -114,13 +115,13 @@ class Builder : public YAML::EventHandler {
     finish(n, anchor, 1);
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
-    open(make(Kind::Sequence, mark), anchor);
+                       YAML::EmitterStyle::value style) override {
+    open(make(Kind::Sequence, mark, style), anchor);
   }
   void OnSequenceEnd() override { close(); }
   void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
-    open(make(Kind::Map, mark), anchor);
+                  YAML::EmitterStyle::value style) override {
+    open(make(Kind::Map, mark, style), anchor);
   }
   void OnMapEnd() override {
     check_duplicates(*stack_.back().node);
@@ -135,9 +136,11 @@ class Builder : public YAML::EventHandler {
     const Node* pending_key;
   };
 
-  Node* make(Kind k, const YAML::Mark& mark) {
+  Node* make(Kind k, const YAML::Mark& mark,
+             YAML::EmitterStyle::value style = YAML::EmitterStyle::Default) {
     Node& n = doc_.arena.emplace_back();
     n.kind = k;
+    n.flow = style == YAML::EmitterStyle::Flow;
     n.line = line_base_ + static_cast<std::uint32_t>(mark.line) + 1;
     n.column = static_cast<std::uint32_t>(mark.column) + 1;
     return &n;
@@ -152,7 +155,10 @@ class Builder : public YAML::EventHandler {
     finish(o.node, o.anchor, o.weight);
   }
   void finish(Node* n, YAML::anchor_t anchor, std::uint64_t weight) {
-    if (anchor != YAML::NullAnchor) anchors_[anchor] = {n, weight};
+    if (anchor != YAML::NullAnchor) {
+      doc_.anchors = true;
+      anchors_[anchor] = {n, weight};
+    }
     attach(n, weight);
   }
   void attach(const Node* n, std::uint64_t weight) {

@@ -18,6 +18,7 @@ enum class Kind : std::uint8_t { Null, Scalar, Sequence, Map };
 struct Node {
   Kind kind = Kind::Null;
   bool quoted = false;       // "true" in quotes is a string, not a boolean
+  bool flow = false;         // a flow collection (`{a: 1}`, `[a]`), not an indented block
   std::uint32_t line = 0;    // 1-based, absolute in the file
   std::uint32_t column = 0;  // 1-based
   std::string scalar;
@@ -51,6 +52,7 @@ struct Document {
   std::uint32_t start_line = 1;
   std::vector<DuplicateKey> duplicates;
   bool over_budget = false;  // alias expansion would exceed the node budget
+  bool anchors = false;      // an anchor or alias occurs: nodes may be shared
 };
 
 struct ParseFailure {

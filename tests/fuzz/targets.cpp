@@ -1,6 +1,7 @@
 #include "tests/fuzz/targets.h"
 
 #include <array>
+#include <cstdlib>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -12,6 +13,8 @@
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
 #include "analyzer/source/memory_tree.h"
+#include "analyzer/support/yaml_splice.h"
+#include "tests/yaml_splice_util.h"
 
 namespace sbr::fuzz {
 
@@ -80,6 +83,21 @@ int chart(const std::uint8_t* data, std::size_t size) {
   return run_tree(tree);
 }
 
+int splice(const std::uint8_t* data, std::size_t size) {
+  std::string_view all(reinterpret_cast<const char*>(data), size);
+  size_t cut = all.find('\0');
+  if (cut == std::string_view::npos) return 0;
+  std::string_view before = all.substr(0, cut), after = all.substr(cut + 1);
+  auto base = test::read_whole(before);
+  if (!base) return 0;
+  auto spliced = yaml::splice_stream(before, *base, after);
+  if (!spliced) return 0;
+  auto whole = test::read_whole(after);
+  std::string why;
+  if (!whole || !test::same_documents(*spliced, *whole, why)) std::abort();
+  return 0;
+}
+
 int config(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   (void)parse_config(text, ".sbreview.yaml", FileId{0});
@@ -123,10 +141,11 @@ int sarif(const std::uint8_t* data, std::size_t size) {
 }
 
 namespace {
-constexpr std::array<TargetInfo, 7> kTargets = {{{"kubernetes", kubernetes},
+constexpr std::array<TargetInfo, 8> kTargets = {{{"kubernetes", kubernetes},
                                                  {"launcher", launcher},
                                                  {"containers", containers},
                                                  {"chart", chart},
+                                                 {"splice", splice},
                                                  {"config", config},
                                                  {"markdown", markdown},
                                                  {"sarif", sarif}}};
@@ -140,7 +159,7 @@ const TargetInfo* find_target(std::string_view name) {
 }
 
 std::string_view target_names() {
-  return "kubernetes, launcher, containers, chart, config, markdown, sarif";
+  return "kubernetes, launcher, containers, chart, splice, config, markdown, sarif";
 }
 
 }  // namespace sbr::fuzz

@@ -29,6 +29,10 @@ int containers(const std::uint8_t* data, std::size_t size);
 // A Helm chart: values.yaml, a NUL byte, then templates/pod.yaml: the chart engine (Go
 // templates, sprig, toYaml), the rendered stream's source map, and the Kubernetes checks.
 int chart(const std::uint8_t* data, std::size_t size);
+// Two YAML streams, a NUL byte between them: the second spliced from the first's documents
+// (yaml_splice.h, a Helm switch's flipped render); whenever the splice is taken it must equal
+// the whole read of the second stream node for node, else the target aborts.
+int splice(const std::uint8_t* data, std::size_t size);
 // `.sbreview.yaml`: the configuration loader.
 int config(const std::uint8_t* data, std::size_t size);
 // A threat model (SECURITY.md) beside a fixed launcher: cmark-gfm, the claims reader and

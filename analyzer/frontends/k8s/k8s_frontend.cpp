@@ -319,7 +319,7 @@ std::vector<std::uint32_t> line_indents(std::string_view text) {
 }  // namespace
 
 void read_rendered_stream(const render::RenderedStream& stream, FilePart& out,
-                          std::uint32_t max_documents) {
+                          std::uint32_t max_documents, const StreamReuse& reuse) {
   std::vector<std::uint32_t> indents;
   if (!stream.omissions.empty()) indents = line_indents(stream.text);
   Reader r{kNoFile, stream.root, out, &stream.map, stream.condition, &stream.omissions, &indents};
@@ -328,7 +328,7 @@ void read_rendered_stream(const render::RenderedStream& stream, FilePart& out,
   const size_t first_problem = out.problems.size();
   for_each_document(
       stream.text, kNoFile, "rendered YAML", out.problems,
-      [&](const yaml::Document& doc) { read_object(r, doc.root, 0); }, max_documents);
+      [&](const yaml::Document& doc) { read_object(r, doc.root, 0); }, max_documents, reuse);
   // Parse problems are located in the rendered text: move them to where that text came from.
   for (size_t i = first_problem; i < out.problems.size(); ++i) {
     Location& at = out.problems[i].at;
