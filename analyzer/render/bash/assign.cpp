@@ -126,7 +126,7 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
       elems.push_back(keyed_element(c, as.name, ctx));
       continue;
     }
-    Value ev = value_of(c, ctx, [&] { return expand_word(c, ctx); });
+    Value ev = expand_word(c, ctx);
     for (Alt& a : ev.alts) {
       for (EWord& w : a.elems) {
         w.keep_from = true;
@@ -163,7 +163,7 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
       const auto first = words.begin() + static_cast<long>(base + e.at);
       words.erase(first, first + static_cast<long>(e.count));
       words.insert(words.begin() + static_cast<long>(base + e.at), a.elems.begin(), a.elems.end());
-      slot.value.alts.push_back(Alt{std::move(words), a.cond});
+      slot.value.alts.push_back(Alt{std::move(words), a.cond, a.picks, a.paths});
     }
   }
   if (assoc) slot.keys.insert(slot.keys.end(), keys.begin(), keys.end());

@@ -82,7 +82,7 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
       out.value.alts.push_back(Alt{alt.elems, i == 0 ? cother : join(cother, alt.cond)});
     }
   }
-  if (out.value.size() > Evaluator::kMaxValueAlts) out.value.alts.resize(Evaluator::kMaxValueAlts);
+  if (out.value.size() > kMaxValueAlts) out.value.alts.resize(kMaxValueAlts);
   return out;
 }
 
@@ -100,7 +100,7 @@ bool merge_keeps_default(const Var* a, const Var* b, bool a_default) {
       (def->array || other->array || other->value.size() == 1))
     return true;
   if (def->array || other->array) return false;
-  return def->serial == 0 && def->value.size() == Evaluator::kMaxValueAlts;
+  return def->serial == 0 && def->value.size() == kMaxValueAlts;
 }
 
 // Merges `b` into `a` in place. A variable both paths still share, or with the same
