@@ -48,20 +48,32 @@ std::optional<Evaluator::CommandWords> Evaluator::command_words(
     return std::nullopt;
   }
   for (TSNode c : named_children(name_node)) cw.words.push_back(expand_word(c, ctx));
-  std::vector<EWord>& env_prefix = cw.env_prefix;
-  std::optional<std::string>& ifs = cw.ifs;
-  for (TSNode a : assigns) {
-    std::string nm(ctx.tree->slice(field(a, F::name)));
-    EWord v = expand_joined(field(a, F::value), ctx);
-    if (nm == "IFS") ifs = v.w.text;
-    EWord e = v;
-    e.w.text = nm + "=" + v.w.text;
-    e.w.from = prov(a, ctx);
-    env_prefix.push_back(e);
-  }
+  for (TSNode a : assigns) prefix_assignment(cw, a, ctx);
   for (TSNode c : args) cw.words.push_back(expand_word(c, ctx));
   redirect_words(cw, redirects, ctx);
   return cw;
+}
+
+// `NAME=value cmd`: the value on every path, as the command's environment words and as the
+// variable a function called here sees.
+void Evaluator::prefix_assignment(CommandWords& cw, TSNode a, Ctx& ctx) {
+  const std::string name(ctx.tree->slice(field(a, F::name)));
+  const TSNode value = field(a, F::value);
+  Value v = joined_value(value, ctx);
+  if (name == "IFS") cw.ifs = v.words().front().w.text;
+  Value env = v;
+  const Provenance at = prov(a, ctx);
+  for (Alt& alt : env.alts) {
+    alt.paths = word_paths(alt);
+    EWord& e = alt.elems.front();
+    e.w.text = name + "=" + e.w.text;
+    e.w.from = at;
+  }
+  cw.env_prefix.push_back(env.words().front());
+  cw.env_values.push_back(std::move(env));
+  for (Alt& alt : v.alts)
+    alt.elems.front() = assigned_word(std::move(alt.elems.front()), a, value, name, ctx);
+  cw.env_vars.emplace_back(name, std::move(v));
 }
 
 // Redirects: stdin bodies (heredocs, herestrings, `< file`) and the files stdout writes.
@@ -166,7 +178,7 @@ namespace {
 // set each other value's words (an alternative's own condition may be the outer one only); a
 // value whose words were set on a path that contradicts it is not part of it, and the same
 // variable read by two words takes the same value in both.
-std::optional<Evaluator::ArgvVariant> combination(const std::vector<Value>& words,
+std::optional<Evaluator::ArgvVariant> combination(const std::vector<const Value*>& words,
                                                   const std::vector<std::size_t>& pick,
                                                   const Condition& path, bool is_default) {
   Evaluator::ArgvVariant v;
@@ -174,10 +186,10 @@ std::optional<Evaluator::ArgvVariant> combination(const std::vector<Value>& word
   std::vector<Pick> picks;
   bool possible = true;
   for (std::size_t i = 0; i < words.size(); ++i) {
-    const Alt& a = words[i].alts[pick[i]];
+    const Alt& a = words[i]->alts[pick[i]];
     paths.push_back(word_paths(a));
     v.cond = join(v.cond, a.cond);
-    if (pick[i] != 0) v.cond = join(v.cond, paths.back());
+    if (pick[i] != 0) v.cond = join(v.cond, other_value_paths(words[i]->alts.front(), a));
     possible = possible && picks_agree(picks, a.picks);
     add_picks(picks, a.picks);
     v.argv.insert(v.argv.end(), a.elems.begin(), a.elems.end());
@@ -199,13 +211,22 @@ std::vector<Evaluator::ArgvVariant> Evaluator::argv_variants(const CommandWords&
                                                              const Ctx& ctx) const {
   std::vector<ArgvVariant> out;
   std::set<std::string> seen;
-  std::vector<std::size_t> pick(cw.words.size(), 0);
+  // The environment words (`NET=$net cmd`, one word each) first, then the command's.
+  std::vector<const Value*> words;
+  for (const Value& v : cw.env_values) words.push_back(&v);
+  for (const Value& v : cw.words) words.push_back(&v);
+  const auto env_count = static_cast<long>(cw.env_values.size());
+  std::vector<std::size_t> pick(words.size(), 0);
   for (std::size_t tried = 0; tried < kMaxCombinations && out.size() < kMaxArgvVariants; ++tried) {
-    std::optional<ArgvVariant> v = combination(cw.words, pick, ctx.cond, out.empty());
-    if (v && seen.insert(argv_key(v->argv)).second) out.push_back(std::move(*v));
+    std::optional<ArgvVariant> v = combination(words, pick, ctx.cond, out.empty());
+    if (v && seen.insert(argv_key(v->argv)).second) {
+      v->env.assign(v->argv.begin(), v->argv.begin() + env_count);
+      v->argv.erase(v->argv.begin(), v->argv.begin() + env_count);
+      out.push_back(std::move(*v));
+    }
     // The next combination, the last word varying fastest.
-    std::size_t i = cw.words.size();
-    while (i > 0 && ++pick[i - 1] == cw.words[i - 1].alts.size()) pick[--i] = 0;
+    std::size_t i = words.size();
+    while (i > 0 && ++pick[i - 1] == words[i - 1]->alts.size()) pick[--i] = 0;
     if (i == 0) break;
   }
   return out;

@@ -108,6 +108,10 @@ class Evaluator {
     std::vector<TSNode> args;  // the argument nodes, for what a function call validates
     std::vector<Value> words;  // the name's words, then each argument's
     std::vector<EWord> env_prefix, stdin_words;
+    // `NAME=value cmd`: each prefix's `NAME=value` word on every path, and the value a
+    // function called here sees as NAME.
+    std::vector<Value> env_values;
+    std::vector<std::pair<std::string, Value>> env_vars;
     std::optional<std::string> ifs;  // an `IFS=...` prefix (set and empty: no splitting)
     std::string stdin_file;
     Provenance stdin_from;
@@ -118,13 +122,15 @@ class Evaluator {
   };
   struct ArgvVariant {
     std::vector<EWord> argv;
-    Condition cond;  // the path the values were chosen on (empty for the default values)
+    std::vector<EWord> env;  // the environment prefix's words on this path
+    Condition cond;          // the path the values were chosen on (empty for the default values)
   };
   void read_known_line(const EWord& src, const std::vector<std::string>& names,
                        const std::optional<std::string>& ifs);  // builtins.cpp
   std::optional<CommandWords> command_words(TSNode n, Ctx& ctx,
                                             const std::vector<TSNode>& outer_redirects);
   void redirect_words(CommandWords& cw, std::vector<TSNode> redirects, Ctx& ctx);
+  void prefix_assignment(CommandWords& cw, TSNode a, Ctx& ctx);
   Value joined_value(TSNode n, Ctx& ctx);  // one word on every path (an assignment's)
   std::vector<ArgvVariant> argv_variants(const CommandWords& cw, const Ctx& ctx) const;
   // Runs one argument list: a function call, a builtin, or a recorded command (true).
@@ -206,6 +212,7 @@ class Evaluator {
   void key_alternatives(const Var& v, ParamRef& p, const std::string& key_default, const Ctx& ctx,
                         Value& out);
   Value scalar_value(const Var& v, ParamRef& p, const Ctx& ctx);
+  void element_alternatives(const Var& v, ParamRef& p, std::size_t at, const Ctx& ctx, Value& out);
   Value unresolved_parameter(TSNode n, Ctx& ctx, const ParamRef& p);
   // The operator applied to the value on every path, then the value split unless quoted
   // (expand_param_ops.cpp).
@@ -240,11 +247,12 @@ class Evaluator {
     bool local, exported, readonly, force_array, force_assoc, append;
   };
   void assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& ctx);
-  EWord keyed_element(TSNode c, const std::string& name, Ctx& ctx);
+  Value keyed_element(TSNode c, const std::string& name, Ctx& ctx);
   Value scalar_assigned(TSNode n, TSNode value, const std::string& name, Ctx& ctx);
   EWord assigned_word(EWord v, TSNode n, TSNode value, const std::string& name,
                       const Ctx& ctx) const;
-  void assign_element(Var& slot, TSNode index, EWord v, bool force_assoc, Ctx& ctx);
+  void assign_element(Var& slot, TSNode index, const Value& val, bool force_assoc, Ctx& ctx);
+  std::size_t element_slot(Var& slot, TSNode index, bool force_assoc, Ctx& ctx);
   static void store_scalar(Var& slot, EWord v, const Assignment& as);
   // An unknown value stored in `name` here is the same value wherever it is used.
   void name_value(EWord& v, const std::string& name, TSNode n, const Ctx& ctx) const;

@@ -170,7 +170,9 @@ Value Evaluator::element_value(const Var& v, ParamRef& p, Ctx& ctx) {
       EWord w = v.elems()[static_cast<size_t>(*iv)];
       w.keep_from = true;
       p.set_on = {true};
-      return Value({std::move(w)});
+      Value out({std::move(w)});
+      element_alternatives(v, p, static_cast<size_t>(*iv), ctx, out);
+      return out;
     }
     p.is_set = false;
     return Value({literal("")});
@@ -190,8 +192,28 @@ Value Evaluator::element_value(const Var& v, ParamRef& p, Ctx& ctx) {
   }
   p.is_set = p.set_on.front();
   const EWord& key = keys.words().front();
+  auto it = std::find(v.keys.begin(), v.keys.end(), key.w.text);
+  if (it != v.keys.end())
+    element_alternatives(v, p, static_cast<size_t>(it - v.keys.begin()), ctx, out);
   if (key.w.symbolic && !v.keys.empty()) key_alternatives(v, p, key.w.text, ctx, out);
   return out;
+}
+
+// The element at `at` on the array's other paths (`m[key]=$net` with net set on a branch):
+// each other value of the array that holds the same elements in the same places.
+void Evaluator::element_alternatives(const Var& v, ParamRef& p, std::size_t at, const Ctx& ctx,
+                                     Value& out) {
+  if (v.value.size() < 2) return;
+  out.alts.front().picks.push_back(Pick{p.name, v.serial, 0});
+  for (std::size_t i = 1; i < v.value.size() && out.size() < kMaxValueAlts; ++i) {
+    const Alt& a = v.value.alts[i];
+    if (a.elems.size() != v.elems().size() || ctx.cond.contradicts(a.cond)) continue;
+    EWord w = a.elems[at];
+    w.keep_from = true;
+    out.alts.push_back(Alt{{std::move(w)}, a.cond, a.picks, a.paths});
+    out.alts.back().picks.push_back(Pick{p.name, v.serial, i});
+    p.set_on.push_back(true);
+  }
 }
 
 // An unknown key: this path's element is the one its default names (if any); each other

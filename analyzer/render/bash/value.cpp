@@ -28,18 +28,29 @@ Condition word_paths(const Alt& a) {
   return c;
 }
 
+Condition other_value_paths(const Alt& def, const Alt& a) {
+  Condition c = a.paths;
+  for (const EWord& w : a.elems) {
+    const bool in_default = std::any_of(def.elems.begin(), def.elems.end(), [&](const EWord& d) {
+      return d.w.text == w.w.text && d.w.from.at == w.w.from.at;
+    });
+    if (!in_default) c = join(c, w.w.from.condition);
+  }
+  return c;
+}
+
 namespace {
 
 // The path of two values taken together: their conditions, and the conditions of the paths
-// that set the words of a value other than the default (an alternative's own condition may be
-// the outer one only). Empty when no path has both.
-std::optional<Condition> together(const Alt& a, bool a_other, const Alt& b, bool b_other,
+// that set what a value other than the default (`a_def`, `b_def` when it is one) adds to it
+// (an alternative's own condition may be the outer one only). Empty when no path has both.
+std::optional<Condition> together(const Alt& a, const Alt* a_def, const Alt& b, const Alt* b_def,
                                   const Condition& path) {
   if (!picks_agree(a.picks, b.picks) || a.cond.contradicts(b.cond)) return std::nullopt;
   const Condition pa = word_paths(a), pb = word_paths(b);
   Condition cond = join(a.cond, b.cond);
-  if (a_other) cond = join(cond, pa);
-  if (b_other) cond = join(cond, pb);
+  if (a_def != nullptr) cond = join(cond, other_value_paths(*a_def, a));
+  if (b_def != nullptr) cond = join(cond, other_value_paths(*b_def, b));
   if (path.contradicts(cond) || cond.contradicts(pa) || cond.contradicts(pb)) return std::nullopt;
   return cond;
 }
@@ -58,12 +69,17 @@ Value join_values(const Value& acc, const Value& next, bool& started, const Cond
     Alt r{a.elems, join(a.cond, b.cond), a.picks};
     if (i + j > 0) {
       // Values from paths that exclude each other are no path at all (the default pair is).
-      std::optional<Condition> cond = together(a, i > 0, b, j > 0, path);
+      std::optional<Condition> cond = together(a, i > 0 ? &acc.alts.front() : nullptr, b,
+                                               j > 0 ? &next.alts.front() : nullptr, path);
       if (!cond) return;
       r.cond = std::move(*cond);
     }
     add_picks(r.picks, b.picks);
-    r.paths = join(word_paths(a), word_paths(b));
+    // The two words that become one lose their conditions: their paths keep them.
+    r.paths = join(a.paths, b.paths);
+    if (was_started && !a.elems.empty() && !b.elems.empty())
+      r.paths =
+          join(join(r.paths, a.elems.back().w.from.condition), b.elems.front().w.from.condition);
     bool s = was_started;
     join_fields(r.elems, b.elems, s);
     out.alts.push_back(std::move(r));

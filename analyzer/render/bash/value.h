@@ -58,6 +58,10 @@ struct Alt {
 // The conditions of the paths that set an alternative's words and the pieces they were built
 // from.
 Condition word_paths(const Alt& a);
+// The paths that set what another value `a` adds to the default value `def`: the conditions of
+// its words that are not the default's (an element every path's array holds, tagged with the
+// item that added it, does not make the value's path), and of the pieces they were joined from.
+Condition other_value_paths(const Alt& def, const Alt& a);
 
 // False when `a` and `b` took different values of one variable.
 bool picks_agree(const std::vector<Pick>& a, const std::vector<Pick>& b);
