@@ -25,6 +25,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/compose-layers",
                           "launchers/entrypoint",
                           "launchers/iptables-allowlist",
+                          "launchers/podkit",
                           "launchers/sandbox-scripts",
                           "launchers/watchdog",
                           "gates",

@@ -86,17 +86,16 @@ void Evaluator::assign(TSNode n, Ctx& ctx, bool local, bool exported, bool reado
     return;
   }
   Value val = scalar_assigned(n, value, name, ctx);
-  EWord v = val.words().front();
   // `pid=$!` names the process just started in the background, for its cleanup.
   if (!ts_node_is_null(value) && ctx.tree->slice(value) == "$!" && last_background_ >= 0) {
     resources_[static_cast<size_t>(last_background_)].idents.push_back(name);
   }
   Var& slot = assign_slot(name, local);
   if (!ts_node_is_null(index)) {
-    assign_element(slot, index, std::move(v), force_assoc, ctx);
+    assign_element(slot, index, val, force_assoc, ctx);
     return;
   }
-  store_scalar(slot, std::move(v), as);
+  store_scalar(slot, val.words().front(), as);
   // A plain assignment of a word that reads a path-dependent value keeps that value's other
   // paths (alternatives beyond the first).
   if (!append && !slot.array) {
@@ -123,10 +122,12 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
     std::string_view t = ctx.tree->slice(c);
     if (assoc && t.rfind('[', 0) == 0 && t.find("]=") != std::string_view::npos) {
       keys.emplace_back(t.substr(1, t.find("]=") - 1));
-      elems.push_back(keyed_element(c, as.name, ctx));
+      Value ev = keyed_element(c, as.name, ctx);
+      if (ev.size() > 1) varying.push_back({elems.size(), 1, ev});
+      elems.push_back(ev.words().front());
       continue;
     }
-    Value ev = value_of(c, ctx, [&] { return expand_word(c, ctx); });
+    Value ev = expand_word(c, ctx);
     for (Alt& a : ev.alts) {
       for (EWord& w : a.elems) {
         w.keep_from = true;
@@ -163,7 +164,7 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
       const auto first = words.begin() + static_cast<long>(base + e.at);
       words.erase(first, first + static_cast<long>(e.count));
       words.insert(words.begin() + static_cast<long>(base + e.at), a.elems.begin(), a.elems.end());
-      slot.value.alts.push_back(Alt{std::move(words), a.cond});
+      slot.value.alts.push_back(Alt{std::move(words), a.cond, a.picks, a.paths});
     }
   }
   if (assoc) slot.keys.insert(slot.keys.end(), keys.begin(), keys.end());
@@ -172,28 +173,31 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
 }
 
 // `[key]=value` in an associative array literal: the value is everything after `]=`, literal
-// text first, expansions after.
-EWord Evaluator::keyed_element(TSNode c, const std::string& name, Ctx& ctx) {
-  EWord v = literal("");
+// text first, expansions after, on every path.
+Value Evaluator::keyed_element(TSNode c, const std::string& name, Ctx& ctx) {
+  Value v({literal("")});
   bool after = false;
+  bool started = true;
   for (TSNode p : named_children(c)) {
     std::string_view pt = ctx.tree->slice(p);
     if (!after) {
       auto eq = pt.find('=');
       if (eq != std::string_view::npos) {
         after = true;
-        v.w.text += std::string(pt.substr(eq + 1));
+        v.words().front().w.text += std::string(pt.substr(eq + 1));
       }
       continue;
     }
-    EWord pe = expand_joined(p, ctx);
-    v.w.text += pe.w.text;
-    v.w.symbolic = v.w.symbolic || pe.w.symbolic;
-    v.w.tainted = v.w.tainted || pe.w.tainted;
+    v = join_values(v, joined_value(p, ctx), started, ctx.cond);
   }
-  v.w.from = prov(c, ctx);
-  v.keep_from = true;
-  mark_site(v, StepRole::Element, name);
+  const Provenance at = prov(c, ctx);
+  for (Alt& a : v.alts) {
+    a.paths = word_paths(a);
+    EWord& w = a.elems.front();
+    w.w.from = at;
+    w.keep_from = true;
+    mark_site(w, StepRole::Element, name);
+  }
   return v;
 }
 
@@ -243,26 +247,38 @@ EWord Evaluator::assigned_word(EWord v, TSNode n, TSNode value, const std::strin
   return v;
 }
 
-// `a[i]=v`, `m[key]=v`.
-void Evaluator::assign_element(Var& slot, TSNode index, EWord v, bool force_assoc, Ctx& ctx) {
+// `a[i]=v`, `m[key]=v`: the element's value on every path. The array's own other values are
+// dropped (an element assigned here changes the array on every path); each other value of
+// the element is the array with that value in its place, on that value's path.
+void Evaluator::assign_element(Var& slot, TSNode index, const Value& val, bool force_assoc,
+                               Ctx& ctx) {
   slot.array = true;
   slot.value.drop_others();
+  const std::size_t at = element_slot(slot, index, force_assoc, ctx);
+  slot.elems()[at] = val.words().front();
+  for (std::size_t i = 1; i < val.size() && slot.value.size() < kMaxValueAlts; ++i) {
+    const Alt& a = val.alts[i];
+    std::vector<EWord> words = slot.elems();
+    words[at] = a.elems.front();
+    slot.value.alts.push_back(Alt{std::move(words), a.cond, a.picks, word_paths(a)});
+  }
+}
+
+// Where `a[i]=` / `m[key]=` writes in the array's words, made room for.
+std::size_t Evaluator::element_slot(Var& slot, TSNode index, bool force_assoc, Ctx& ctx) {
   if (slot.assoc || force_assoc) {
     EWord key = expand_joined(index, ctx);
     auto it = std::find(slot.keys.begin(), slot.keys.end(), key.w.text);
-    if (it != slot.keys.end()) {
-      slot.elems()[static_cast<size_t>(it - slot.keys.begin())] = std::move(v);
-    } else {
-      slot.keys.push_back(key.w.text);
-      slot.elems().push_back(std::move(v));
-    }
-    return;
+    if (it != slot.keys.end()) return static_cast<size_t>(it - slot.keys.begin());
+    slot.keys.push_back(key.w.text);
+    slot.elems().emplace_back();
+    return slot.elems().size() - 1;
   }
   auto iv = arith(index, ctx);
   size_t i = iv && *iv >= 0 ? static_cast<size_t>(*iv) : slot.elems().size();
   if (i > 4096) i = slot.elems().size();
   if (slot.elems().size() <= i) slot.elems().resize(i + 1);
-  slot.elems()[i] = std::move(v);
+  return i;
 }
 
 // `x=v`, `x+=v` (a string appended, or an element for an array), `a=v` (the first element).

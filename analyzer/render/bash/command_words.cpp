@@ -1,7 +1,8 @@
 // One simple command's words: the name and arguments expanded, each with the values it has on
 // other paths, and the redirects read; then the distinct argument lists those values make
 // (INVARIANTS.md: a flag reached only on some path is a conditional finding).
-#include <functional>
+#include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -12,71 +13,14 @@
 
 namespace sbr::bash {
 
-Value Evaluator::expand_value(TSNode n, Ctx& ctx) {
-  return value_of(n, ctx, [&] { return expand_word(n, ctx); });
-}
-
 // An assignment's word, one word on every path (`flag="--network=$NET"`): NET's value on
 // another path is the variable's value on that path too, not lost at the assignment.
 Value Evaluator::joined_value(TSNode n, Ctx& ctx) {
-  return value_of(n, ctx, [&] { return std::vector<EWord>{expand_joined(n, ctx)}; });
-}
-
-Value Evaluator::value_of(TSNode n, Ctx& ctx, const std::function<std::vector<EWord>()>& expand) {
-  // The word's own probe list: a substitution inside it runs commands that expand words of
-  // their own.
-  std::vector<std::string> outer = std::exchange(alt_probe_, {});
-  std::vector<KeyProbe> outer_keys = std::exchange(key_probe_, {});
-  Value v(expand());
-  std::vector<std::string> probes = std::exchange(alt_probe_, std::move(outer));
-  std::vector<KeyProbe> key_probes = std::exchange(key_probe_, std::move(outer_keys));
-  expand_key_alternatives(ctx, key_probes, v, expand);
-  const auto outer_override = alt_override_;  // a value of an enclosing word being expanded
-  for (const std::string& name : probes) {
-    const Var* var = lookup(name);
-    if (var == nullptr) continue;
-    // Each other path's value of the variable, in the word (alternative 0 is the default).
-    for (std::size_t ai = 1; ai < var->value.size() && v.size() < kMaxValueAlts; ++ai) {
-      const Alt& a = var->value.alts[ai];
-      if (ctx.cond.contradicts(a.cond)) continue;  // no path reaching here has it
-      alt_override_ = {name, ai};
-      auto saved_probe = std::exchange(alt_probe_, {});
-      std::vector<EWord> words = expand();
-      alt_probe_ = std::move(saved_probe);
-      alt_override_ = outer_override;
-      v.alts.push_back(Alt{std::move(words), a.cond});
-    }
-  }
-  return v;
-}
-
-// `"${handlers[$cmd]}" "$@"`: the word once more per element of the array, each on the path
-// where the unknown key is that element's (`cmd=shell`), so that every handler a dispatch
-// table names is reached.
-void Evaluator::expand_key_alternatives(Ctx& ctx, const std::vector<KeyProbe>& probes, Value& v,
-                                        const std::function<std::vector<EWord>()>& expand) {
-  const auto outer_override = key_override_;
-  for (const KeyProbe& probe : probes) {
-    const Var* arr = lookup(probe.array);
-    if (arr == nullptr) continue;
-    const std::vector<std::string> keys = arr->keys;
-    const std::string subject = subject_of(probe.key_var);
-    for (std::size_t ki = 0; ki < keys.size() && v.size() < kMaxArgvVariants; ++ki) {
-      if (keys[ki] == probe.key_default) continue;  // the default path's element
-      CondAtom atom{probe.key_var + "=" + keys[ki], probe.key_var + "!=" + keys[ki], subject,
-                    keys[ki], ""};
-      Condition cond = Condition::when(atom, true);
-      if (ctx.cond.contradicts(cond)) continue;
-      key_override_ = {probe.array, ki};
-      auto saved = std::exchange(key_probe_, {});
-      auto saved_alts = std::exchange(alt_probe_, {});
-      std::vector<EWord> words = expand();
-      key_probe_ = std::move(saved);
-      alt_probe_ = std::move(saved_alts);
-      key_override_ = outer_override;
-      v.alts.push_back(Alt{std::move(words), std::move(cond)});
-    }
-  }
+  if (ts_node_is_null(n)) return Value({literal("")});
+  const Value v = expand_word(n, ctx, true);
+  const bool some_empty =
+      std::any_of(v.alts.begin(), v.alts.end(), [](const Alt& a) { return a.elems.empty(); });
+  return joined_alternatives(v, some_empty ? prov(n, ctx) : Provenance{});
 }
 
 std::optional<Evaluator::CommandWords> Evaluator::command_words(
@@ -103,21 +47,33 @@ std::optional<Evaluator::CommandWords> Evaluator::command_words(
     for (TSNode a : assigns) assign(a, ctx, false, false, false, false, false);
     return std::nullopt;
   }
-  for (TSNode c : named_children(name_node)) cw.words.push_back(expand_value(c, ctx));
-  std::vector<EWord>& env_prefix = cw.env_prefix;
-  std::optional<std::string>& ifs = cw.ifs;
-  for (TSNode a : assigns) {
-    std::string nm(ctx.tree->slice(field(a, F::name)));
-    EWord v = expand_joined(field(a, F::value), ctx);
-    if (nm == "IFS") ifs = v.w.text;
-    EWord e = v;
-    e.w.text = nm + "=" + v.w.text;
-    e.w.from = prov(a, ctx);
-    env_prefix.push_back(e);
-  }
-  for (TSNode c : args) cw.words.push_back(expand_value(c, ctx));
+  for (TSNode c : named_children(name_node)) cw.words.push_back(expand_word(c, ctx));
+  for (TSNode a : assigns) prefix_assignment(cw, a, ctx);
+  for (TSNode c : args) cw.words.push_back(expand_word(c, ctx));
   redirect_words(cw, redirects, ctx);
   return cw;
+}
+
+// `NAME=value cmd`: the value on every path, as the command's environment words and as the
+// variable a function called here sees.
+void Evaluator::prefix_assignment(CommandWords& cw, TSNode a, Ctx& ctx) {
+  const std::string name(ctx.tree->slice(field(a, F::name)));
+  const TSNode value = field(a, F::value);
+  Value v = joined_value(value, ctx);
+  if (name == "IFS") cw.ifs = v.words().front().w.text;
+  Value env = v;
+  const Provenance at = prov(a, ctx);
+  for (Alt& alt : env.alts) {
+    alt.paths = word_paths(alt);
+    EWord& e = alt.elems.front();
+    e.w.text = name + "=" + e.w.text;
+    e.w.from = at;
+  }
+  cw.env_prefix.push_back(env.words().front());
+  cw.env_values.push_back(std::move(env));
+  for (Alt& alt : v.alts)
+    alt.elems.front() = assigned_word(std::move(alt.elems.front()), a, value, name, ctx);
+  cw.env_vars.emplace_back(name, std::move(v));
 }
 
 // Redirects: stdin bodies (heredocs, herestrings, `< file`) and the files stdout writes.
@@ -215,6 +171,38 @@ std::string argv_key(const std::vector<EWord>& argv) {
 
 }  // namespace
 
+namespace {
+
+// One combination of the words' values (`pick[i]` of word i) as an argument list, or nothing
+// when no path has it. Its path is the conjunction of its values' paths and of the paths that
+// set each other value's words (an alternative's own condition may be the outer one only); a
+// value whose words were set on a path that contradicts it is not part of it, and the same
+// variable read by two words takes the same value in both.
+std::optional<Evaluator::ArgvVariant> combination(const std::vector<const Value*>& words,
+                                                  const std::vector<std::size_t>& pick,
+                                                  const Condition& path, bool is_default) {
+  Evaluator::ArgvVariant v;
+  std::vector<Condition> paths;
+  std::vector<Pick> picks;
+  bool possible = true;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const Alt& a = words[i]->alts[pick[i]];
+    paths.push_back(word_paths(a));
+    v.cond = join(v.cond, a.cond);
+    if (pick[i] != 0) v.cond = join(v.cond, other_value_paths(words[i]->alts.front(), a));
+    possible = possible && picks_agree(picks, a.picks);
+    add_picks(picks, a.picks);
+    v.argv.insert(v.argv.end(), a.elems.begin(), a.elems.end());
+  }
+  if (is_default) return v;
+  possible = possible && !path.contradicts(v.cond);
+  for (const Condition& c : paths) possible = possible && !v.cond.contradicts(c);
+  if (!possible) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
 // The product of the words' values, default values first: each combination whose words'
 // paths agree is one argument list, and equal lists are one. A combination of values from
 // branches that exclude each other (`NET=host` from the `then`, `--cap-drop=ALL` from the
@@ -223,28 +211,22 @@ std::vector<Evaluator::ArgvVariant> Evaluator::argv_variants(const CommandWords&
                                                              const Ctx& ctx) const {
   std::vector<ArgvVariant> out;
   std::set<std::string> seen;
-  std::vector<std::size_t> pick(cw.words.size(), 0);
+  // The environment words (`NET=$net cmd`, one word each) first, then the command's.
+  std::vector<const Value*> words;
+  for (const Value& v : cw.env_values) words.push_back(&v);
+  for (const Value& v : cw.words) words.push_back(&v);
+  const auto env_count = static_cast<long>(cw.env_values.size());
+  std::vector<std::size_t> pick(words.size(), 0);
   for (std::size_t tried = 0; tried < kMaxCombinations && out.size() < kMaxArgvVariants; ++tried) {
-    ArgvVariant v;
-    // The path of the combination: the conjunction of its values' paths, and of the paths that
-    // set each other value's words (an alternative's own condition may be the outer one only).
-    for (std::size_t i = 0; i < cw.words.size(); ++i) {
-      v.cond = join(v.cond, cw.words[i].alts[pick[i]].cond);
-      if (pick[i] == 0) continue;
-      for (const EWord& w : cw.words[i].alts[pick[i]].elems)
-        v.cond = join(v.cond, w.w.from.condition);
+    std::optional<ArgvVariant> v = combination(words, pick, ctx.cond, out.empty());
+    if (v && seen.insert(argv_key(v->argv)).second) {
+      v->env.assign(v->argv.begin(), v->argv.begin() + env_count);
+      v->argv.erase(v->argv.begin(), v->argv.begin() + env_count);
+      out.push_back(std::move(*v));
     }
-    bool possible = out.empty() || !ctx.cond.contradicts(v.cond);
-    for (std::size_t i = 0; i < cw.words.size(); ++i) {
-      for (const EWord& w : cw.words[i].alts[pick[i]].elems) {
-        possible = possible && (out.empty() || !v.cond.contradicts(w.w.from.condition));
-        v.argv.push_back(w);
-      }
-    }
-    if (possible && seen.insert(argv_key(v.argv)).second) out.push_back(std::move(v));
     // The next combination, the last word varying fastest.
-    std::size_t i = cw.words.size();
-    while (i > 0 && ++pick[i - 1] == cw.words[i - 1].alts.size()) pick[--i] = 0;
+    std::size_t i = words.size();
+    while (i > 0 && ++pick[i - 1] == words[i - 1]->alts.size()) pick[--i] = 0;
     if (i == 0) break;
   }
   return out;

@@ -184,6 +184,10 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   // The other argument lists are recorded as conditional variants of a recorded command; a
   // function or builtin runs once, on the default values, unless another path names another
   // command (a dispatch table: `"${handlers[$cmd]}"`), which then runs on its path.
+  cw->env_prefix = variants[0].env;
+  // Another command named on another path runs instead of the default one, from the state
+  // before it.
+  const State before = st_;
   const bool recorded = run_words(variants[0].argv, *cw, n, ctx);
   for (std::size_t k = 1; k < variants.size(); ++k) {
     if (!recorded && (variants[k].argv.empty() || variants[0].argv.empty() ||
@@ -195,9 +199,11 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     // launch is reported).
     for (EWord& w : variants[k].argv)
       w.w.from.condition = join(variants[k].cond, w.w.from.condition);
-    State saved = st_;
+    State after = std::move(st_);
+    st_ = before;
+    cw->env_prefix = variants[k].env;
     run_words(variants[k].argv, *cw, n, vc);
-    st_ = std::move(saved);
+    st_ = std::move(after);
   }
 }
 
@@ -214,7 +220,16 @@ bool Evaluator::run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ct
   // Function calls.
   const auto* fit = function(name);
   if (!u.bypass_functions && !u.via_exec && fit != nullptr) {
+    // `NET=$net launch`: the function sees NET's value on every path, for the call only.
+    if (!cw.env_vars.empty()) st_.frames.emplace_back();
+    for (auto& [var, value] : cw.env_vars) {
+      Var& slot = st_.frames.back().mut()[var].mut();
+      slot.value = std::move(value);
+      slot.exported = true;
+      slot.serial = ++assignments_;
+    }
     call_function(name, cmd, cw.args, *fit, n, ctx);
+    if (!cw.env_vars.empty() && !st_.frames.empty()) st_.frames.pop_back();
     return false;
   }
 

@@ -389,8 +389,8 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
         continue;
       }
       if (!after_in || ts_node_eq(c, body) || is(c, K::comment)) continue;
-      auto ws = expand_word(c, ctx);
-      list.insert(list.end(), ws.begin(), ws.end());
+      Value ws = expand_word(c, ctx);
+      list.insert(list.end(), ws.words().begin(), ws.words().end());
     }
   } else if (!st_.positional_unknown) {
     list = st_.positional;

@@ -13,98 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/render/bash/flat_map.h"
 #include "analyzer/render/bash/render.h"
 #include "analyzer/render/bash/syntax.h"
+#include "analyzer/render/bash/value.h"
 
 namespace sbr::bash {
 
-// A word during evaluation: the public Word plus what the fact finders need.
-struct EWord {
-  Word w;
-  std::string taint_var;      // the variable / argument / substitution the taint comes from
-  Location taint_at;          // where the tainted value enters the script
-  std::string secret_var;     // holds the value of a secret-named variable
-  bool default_known = true;  // symbolic with a known default (env var, possibly unset)
-  bool temp_file = false;     // a mktemp path (created 0600)
-  bool keep_from = false;     // an array element: keeps its own assignment site
-  // w.from.at is an earlier place of the value (an assignment, an array element, a default, a
-  // call-site argument) in this role: the next use moves it into w.from.via.
-  std::optional<StepRole> site_role;
-  std::string site_note;                            // the variable or function named at that place
-  ValueSource taint_source = ValueSource::Unknown;  // where the tainted value comes from
-  // Expanded inside double quotes ("$ip"): one argument, not split (observe_splice.cpp tells a
-  // value passed as one argument from one spliced into rule text).
-  bool in_quotes = false;
-};
-
-struct Alt {
-  std::vector<EWord> elems;
-  Condition cond;
-};
-
-// What a word or a variable stands for on the paths that reach it: a set of (condition, words)
-// alternatives. The first is the default path's (its condition empty; each word keeps the
-// condition of the path that set it, which is how an array holds elements added on some paths
-// only); the others are the words on other paths, each with that path's condition. A
-// command's argument lists are the product of its words' values (command_words.cpp), and two
-// paths meeting merge their variables' values (paths_merge.cpp).
-struct Value {
-  std::vector<Alt> alts;
-
-  Value() : alts(1) {}
-  explicit Value(std::vector<EWord> words) : alts{Alt{std::move(words), Condition{}}} {}
-  std::vector<EWord>& words() { return alts.front().elems; }  // the default path's
-  const std::vector<EWord>& words() const { return alts.front().elems; }
-  std::size_t size() const { return alts.size(); }
-  // Only the default path's words remain (an assignment replaced the value on every path).
-  void reset(std::vector<EWord> words) { alts = {Alt{std::move(words), Condition{}}}; }
-  // The value on other paths is gone (an element assigned on this path changes every path's).
-  void drop_others() { alts.resize(1); }
-};
-
-struct Var {
-  Value value;                    // a scalar's default words are exactly one word
-  std::vector<std::string> keys;  // associative arrays: keys parallel to the default words
-  bool array = false;
-  bool assoc = false;
-  bool exported = false;
-  bool readonly = false;
-  bool from_mktemp = false;
-  // Which assignment gave the value (0: merged from paths, not one value): tests of the same
-  // serial test the same value, so their path atoms can contradict each other.
-  std::uint64_t serial = 0;
-
-  std::vector<EWord>& elems() { return value.words(); }
-  const std::vector<EWord>& elems() const { return value.words(); }
-};
-
-// Shared until written: the state of a path is copied at every branch, and a branch that
-// changes one variable must not copy the others (nor a nest of `if`s the whole state per
-// level). Copies share; the first write through mut() on a shared copy clones one level.
-template <class T>
-class Cow {
- public:
-  Cow() : p_(std::make_shared<T>()) {}
-  // A move copies the pointer: a moved-from state (merge_states takes states by value) stays
-  // a valid one that shares the value.
-  Cow(const Cow&) = default;
-  Cow& operator=(const Cow&) = default;
-  ~Cow() = default;
-  const T& get() const { return *p_; }
-  T& mut() {
-    if (p_.use_count() > 1) p_ = std::make_shared<T>(*p_);
-    return *p_;
-  }
-  // The same object: neither path changed it since they parted.
-  bool same(const Cow& o) const { return p_ == o.p_; }
-
- private:
-  std::shared_ptr<T> p_;
-};
-
-// One scope's variables; each variable shared between paths until one of them changes it.
-using VarMap = FlatMap<Cow<Var>>;
 using FunctionMap = std::map<std::string, std::pair<TSNode, const SyntaxTree*>>;
 
 struct Trap {
@@ -194,6 +108,10 @@ class Evaluator {
     std::vector<TSNode> args;  // the argument nodes, for what a function call validates
     std::vector<Value> words;  // the name's words, then each argument's
     std::vector<EWord> env_prefix, stdin_words;
+    // `NAME=value cmd`: each prefix's `NAME=value` word on every path, and the value a
+    // function called here sees as NAME.
+    std::vector<Value> env_values;
+    std::vector<std::pair<std::string, Value>> env_vars;
     std::optional<std::string> ifs;  // an `IFS=...` prefix (set and empty: no splitting)
     std::string stdin_file;
     Provenance stdin_from;
@@ -204,21 +122,16 @@ class Evaluator {
   };
   struct ArgvVariant {
     std::vector<EWord> argv;
-    Condition cond;  // the path the values were chosen on (empty for the default values)
+    std::vector<EWord> env;  // the environment prefix's words on this path
+    Condition cond;          // the path the values were chosen on (empty for the default values)
   };
-  static constexpr std::size_t kMaxValueAlts = 5;      // a word's default and 4 others
-  static constexpr std::size_t kMaxArgvVariants = 8;   // argument lists per command
-  static constexpr std::size_t kMaxCombinations = 64;  // combinations tried per command
   void read_known_line(const EWord& src, const std::vector<std::string>& names,
                        const std::optional<std::string>& ifs);  // builtins.cpp
   std::optional<CommandWords> command_words(TSNode n, Ctx& ctx,
                                             const std::vector<TSNode>& outer_redirects);
   void redirect_words(CommandWords& cw, std::vector<TSNode> redirects, Ctx& ctx);
-  Value expand_value(TSNode n, Ctx& ctx);
+  void prefix_assignment(CommandWords& cw, TSNode a, Ctx& ctx);
   Value joined_value(TSNode n, Ctx& ctx);  // one word on every path (an assignment's)
-  // The word's value: `expand` once, then once per other value of a path-dependent variable
-  // or dispatch-table key it read (command_words.cpp).
-  Value value_of(TSNode n, Ctx& ctx, const std::function<std::vector<EWord>()>& expand);
   std::vector<ArgvVariant> argv_variants(const CommandWords& cw, const Ctx& ctx) const;
   // Runs one argument list: a function call, a builtin, or a recorded command (true).
   bool run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ctx& ctx);
@@ -275,37 +188,44 @@ class Evaluator {
   // the loop is not of that form or its input is unknown.
   bool read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx& ctx);
 
-  // Expansion (expand.cpp).
-  std::vector<EWord> expand_word(TSNode n, Ctx& ctx, bool assignment = false);
+  // Expansion (expand.cpp): a word's value, its words on every path that reaches it.
+  Value expand_word(TSNode n, Ctx& ctx, bool assignment = false);
   EWord expand_joined(TSNode n, Ctx& ctx);  // one word, no splitting ("$*"-like join)
   std::vector<EWord> expand_heredoc(TSNode body, Ctx& ctx, bool quoted);
   // The pieces of expand_word, one per node kind; each ends in finish_expansion, which moves
   // the words to their place of use.
-  std::vector<EWord> finish_expansion(TSNode n, Ctx& ctx, std::vector<EWord> v);
-  std::vector<EWord> expand_literal(TSNode n, Ctx& ctx);
-  std::vector<EWord> expand_string(TSNode n, Ctx& ctx);
-  std::vector<EWord> quoted_part(TSNode c, Ctx& ctx);
-  std::vector<EWord> expand_concatenation(TSNode n, Ctx& ctx, bool assignment);
-  std::vector<EWord> expand_arithmetic(TSNode n, Ctx& ctx);
+  Value finish_expansion(TSNode n, Ctx& ctx, Value v);
+  Value expand_literal(TSNode n, Ctx& ctx);
+  Value expand_string(TSNode n, Ctx& ctx);
+  Value quoted_part(TSNode c, Ctx& ctx);
+  Value expand_concatenation(TSNode n, Ctx& ctx, bool assignment);
+  Value expand_arithmetic(TSNode n, Ctx& ctx);
   // Parameter expansion (expand_param.cpp).
-  struct ParamRef;
-  std::vector<EWord> expand_parameter(TSNode n, Ctx& ctx, bool assignment);
+  struct ParamRef;  // expand_param.h
+  Value expand_parameter(TSNode n, Ctx& ctx, bool assignment);
   bool resolve_indirect(ParamRef& p);
-  std::optional<std::vector<EWord>> parameter_values(TSNode n, Ctx& ctx, ParamRef& p,
-                                                     bool assignment, std::vector<EWord>& vals);
+  Value parameter_values(TSNode n, Ctx& ctx, ParamRef& p);
   bool special_parameter(ParamRef& p, Location at, const Ctx& ctx, std::vector<EWord>& vals);
-  EWord array_element(const Var& v, ParamRef& p, Ctx& ctx);
-  void scalar_value(const Var& v, ParamRef& p, std::vector<EWord>& vals);
+  Value array_value(const Var& v, ParamRef& p, const Ctx& ctx);
+  Value element_value(const Var& v, ParamRef& p, Ctx& ctx);
+  // `${handlers[$cmd]}` with cmd unknown: each other element on the path where the key is its.
+  void key_alternatives(const Var& v, ParamRef& p, const std::string& key_default, const Ctx& ctx,
+                        Value& out);
+  Value scalar_value(const Var& v, ParamRef& p, const Ctx& ctx);
+  void element_alternatives(const Var& v, ParamRef& p, std::size_t at, const Ctx& ctx, Value& out);
+  Value unresolved_parameter(TSNode n, Ctx& ctx, const ParamRef& p);
+  // The operator applied to the value on every path, then the value split unless quoted
+  // (expand_param_ops.cpp).
+  Value operated_value(TSNode n, Ctx& ctx, ParamRef& p, Value vals, bool assignment);
   static EWord parameter_length(const ParamRef& p, const std::vector<EWord>& vals);
   EWord parameter_operand(const ParamRef& p, Ctx& ctx);
-  void apply_parameter_op(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
-  void apply_default(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
-  void apply_alternative(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
-  void apply_substitution(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
-  std::vector<EWord> unresolved_parameter(TSNode n, Ctx& ctx, const ParamRef& p);
+  Value operand_value(const ParamRef& p, Ctx& ctx);  // on every path
+  Value apply_parameter_op(ParamRef& p, Value vals, Ctx& ctx);
+  // `${X:-d}`, `${X:+a}` and their kin: each path's value with each path's operand.
+  Value apply_choice(ParamRef& p, const Value& vals, Ctx& ctx);
+  bool choose(const ParamRef& p, std::vector<EWord>& vals, EWord operand, Ctx& ctx);
   static void mark_secret(const ParamRef& p, std::vector<EWord>& vals);
-  std::vector<EWord> parameter_fields(TSNode n, Ctx& ctx, std::vector<EWord> vals, bool assignment);
-  void apply_affix_removal(ParamRef& p, std::vector<EWord>& vals, Ctx& ctx);
+  Value parameter_fields(TSNode n, Ctx& ctx, Value vals, bool assignment);
   static void remove_affixes(const ParamRef& p, std::vector<EWord>& vals, const EWord& pat);
   static void apply_other_op(const ParamRef& p, std::vector<EWord>& vals);
   void place_default(const ParamRef& p, std::vector<EWord>& vals, EWord& d, bool unknown,
@@ -327,11 +247,12 @@ class Evaluator {
     bool local, exported, readonly, force_array, force_assoc, append;
   };
   void assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& ctx);
-  EWord keyed_element(TSNode c, const std::string& name, Ctx& ctx);
+  Value keyed_element(TSNode c, const std::string& name, Ctx& ctx);
   Value scalar_assigned(TSNode n, TSNode value, const std::string& name, Ctx& ctx);
   EWord assigned_word(EWord v, TSNode n, TSNode value, const std::string& name,
                       const Ctx& ctx) const;
-  void assign_element(Var& slot, TSNode index, EWord v, bool force_assoc, Ctx& ctx);
+  void assign_element(Var& slot, TSNode index, const Value& val, bool force_assoc, Ctx& ctx);
+  std::size_t element_slot(Var& slot, TSNode index, bool force_assoc, Ctx& ctx);
   static void store_scalar(Var& slot, EWord v, const Assignment& as);
   // An unknown value stored in `name` here is the same value wherever it is used.
   void name_value(EWord& v, const std::string& name, TSNode n, const Ctx& ctx) const;
@@ -492,19 +413,6 @@ class Evaluator {
   bool uses_net_admin_ = false;
   Provenance net_admin_at_;
   bool recursion_reported_ = false;
-  // Scalars whose value differs by path (`NET=host` on one branch, `NET=none` on the other)
-  // that the word being expanded used, and the alternative being expanded (expand_value).
-  std::vector<std::string> alt_probe_;
-  std::pair<std::string, std::size_t> alt_override_{"", 0};
-  // `${handlers[$cmd]}` with cmd unknown: the associative arrays the word looked up by an
-  // unknown key (the array, the key's variable), and the element being expanded (expand_value).
-  struct KeyProbe {
-    std::string array, key_var, key_default;
-  };
-  std::vector<KeyProbe> key_probe_;
-  std::pair<std::string, std::size_t> key_override_{"", 0};
-  void expand_key_alternatives(Ctx& ctx, const std::vector<KeyProbe>& probes, Value& v,
-                               const std::function<std::vector<EWord>()>& expand);
   std::vector<std::string> defined_;  // the analysed file's functions, in definition order
   std::set<std::string> called_;      // functions the evaluation called
   std::uint64_t assignments_ = 0;     // Var::serial of the latest assignment

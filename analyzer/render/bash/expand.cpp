@@ -26,8 +26,8 @@ std::string unescape_dquoted(std::string_view t) {
 
 }  // namespace
 
-std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
-  if (ts_node_is_null(n)) return {};
+Value Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
+  if (ts_node_is_null(n)) return Value(std::vector<EWord>{});
   step(n, ctx);
   Nest nest(*this, n, ctx);
   K k = sym(n);
@@ -38,106 +38,121 @@ std::vector<EWord> Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (k == K::string) return expand_string(n, ctx);
   if (k == K::concatenation) return expand_concatenation(n, ctx, assignment);
   if (k == K::simple_expansion || k == K::expansion) return expand_parameter(n, ctx, assignment);
-  if (k == K::command_substitution) return finish_expansion(n, ctx, command_substitution(n, ctx));
-  if (k == K::process_substitution) return finish_expansion(n, ctx, process_substitution(n, ctx));
+  if (k == K::command_substitution)
+    return finish_expansion(n, ctx, Value(command_substitution(n, ctx)));
+  if (k == K::process_substitution)
+    return finish_expansion(n, ctx, Value(process_substitution(n, ctx)));
   if (k == K::arithmetic_expansion) return expand_arithmetic(n, ctx);
   return expand_literal(n, ctx);
 }
 
 // A word that expands to its own text: a plain word, '...', $'...', a brace expression. Not
 // inlined into expand_word, whose frame every level of a nested expansion holds.
-[[gnu::noinline]] std::vector<EWord> Evaluator::expand_literal(TSNode n, Ctx& ctx) {
+[[gnu::noinline]] Value Evaluator::expand_literal(TSNode n, Ctx& ctx) {
   K k = sym(n);
+  std::string text;
   if (k == K::raw_string) {
     std::string_view s = ctx.tree->slice(n);
-    return finish_expansion(n, ctx,
-                            {literal(std::string(s.size() >= 2 ? s.substr(1, s.size() - 2) : s))});
+    text = std::string(s.size() >= 2 ? s.substr(1, s.size() - 2) : s);
+  } else if (k == K::ansi_c_string) {
+    text = ansi_c(ctx.tree->slice(n));
+  } else if (k == K::brace_expression) {
+    text = std::string(ctx.tree->slice(n));
+  } else if (k != K::translated_string) {
+    // word, number, extglob_pattern, regex, variable names, test operators, and anything else.
+    text = unescape_word(ctx.tree->slice(n));
   }
-  if (k == K::ansi_c_string) return finish_expansion(n, ctx, {literal(ansi_c(ctx.tree->slice(n)))});
-  if (k == K::translated_string) return finish_expansion(n, ctx, {literal("")});
-  if (k == K::brace_expression)
-    return finish_expansion(n, ctx, {literal(std::string(ctx.tree->slice(n)))});
-  // word, number, extglob_pattern, regex, variable names, test operators, and anything else.
-  return finish_expansion(n, ctx, {literal(unescape_word(ctx.tree->slice(n)))});
+  return finish_expansion(n, ctx, Value({literal(std::move(text))}));
 }
 
-std::vector<EWord> Evaluator::finish_expansion(TSNode n, Ctx& ctx, std::vector<EWord> v) {
+// Moves every alternative's words to their place of use.
+Value Evaluator::finish_expansion(TSNode n, Ctx& ctx, Value v) {
   Provenance use = prov(n, ctx);
-  for (EWord& w : v) {
-    if (w.keep_from) {
-      // An array element or a function argument stays at the place it is written (where a
-      // fix goes); the use joins its chain.
-      w.w.from.condition = join(ctx.cond, w.w.from.condition);
-      note_use(w, use);
-    } else {
-      move_to_use(w, use);
+  for (Alt& a : v.alts) {
+    for (EWord& w : a.elems) {
+      if (w.keep_from) {
+        // An array element or a function argument stays at the place it is written (where a
+        // fix goes); the use joins its chain.
+        w.w.from.condition = join(ctx.cond, w.w.from.condition);
+        note_use(w, use);
+      } else {
+        move_to_use(w, use);
+      }
+      // Origins describe; they must not grow with every operator applied in a loop.
+      if (w.w.origin.size() > 160) w.w.origin = w.w.origin.substr(0, 157) + "...";
+      charge_bytes(w.w.text.size(), use.at);
     }
-    // Origins describe; they must not grow with every operator applied in a loop.
-    if (w.w.origin.size() > 160) w.w.origin = w.w.origin.substr(0, 157) + "...";
-    charge_bytes(w.w.text.size(), use.at);
   }
   return v;
 }
 
 // Double quotes: no splitting, except "$@" / "${a[@]}" which keep one field per element.
-std::vector<EWord> Evaluator::expand_string(TSNode n, Ctx& ctx) {
-  std::vector<EWord> acc;
+Value Evaluator::expand_string(TSNode n, Ctx& ctx) {
+  Value acc;
   bool started = false;
   uint32_t pos = ts_node_start_byte(n) + 1;
   uint32_t end = ts_node_end_byte(n) - 1;
+  auto text = [&](uint32_t from, uint32_t to) {
+    return Value({literal(std::string(ctx.tree->text.substr(from, to - from)))});
+  };
   for (TSNode c : named_children(n)) {
     uint32_t cb = ts_node_start_byte(c);
-    if (cb > pos)
-      join_fields(acc, {literal(std::string(ctx.tree->text.substr(pos, cb - pos)))}, started);
-    join_fields(acc, quoted_part(c, ctx), started);
+    if (cb > pos) acc = join_values(acc, text(pos, cb), started, ctx.cond);
+    acc = join_values(acc, quoted_part(c, ctx), started, ctx.cond);
     pos = ts_node_end_byte(c);
   }
-  if (pos < end)
-    join_fields(acc, {literal(std::string(ctx.tree->text.substr(pos, end - pos)))}, started);
-  if (!started) acc = {literal("")};
-  for (auto& w : acc) {
-    if (w.w.text.empty() && !w.w.symbolic) w.keep_from = false;
-    w.in_quotes = true;  // observe_splice.cpp: one argument, not split
+  if (pos < end) acc = join_values(acc, text(pos, end), started, ctx.cond);
+  for (Alt& a : acc.alts) {
+    if (!started) a.elems = {literal("")};
+    for (auto& w : a.elems) {
+      if (w.w.text.empty() && !w.w.symbolic) w.keep_from = false;
+      w.in_quotes = true;  // observe_splice.cpp: one argument, not split
+    }
   }
   return finish_expansion(n, ctx, std::move(acc));
 }
 
 // One child of a double-quoted string: its text, or its expansion as the fields it keeps.
-std::vector<EWord> Evaluator::quoted_part(TSNode c, Ctx& ctx) {
-  if (is(c, K::string_content)) return {literal(unescape_dquoted(ctx.tree->slice(c)))};
-  std::vector<EWord> part = expand_word(c, ctx, true);  // quoted: the callee does not split
+Value Evaluator::quoted_part(TSNode c, Ctx& ctx) {
+  if (is(c, K::string_content)) return Value({literal(unescape_dquoted(ctx.tree->slice(c)))});
+  Value part = expand_word(c, ctx, true);  // quoted: the callee does not split
   // A quoted array expansion keeps its fields; a quoted scalar is one field.
   std::string_view ct = ctx.tree->slice(c);
-  bool multi = ct.find("[@]") != std::string_view::npos || ct == "$@" || ct == "${@}";
-  if (multi || part.size() == 1) return part;
-  EWord j = literal("");
-  bool first = true;
-  for (auto& p : part) {
-    if (!first) j.w.text += ' ';
-    concat_into(j, p);
-    first = false;
+  if (ct.find("[@]") != std::string_view::npos || ct == "$@" || ct == "${@}") return part;
+  for (Alt& a : part.alts) {
+    if (a.elems.size() == 1) continue;
+    EWord j = literal("");
+    bool first = true;
+    for (auto& p : a.elems) {
+      if (!first) j.w.text += ' ';
+      concat_into(j, p);
+      first = false;
+    }
+    a.elems = {std::move(j)};
   }
-  return {j};
+  return part;
 }
 
-std::vector<EWord> Evaluator::expand_concatenation(TSNode n, Ctx& ctx, bool assignment) {
-  std::vector<EWord> acc;
+Value Evaluator::expand_concatenation(TSNode n, Ctx& ctx, bool assignment) {
+  Value acc;
   bool started = false;
-  for (TSNode c : named_children(n)) join_fields(acc, expand_word(c, ctx, assignment), started);
-  for (auto& w : acc) w.keep_from = false;
+  for (TSNode c : named_children(n))
+    acc = join_values(acc, expand_word(c, ctx, assignment), started, ctx.cond);
+  for (Alt& a : acc.alts)
+    for (auto& w : a.elems) w.keep_from = false;
   return finish_expansion(n, ctx, std::move(acc));
 }
 
 // `$(( ... ))`: the number when the script fixes it, else a symbolic word.
-std::vector<EWord> Evaluator::expand_arithmetic(TSNode n, Ctx& ctx) {
+Value Evaluator::expand_arithmetic(TSNode n, Ctx& ctx) {
   std::optional<long long> v;
   for (TSNode c : named_children(n)) v = arith(c, ctx);
-  if (v) return finish_expansion(n, ctx, {literal(std::to_string(*v))});
+  if (v) return finish_expansion(n, ctx, Value({literal(std::to_string(*v))}));
   EWord w;
   w.w.symbolic = true;
   w.w.origin = "arithmetic " + std::string(ctx.tree->slice(n));
   w.default_known = false;
-  return finish_expansion(n, ctx, {w});
+  return finish_expansion(n, ctx, Value({w}));
 }
 
 }  // namespace sbr::bash

@@ -11,17 +11,8 @@ namespace sbr::bash {
 
 EWord Evaluator::expand_joined(TSNode n, Ctx& ctx) {
   if (ts_node_is_null(n)) return literal("");
-  auto fields = expand_word(n, ctx, true);
-  EWord out = literal("");
-  bool first = true;
-  for (auto& f : fields) {
-    if (!first) out.w.text += ' ';
-    concat_into(out, f);
-    if (first) out.w.from = f.w.from;
-    first = false;
-  }
-  if (fields.empty()) out.w.from = prov(n, ctx);
-  return out;
+  const Value v = expand_word(n, ctx, true);
+  return join_words(v.words(), v.words().empty() ? prov(n, ctx) : Provenance{});
 }
 
 std::vector<EWord> Evaluator::expand_heredoc(TSNode body, Ctx& ctx, bool quoted) {

@@ -64,7 +64,8 @@ std::optional<std::string> Evaluator::path_operand(TSNode cmd, Ctx& ctx, std::st
   name = base_name(std::string(ctx.tree->slice(nm)));
   for (TSNode c : named_children(cmd)) {
     if (is(c, K::command_name) || is(c, K::comment) || is(c, K::file_redirect)) continue;
-    for (EWord& w : expand_word(c, ctx)) words.push_back(std::move(w));
+    Value v = expand_word(c, ctx);
+    for (EWord& w : v.words()) words.push_back(std::move(w));
   }
   std::optional<std::string> operand;
   bool options_done = false;

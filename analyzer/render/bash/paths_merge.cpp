@@ -31,6 +31,40 @@ void tag(std::vector<EWord>& ws, const Condition& c) {
   for (auto& w : ws) w.w.from.condition = join(c, w.w.from.condition);
 }
 
+// An associative array after two paths meet keeps its keys (a table of handlers, a profile of
+// options): the default path's elements, each key only the other path set added under its
+// condition, and the other path's elements as an alternative when a key's element differs.
+Var merge_assoc(const Var* def, const Var* other, const Condition& cdef, const Condition& cother) {
+  if (def == nullptr || other == nullptr) {
+    Var out = def ? *def : *other;
+    out.serial = 0;
+    tag(out.elems(), def ? cdef : cother);
+    return out;
+  }
+  Var out = *def;
+  out.serial = 0;
+  std::vector<EWord> there = def->elems();  // the array on the other path
+  bool differs = false;
+  for (std::size_t j = 0; j < other->keys.size() && j < other->elems().size(); ++j) {
+    auto it = std::find(out.keys.begin(), out.keys.end(), other->keys[j]);
+    if (it == out.keys.end()) {
+      out.keys.push_back(other->keys[j]);
+      out.elems().push_back(other->elems()[j]);
+      EWord& added = out.elems().back();
+      added.w.from.condition = join(cother, added.w.from.condition);
+      there.push_back(other->elems()[j]);
+      continue;
+    }
+    const auto i = static_cast<std::size_t>(it - out.keys.begin());
+    if (i < there.size() && !same_word(there[i], other->elems()[j])) {
+      there[i] = other->elems()[j];
+      differs = true;
+    }
+  }
+  if (differs && out.value.size() < kMaxValueAlts) out.value.alts.push_back(Alt{there, cother});
+  return out;
+}
+
 // Variables after two paths meet: arrays keep the elements of both paths, each tagged with
 // the condition of the path that added it (the compact form of a value, in its default
 // alternative); scalars keep the default path's value and add the other path's alternatives.
@@ -48,6 +82,8 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
       def != nullptr && other != nullptr && same_elems(def->elems(), other->elems());
   bool array = (def && def->array) || (other && other->array);
   if (same_default && (array || other->value.size() == 1)) return *def;
+  if (array && ((def && def->assoc) || (other && other->assoc)))
+    return merge_assoc(def, other, cdef, cother);
   if (array) {
     out = def ? *def : *other;
     out.serial = 0;
@@ -82,7 +118,7 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
       out.value.alts.push_back(Alt{alt.elems, i == 0 ? cother : join(cother, alt.cond)});
     }
   }
-  if (out.value.size() > Evaluator::kMaxValueAlts) out.value.alts.resize(Evaluator::kMaxValueAlts);
+  if (out.value.size() > kMaxValueAlts) out.value.alts.resize(kMaxValueAlts);
   return out;
 }
 
@@ -100,7 +136,7 @@ bool merge_keeps_default(const Var* a, const Var* b, bool a_default) {
       (def->array || other->array || other->value.size() == 1))
     return true;
   if (def->array || other->array) return false;
-  return def->serial == 0 && def->value.size() == Evaluator::kMaxValueAlts;
+  return def->serial == 0 && def->value.size() == kMaxValueAlts;
 }
 
 // Merges `b` into `a` in place. A variable both paths still share, or with the same
@@ -160,8 +196,13 @@ State merge_states(State a, State b, const Condition& ca, const Condition& cb, b
   if (a.dead && !b.dead) return b;
   if (b.dead && !a.dead) return a;
   merge_map_into(a.globals, b.globals, ca, cb, a_default, a_tagged);
-  if (a.frames.size() == b.frames.size() && !a.frames.empty()) {
-    merge_map_into(a.frames.back(), b.frames.back(), ca, cb, a_default, a_tagged);
+  // Every frame, not only the innermost: a function called by another changes its caller's
+  // locals (`cmd+=(...)` in a `case` of a helper adds to the caller's `local -a cmd`). A frame
+  // neither path changed is shared and costs nothing.
+  const bool same_depth = a.frames.size() == b.frames.size();
+  if (same_depth) {
+    for (std::size_t i = 0; i < a.frames.size(); ++i)
+      merge_map_into(a.frames[i], b.frames[i], ca, cb, a_default, a_tagged);
   }
   // Everything but the variables is the default path's; the variables are merged in `a`.
   State& out = a_default ? a : b;
@@ -176,8 +217,8 @@ State merge_states(State a, State b, const Condition& ca, const Condition& cb, b
   const int shifted = a.shifted == b.shifted ? a.shifted : -1;
   if (!a_default) {
     std::swap(b.globals, a.globals);
-    if (b.frames.size() == a.frames.size() && !b.frames.empty())
-      std::swap(b.frames.back(), a.frames.back());
+    if (same_depth)
+      for (std::size_t i = 0; i < a.frames.size(); ++i) std::swap(b.frames[i], a.frames[i]);
   }
   if (!out.functions.same(other.functions)) {
     for (const auto& [k, v] : other.functions.get()) {

@@ -1,0 +1,271 @@
+// Parameter operators (`:-`, `:=`, `:+`, `#`, `%`, `/`, `^^`) applied to a parameter's value on
+// every path (expand_param.cpp finds it), and the result split unless quoted. `${X:-$Y}` reads
+// its operand on every path too: where X is empty, each of Y's values is the expansion's.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/expand_param.h"
+#include "analyzer/render/bash/fields.h"
+#include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/words.h"
+#include "analyzer/support/secrets.h"
+
+namespace sbr::bash {
+namespace {
+
+EWord symbolic_word(std::string origin) {
+  EWord w;
+  w.w.symbolic = true;
+  w.w.origin = std::move(origin);
+  w.default_known = false;
+  return w;
+}
+
+// `${s#p}`, `${s##p}`, `${s%p}`, `${s%%p}` on a concrete value.
+std::string remove_affix(const std::string& s, const std::string& pat, const std::string& op) {
+  bool front = op[0] == '#';
+  bool longest = op.size() == 2;
+  for (size_t l = 0; l <= s.size(); ++l) {
+    if (front) {
+      size_t len = longest ? s.size() - l : l;
+      if (glob_match(pat, std::string_view(s).substr(0, len))) return s.substr(len);
+    } else {
+      size_t start = longest ? l : s.size() - l;
+      if (glob_match(pat, std::string_view(s).substr(start))) return s.substr(0, start);
+    }
+  }
+  return s;
+}
+
+bool parameter_empty(const std::vector<EWord>& vals) {
+  return vals.empty() || (vals.size() == 1 && !vals[0].w.symbolic && vals[0].w.text.empty());
+}
+
+bool is_choice(const std::string& op) {
+  return op == ":-" || op == "-" || op == ":=" || op == "=" || op == ":+" || op == "+";
+}
+
+}  // namespace
+
+[[gnu::noinline]] Value Evaluator::operated_value(TSNode n, Ctx& ctx, ParamRef& p, Value vals,
+                                                  bool assignment) {
+  for (Alt& a : vals.alts) mark_secret(p, a.elems);
+  if (p.length) {
+    for (Alt& a : vals.alts) a.elems = {parameter_length(p, a.elems)};
+    return finish_expansion(n, ctx, std::move(vals));
+  }
+  if (!p.op.empty()) vals = apply_parameter_op(p, std::move(vals), ctx);
+  return parameter_fields(n, ctx, std::move(vals), assignment);
+}
+
+void Evaluator::mark_secret(const ParamRef& p, std::vector<EWord>& vals) {
+  if (!secrets::is_secret_name(p.name)) return;
+  for (auto& w : vals) w.secret_var = p.name;
+}
+
+// The value as the expansion's words: as is when quoted or assigned, else split.
+[[gnu::noinline]] Value Evaluator::parameter_fields(TSNode n, Ctx& ctx, Value vals,
+                                                    bool assignment) {
+  for (Alt& a : vals.alts) {
+    for (EWord& w : a.elems) w.in_quotes = false;  // the string around it, if any, sets it
+    if (assignment) continue;
+    // Unquoted: split concrete values.
+    std::vector<EWord> fields;
+    for (const EWord& w : a.elems) {
+      for (EWord& f : split_fields(w)) fields.push_back(std::move(f));
+    }
+    a.elems = std::move(fields);
+  }
+  return finish_expansion(n, ctx, std::move(vals));
+}
+
+// `${#X}`, `${#a[@]}`.
+EWord Evaluator::parameter_length(const ParamRef& p, const std::vector<EWord>& vals) {
+  if (p.all) return literal(std::to_string(vals.size()));
+  if (vals.size() == 1 && !vals[0].w.symbolic)
+    return literal(std::to_string(vals[0].w.text.size()));
+  return symbolic_word("length of " + p.name);
+}
+
+// The operand of the operator, joined as one word.
+EWord Evaluator::parameter_operand(const ParamRef& p, Ctx& ctx) {
+  EWord acc = literal("");
+  for (TSNode o : p.operands) concat_into(acc, expand_joined(o, ctx));
+  return acc;
+}
+
+// The operands on every path, joined as one word each.
+Value Evaluator::operand_value(const ParamRef& p, Ctx& ctx) {
+  Value acc({literal("")});
+  bool started = true;
+  for (TSNode o : p.operands) acc = join_values(acc, joined_value(o, ctx), started, ctx.cond);
+  return acc;
+}
+
+Value Evaluator::apply_parameter_op(ParamRef& p, Value vals, Ctx& ctx) {
+  const std::string& op = p.op;
+  if (is_choice(op)) return apply_choice(p, vals, ctx);
+  if (op == ":?" || op == "?") return vals;  // fails when unset: the value is what it is
+  if (op == "#" || op == "##" || op == "%" || op == "%%") {
+    const EWord pat = parameter_operand(p, ctx);
+    for (Alt& a : vals.alts) remove_affixes(p, a.elems, pat);
+  } else if (op == "/" || op == "//") {
+    const EWord pat = p.operands.empty() ? literal("") : expand_joined(p.operands[0], ctx);
+    const EWord rep = p.operands.size() > 1 ? expand_joined(p.operands[1], ctx) : literal("");
+    for (Alt& a : vals.alts) substitute(p, a.elems, pat, rep);
+  } else {
+    for (Alt& a : vals.alts) apply_other_op(p, a.elems);
+  }
+  return vals;
+}
+
+// `${X:-d}`, `${X-d}`, `${X:=d}`, `${X=d}`, `${X:+a}`, `${X+a}`: on each path, X's value or
+// the operand's; a path whose X decides without the operand takes its value once. `:=`
+// assigns the result on every path.
+Value Evaluator::apply_choice(ParamRef& p, const Value& vals, Ctx& ctx) {
+  const Value operand = operand_value(p, ctx);
+  const std::size_t bound = std::max({kMaxValueAlts, vals.size(), operand.size()});
+  Value out;
+  out.alts.clear();
+  bool assigned = false;
+  const bool assigns = p.op == ":=" || p.op == "=";
+  for (std::size_t i = 0; i < vals.size(); ++i) {
+    p.is_set = i < p.set_on.size() ? static_cast<bool>(p.set_on[i]) : true;
+    const Alt& a = vals.alts[i];
+    for (std::size_t j = 0; j < operand.size() && out.size() < bound; ++j) {
+      const Alt& o = operand.alts[j];
+      Condition cond = join(a.cond, o.cond);
+      if (i + j > 0 && (a.cond.contradicts(o.cond) || ctx.cond.contradicts(cond) ||
+                        !picks_agree(a.picks, o.picks)))
+        continue;
+      std::vector<EWord> words = a.elems;
+      const bool read = choose(p, words, o.elems.front(), ctx);
+      out.alts.push_back(Alt{std::move(words), std::move(cond), a.picks, a.paths});
+      add_picks(out.alts.back().picks, o.picks);
+      if (read) out.alts.back().paths = join(a.paths, word_paths(o));
+      assigned = assigned || (read && assigns);
+      if (!read) break;  // the operand's other values change nothing on this path
+    }
+  }
+  p.is_set = p.set_on.empty() || static_cast<bool>(p.set_on.front());
+  if (assigned) assign_slot(p.name, false).value = out;
+  return out;
+}
+
+// One path's value with one value of the operand; true when the operand decided it.
+bool Evaluator::choose(const ParamRef& p, std::vector<EWord>& vals, EWord operand, Ctx& ctx) {
+  const bool unknown = vals.size() == 1 && vals[0].w.symbolic && !p.is_set;
+  if (p.op[0] == '+' || (p.op.size() == 2 && p.op[1] == '+')) {
+    const bool use_alt = p.op[0] == ':' ? !parameter_empty(vals) : p.is_set;
+    place_alternative(p, vals, operand, unknown, use_alt);
+    return unknown || use_alt;
+  }
+  const bool use_default = p.op[0] == ':' ? parameter_empty(vals) : !p.is_set;
+  place_default(p, vals, operand, unknown, use_default, ctx);
+  return unknown || use_default;
+}
+
+[[gnu::noinline]] void Evaluator::remove_affixes(const ParamRef& p, std::vector<EWord>& vals,
+                                                 const EWord& pat) {
+  for (EWord& w : vals) {
+    if (w.w.symbolic || pat.w.symbolic) {
+      w.w.symbolic = true;
+      w.w.identity.clear();
+      w.w.origin = fmt::format("{} with `{}{}` removed", w.w.origin.empty() ? p.name : w.w.origin,
+                               p.op, pat.w.text);
+      continue;
+    }
+    w.w.text = remove_affix(w.w.text, pat.w.text, p.op);
+  }
+}
+
+// `${X^^}`, `${X,,}`, `${X^}`, `${X,}`; any other operator makes the value unknown.
+[[gnu::noinline]] void Evaluator::apply_other_op(const ParamRef& p, std::vector<EWord>& vals) {
+  const std::string& op = p.op;
+  if (op == "^^" || op == ",," || op == "^" || op == ",") {
+    for (EWord& w : vals) {
+      for (char& ch : w.w.text)
+        ch = op[0] == '^' ? static_cast<char>(std::toupper(ch))
+                          : static_cast<char>(std::tolower(ch));
+    }
+    return;
+  }
+  for (EWord& w : vals) {
+    w.w.identity.clear();
+    if (!w.w.symbolic) {
+      w.w.symbolic = true;
+      w.w.origin = "${" + p.name + op + "...}";
+      w.default_known = false;
+    }
+  }
+}
+
+[[gnu::noinline]] void Evaluator::place_default(const ParamRef& p, std::vector<EWord>& vals,
+                                                EWord& d, bool unknown, bool use_default,
+                                                Ctx& ctx) {
+  const std::string& op = p.op;
+  // The default's own place is a step of the value's chain (`${X:-...}`).
+  if (!p.operands.empty()) {
+    Provenance def_at = prov(p.operands[0], ctx);
+    def_at.via = std::move(d.w.from.via);
+    d.w.from = std::move(def_at);
+    mark_site(d, StepRole::Default, p.name);
+  }
+  if (unknown) {
+    // Unknown value: symbolic, with the default as the best guess.
+    EWord w = vals[0];
+    w.w.text = d.w.text;
+    // An empty default is said in words: "default " would read as a missing word.
+    w.w.origin = fmt::format("{}, default {}", w.w.origin,
+                             d.w.text.empty() ? std::string("empty") : d.w.text);
+    // `${X:-agent}` is the same value wherever X is; a default that is itself unknown is not.
+    w.w.identity = d.w.symbolic || w.w.identity.empty()
+                       ? std::string()
+                       : fmt::format("{}{}{}", w.w.identity, op, d.w.text);
+    w.default_known = d.default_known;
+    w.w.from = d.w.from;
+    w.site_role = d.site_role;
+    w.site_note = d.site_note;
+    vals = {w};
+  } else if (use_default) {
+    vals = {d};
+  }
+}
+
+[[gnu::noinline]] void Evaluator::place_alternative(const ParamRef& p, std::vector<EWord>& vals,
+                                                    const EWord& a, bool unknown, bool use_alt) {
+  if (unknown) {
+    EWord w = a;
+    w.w.symbolic = true;
+    w.w.identity.clear();
+    w.w.origin = fmt::format("{} when {} is set", a.w.text, p.name);
+    w.w.text = "";
+    vals = {w};
+  } else {
+    vals = {use_alt ? a : literal("")};
+  }
+}
+
+[[gnu::noinline]] void Evaluator::substitute(const ParamRef& p, std::vector<EWord>& vals,
+                                             const EWord& pat, const EWord& rep) {
+  for (EWord& w : vals) {
+    if (w.w.symbolic || pat.w.symbolic || pat.w.text.empty()) {
+      if (w.w.symbolic) w.w.origin += " (substituted)";
+      if (!pat.w.text.empty() || pat.w.symbolic) w.w.identity.clear();
+      continue;
+    }
+    std::string s = w.w.text;
+    size_t at = 0;
+    while ((at = s.find(pat.w.text, at)) != std::string::npos) {
+      s.replace(at, pat.w.text.size(), rep.w.text);
+      at += rep.w.text.size();
+      if (p.op == "/") break;
+    }
+    w.w.text = s;
+  }
+}
+
+}  // namespace sbr::bash
