@@ -89,13 +89,15 @@ void check_switched(const Model& m, const EgressGate& g, Findings& out) {
 }
 
 void check_gate_files(const Model& m, Findings& out) {
-  std::set<std::tuple<std::string, FileId, std::uint32_t>> seen;
+  // Per place and path: another path's input of the same load is another ruleset.
+  std::set<std::tuple<std::string, FileId, std::uint32_t, std::string>> seen;
   // One family finding per ruleset: its output and forward gates share the cause.
   std::set<std::pair<int, FileId>> family_seen;
   for (const auto& s : m.scripts) {
     for (const auto& g : s.gates) {
       std::string kind = std::to_string(static_cast<int>(g.kind));
-      if (!seen.insert({kind, g.from.at.file, g.from.at.line}).second) continue;
+      if (!seen.insert({kind, g.from.at.file, g.from.at.line, g.from.condition.text}).second)
+        continue;
       if (g.kind == GateKind::Squid) check_squid(m, g, out);
       if (g.kind == GateKind::Nft || g.kind == GateKind::Iptables) {
         bool v4_only = g.denies_v4 && !g.denies_v6;

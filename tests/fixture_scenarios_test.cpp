@@ -26,6 +26,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/entrypoint",
                           "launchers/iptables-allowlist",
                           "launchers/podkit",
+                          "launchers/agentpen",
                           "launchers/sandbox-scripts",
                           "launchers/watchdog",
                           "gates",

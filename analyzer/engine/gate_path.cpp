@@ -17,7 +17,10 @@ bool rootful(const Workload& w) {
 
 void attach(Workload& w, EgressGate g) {
   for (const auto& e : w.network.egress) {
-    if (e.kind == g.kind && e.name == g.name && e.from.at == g.from.at) return;
+    // The same load on another path (another input of its heredoc) is another gate.
+    if (e.kind == g.kind && e.name == g.name && e.from.at == g.from.at &&
+        e.from.condition.text == g.from.condition.text)
+      return;
   }
   w.network.egress.push_back(std::move(g));
 }
@@ -127,9 +130,12 @@ HookMiss hook_missed(const Workload& w, GateHook hook) {
 }
 
 std::vector<UnlinkedGate> unlinked_gates(const Model& model) {
-  using Key = std::tuple<int, FileId, std::uint32_t, std::uint32_t>;
+  // A ruleset loaded with another path's input (a heredoc whose allowlist an option widens) is
+  // written at the same place as the default one, on its own path.
+  using Key = std::tuple<int, FileId, std::uint32_t, std::uint32_t, std::string>;
   auto key = [](const EgressGate& g) {
-    return Key{static_cast<int>(g.kind), g.from.at.file, g.from.at.line, g.from.at.column};
+    return Key{static_cast<int>(g.kind), g.from.at.file, g.from.at.line, g.from.at.column,
+               g.from.condition.text};
   };
   std::set<Key> linked;
   for (const GateLink& l : model.gate_links) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,10 @@ struct Invocation {
   ShellState shell;
   std::string stdin_text;  // heredoc / here-string body when the command reads one
   Provenance stdin_from;   // where that body starts
+  // The same command with the input it reads on another path (a heredoc whose `$ALLOW` an
+  // option changes): the `sequence` of the invocation it stands in for on that path, which
+  // from.condition names. Not a command run after that one (docs/bash-evaluation.md).
+  std::optional<std::uint32_t> input_of{};
 };
 
 }  // namespace sbr

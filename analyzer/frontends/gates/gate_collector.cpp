@@ -3,6 +3,7 @@
 // commands entered into another network namespace (nsenter, ip netns exec, podman exec).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "analyzer/frontends/gates/gates.h"
@@ -137,8 +138,20 @@ class Replay {
   Replay(const SourceSet* sources, std::vector<Problem>& problems)
       : sources_(sources), problems_(problems) {}
 
-  void run(const std::vector<Invocation>& commands) {
-    for (const Invocation& inv : commands) one(inv);
+  // The commands in order; `alt` (another path's input of one of them) in place of the
+  // invocation it stands in for, on that invocation's path.
+  void run(const std::vector<Invocation>& commands, const Invocation* alt = nullptr) {
+    for (const Invocation& inv : commands) {
+      if (inv.input_of) continue;
+      if (alt == nullptr || inv.sequence != *alt->input_of) {
+        one(inv);
+        continue;
+      }
+      Invocation v = *alt;
+      v.from.condition = inv.from.condition;
+      v.stdin_from.condition = inv.stdin_from.condition;
+      one(v);
+    }
   }
 
   std::vector<EgressGate> gates() {
@@ -346,11 +359,50 @@ bool GateCollector::add(const Invocation& inv) {
   return gate;
 }
 
+namespace {
+
+bool same_gate(const EgressGate& a, const EgressGate& b) {
+  if (a.kind != b.kind || a.name != b.name || a.hook != b.hook || a.denies_v4 != b.denies_v4 ||
+      a.denies_v6 != b.denies_v6 || a.allows.size() != b.allows.size())
+    return false;
+  for (std::size_t i = 0; i < a.allows.size(); ++i)
+    if (a.allows[i].value != b.allows[i].value || a.allows[i].dest != b.allows[i].dest)
+      return false;
+  return true;
+}
+
+// A gate of the script run with another path's input: it holds on that path.
+void on_path(EgressGate& g, const Condition& path) {
+  g.from.condition = conjoin(path, g.from.condition);
+  for (EgressAllow& a : g.allows) a.from.condition = conjoin(path, a.from.condition);
+  if (g.switched_deny) g.switched_deny->condition = conjoin(path, g.switched_deny->condition);
+}
+
+}  // namespace
+
+// The gates of the commands as they run, then those of every other path's input of a command
+// (a ruleset heredoc whose allowlist an option widens): the commands replayed with that input
+// in place of the default one, each gate that differs kept under that input's path.
 std::vector<EgressGate> GateCollector::finish(std::vector<Problem>& problems) {
   Replay r(sources_, problems);
   r.run(commands_);
+  std::vector<EgressGate> out = r.gates();
+  const std::size_t defaults = out.size();
+  for (const Invocation& alt : commands_) {
+    if (!alt.input_of) continue;
+    std::vector<Problem> again;  // the default replay reported them already
+    Replay ar(sources_, again);
+    ar.run(commands_, &alt);
+    for (EgressGate& g : ar.gates()) {
+      const bool known = std::any_of(out.begin(), out.begin() + static_cast<long>(defaults),
+                                     [&](const EgressGate& d) { return same_gate(d, g); });
+      if (known) continue;
+      on_path(g, alt.from.condition);
+      out.push_back(std::move(g));
+    }
+  }
   commands_.clear();
-  return r.gates();
+  return out;
 }
 
 }  // namespace sbr

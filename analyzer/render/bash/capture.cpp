@@ -94,24 +94,53 @@ void Evaluator::capture_output(const std::vector<EWord>& cmd, bool stdout_redire
     if (c.host_network.empty()) c.host_network = host;
     return;
   }
-  c.chunks.push_back({std::move(*text), at});
+  EWord piece = literal(std::move(*text));
+  piece.w.from = at;
+  capture_piece(c, std::move(piece), ctx);
 }
 
-// The captured output as words: one word when quoted, else split on blanks. Each field keeps
-// the place of the statement that printed its first byte.
-std::optional<std::vector<EWord>> Evaluator::captured_words(const Capture& c, bool quoted) {
-  if (!c.known || c.chunks.empty()) return std::nullopt;
+// A printed piece joins the output of every path; printed by another argument list of its
+// command (`echo "--network $net"` where net is `host` on another path), it is that path's
+// instead of the default list's piece: in the outputs of that path, or in a new one.
+void Evaluator::capture_piece(Capture& c, EWord piece, const Ctx& ctx) {
+  std::vector<Alt>& outs = c.out.alts;
+  if (ctx.printed_on == nullptr) {
+    for (Alt& a : outs) a.elems.push_back(piece);
+    return;
+  }
+  const Condition& on = *ctx.printed_on;
+  auto printed_here = [&](const Alt& a) {
+    return !a.elems.empty() && a.elems.back().w.from.at == piece.w.from.at;
+  };
+  bool placed = false;
+  for (std::size_t i = 1; i < outs.size(); ++i) {
+    if (!outs[i].cond.implies(on) || !printed_here(outs[i])) continue;
+    outs[i].elems.back() = piece;
+    placed = true;
+  }
+  if (placed || outs.size() >= kMaxValueAlts) return;
+  Alt other{outs.front().elems, on};
+  if (printed_here(other)) other.elems.pop_back();
+  other.elems.push_back(std::move(piece));
+  outs.push_back(std::move(other));
+}
+
+namespace {
+
+// One path's output as words: one word when quoted, else split on blanks. Each field keeps the
+// place of the statement that printed its first byte.
+std::vector<EWord> output_words(const std::vector<EWord>& pieces, bool quoted) {
   std::string all;
   std::vector<std::size_t> owner;
-  for (std::size_t i = 0; i < c.chunks.size(); ++i) {
-    all += c.chunks[i].text;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    all += pieces[i].w.text;
     owner.resize(all.size(), i);
   }
   while (!all.empty() && all.back() == '\n') all.pop_back();
   auto word = [&](std::string text, std::size_t first_byte) {
     EWord w;
     w.w.text = std::move(text);
-    w.w.from = c.chunks[owner.empty() ? 0 : owner[first_byte]].from;
+    if (!pieces.empty()) w.w.from = pieces[owner.empty() ? 0 : owner[first_byte]].w.from;
     mark_site(w, StepRole::Output, "");
     return w;
   };
@@ -132,19 +161,24 @@ std::optional<std::vector<EWord>> Evaluator::captured_words(const Capture& c, bo
   return out;
 }
 
+}  // namespace
+
+// The captured output as words, on every path it was printed on.
+std::optional<Value> Evaluator::captured_words(const Capture& c, bool quoted) {
+  if (!c.known || c.out.words().empty()) return std::nullopt;
+  Value v = c.out;
+  for (Alt& a : v.alts) a.elems = output_words(a.elems, quoted);
+  return v;
+}
+
 // The captured output as read from a file (`mapfile < <(fn)`, `while read ... < <(fn)`): each
 // printed piece as it was printed, with its statement's place, so the lines keep theirs.
-std::optional<std::vector<EWord>> Evaluator::captured_pieces(const Capture& c) {
-  if (!c.known || c.chunks.empty()) return std::nullopt;
-  std::vector<EWord> out;
-  for (const Printed& p : c.chunks) {
-    EWord w;
-    w.w.text = p.text;
-    w.w.from = p.from;
-    mark_site(w, StepRole::Output, "");
-    out.push_back(std::move(w));
-  }
-  return out;
+std::optional<Value> Evaluator::captured_pieces(const Capture& c) {
+  if (!c.known || c.out.words().empty()) return std::nullopt;
+  Value v = c.out;
+  for (Alt& a : v.alts)
+    for (EWord& w : a.elems) mark_site(w, StepRole::Output, "");
+  return v;
 }
 
 }  // namespace sbr::bash

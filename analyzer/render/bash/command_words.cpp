@@ -76,6 +76,22 @@ void Evaluator::prefix_assignment(CommandWords& cw, TSNode a, Ctx& ctx) {
   cw.env_vars.emplace_back(name, std::move(v));
 }
 
+namespace {
+
+// `<<-EOF`: the tabs that begin each line are not part of the body.
+void strip_leading_tabs(std::string& t) {
+  std::string s;
+  bool bol = true;
+  for (char ch : t) {
+    if (bol && ch == '\t') continue;
+    bol = ch == '\n';
+    s += ch;
+  }
+  t = std::move(s);
+}
+
+}  // namespace
+
 // Redirects: stdin bodies (heredocs, herestrings, `< file`) and the files stdout writes.
 void Evaluator::redirect_words(CommandWords& cw, std::vector<TSNode> redirects, Ctx& ctx) {
   std::vector<EWord>& stdin_words = cw.stdin_words;
@@ -101,24 +117,18 @@ void Evaluator::redirect_words(CommandWords& cw, std::vector<TSNode> redirects, 
       std::string_view st = ctx.tree->slice(start);
       bool quoted = st.find_first_of("'\"\\") != std::string_view::npos;
       if (!ts_node_is_null(body)) {
-        stdin_words = expand_heredoc(body, ctx, quoted);
+        cw.stdin_value = expand_heredoc(body, ctx, quoted);
         if (dash) {
-          for (EWord& w : stdin_words) {
-            std::string s, &t = w.w.text;
-            bool bol = true;
-            for (char ch : t) {
-              if (bol && ch == '\t') continue;
-              bol = ch == '\n';
-              s += ch;
-            }
-            t = s;
-          }
+          for (Alt& a : cw.stdin_value.alts)
+            for (EWord& w : a.elems) strip_leading_tabs(w.w.text);
         }
+        stdin_words = cw.stdin_value.words();
         stdin_from = prov(body, ctx);
       }
     } else if (is(r, K::herestring_redirect)) {
       for (TSNode c : named_children(r)) {
-        stdin_words = {expand_joined(c, ctx)};
+        cw.stdin_value = joined_value(c, ctx);
+        stdin_words = cw.stdin_value.words();
         stdin_from = prov(c, ctx);
         break;
       }

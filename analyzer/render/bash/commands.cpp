@@ -130,6 +130,7 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
   Ctx fc = ctx;
   fc.tree = tree;
   fc.background = false;
+  fc.printed_on = nullptr;  // what the function prints is its own, on every list
   if (ctx.background) fc.errexit_suppressed = true;
   std::vector<TSNode> stmts;
   if (is(body, K::compound_statement) || is(body, K::subshell)) {
@@ -188,6 +189,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   // Another command named on another path runs instead of the default one, from the state
   // before it.
   const State before = st_;
+  const std::size_t first = out_.invocations.size();  // the default list's, when recorded
   const bool recorded = run_words(variants[0].argv, *cw, n, ctx);
   for (std::size_t k = 1; k < variants.size(); ++k) {
     if (!recorded && (variants[k].argv.empty() || variants[0].argv.empty() ||
@@ -195,6 +197,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
       continue;
     Ctx vc = ctx;
     vc.cond = join(ctx.cond, variants[k].cond);
+    vc.printed_on = &variants[k].cond;
     // Every word of this list is on the variant's path, the command's name included (where a
     // launch is reported).
     for (EWord& w : variants[k].argv)
@@ -203,6 +206,35 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     st_ = before;
     cw->env_prefix = variants[k].env;
     run_words(variants[k].argv, *cw, n, vc);
+    st_ = std::move(after);
+  }
+  if (recorded) record_stdin_variants(variants.front(), *cw, before, first, n, ctx);
+}
+
+// A recorded command whose heredoc or here-string differs by path (`nft -f - <<EOF` with an
+// `$ALLOW` an option sets) is recorded once more per other input, with the default argument
+// list, on that input's path: the gate model sees every ruleset under its condition.
+void Evaluator::record_stdin_variants(const ArgvVariant& def, const CommandWords& cw,
+                                      const State& before, std::size_t first, TSNode n, Ctx& ctx) {
+  for (std::size_t k = 1; k < cw.stdin_value.size(); ++k) {
+    const Alt& in = cw.stdin_value.alts[k];
+    if (ctx.cond.contradicts(in.cond)) continue;
+    Ctx vc = ctx;
+    vc.cond = join(ctx.cond, in.cond);
+    vc.printed_on = &in.cond;
+    ArgvVariant v = def;
+    for (EWord& w : v.argv) w.w.from.condition = join(in.cond, w.w.from.condition);
+    CommandWords ic = cw;
+    ic.stdin_words = in.elems;
+    ic.env_prefix = v.env;
+    State after = std::move(st_);
+    st_ = before;
+    const std::size_t at = out_.invocations.size();
+    run_words(std::move(v.argv), std::move(ic), n, vc);
+    // Another path's input of the same command, not a command run after it (the gate collector
+    // replays the script with it in the default one's place).
+    if (at < out_.invocations.size())
+      out_.invocations[at].input_of = static_cast<std::uint32_t>(first);
     st_ = std::move(after);
   }
 }
@@ -235,7 +267,8 @@ bool Evaluator::run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ct
 
   // Builtins that change the evaluator's state.
   if (!u.via_exec && !u.via_sudo &&
-      builtin(bname, BuiltinCall{cmd, n, ctx, cw.stdin_words, cw.stdin_file, cw.ifs}))
+      builtin(bname,
+              BuiltinCall{cmd, n, ctx, cw.stdin_words, cw.stdin_value, cw.stdin_file, cw.ifs}))
     return false;
 
   // An external command (or echo/printf): record it.

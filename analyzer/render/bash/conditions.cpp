@@ -269,6 +269,7 @@ Truth Evaluator::binary_truth(TSNode n, Ctx& ctx, const Truth& unknown) {
   Truth t;
   std::string shown_b = b.w.symbolic ? lb : b.w.text;
   describe_comparison(la, op, shown_b, b.w.text, t);
+  reword_positional(la, op, a, b, t);
   if (!b.w.symbolic) {
     t.subject = subject_of(la);
     bool plain = b.w.text.find_first_of("*?[") == std::string::npos;
@@ -327,6 +328,7 @@ Truth Evaluator::unary_truth(TSNode n, Ctx& ctx) {
     bool want_set = op == "-n";
     t.text = la + (want_set ? " is set" : " is empty");
     t.negated_text = la + (want_set ? " is empty" : " is set");
+    reword_positional(la, op, a, EWord{}, t);
     t.subject = subject_of(la);
     if (!a.w.symbolic)
       t.known = a.w.text.empty() != want_set;
@@ -375,6 +377,7 @@ Truth Evaluator::nonempty_truth(TSNode n, Ctx& ctx) {
   std::string la = label_of(ctx.tree->slice(n));
   t.text = la + " is set";
   t.negated_text = la + " is empty";
+  reword_positional(la, "-n", a, EWord{}, t);
   t.subject = subject_of(la);
   if (!a.w.symbolic)
     t.known = !a.w.text.empty();

@@ -333,7 +333,7 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     for (size_t pi = 0; pi < pats.size(); ++pi)
       pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
     Ctx ic = ctx;
-    CondAtom item = case_atom(label, pj, pats, var_subject);
+    CondAtom item = case_atom(label, pj, pats, var_subject, v);
     bool switched = v.default_known && !item_default[i];
     Condition earlier;    // a later item runs only where the platforms before it did not match
     if (platform_test) {  // `case "$(uname -s)" in Darwin)`: a platform's path, not a switch

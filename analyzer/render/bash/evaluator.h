@@ -70,6 +70,9 @@ struct Ctx {
   std::string assign_target;  // `x=$(cmd)`: the variable capturing the output
   // The last stage of a pipeline whose producer reads the host's network (`ip route | awk`).
   std::string pipe_host_network;
+  // Set while command() runs another argument list of a command (a value of another path):
+  // that list's path, so that what it prints inside `$(...)` is that path's output.
+  const Condition* printed_on = nullptr;
 };
 
 Condition join(const Condition& outer, const Condition& inner);
@@ -108,6 +111,8 @@ class Evaluator {
     std::vector<TSNode> args;  // the argument nodes, for what a function call validates
     std::vector<Value> words;  // the name's words, then each argument's
     std::vector<EWord> env_prefix, stdin_words;
+    // The heredoc or here-string on every path (its first alternative is stdin_words).
+    Value stdin_value;
     // `NAME=value cmd`: each prefix's `NAME=value` word on every path, and the value a
     // function called here sees as NAME.
     std::vector<Value> env_values;
@@ -133,6 +138,8 @@ class Evaluator {
   void prefix_assignment(CommandWords& cw, TSNode a, Ctx& ctx);
   Value joined_value(TSNode n, Ctx& ctx);  // one word on every path (an assignment's)
   std::vector<ArgvVariant> argv_variants(const CommandWords& cw, const Ctx& ctx) const;
+  void record_stdin_variants(const ArgvVariant& def, const CommandWords& cw, const State& before,
+                             std::size_t first, TSNode n, Ctx& ctx);
   // Runs one argument list: a function call, a builtin, or a recorded command (true).
   bool run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ctx& ctx);
   // Its phases for an external command: the invocation recorded, the files it writes, and
@@ -151,6 +158,7 @@ class Evaluator {
     TSNode n;
     Ctx& ctx;
     const std::vector<EWord>& stdin_words;
+    const Value& stdin_value;
     const std::string& stdin_file;
     const std::optional<std::string>& ifs;
   };
@@ -169,9 +177,11 @@ class Evaluator {
   void builtin_printf_v(const BuiltinCall& c);
   void set_option(const std::string& opt, bool on, const EWord& at);
   std::string trap_expansion(const std::string& handler);
-  // `read`/`mapfile`: the input as one word, and the lines of a known input as array elements.
-  const std::vector<EWord>& read_words(const BuiltinCall& c);
-  EWord read_input(const BuiltinCall& c);
+  // `read`/`mapfile`: the input on every path; one path's input as one word, and the lines of
+  // a known input as array elements (read_builtin.cpp).
+  const Value& read_words(const BuiltinCall& c);
+  EWord read_input(const BuiltinCall& c, const std::vector<EWord>& input);
+  void read_alternative(const BuiltinCall& c, const std::vector<EWord>& input);
   void read_into_array(const std::string& name, const EWord& src, const std::vector<EWord>& lines,
                        const std::string& seps, bool is_map);
   void if_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
@@ -187,11 +197,12 @@ class Evaluator {
   // `while read ...; done < known-input`: one iteration per line (read_loop.cpp); false when
   // the loop is not of that form or its input is unknown.
   bool read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx& ctx);
+  void read_loop_lines(TSNode loop, const std::vector<EWord>& input, Ctx& ctx);
 
   // Expansion (expand.cpp): a word's value, its words on every path that reaches it.
   Value expand_word(TSNode n, Ctx& ctx, bool assignment = false);
   EWord expand_joined(TSNode n, Ctx& ctx);  // one word, no splitting ("$*"-like join)
-  std::vector<EWord> expand_heredoc(TSNode body, Ctx& ctx, bool quoted);
+  Value expand_heredoc(TSNode body, Ctx& ctx, bool quoted);  // its pieces on every path
   // The pieces of expand_word, one per node kind; each ends in finish_expansion, which moves
   // the words to their place of use.
   Value finish_expansion(TSNode n, Ctx& ctx, Value v);
@@ -218,7 +229,6 @@ class Evaluator {
   // (expand_param_ops.cpp).
   Value operated_value(TSNode n, Ctx& ctx, ParamRef& p, Value vals, bool assignment);
   static EWord parameter_length(const ParamRef& p, const std::vector<EWord>& vals);
-  EWord parameter_operand(const ParamRef& p, Ctx& ctx);
   Value operand_value(const ParamRef& p, Ctx& ctx);  // on every path
   Value apply_parameter_op(ParamRef& p, Value vals, Ctx& ctx);
   // `${X:-d}`, `${X:+a}` and their kin: each path's value with each path's operand.
@@ -278,9 +288,17 @@ class Evaluator {
   static CondAtom atom(const Truth& t, bool holds);
   // The identity of the value `$NAME` has here, for CondAtom::subject ("" when not stable).
   std::string subject_of(const std::string& name);
-  // `case $1 in --net) ...`: "started with `--net`" for the script's own arguments.
+  // `case $1 in --net) ...`: "started with `--net`" for the script's own arguments, "`fn` is
+  // called with `--net`" for a function's (condition_atoms.cpp).
   CondAtom case_atom(const std::string& label, const std::string& joined,
-                     const std::vector<std::string>& patterns, const std::string& subject) const;
+                     const std::vector<std::string>& patterns, const std::string& subject,
+                     const EWord& value) const;
+  // Whose arguments the positional parameter `label` holds here ("" the script's, else the
+  // function's); nullopt when `label` is not a positional parameter.
+  std::optional<std::string> positional_owner(const std::string& label, const EWord& value) const;
+  // A test `label OP operand` of a positional parameter, in those words.
+  void reword_positional(const std::string& label, const std::string& op, const EWord& value,
+                         const EWord& operand, Truth& t) const;
   // The path on which a command fails (`||`) or succeeds (`&&`), in words.
   static CondAtom outcome_atom(std::string_view command, bool fails);
   Truth condition(TSNode n, Ctx& ctx);
@@ -333,22 +351,21 @@ class Evaluator {
   void step(TSNode n, const Ctx& ctx);
   [[noreturn]] void abort_budget(const std::string& what, Location at);
   // What `echo`/`printf` print inside a `$(...)` or `<(...)` (capture.cpp).
-  struct Printed {
-    std::string text;
-    Provenance from;
-  };
   struct Capture {
-    std::vector<Printed> chunks;
+    // What was printed on every path: each alternative the pieces printed on it, in order,
+    // each with the place of the statement that printed it.
+    Value out;
     bool known = true;  // false once anything else wrote to the captured output
     // What the output was computed from, when that is the host's network (Word::host_network).
     std::string host_network;
   };
   void capture_output(const std::vector<EWord>& cmd, bool stdout_redirected, const Ctx& ctx,
                       const Provenance& at);
-  std::optional<std::vector<EWord>> captured_words(const Capture& c, bool quoted);
-  std::optional<std::vector<EWord>> captured_pieces(const Capture& c);
-  std::vector<EWord> command_substitution(TSNode n, Ctx& ctx);  // substitution.cpp
-  std::vector<EWord> process_substitution(TSNode n, Ctx& ctx);
+  void capture_piece(Capture& c, EWord piece, const Ctx& ctx);
+  std::optional<Value> captured_words(const Capture& c, bool quoted);
+  std::optional<Value> captured_pieces(const Capture& c);
+  Value command_substitution(TSNode n, Ctx& ctx);  // substitution.cpp
+  Value process_substitution(TSNode n, Ctx& ctx);
   void taint_output(EWord& w, const std::vector<TSNode>& stmts, TSNode n, const Ctx& ctx);
   // `$(cd "$(dirname "$0")/.." && pwd)` and its kin, as a repository path (path_idioms.cpp).
   std::optional<EWord> path_idiom(const std::vector<TSNode>& stmts, Ctx& ctx);
@@ -392,7 +409,7 @@ class Evaluator {
   std::uint32_t nesting_ = 0;
   std::vector<Capture> captures_;  // innermost substitution last
   // `<(...)` outputs by the path word that stands for them, for mapfile/read to split.
-  std::map<std::string, std::vector<EWord>> substituted_files_;  // levels of Nest held now
+  std::map<std::string, Value> substituted_files_;  // levels of Nest held now
   bool posix_sh_ = false;
   std::set<std::string> validated_;
   std::vector<Resource> resources_;

@@ -38,10 +38,8 @@ Value Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (k == K::string) return expand_string(n, ctx);
   if (k == K::concatenation) return expand_concatenation(n, ctx, assignment);
   if (k == K::simple_expansion || k == K::expansion) return expand_parameter(n, ctx, assignment);
-  if (k == K::command_substitution)
-    return finish_expansion(n, ctx, Value(command_substitution(n, ctx)));
-  if (k == K::process_substitution)
-    return finish_expansion(n, ctx, Value(process_substitution(n, ctx)));
+  if (k == K::command_substitution) return finish_expansion(n, ctx, command_substitution(n, ctx));
+  if (k == K::process_substitution) return finish_expansion(n, ctx, process_substitution(n, ctx));
   if (k == K::arithmetic_expansion) return expand_arithmetic(n, ctx);
   return expand_literal(n, ctx);
 }

@@ -250,6 +250,8 @@ bool Evaluator::special_parameter(ParamRef& p, Location at, const Ctx& ctx,
     w.taint_var = std::move(var);
     w.taint_at = at;
     w.taint_source = ValueSource::Argument;
+    // Unknown arguments inside a function are an entry point's, not the script's.
+    if (!st_.frames.empty() && !call_path_.empty()) w.args_of = call_path_.back();
     return w;
   };
   if (name == "@" || name == "*") {

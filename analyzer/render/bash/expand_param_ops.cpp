@@ -1,6 +1,7 @@
 // Parameter operators (`:-`, `:=`, `:+`, `#`, `%`, `/`, `^^`) applied to a parameter's value on
-// every path (expand_param.cpp finds it), and the result split unless quoted. `${X:-$Y}` reads
-// its operand on every path too: where X is empty, each of Y's values is the expansion's.
+// every path (expand_param.cpp finds it), and the result split unless quoted. The operands are
+// values too: `${X:-$Y}` where X is empty takes each of Y's values, and `${X#$p}` or
+// `${X/$a/$b}` is the product of X's values and the operands'.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -90,13 +91,6 @@ EWord Evaluator::parameter_length(const ParamRef& p, const std::vector<EWord>& v
   return symbolic_word("length of " + p.name);
 }
 
-// The operand of the operator, joined as one word.
-EWord Evaluator::parameter_operand(const ParamRef& p, Ctx& ctx) {
-  EWord acc = literal("");
-  for (TSNode o : p.operands) concat_into(acc, expand_joined(o, ctx));
-  return acc;
-}
-
 // The operands on every path, joined as one word each.
 Value Evaluator::operand_value(const ParamRef& p, Ctx& ctx) {
   Value acc({literal("")});
@@ -109,16 +103,25 @@ Value Evaluator::apply_parameter_op(ParamRef& p, Value vals, Ctx& ctx) {
   const std::string& op = p.op;
   if (is_choice(op)) return apply_choice(p, vals, ctx);
   if (op == ":?" || op == "?") return vals;  // fails when unset: the value is what it is
+  // The pattern operators: each path's value with each path's pattern (and replacement).
   if (op == "#" || op == "##" || op == "%" || op == "%%") {
-    const EWord pat = parameter_operand(p, ctx);
-    for (Alt& a : vals.alts) remove_affixes(p, a.elems, pat);
-  } else if (op == "/" || op == "//") {
-    const EWord pat = p.operands.empty() ? literal("") : expand_joined(p.operands[0], ctx);
-    const EWord rep = p.operands.size() > 1 ? expand_joined(p.operands[1], ctx) : literal("");
-    for (Alt& a : vals.alts) substitute(p, a.elems, pat, rep);
-  } else {
-    for (Alt& a : vals.alts) apply_other_op(p, a.elems);
+    return product_values(vals, operand_value(p, ctx), ctx.cond, [&](Alt& r, const Alt& pat) {
+      remove_affixes(p, r.elems, pat.elems.front());
+    });
   }
+  if (op == "/" || op == "//") {
+    auto operand = [&](std::size_t i) {
+      return i < p.operands.size() ? joined_value(p.operands[i], ctx) : Value({literal("")});
+    };
+    const Value pattern = operand(0);
+    const Value operands = product_values(pattern, operand(1), ctx.cond, [](Alt& r, const Alt& b) {
+      r.elems.push_back(b.elems.front());
+    });
+    return product_values(vals, operands, ctx.cond, [&](Alt& r, const Alt& pr) {
+      substitute(p, r.elems, pr.elems[0], pr.elems[1]);
+    });
+  }
+  for (Alt& a : vals.alts) apply_other_op(p, a.elems);
   return vals;
 }
 

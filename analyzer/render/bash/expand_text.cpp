@@ -15,9 +15,16 @@ EWord Evaluator::expand_joined(TSNode n, Ctx& ctx) {
   return join_words(v.words(), v.words().empty() ? prov(n, ctx) : Provenance{});
 }
 
-std::vector<EWord> Evaluator::expand_heredoc(TSNode body, Ctx& ctx, bool quoted) {
-  std::vector<EWord> out;
+// The body's pieces on every path: its text and each expansion's value, the product of the
+// expansions' values (an `$ALLOW` set by an option gives the body once per value).
+Value Evaluator::expand_heredoc(TSNode body, Ctx& ctx, bool quoted) {
+  Value out;
   uint32_t pos = ts_node_start_byte(body), end = ts_node_end_byte(body);
+  auto append = [&](const Value& piece) {
+    out = product_values(out, piece, ctx.cond, [](Alt& r, const Alt& b) {
+      r.elems.insert(r.elems.end(), b.elems.begin(), b.elems.end());
+    });
+  };
   auto lit = [&](uint32_t a, uint32_t b) {
     if (b <= a) return;
     std::string s(ctx.tree->text.substr(a, b - a));
@@ -35,16 +42,16 @@ std::vector<EWord> Evaluator::expand_heredoc(TSNode body, Ctx& ctx, bool quoted)
     }
     EWord w = literal(s);
     w.w.from = prov(body, ctx);
-    out.push_back(w);
+    for (Alt& a : out.alts) a.elems.push_back(w);
   };
   if (!quoted) {
     for (TSNode c : named_children(body)) {
       K ck = sym(c);
       if (ck == K::heredoc_content) continue;
       lit(pos, ts_node_start_byte(c));
-      EWord w = expand_joined(c, ctx);
-      w.w.from = prov(c, ctx);
-      out.push_back(w);
+      Value v = joined_value(c, ctx);
+      for (Alt& a : v.alts) a.elems.front().w.from = prov(c, ctx);
+      append(v);
       pos = ts_node_end_byte(c);
     }
   }

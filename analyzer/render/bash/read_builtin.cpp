@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -54,19 +55,19 @@ bool all_known(const std::vector<EWord>& input) {
 
 }  // namespace
 
-// The words the command reads: its heredoc or here-string, or the lines a `<(...)` printed.
-const std::vector<EWord>& Evaluator::read_words(const BuiltinCall& c) {
+// The words the command reads on every path: its heredoc or here-string, or the lines a
+// `<(...)` printed.
+const Value& Evaluator::read_words(const BuiltinCall& c) {
   if (c.stdin_words.empty()) {
     if (auto it = substituted_files_.find(c.stdin_file); it != substituted_files_.end())
       return it->second;
   }
-  return c.stdin_words;
+  return c.stdin_value;
 }
 
-// The input as one word: concrete when every part is, tainted as its parts are; unknown (read
-// from the script's stdin or a file) when there is no known input.
-EWord Evaluator::read_input(const BuiltinCall& c) {
-  const std::vector<EWord>& input = read_words(c);
+// One path's input as one word: concrete when every part is, tainted as its parts are; unknown
+// (read from the script's stdin or a file) when there is no known input.
+EWord Evaluator::read_input(const BuiltinCall& c, const std::vector<EWord>& input) {
   EWord src;
   if (!input.empty()) {
     for (const EWord& w : input) {
@@ -95,13 +96,45 @@ EWord Evaluator::read_input(const BuiltinCall& c) {
   return src;
 }
 
+// The targets get a value on every path of the input (`read -ra extra <<< "--network $net"`
+// with `net` set by an option): the default path's input gives the default words, each other
+// input an alternative under its path's condition.
 void Evaluator::builtin_read(const BuiltinCall& c) {
   const bool is_map = base_name(c.cmd[0].w.text) != "read";
+  const ReadArgs a = read_args(c.cmd, is_map);
+  std::vector<std::string> targets = a.names;
+  if (!a.array.empty()) targets = {a.array};
+  if (targets.empty()) targets.push_back("REPLY");
+  const Value input = read_words(c);
+  std::vector<const Alt*> read;
+  std::vector<std::vector<std::vector<EWord>>> values(targets.size());  // [target][path]
+  for (std::size_t i = 0; i < input.size() && read.size() < kMaxValueAlts; ++i) {
+    const Alt& in = input.alts[i];
+    if (i > 0 && c.ctx.cond.contradicts(in.cond)) continue;
+    read_alternative(c, in.elems);
+    read.push_back(&in);
+    for (std::size_t t = 0; t < targets.size(); ++t)
+      values[t].push_back(lookup(targets[t])->elems());
+  }
+  if (read.size() < 2) return;
+  const std::uint64_t serial = ++assignments_;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    Var* v = lookup_mut(targets[t]);
+    v->serial = serial;
+    v->elems() = std::move(values[t][0]);  // the last path read is not the default one
+    for (std::size_t k = 1; k < read.size(); ++k)
+      v->value.alts.push_back(
+          Alt{std::move(values[t][k]), read[k]->cond, read[k]->picks, read[k]->paths});
+  }
+}
+
+// `read`/`mapfile` of one path's input, as bash does it.
+void Evaluator::read_alternative(const BuiltinCall& c, const std::vector<EWord>& input) {
+  const bool is_map = base_name(c.cmd[0].w.text) != "read";
   ReadArgs a = read_args(c.cmd, is_map);
-  EWord src = read_input(c);
+  EWord src = read_input(c, input);
   std::string seps = c.ifs && !c.ifs->empty() ? *c.ifs : " \t\n";
   if (!a.array.empty()) {
-    const std::vector<EWord>& input = read_words(c);
     read_into_array(a.array, src, all_known(input) ? split_lines(input) : std::vector<EWord>{},
                     seps, is_map);
     return;

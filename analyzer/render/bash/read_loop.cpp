@@ -29,11 +29,31 @@ bool Evaluator::read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx
   if (words.empty() || words[0] != "read") return false;
   CommandWords in;
   redirect_words(in, redirects, ctx);
-  std::vector<EWord> input = in.stdin_words;
+  Value input = in.stdin_value;
   if (auto it = substituted_files_.find(in.stdin_file);
-      input.empty() && it != substituted_files_.end())
+      in.stdin_words.empty() && it != substituted_files_.end())
     input = it->second;
-  if (!known(input)) return false;
+  if (!known(input.words())) return false;
+  // The default path's input runs the loop in this state; each other path's input (known)
+  // runs it from the state before, on that path, and the two states meet after the loop.
+  const State before = st_;
+  read_loop_lines(loop, input.words(), ctx);
+  for (std::size_t k = 1; k < input.size(); ++k) {
+    const Alt& alt = input.alts[k];
+    if (!known(alt.elems) || ctx.cond.contradicts(alt.cond)) continue;
+    State after = std::move(st_);
+    st_ = before;
+    Ctx kc = ctx;
+    kc.cond = join(ctx.cond, alt.cond);
+    read_loop_lines(loop, alt.elems, kc);
+    st_ = merge_states(std::move(after), std::move(st_), ctx.cond, kc.cond, true);
+  }
+  return true;
+}
+
+// One path's input, a line per iteration, `read` giving each line to its variables.
+void Evaluator::read_loop_lines(TSNode loop, const std::vector<EWord>& input, Ctx& ctx) {
+  TSNode cmd = statement_command(field(loop, F::condition));
   TSNode body = field(loop, F::body);
   std::uint32_t iter = 0;
   for (const EWord& line : split_lines(input)) {
@@ -49,8 +69,9 @@ bool Evaluator::read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx
     cc.errexit_suppressed = true;
     cc.status = StatusUse::Condition;
     std::optional<CommandWords> rw = command_words(cmd, cc, {});
-    if (!rw) return true;
+    if (!rw) return;
     rw->stdin_words = {line};
+    rw->stdin_value = Value({line});
     std::vector<EWord> argv = std::move(argv_variants(*rw, cc).front().argv);  // the default
     run_words(std::move(argv), std::move(*rw), cmd, cc);
     statement(body, ctx);
@@ -60,7 +81,6 @@ bool Evaluator::read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx
     }
     if (st_.dead || st_.returning) break;
   }
-  return true;
 }
 
 }  // namespace sbr::bash

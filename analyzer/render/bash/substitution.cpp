@@ -53,16 +53,17 @@ void Evaluator::taint_output(EWord& w, const std::vector<TSNode>& stmts, TSNode 
       fetches(stmts, ctx.tree) ? ValueSource::NetworkRead : ValueSource::CommandSubstitution;
 }
 
-std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
+Value Evaluator::command_substitution(TSNode n, Ctx& ctx) {
   std::vector<TSNode> stmts = named_children(n);
   std::string inner = text_of(stmts, ctx.tree);
-  if (auto path = path_idiom(stmts, ctx)) return {*path};
+  if (auto path = path_idiom(stmts, ctx)) return Value({*path});
   // Run what is inside (it may launch a container) without keeping its state changes, and
   // collect what it prints.
   State saved = st_;
   Ctx ic = ctx;
   ic.stdout_piped = true;
   ic.errexit_suppressed = ctx.errexit_suppressed;
+  ic.printed_on = nullptr;
   captures_.emplace_back();
   for (TSNode s : stmts) statement(s, ic);
   Capture printed = std::move(captures_.back());
@@ -98,12 +99,13 @@ std::vector<EWord> Evaluator::command_substitution(TSNode n, Ctx& ctx) {
     taint_output(w, stmts, n, ctx);
   }
   if (w.w.host_network.empty()) w.w.host_network = printed.host_network;
-  return {w};
+  return Value({w});
 }
 
-std::vector<EWord> Evaluator::process_substitution(TSNode n, Ctx& ctx) {
+Value Evaluator::process_substitution(TSNode n, Ctx& ctx) {
   State saved = st_;
   Ctx ic = ctx;
+  ic.printed_on = nullptr;
   captures_.emplace_back();
   for (TSNode s : named_children(n)) statement(s, ic);
   Capture printed = std::move(captures_.back());
@@ -126,9 +128,9 @@ std::vector<EWord> Evaluator::process_substitution(TSNode n, Ctx& ctx) {
     out.default_known = false;
     out.w.host_network = printed.host_network;
     taint_output(out, stmts, n, ctx);
-    substituted_files_[w.w.text] = {out};
+    substituted_files_[w.w.text] = Value({out});
   }
-  return {w};
+  return Value({w});
 }
 
 }  // namespace sbr::bash

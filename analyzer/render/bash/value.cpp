@@ -57,40 +57,47 @@ std::optional<Condition> together(const Alt& a, const Alt* a_def, const Alt& b, 
 
 }  // namespace
 
-Value join_values(const Value& acc, const Value& next, bool& started, const Condition& path) {
-  const bool was_started = started;
-  const std::size_t bound = std::max({kMaxValueAlts, acc.size(), next.size()});
+Value product_values(const Value& a, const Value& b, const Condition& path,
+                     const Combine& combine) {
+  const std::size_t bound = std::max({kMaxValueAlts, a.size(), b.size()});
   Value out;
   out.alts.clear();
   auto add = [&](std::size_t i, std::size_t j) {
     if (out.size() >= bound) return;
-    const Alt& a = acc.alts[i];
-    const Alt& b = next.alts[j];
-    Alt r{a.elems, join(a.cond, b.cond), a.picks};
+    const Alt& x = a.alts[i];
+    const Alt& y = b.alts[j];
+    Alt r{x.elems, join(x.cond, y.cond), x.picks};
     if (i + j > 0) {
       // Values from paths that exclude each other are no path at all (the default pair is).
-      std::optional<Condition> cond = together(a, i > 0 ? &acc.alts.front() : nullptr, b,
-                                               j > 0 ? &next.alts.front() : nullptr, path);
+      std::optional<Condition> cond = together(x, i > 0 ? &a.alts.front() : nullptr, y,
+                                               j > 0 ? &b.alts.front() : nullptr, path);
       if (!cond) return;
       r.cond = std::move(*cond);
     }
-    add_picks(r.picks, b.picks);
-    // The two words that become one lose their conditions: their paths keep them.
-    r.paths = join(a.paths, b.paths);
-    if (was_started && !a.elems.empty() && !b.elems.empty())
-      r.paths =
-          join(join(r.paths, a.elems.back().w.from.condition), b.elems.front().w.from.condition);
-    bool s = was_started;
-    join_fields(r.elems, b.elems, s);
+    add_picks(r.picks, y.picks);
+    r.paths = join(x.paths, y.paths);
+    combine(r, y);
     out.alts.push_back(std::move(r));
   };
   add(0, 0);
-  for (std::size_t i = 1; i < acc.size(); ++i) add(i, 0);
-  for (std::size_t j = 1; j < next.size(); ++j) add(0, j);
-  for (std::size_t i = 1; i < acc.size(); ++i)
-    for (std::size_t j = 1; j < next.size(); ++j) add(i, j);
-  started = true;
+  for (std::size_t i = 1; i < a.size(); ++i) add(i, 0);
+  for (std::size_t j = 1; j < b.size(); ++j) add(0, j);
+  for (std::size_t i = 1; i < a.size(); ++i)
+    for (std::size_t j = 1; j < b.size(); ++j) add(i, j);
   return out;
+}
+
+Value join_values(const Value& acc, const Value& next, bool& started, const Condition& path) {
+  const bool was_started = started;
+  started = true;
+  return product_values(acc, next, path, [was_started](Alt& r, const Alt& b) {
+    // The two words that become one lose their conditions: their paths keep them.
+    if (was_started && !r.elems.empty() && !b.elems.empty())
+      r.paths =
+          join(join(r.paths, r.elems.back().w.from.condition), b.elems.front().w.from.condition);
+    bool s = was_started;
+    join_fields(r.elems, b.elems, s);
+  });
 }
 
 EWord join_words(const std::vector<EWord>& fields, const Provenance& empty_at) {

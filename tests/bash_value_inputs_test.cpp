@@ -1,0 +1,227 @@
+// What a command reads and prints is a value too (render/bash/read_builtin.cpp, read_loop.cpp,
+// capture.cpp, expand_text.cpp, expand_param_ops.cpp): `read`/`mapfile` of an input that
+// differs by path give their variables one alternative per input, a heredoc is recorded once
+// per body, what a function prints is its output on every path, and the pattern operators
+// take every value of their operands. Before, each of these read the default path's words only,
+// and the other paths' flags were lost.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/bash_helpers.h"
+
+using namespace sbr;
+using test::argv_text;
+using test::render_text;
+
+namespace {
+
+std::vector<const Invocation*> launches(const bash::ScriptRender& r, const std::string& argv0) {
+  std::vector<const Invocation*> out;
+  for (const auto& inv : r.invocations)
+    if (!inv.argv.empty() && inv.argv[0].text == argv0) out.push_back(&inv);
+  return out;
+}
+
+// Each argument list of `argv0` with the condition of its path.
+std::map<std::string, std::string> lists(const bash::ScriptRender& r, const std::string& argv0) {
+  std::map<std::string, std::string> out;
+  for (const Invocation* inv : launches(r, argv0))
+    out.emplace(argv_text(*inv), inv->from.condition.text);
+  return out;
+}
+
+const std::string kHostSwitch =
+    "#!/usr/bin/env bash\n"
+    "if [[ ${1:-} == --host ]]; then net=host; else net=none; fi\n";
+
+}  // namespace
+
+TEST_CASE("read -a of a here-string takes each path's input", "[bash-value-inputs]") {
+  auto r = render_text(kHostSwitch +
+                       "read -ra extra <<< \"--network $net\"\n"
+                       "podman run --rm \"${extra[@]}\" img\n");
+  auto ls = lists(r, "podman");
+  INFO(test::dump(r));
+  REQUIRE(ls.size() == 2);
+  CHECK(ls.at("podman run --rm --network none img").empty());
+  CHECK(ls.at("podman run --rm --network host img") == "when started with `--host`");
+}
+
+TEST_CASE("read into names gives each name its value on every path", "[bash-value-inputs]") {
+  auto r = render_text(kHostSwitch +
+                       "IFS=: read -r mode rest <<< \"$net:ro\"\n"
+                       "podman run --rm --network \"$mode\" -v \"/src:/src:$rest\" img\n");
+  auto ls = lists(r, "podman");
+  INFO(test::dump(r));
+  REQUIRE(ls.size() == 2);
+  CHECK(ls.count("podman run --rm --network none -v /src:/src:ro img") == 1);
+  CHECK(ls.at("podman run --rm --network host -v /src:/src:ro img") ==
+        "when started with `--host`");
+}
+
+TEST_CASE("mapfile of a function's output keeps the line another path prints",
+          "[bash-value-inputs]") {
+  auto r = render_text(
+      "#!/usr/bin/env bash\n"
+      "net=none\n"
+      "if [[ ${AGENT_NET:-} == full ]]; then net=host; fi\n"
+      "profile_flags() {\n  echo \"--network=$net\"\n  echo --cap-drop=ALL\n}\n"
+      "mapfile -t flags < <(profile_flags)\n"
+      "podman run --rm \"${flags[@]}\" img\n");
+  auto ls = lists(r, "podman");
+  INFO(test::dump(r));
+  REQUIRE(ls.size() == 2);
+  CHECK(ls.at("podman run --rm --network=none --cap-drop=ALL img").empty());
+  CHECK(ls.at("podman run --rm --network=host --cap-drop=ALL img") == "when AGENT_NET=full");
+}
+
+TEST_CASE("two lines printed from one value take the same path's value", "[bash-value-inputs]") {
+  auto r = render_text(
+      "#!/usr/bin/env bash\n"
+      "net=none\n"
+      "if [[ ${AGENT_NET:-} == full ]]; then net=host; fi\n"
+      "flags() {\n  echo \"--network=$net\"\n  echo \"--hostname=$net\"\n}\n"
+      "podman run --rm $(flags) img\n");
+  auto ls = lists(r, "podman");
+  INFO(test::dump(r));
+  REQUIRE(ls.size() == 2);
+  CHECK(ls.count("podman run --rm --network=none --hostname=none img") == 1);
+  CHECK(ls.at("podman run --rm --network=host --hostname=host img") == "when AGENT_NET=full");
+}
+
+TEST_CASE("read -a of a command substitution's output takes each path's", "[bash-value-inputs]") {
+  auto r = render_text(kHostSwitch +
+                       "flags() { printf '%s\\n' \"--network=$net --read-only\"; }\n"
+                       "read -ra extra <<< \"$(flags)\"\n"
+                       "docker run \"${extra[@]}\" img\n");
+  auto ls = lists(r, "docker");
+  INFO(test::dump(r));
+  REQUIRE(ls.size() == 2);
+  CHECK(ls.at("docker run --network=none --read-only img").empty());
+  CHECK(ls.at("docker run --network=host --read-only img") == "when started with `--host`");
+}
+
+TEST_CASE("a while-read loop runs once per path of its input", "[bash-value-inputs]") {
+  auto r = render_text(kHostSwitch +
+                       "args=()\n"
+                       "while read -r f; do args+=(\"$f\"); done <<< \"--network=$net\"\n"
+                       "podman run \"${args[@]}\" img\n");
+  auto ls = lists(r, "podman");
+  INFO(test::dump(r));
+  REQUIRE(ls.size() == 2);
+  CHECK(ls.count("podman run --network=none img") == 1);
+  CHECK(ls.at("podman run --network=host img").find("started with `--host`") != std::string::npos);
+}
+
+TEST_CASE("a heredoc whose body differs by path is recorded once per body", "[bash-value-inputs]") {
+  auto r = render_text(
+      "#!/usr/bin/env bash\n"
+      "ALLOW=\"10.0.0.53\"\n"
+      "if [[ ${OPEN_EGRESS:-0} == 1 ]]; then ALLOW=\"0.0.0.0/0\"; fi\n"
+      "nft -f - <<EOF\n"
+      "table inet agent {\n  chain out { ip daddr { $ALLOW } accept; drop; }\n}\nEOF\n");
+  auto ns = launches(r, "nft");
+  INFO(test::dump(r));
+  REQUIRE(ns.size() == 2);
+  CHECK(ns[0]->stdin_text.find("{ 10.0.0.53 }") != std::string::npos);
+  CHECK(ns[0]->from.condition.always());
+  CHECK(ns[1]->stdin_text.find("{ 0.0.0.0/0 }") != std::string::npos);
+  CHECK(ns[1]->from.condition.text == "when OPEN_EGRESS=1");
+  CHECK(ns[1]->from.condition.needs_switch);
+}
+
+TEST_CASE("a here-string read by a command is recorded once per path", "[bash-value-inputs]") {
+  auto r = render_text(kHostSwitch + "iptables-restore --noflush <<< \"# net $net\"\n");
+  auto ns = launches(r, "iptables-restore");
+  INFO(test::dump(r));
+  REQUIRE(ns.size() == 2);
+  CHECK(ns[0]->stdin_text == "# net none");
+  CHECK(ns[1]->stdin_text == "# net host");
+  CHECK(ns[1]->from.condition.text == "when started with `--host`");
+}
+
+TEST_CASE("a pattern operator applies to every value of its parameter and operands",
+          "[bash-value-inputs]") {
+  SECTION("the parameter's values") {
+    auto r = render_text(
+        "#!/usr/bin/env bash\n"
+        "image=ghcr.io/acme/agent:3.1\n"
+        "if [[ ${AGENT_EDGE:-} == 1 ]]; then image=ghcr.io/acme/agent-edge:nightly; fi\n"
+        "podman run --rm \"${image%:*}:pinned\"\n");
+    auto ls = lists(r, "podman");
+    INFO(test::dump(r));
+    REQUIRE(ls.size() == 2);
+    CHECK(ls.count("podman run --rm ghcr.io/acme/agent:pinned") == 1);
+    CHECK(ls.at("podman run --rm ghcr.io/acme/agent-edge:pinned") == "when AGENT_EDGE=1");
+  }
+  SECTION("the pattern's values") {
+    auto r = render_text(
+        "#!/usr/bin/env bash\n"
+        "p='--cap-drop='\n"
+        "if [[ ${KEEP_CAPS:-} == 1 ]]; then p='--cap-drop=ALL'; fi\n"
+        "flag=--cap-drop=ALL\n"
+        "podman run --rm \"${flag#$p}\" img\n");
+    auto ls = lists(r, "podman");
+    INFO(test::dump(r));
+    REQUIRE(ls.size() == 2);
+    CHECK(ls.count("podman run --rm ALL img") == 1);
+    CHECK(ls.at("podman run --rm  img") == "when KEEP_CAPS=1");
+  }
+  SECTION("the replacement's values") {
+    auto r = render_text(
+        "#!/usr/bin/env bash\n"
+        "bind=127.0.0.1\n"
+        "if [[ ${EXPOSE:-} == yes ]]; then bind=0.0.0.0; fi\n"
+        "spec=HOST:8080:8080\n"
+        "podman run --rm -p \"${spec/HOST/$bind}\" img\n");
+    auto ls = lists(r, "podman");
+    INFO(test::dump(r));
+    REQUIRE(ls.size() == 2);
+    CHECK(ls.count("podman run --rm -p 127.0.0.1:8080:8080 img") == 1);
+    CHECK(ls.at("podman run --rm -p 0.0.0.0:8080:8080 img") == "when EXPOSE=yes");
+  }
+}
+
+TEST_CASE("a test of a positional parameter says whose argument it is", "[bash-value-inputs]") {
+  SECTION("the script's, at the top level") {
+    auto r = render_text(
+        "#!/usr/bin/env bash\n"
+        "if [[ ${1:-} == --unsafe ]]; then podman run --privileged img; fi\n");
+    auto ls = lists(r, "podman");
+    REQUIRE(ls.size() == 1);
+    CHECK(ls.begin()->second == "when started with `--unsafe`");
+  }
+  SECTION("the script's, in a function called with \"$@\"") {
+    auto r = render_text(
+        "#!/usr/bin/env bash\n"
+        "main() {\n  case $1 in\n    --host-net) podman run --network=host img ;;\n"
+        "  esac\n}\nmain \"$@\"\n");
+    auto ls = lists(r, "podman");
+    INFO(test::dump(r));
+    REQUIRE(ls.size() == 1);
+    CHECK(ls.begin()->second == "when started with `--host-net`");
+  }
+  SECTION("the function's, when called with other arguments") {
+    auto r = render_text(
+        "#!/usr/bin/env bash\n"
+        "net_flag() {\n  case $1 in\n    --host-net) podman run --network=host img ;;\n"
+        "  esac\n}\nnet_flag \"$NET_MODE\"\n");
+    auto ls = lists(r, "podman");
+    INFO(test::dump(r));
+    REQUIRE(ls.size() == 1);
+    CHECK(ls.begin()->second == "when `net_flag` is called with `--host-net`");
+    CHECK(ls.begin()->second.find("matches") == std::string::npos);
+  }
+  SECTION("an entry point's") {
+    auto r = render_text(
+        "#!/usr/bin/env bash\n"
+        "debug_shell() {\n  if [[ $1 == --root ]]; then podman run --user 0 img; fi\n}\n");
+    auto ls = lists(r, "podman");
+    INFO(test::dump(r));
+    REQUIRE(ls.size() == 1);
+    CHECK(ls.begin()->second.find("`debug_shell` is called with `--root`") != std::string::npos);
+  }
+}
