@@ -230,6 +230,7 @@ class Evaluator {
   Value operated_value(TSNode n, Ctx& ctx, ParamRef& p, Value vals, bool assignment);
   static EWord parameter_length(const ParamRef& p, const std::vector<EWord>& vals);
   Value operand_value(const ParamRef& p, Ctx& ctx);  // on every path
+  Value pattern_value(TSNode o, Ctx& ctx);           // one operand, on every path
   Value apply_parameter_op(ParamRef& p, Value vals, Ctx& ctx);
   // `${X:-d}`, `${X:+a}` and their kin: each path's value with each path's operand.
   Value apply_choice(ParamRef& p, const Value& vals, Ctx& ctx);

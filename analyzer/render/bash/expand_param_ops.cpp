@@ -95,8 +95,32 @@ EWord Evaluator::parameter_length(const ParamRef& p, const std::vector<EWord>& v
 Value Evaluator::operand_value(const ParamRef& p, Ctx& ctx) {
   Value acc({literal("")});
   bool started = true;
-  for (TSNode o : p.operands) acc = join_values(acc, joined_value(o, ctx), started, ctx.cond);
+  for (TSNode o : p.operands) acc = join_values(acc, pattern_value(o, ctx), started, ctx.cond);
   return acc;
+}
+
+// tree-sitter-bash reads the pattern of `${X#$p}` and `${X%$p}` as one regex token: a pattern
+// that is one parameter (`$p`, `${p}`) is that parameter's value on every path, not its text.
+Value Evaluator::pattern_value(TSNode o, Ctx& ctx) {
+  if (sym(o) != K::regex) return joined_value(o, ctx);
+  std::string_view t = ctx.tree->slice(o);
+  const bool braced = t.size() > 3 && t.substr(0, 2) == "${" && t.back() == '}';
+  std::string name(braced                        ? t.substr(2, t.size() - 3)
+                   : t.size() > 1 && t[0] == '$' ? t.substr(1)
+                                                 : "");
+  const bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                     std::all_of(name.begin(), name.end(), [](char c) {
+                       return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                     });
+  if (!plain) return joined_value(o, ctx);
+  if (const Var* v = lookup(name)) {
+    ParamRef r;
+    r.name = name;
+    return joined_alternatives(scalar_value(*v, r, ctx), prov(o, ctx));
+  }
+  EWord w = symbolic_word("$" + name);
+  w.w.from = prov(o, ctx);
+  return Value({w});
 }
 
 Value Evaluator::apply_parameter_op(ParamRef& p, Value vals, Ctx& ctx) {

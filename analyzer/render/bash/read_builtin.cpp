@@ -27,7 +27,8 @@ ReadArgs read_args(const std::vector<EWord>& cmd, bool is_map) {
   for (size_t k = 1; k < cmd.size(); ++k) {
     const std::string& o = cmd[k].w.text;
     if (starts(o, "-") && !starts(o, "--") && o.find('r') != std::string::npos) a.raw = true;
-    if (o == "-a") {
+    // `-a NAME`, also at the end of a cluster (`read -ra NAME`).
+    if (o == "-a" || (!is_map && starts(o, "-") && !starts(o, "--") && o.back() == 'a')) {
       if (k + 1 < cmd.size()) a.array = cmd[++k].w.text;
       continue;
     }

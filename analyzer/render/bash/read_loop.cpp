@@ -46,7 +46,14 @@ bool Evaluator::read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx
     Ctx kc = ctx;
     kc.cond = join(ctx.cond, alt.cond);
     read_loop_lines(loop, alt.elems, kc);
-    st_ = merge_states(std::move(after), std::move(st_), ctx.cond, kc.cond, true);
+    // What the default input's iterations added holds where this input's path does not (one
+    // test's negation, when it is one).
+    Condition others = ctx.cond;
+    if (alt.cond.atoms.size() == 1) {
+      const CondAtom& a = alt.cond.atoms.front();
+      others = join(ctx.cond, Condition::when({a.negation, a.shown, a.subject, "", ""}, false));
+    }
+    st_ = merge_states(std::move(after), std::move(st_), others, kc.cond, true);
   }
   return true;
 }
