@@ -198,7 +198,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     // Every word of this list is on the variant's path, the command's name included (where a
     // launch is reported).
     for (EWord& w : variants[k].argv)
-      w.w.from.condition = join(variants[k].cond, w.w.from.condition);
+      w.w.from.set_condition(join(variants[k].cond, w.w.from.condition()));
     State after = std::move(st_);
     st_ = before;
     cw->env_prefix = variants[k].env;
