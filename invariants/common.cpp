@@ -37,11 +37,10 @@ Finding make(const Workload& w, RuleId rule, std::string message, const Provenan
   f.rule_id = rule;
   f.message = std::move(message);
   f.at = at.at;
-  f.via = at.via;
   f.subject = subject_of(w);
   f.identity = identity_key(w.id);
   f.fact_path = std::move(fact_path);
-  f.condition = at.condition;
+  f.share_trail(at);
   f.threat = w.threat;
   f.engine = is_kubernetes(w)                   ? "kubernetes"
              : w.engine == Engine::Compose      ? "compose"

@@ -43,9 +43,9 @@ void contradiction_findings(const std::string& doc, const Claim& claim, const Cl
                                       describe(*c.workload), j.what);
     Finding f =
         make(*c.workload, id, std::move(message), Provenance{claim.at, Frontend::Markdown}, key);
-    f.condition = j.at.condition;  // the path the contradicting fact is on
+    f.set_condition(j.at.condition());  // the path the contradicting fact is on
     if (j.at.at.valid()) f.related.push_back({j.at.at, j.at_note});
-    for (const Step& s : j.at.via) {
+    for (const Step& s : j.at.via()) {
       f.related.push_back({s.at, s.note.empty()
                                      ? std::string(step_role_name(s.role))
                                      : fmt::format("{} ({})", step_role_name(s.role), s.note)});

@@ -77,7 +77,7 @@ std::vector<const Workload*> judged(const Model& m, const Claim& claim) {
     // A launch on another platform's branch (`Darwin) podman run ...`) is not what "on Linux"
     // speaks about.
     if (w.role == ContainerRole::Main && !w.pod_only && in_family(w, claim.family) &&
-        on_platform(claims::lacks_at(w).condition, claim.platform))
+        on_platform(claims::lacks_at(w).condition(), claim.platform))
       out.push_back(&w);
   }
   if (std::any_of(out.begin(), out.end(), [](const Workload* w) { return sandbox(*w); }))

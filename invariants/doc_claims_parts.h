@@ -11,15 +11,15 @@ namespace sbr::inv::claims {
 // A fact that makes a control hold counts when it is there on every path the claim is about:
 // on the default path (no switch needed), or, for "always", unconditionally.
 inline bool present_on_path(const Provenance& p, const ClaimContext& c) {
-  if (!on_platform(p.condition, c.platform)) return false;
-  return p.condition.always() || (!c.every_path && !p.condition.needs_switch);
+  if (!on_platform(p.condition(), c.platform)) return false;
+  return p.condition().always() || (!c.every_path && !p.condition().needs_switch);
 }
 
 // A fact that contradicts a control counts when it is reached on a path the claim is about: on
 // the default path, or, for "always", on any path.
 inline bool reached_on_path(const Provenance& p, const ClaimContext& c) {
-  if (!on_platform(p.condition, c.platform)) return false;
-  return c.every_path || p.condition.always() || !p.condition.needs_switch;
+  if (!on_platform(p.condition(), c.platform)) return false;
+  return c.every_path || p.condition().always() || !p.condition().needs_switch;
 }
 
 inline Judgement holds(std::string why = {}) {

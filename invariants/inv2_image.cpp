@@ -182,7 +182,7 @@ std::string socket_handover(const Invocation& inv, bool socket_seen) {
     return fmt::format("opens the Docker socket to its user (`{}` on it)", p);
   // `groupadd -g "$(stat -c %g "$SOCK")"` under `[ -S /var/run/docker.sock ]`: the gid is
   // the socket's even when the substitution names it through a variable.
-  bool in_socket_branch = inv.from.condition.text.find("docker.sock") != std::string::npos;
+  bool in_socket_branch = inv.from.condition().text.find("docker.sock") != std::string::npos;
   bool stat_gid = std::any_of(inv.argv.begin(), inv.argv.end(), [](const Word& w) {
     return w.origin.find("stat ") != std::string::npos;
   });

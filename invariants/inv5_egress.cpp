@@ -166,10 +166,9 @@ struct Subject {
     f.rule_id = id;
     f.message = std::move(msg);
     f.at = at.at;
-    f.via = at.via;
     f.subject = model.files.path(at.at.file);
     f.fact_path = std::move(fact);
-    f.condition = at.condition;
+    f.share_trail(at);
     return f;
   }
 };

@@ -27,7 +27,7 @@ Finding file_finding(const Model& m, RuleId rule, std::string msg, const Provena
   f.at = at.at;
   f.subject = m.files.path(at.at.file);
   f.fact_path = std::move(fact_path);
-  f.condition = at.condition;
+  f.set_condition(at.condition());
   return f;
 }
 
@@ -82,9 +82,10 @@ void check_switched(const Model& m, const EgressGate& g, Findings& out) {
       fmt::format("{}: the default deny is only applied {}; on the default path (the list empty "
                   "or unset) the script skips it and egress starts wide open; exit with an "
                   "error when the allowlist is empty instead",
-                  gate_label(g), at.condition.text.empty() ? "on some paths" : at.condition.text),
+                  gate_label(g),
+                  at.condition().text.empty() ? "on some paths" : at.condition().text),
       at, "egress-switched-deny:" + g.name);
-  f.condition = {};  // the open start is the default path
+  f.set_condition({});  // the open start is the default path
   out.add(std::move(f));
 }
 
@@ -96,7 +97,7 @@ void check_gate_files(const Model& m, Findings& out) {
   for (const auto& s : m.scripts) {
     for (const auto& g : s.gates) {
       std::string kind = std::to_string(static_cast<int>(g.kind));
-      if (!seen.insert({kind, g.from.at.file, g.from.at.line, g.from.condition.text}).second)
+      if (!seen.insert({kind, g.from.at.file, g.from.at.line, g.from.condition().text}).second)
         continue;
       if (g.kind == GateKind::Squid) check_squid(m, g, out);
       if (g.kind == GateKind::Nft || g.kind == GateKind::Iptables) {
@@ -211,7 +212,8 @@ void check_gate_path(const Model& m, const Workload& w, Findings& out) {
                        g.from, "egress-gate-path:" + gate_label(g));
       if (w.network.mode) {
         // The path is only missed where the network mode is in force (e.g. a switch).
-        if (!w.network.mode->from.condition.always()) f.condition = w.network.mode->from.condition;
+        if (!w.network.mode->from.condition().always())
+          f.set_condition(w.network.mode->from.condition());
         f.related.push_back({w.network.mode->from.at, "the workload's network"});
       }
       f.related.push_back({w.object_from.at, "the launch"});

@@ -43,7 +43,7 @@ void check_policy_enforcement(const Model& model, Findings& out) {
   // The policies that are deployed: a chart's render with a switch flipped repeats them.
   std::vector<const NetworkPolicyObject*> policies;
   for (const auto& p : model.cluster.network_policies) {
-    if (!from_render_switch(p.ref.from.condition)) policies.push_back(&p);
+    if (!from_render_switch(p.ref.from.condition())) policies.push_back(&p);
   }
   if (policies.empty()) return;
   const NetworkPolicyObject* first =

@@ -25,7 +25,8 @@ class PodOnce {
     std::string unit = is_kubernetes(w) ? w.id.name : w.id.name + "\x1f" + w.id.container;
     // A chart rendered with a switch flipped is a pod of its own (its own findings): two
     // switches may each take the same pod's policy away.
-    if (from_render_switch(w.object_from.condition)) unit += "\x1f" + w.object_from.condition.text;
+    if (from_render_switch(w.object_from.condition()))
+      unit += "\x1f" + w.object_from.condition().text;
     auto key = std::make_tuple(w.id.render_root, w.id.kind, w.id.ns, unit, at.file, at.line,
                                at.column, static_cast<int>(w.threat), rule, std::string(fact));
     return seen_.insert(std::move(key)).second;

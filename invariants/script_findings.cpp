@@ -18,7 +18,7 @@ Finding script_finding(const Model& model, const ScriptFacts& script, const Scri
   f.subject = path;
   f.fact_path = secrets::redact_key_formats(
       fmt::format("script.{}.{}", script_finding_kind_name(fact.kind), fact.key));
-  f.condition = fact.from.condition;
+  f.set_condition(fact.from.condition());
   f.threat = ThreatClass::UntrustedCode;
   f.threat_reason = "a launcher script: judged for the sandbox it starts";
   return f;

@@ -46,7 +46,7 @@ void FactFindings::add(const Workload& w, RuleId rule, MessageArgs args, const P
 
 FactFindings::Entry* FactFindings::place(const Workload& w, RuleId rule, const Provenance& at,
                                          std::string fact_path, std::vector<Related> related) {
-  Key key{rule, at.at, fact_path, at.condition.text,
+  Key key{rule, at.at, fact_path, at.condition().text,
           w.id.render_root + "\x1f" + w.id.kind + "\x1f" + w.id.ns + "\x1f" + w.id.name};
   auto it = index_.find(key);
   if (it == index_.end() || !at.at.valid()) {

@@ -35,7 +35,7 @@ TEST_CASE("a printed word's chain names the statement that printed it", "[bash-c
   const sbr::Word* w = sbr::test::find_word(*inv, "--privileged");
   REQUIRE(w != nullptr);
   bool printed_at_2 = false;
-  for (const auto& step : w->from.via)
+  for (const auto& step : w->from.via())
     printed_at_2 = printed_at_2 || (step.role == sbr::StepRole::Output && step.at.line == 2);
   CHECK(printed_at_2);
 }

@@ -50,14 +50,14 @@ inline std::string dump(const bash::ScriptRender& r) {
   std::string s;
   for (const auto& inv : r.invocations) {
     s += fmt::format("{}:{} {}{}\n", inv.from.at.line, inv.from.at.column, argv_text(inv),
-                     inv.from.condition.always() ? "" : "  [" + inv.from.condition.text + "]");
+                     inv.from.condition().always() ? "" : "  [" + inv.from.condition().text + "]");
     for (const Word& w : inv.argv) {
       s += fmt::format("    {} @{}:{}{}{}{}\n", w.text, w.from.at.line, w.from.at.column,
                        w.symbolic ? " sym(" + w.origin + ")" : "", w.tainted ? " tainted" : "",
-                       w.from.condition.always()
+                       w.from.condition().always()
                            ? ""
-                           : fmt::format(" [{}{}]", w.from.condition.text,
-                                         w.from.condition.needs_switch ? " switch" : ""));
+                           : fmt::format(" [{}{}]", w.from.condition().text,
+                                         w.from.condition().needs_switch ? " switch" : ""));
     }
   }
   for (const auto& st : r.observed.steps) {

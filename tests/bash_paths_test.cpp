@@ -70,7 +70,7 @@ fi
 )");
   auto ls = launches(r);
   REQUIRE(ls.size() == 1);
-  CHECK(ls[0]->from.condition.text == "when `iptables` is not installed");
+  CHECK(ls[0]->from.condition().text == "when `iptables` is not installed");
 
   auto r2 = render_text(R"(#!/bin/bash
 while [[ $# -gt 0 ]]; do
@@ -82,7 +82,7 @@ done
 podman run --network "${net:-none}" img
 )");
   std::vector<std::string> conditions;
-  for (const auto* inv : launches(r2)) conditions.push_back(inv->from.condition.text);
+  for (const auto* inv : launches(r2)) conditions.push_back(inv->from.condition().text);
   CHECK_THAT(conditions, Catch::Matchers::VectorContains(
                              std::string("when started with arguments and started with `--net`")));
 }
@@ -142,8 +142,8 @@ trap cleanup EXIT
   auto ls = launches(r);
   REQUIRE(ls.size() == 1);  // start is called by bin/agent; cleanup by the trap
   CHECK(argv_text(*ls[0]) == "podman run --privileged img bash");
-  CHECK(ls[0]->from.condition.text == "when `debug_shell` is called");
-  CHECK(ls[0]->from.condition.needs_switch);
+  CHECK(ls[0]->from.condition().text == "when `debug_shell` is called");
+  CHECK(ls[0]->from.condition().needs_switch);
   REQUIRE_FALSE(ls[0]->call_path.empty());
   CHECK(ls[0]->call_path.back() == "debug_shell");
 }
@@ -170,14 +170,14 @@ TEST_CASE("a 200-option parsing loop renders one launch per distinct argument li
   CHECK(r.problems.empty());
   auto ls = launches(r);
   REQUIRE(ls.size() == 4);
-  CHECK(ls[0]->from.condition.always());
+  CHECK(ls[0]->from.condition().always());
   CHECK(argv_text(*ls[0]) == "podman run --rm --label a=default --label b=default img");
   std::set<std::string> lists;
   for (const auto* l : ls) lists.insert(argv_text(*l));
   CHECK(lists.size() == 4);
   for (std::size_t i = 1; i < ls.size(); ++i) {
-    const std::string& c = ls[i]->from.condition.text;
-    CHECK(ls[i]->from.condition.needs_switch);
+    const std::string& c = ls[i]->from.condition().text;
+    CHECK(ls[i]->from.condition().needs_switch);
     // The label set from an option is there exactly when the condition names that option.
     CHECK((argv_text(*ls[i]).find("a=default") == std::string::npos) ==
           (c.find("`--opt0`") != std::string::npos));
@@ -206,10 +206,10 @@ podman run --rm --network "$net" "$image"
   auto ls = launches(r);
   REQUIRE(ls.size() == 4);
   CHECK(argv_text(*ls[0]) == "podman run --rm --network none ghcr.io/acme/agent:1");
-  CHECK(ls[0]->from.condition.always());
+  CHECK(ls[0]->from.condition().always());
   int net_only = 0;
   for (const auto* l : ls) {
-    const std::string& c = l->from.condition.text;
+    const std::string& c = l->from.condition().text;
     const bool net = c.find("`--net`") != std::string::npos;
     const bool image = c.find("`--image`") != std::string::npos;
     CHECK((argv_text(*l).find("--network none") == std::string::npos) == net);
@@ -285,8 +285,8 @@ fi
 )");
   auto ls = launches(r);
   REQUIRE(ls.size() == 2);
-  CHECK(ls[0]->from.condition.text == "when `/var/run/docker.sock` is a socket");
-  CHECK(ls[1]->from.condition.text == "when `/etc/agent/allowlist` does not exist");
+  CHECK(ls[0]->from.condition().text == "when `/var/run/docker.sock` is a socket");
+  CHECK(ls[1]->from.condition().text == "when `/etc/agent/allowlist` does not exist");
   CHECK(bash::file_test_words("-t", "0").first == "file descriptor 0 is a terminal");
   CHECK(bash::file_test_words("-nt", "b").second == "the test `-nt b` fails");
 }

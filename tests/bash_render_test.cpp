@@ -161,19 +161,19 @@ fi
 podman run "${args[@]}" img
 )SH");
   const Invocation& p = only(r, "podman");
-  CHECK(p.from.condition.always());
+  CHECK(p.from.condition().always());
   const Word* host = find_word(p, "host");
   REQUIRE(host != nullptr);
-  CHECK(host->from.condition.text == "when AGENTBOX_NET=full");
-  CHECK(host->from.condition.needs_switch);
+  CHECK(host->from.condition().text == "when AGENTBOX_NET=full");
+  CHECK(host->from.condition().needs_switch);
   const Word* gated = find_word(p, "gated");
   REQUIRE(gated != nullptr);
-  CHECK_FALSE(gated->from.condition.needs_switch);
-  CHECK(gated->from.condition.text.find("AGENTBOX_NET!=full") != std::string::npos);
+  CHECK_FALSE(gated->from.condition().needs_switch);
+  CHECK(gated->from.condition().text.find("AGENTBOX_NET!=full") != std::string::npos);
   const Word* dbg = find_word(p, "--log-level=debug");
   REQUIRE(dbg != nullptr);
-  CHECK(dbg->from.condition.text == "when DEBUG is set");
-  CHECK(dbg->from.condition.needs_switch);
+  CHECK(dbg->from.condition().text == "when DEBUG is set");
+  CHECK(dbg->from.condition().needs_switch);
 }
 
 TEST_CASE("a scalar with a value per path renders one variant per value", "[bash]") {
@@ -183,10 +183,10 @@ podman run --rm --network "$NET" img
 )SH");
   REQUIRE(r.invocations.size() == 2);
   CHECK(argv_text(r.invocations[0]) == "podman run --rm --network none img");
-  CHECK_FALSE(r.invocations[0].from.condition.needs_switch);
+  CHECK_FALSE(r.invocations[0].from.condition().needs_switch);
   CHECK(argv_text(r.invocations[1]) == "podman run --rm --network host img");
-  CHECK(r.invocations[1].from.condition.text == "when AGENTBOX_NET=full");
-  CHECK(r.invocations[1].from.condition.needs_switch);
+  CHECK(r.invocations[1].from.condition().text == "when AGENTBOX_NET=full");
+  CHECK(r.invocations[1].from.condition().needs_switch);
   CHECK(find_word(r.invocations[1], "host")->from.at.column == 27);
 }
 
@@ -201,7 +201,7 @@ esac
 )SH");
   REQUIRE(r.invocations.size() == 2);
   CHECK(argv_text(r.invocations[0]) == "podman run --read-only img");
-  CHECK(r.invocations[0].from.condition.always());
+  CHECK(r.invocations[0].from.condition().always());
   CHECK(argv_text(r.invocations[1]) == "echo strict");
 }
 
@@ -213,10 +213,10 @@ case "${PROFILE:-safe}" in
 esac
 )SH");
   REQUIRE(r.invocations.size() == 2);
-  CHECK(r.invocations[0].from.condition.text == "when PROFILE matches safe");
-  CHECK_FALSE(r.invocations[0].from.condition.needs_switch);
-  CHECK(r.invocations[1].from.condition.text == "when PROFILE matches open");
-  CHECK(r.invocations[1].from.condition.needs_switch);
+  CHECK(r.invocations[0].from.condition().text == "when PROFILE matches safe");
+  CHECK_FALSE(r.invocations[0].from.condition().needs_switch);
+  CHECK(r.invocations[1].from.condition().text == "when PROFILE matches open");
+  CHECK(r.invocations[1].from.condition().needs_switch);
 }
 
 TEST_CASE("for over literal lists and arrays, while with an arithmetic bound", "[bash]") {
@@ -300,8 +300,8 @@ TEST_CASE("source follows files inside the root only", "[bash]") {
   REQUIRE(host != nullptr);
   CHECK(a.model.files.path(host->from.at.file) == "lib/agentbox-common.sh");
   CHECK(host->from.at.line == 15);
-  CHECK(host->from.condition.text == "when AGENTBOX_NET=full");
-  CHECK(host->from.condition.needs_switch);
+  CHECK(host->from.condition().text == "when AGENTBOX_NET=full");
+  CHECK(host->from.condition().needs_switch);
   const Word* p_flag = find_word(*p, "-p");
   REQUIRE(p_flag != nullptr);
   CHECK(a.model.files.path(p_flag->from.at.file) == "run-agent.sh");

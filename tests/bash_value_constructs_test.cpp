@@ -20,7 +20,7 @@ std::map<std::string, std::string> lists(const bash::ScriptRender& r, const std:
   std::map<std::string, std::string> out;
   for (const auto& inv : r.invocations)
     if (!inv.argv.empty() && inv.argv[0].text == argv0)
-      out.emplace(argv_text(inv), inv.from.condition.text);
+      out.emplace(argv_text(inv), inv.from.condition().text);
   return out;
 }
 
@@ -58,7 +58,7 @@ TEST_CASE("a command's environment prefix has its value on every path", "[bash-v
   std::map<std::string, std::string> env;
   for (const auto& inv : r.invocations) {
     REQUIRE(inv.env_prefix.size() == 1);
-    env.emplace(inv.env_prefix[0].text, inv.from.condition.text);
+    env.emplace(inv.env_prefix[0].text, inv.from.condition().text);
   }
   REQUIRE(env.size() == 2);
   CHECK(env.at("DOCKER_HOST=unix:///run/user/1000/podman/podman.sock").empty());
@@ -90,7 +90,7 @@ TEST_CASE("a helper's case items append to the caller's local array", "[bash-val
   CHECK(argv.find("-v /run/docker.sock:/run/docker.sock") != std::string::npos);
   for (const auto& inv : r.invocations) {
     for (const Word& w : inv.argv)
-      if (w.text == "--privileged" || w.text == "host") CHECK(!w.from.condition.always());
+      if (w.text == "--privileged" || w.text == "host") CHECK(!w.from.condition().always());
   }
 }
 

@@ -29,7 +29,7 @@ std::vector<const Invocation*> launches(const bash::ScriptRender& r, const std::
 std::map<std::string, std::string> lists(const bash::ScriptRender& r, const std::string& argv0) {
   std::map<std::string, std::string> out;
   for (const Invocation* inv : launches(r, argv0))
-    out.emplace(argv_text(*inv), inv->from.condition.text);
+    out.emplace(argv_text(*inv), inv->from.condition().text);
   return out;
 }
 
@@ -117,8 +117,8 @@ TEST_CASE("a while-read loop runs once per path of its input", "[bash-value-inpu
   const Word* host = test::find_word(*ls[0], "--network=host");
   REQUIRE(none != nullptr);
   REQUIRE(host != nullptr);
-  CHECK(host->from.condition.text == "when started with `--host`");
-  CHECK(none->from.condition.text == "when not started with `--host`");
+  CHECK(host->from.condition().text == "when started with `--host`");
+  CHECK(none->from.condition().text == "when not started with `--host`");
 }
 
 TEST_CASE("a heredoc whose body differs by path is recorded once per body", "[bash-value-inputs]") {
@@ -132,10 +132,10 @@ TEST_CASE("a heredoc whose body differs by path is recorded once per body", "[ba
   INFO(test::dump(r));
   REQUIRE(ns.size() == 2);
   CHECK(ns[0]->stdin_text.find("{ 10.0.0.53 }") != std::string::npos);
-  CHECK(ns[0]->from.condition.always());
+  CHECK(ns[0]->from.condition().always());
   CHECK(ns[1]->stdin_text.find("{ 0.0.0.0/0 }") != std::string::npos);
-  CHECK(ns[1]->from.condition.text == "when OPEN_EGRESS=1");
-  CHECK(ns[1]->from.condition.needs_switch);
+  CHECK(ns[1]->from.condition().text == "when OPEN_EGRESS=1");
+  CHECK(ns[1]->from.condition().needs_switch);
 }
 
 TEST_CASE("a here-string read by a command is recorded once per path", "[bash-value-inputs]") {
@@ -145,7 +145,7 @@ TEST_CASE("a here-string read by a command is recorded once per path", "[bash-va
   REQUIRE(ns.size() == 2);
   CHECK(ns[0]->stdin_text == "# net none");
   CHECK(ns[1]->stdin_text == "# net host");
-  CHECK(ns[1]->from.condition.text == "when started with `--host`");
+  CHECK(ns[1]->from.condition().text == "when started with `--host`");
 }
 
 TEST_CASE("a pattern operator applies to every value of its parameter and operands",

@@ -28,7 +28,7 @@ std::vector<const Invocation*> launches(const bash::ScriptRender& r, const std::
 std::map<std::string, std::string> lists(const bash::ScriptRender& r, const std::string& argv0) {
   std::map<std::string, std::string> out;
   for (const Invocation* inv : launches(r, argv0))
-    out.emplace(argv_text(*inv), inv->from.condition.text);
+    out.emplace(argv_text(*inv), inv->from.condition().text);
   return out;
 }
 

@@ -40,8 +40,8 @@ TEST_CASE("values set together on one branch are never combined with the other b
   REQUIRE(ls.size() == 2);
   CHECK(argv_text(*ls[0]) == "podman run --rm --network none --cap-drop=ALL img");
   CHECK(argv_text(*ls[1]) == "podman run --rm --network host --privileged img");
-  CHECK(ls[1]->from.condition.text.find("MODE=full") != std::string::npos);
-  CHECK(ls[1]->from.condition.text.find("MODE!=full") == std::string::npos);
+  CHECK(ls[1]->from.condition().text.find("MODE=full") != std::string::npos);
+  CHECK(ls[1]->from.condition().text.find("MODE!=full") == std::string::npos);
 }
 
 TEST_CASE("values from independent branches make every combination, each once", "[bash-values]") {
@@ -61,8 +61,8 @@ TEST_CASE("values from independent branches make every combination, each once", 
   CHECK(launches(r, "podman").size() == 6);
   for (const Invocation* inv : launches(r, "podman")) {
     if (argv_text(*inv) == "podman run --network host --privileged img") {
-      CHECK(inv->from.condition.text.find("NETMODE=host") != std::string::npos);
-      CHECK(inv->from.condition.text.find("PRIV=1") != std::string::npos);
+      CHECK(inv->from.condition().text.find("NETMODE=host") != std::string::npos);
+      CHECK(inv->from.condition().text.find("PRIV=1") != std::string::npos);
     }
   }
 }
@@ -103,9 +103,9 @@ TEST_CASE("an assignment keeps the other paths' values of what it reads", "[bash
   auto ls = launches(r, "podman");
   REQUIRE(ls.size() == 2);
   CHECK(argv_text(*ls[0]) == "podman run --rm --network=none img");
-  CHECK(ls[0]->from.condition.always());
+  CHECK(ls[0]->from.condition().always());
   CHECK(argv_text(*ls[1]) == "podman run --rm --network=host img");
-  CHECK(ls[1]->from.condition.text == "when AGENT_NET=host");
+  CHECK(ls[1]->from.condition().text == "when AGENT_NET=host");
   // The word still points at its use, and its path at the branch that set NET.
   CHECK(ls[1]->argv[3].from.at.line == 5);
 }
@@ -122,7 +122,7 @@ TEST_CASE("an array element keeps the other paths' values of what it reads", "[b
   REQUIRE(ls.size() == 2);
   CHECK(argv_text(*ls[0]) == "podman run --rm --network none --read-only img");
   CHECK(argv_text(*ls[1]) == "podman run --rm --network host --read-only img");
-  CHECK(ls[1]->from.condition.text == "when AGENT_NET=host");
+  CHECK(ls[1]->from.condition().text == "when AGENT_NET=host");
   CHECK(ls[1]->argv[4].from.at.line == 3);  // the element keeps its own site
 }
 
@@ -140,10 +140,10 @@ TEST_CASE("a test on a path-dependent value runs its branch on the path that giv
   auto ls = launches(r, "podman");
   REQUIRE(ls.size() == 2);
   CHECK(argv_text(*ls[0]) == "podman run --rm --privileged img");
-  CHECK(ls[0]->from.condition.text == "when started with arguments and started with `--unsafe`");
-  CHECK(ls[0]->from.condition.needs_switch);
+  CHECK(ls[0]->from.condition().text == "when started with arguments and started with `--unsafe`");
+  CHECK(ls[0]->from.condition().needs_switch);
   CHECK(argv_text(*ls[1]) == "podman run --rm --network=none img");
-  CHECK(ls[1]->from.condition.always());
+  CHECK(ls[1]->from.condition().always());
 }
 
 // A `-n` test on a value set on one branch only: the branch where it is set.
@@ -157,8 +157,8 @@ TEST_CASE("a -n test on a value set on one path runs on that path", "[bash-value
                                    "podman run --rm --read-only img"});
   for (const Invocation* inv : launches(r, "podman")) {
     bool priv = argv_text(*inv).find("--privileged") != std::string::npos;
-    CHECK(inv->from.condition.needs_switch == priv);
-    if (priv) CHECK(inv->from.condition.text == "when AGENT_DEBUG=1");
+    CHECK(inv->from.condition().needs_switch == priv);
+    if (priv) CHECK(inv->from.condition().text == "when AGENT_DEBUG=1");
   }
 }
 
@@ -175,12 +175,12 @@ TEST_CASE("an unquoted value set on one path is that path's alternative", "[bash
   auto ls = launches(r, "podman");
   REQUIRE(ls.size() == 3);
   CHECK(argv_text(*ls[0]) == "podman run --rm --network none img");
-  CHECK(ls[0]->from.condition.always());
+  CHECK(ls[0]->from.condition().always());
   CHECK(ls[1]->argv.size() == 7);  // --publish=127.0.0.1:<port>:8080
   CHECK(ls[1]->argv[5].text.rfind("--publish=127.0.0.1:", 0) == 0);
-  CHECK(ls[1]->from.condition.text.find("opt matches p") != std::string::npos);
+  CHECK(ls[1]->from.condition().text.find("opt matches p") != std::string::npos);
   CHECK(ls[2]->argv[4].symbolic);  // the network the caller names
-  CHECK(ls[2]->from.condition.text.find("opt matches n") != std::string::npos);
+  CHECK(ls[2]->from.condition().text.find("opt matches n") != std::string::npos);
 }
 
 // A `case` on a variable set by an option: the item its other value takes runs on that
@@ -194,8 +194,8 @@ TEST_CASE("a case on a path-dependent value runs the item each path's value take
   auto ls = launches(r, "podman");
   REQUIRE(ls.size() == 2);
   CHECK(argv_text(*ls[0]) == "podman run --rm --network=none img");
-  CHECK(ls[0]->from.condition.always());
+  CHECK(ls[0]->from.condition().always());
   CHECK(argv_text(*ls[1]) == "podman run --rm --privileged img");
-  CHECK(ls[1]->from.condition.text == "when started with `--unsafe`");
-  CHECK(ls[1]->from.condition.needs_switch);
+  CHECK(ls[1]->from.condition().text == "when started with `--unsafe`");
+  CHECK(ls[1]->from.condition().needs_switch);
 }

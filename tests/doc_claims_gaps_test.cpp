@@ -94,13 +94,13 @@ TEST_CASE("a launcher's platform tests are platform conditions, not switches",
   REQUIRE(r.an.model.workloads.size() == 1);
   const Workload& w = r.an.model.workloads.front();
   REQUIRE(w.runtime_class);
-  const Condition& runtime = w.runtime_class->from.condition;
+  const Condition& runtime = w.runtime_class->from.condition();
   CHECK(has_platform(runtime, "linux"));
   CHECK(has_platform(runtime, "!wsl"));
   CHECK_FALSE(runtime.needs_switch);
   REQUIRE(w.identity.read_only_root);
-  CHECK(has_platform(w.identity.read_only_root->from.condition, "macos"));
-  CHECK_FALSE(w.identity.read_only_root->from.condition.needs_switch);
+  CHECK(has_platform(w.identity.read_only_root->from.condition(), "macos"));
+  CHECK_FALSE(w.identity.read_only_root->from.condition().needs_switch);
 }
 
 TEST_CASE("a claim that names a platform is judged on that platform's paths",

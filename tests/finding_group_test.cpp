@@ -63,7 +63,7 @@ TEST_CASE("a reason folds only at the same place, workload and condition, never 
   accepted.accepted_reason = "the cache is wiped nightly";
   fs.push_back(accepted);
   Finding narrower = on(rule::persistent_home_volume, "a.sh", 12, Severity::Medium);
-  narrower.condition = Condition::when({"started with `--cache`", "", "", ""}, true);
+  narrower.set_condition(Condition::when({"started with `--cache`", "", "", ""}, true));
   fs.push_back(narrower);
   fold_reasons(fs, Catalog::embedded());
   CHECK(fs.size() == 5);

@@ -142,13 +142,13 @@ TEST_CASE("the condition is a set of terms: the order they were joined in does n
   Finding a;
   a.rule_id = rule::privileged_container;
   a.subject = "s";
-  a.condition = {"when MODE=full and GPU is set", true};
+  a.set_condition({"when MODE=full and GPU is set", true});
   Finding b = a;
-  b.condition = {"when GPU is set and MODE=full", true};
+  b.set_condition({"when GPU is set and MODE=full", true});
   CHECK(fingerprint(a) == fingerprint(b));
-  b.condition = {"when GPU is set and MODE=lite", true};
+  b.set_condition({"when GPU is set and MODE=lite", true});
   CHECK(fingerprint(a) != fingerprint(b));
-  b.condition = {"when MODE=full and GPU is set", false};
+  b.set_condition({"when MODE=full and GPU is set", false});
   CHECK(fingerprint(a) != fingerprint(b));
 }
 

@@ -130,7 +130,7 @@ TEST_CASE("SB5073 at the deny a switch guards, reported unconditionally", "[gate
   auto fs = run(m);
   REQUIRE(rules(fs) == std::vector<std::string>{"SB5073"});
   CHECK(fs[0].at.line == 11);
-  CHECK(fs[0].condition.always());
+  CHECK(fs[0].condition().always());
   CHECK(fs[0].message.find("only applied when ALLOWED_IPS is set") != std::string::npos);
 
   m.scripts[0].gates[0].denies_v4 = true;  // denied on the default path anyway: nothing

@@ -259,20 +259,20 @@ TEST_CASE("a default deny only on a non-default path does not deny, where it is 
       "policy drop;\n }\n}\nEOF\n",
       15);
   REQUIRE(invs.size() == 1);
-  invs[0].from.condition = Condition{"when ALLOWED_IPS is set", true};
+  invs[0].from.set_condition(Condition{"when ALLOWED_IPS is set", true});
   GateCollector c;
   c.add(invs[0]);
   std::vector<Problem> problems;
   auto gs = c.finish(problems);
   REQUIRE(gs.size() == 1);
   CHECK_FALSE(gs[0].denies_v4);
-  CHECK(gs[0].from.condition.always());  // open is the default, not a switch
+  CHECK(gs[0].from.condition().always());  // open is the default, not a switch
   REQUIRE(gs[0].switched_deny);
   CHECK(gs[0].switched_deny->at.line == 4);
-  CHECK(gs[0].switched_deny->condition.text == "when ALLOWED_IPS is set");
+  CHECK(gs[0].switched_deny->condition().text == "when ALLOWED_IPS is set");
 
   // On the default path of an `if` (no switch) the deny counts.
-  invs[0].from.condition = Condition{"when ALLOWED_IPS is set", false};
+  invs[0].from.set_condition(Condition{"when ALLOWED_IPS is set", false});
   GateCollector d;
   d.add(invs[0]);
   gs = d.finish(problems);

@@ -113,15 +113,15 @@ TEST_CASE("a finding only a flipped switch causes is conditional, one level lowe
   REQUIRE(privileged.size() == 1);
   const Finding& f = *privileged[0];
   CHECK(f.severity == Severity::High);  // critical, one level lower: it needs the switch
-  CHECK(f.condition.needs_switch);
-  CHECK(f.condition.text == "when `debug.enabled=true`");
+  CHECK(f.condition().needs_switch);
+  CHECK(f.condition().text == "when `debug.enabled=true`");
   CHECK(f.message.find("[only when `debug.enabled=true`, a non-default switch]") !=
         std::string::npos);
   CHECK(r.an.model.files.path(f.at.file) == "chart/templates/deployment.yaml");
 
   auto host_network = of_rule(r, "SB1003");
   REQUIRE(host_network.size() == 1);
-  CHECK(host_network[0]->condition.text == "when `hostNetwork=true`");
+  CHECK(host_network[0]->condition().text == "when `hostNetwork=true`");
   // `hostNetwork: {{ . }}` printed the flipped value: reported at its values line.
   CHECK(r.an.model.files.path(host_network[0]->at.file) == "chart/values.yaml");
   CHECK(host_network[0]->at.line == line_of(kValues, "hostNetwork:"));
@@ -132,9 +132,9 @@ TEST_CASE("findings of the default render are not repeated by flipped renders", 
   // report it again for the same container, and must not.
   Run r = check(agent_chart(kValues));
   for (const Finding& f : r.findings) {
-    if (f.condition.always()) continue;
+    if (f.condition().always()) continue;
     for (const Finding& g : r.findings) {
-      if (!g.condition.always()) continue;
+      if (!g.condition().always()) continue;
       INFO(f.rule_id.str() << " " << f.message);
       CHECK_FALSE(
           (g.rule_id == f.rule_id && g.identity == f.identity && g.fact_path == f.fact_path));
@@ -214,7 +214,7 @@ TEST_CASE("a flipped render's objects shape only its own workloads", "[helm][swi
   auto egress = of_rule(r, "SB5011");
   REQUIRE_FALSE(egress.empty());
   CHECK(std::any_of(egress.begin(), egress.end(),
-                    [](const Finding* f) { return f->condition.always(); }));
+                    [](const Finding* f) { return f->condition().always(); }));
 }
 
 TEST_CASE("a field a guard left out is reported at the guard, the values key related",
@@ -236,11 +236,11 @@ TEST_CASE("a field a guard left out is reported at the guard, the values key rel
   REQUIRE(runtime.size() == 1);
   CHECK(r.an.model.files.path(runtime[0]->at.file) == "chart/templates/deployment.yaml");
   CHECK(runtime[0]->at.line == line_of(tmpl, "{{- with .Values.runtimeClassName }}"));
-  REQUIRE(runtime[0]->via.size() == 1);
-  CHECK(runtime[0]->via[0].role == StepRole::Values);
-  CHECK(r.an.model.files.path(runtime[0]->via[0].at.file) == "chart/values.yaml");
-  CHECK(runtime[0]->via[0].at.line == 1);
-  CHECK(runtime[0]->via[0].note == "runtimeClassName");
+  REQUIRE(runtime[0]->via().size() == 1);
+  CHECK(runtime[0]->via()[0].role == StepRole::Values);
+  CHECK(r.an.model.files.path(runtime[0]->via()[0].at.file) == "chart/values.yaml");
+  CHECK(runtime[0]->via()[0].at.line == 1);
+  CHECK(runtime[0]->via()[0].note == "runtimeClassName");
 
   // No securityContext: every missing container field lands at the guard.
   const std::uint32_t guard = line_of(tmpl, "{{- if .Values.securityContext.enabled }}");
@@ -249,7 +249,7 @@ TEST_CASE("a field a guard left out is reported at the guard, the values key rel
     INFO(rule);
     REQUIRE(found.size() == 1);
     CHECK(found[0]->at.line == guard);
-    REQUIRE_FALSE(found[0]->via.empty());
-    CHECK(found[0]->via[0].at.line == line_of(values, "enabled: false"));
+    REQUIRE_FALSE(found[0]->via().empty());
+    CHECK(found[0]->via()[0].at.line == line_of(values, "enabled: false"));
   }
 }

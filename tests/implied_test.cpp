@@ -19,7 +19,7 @@ Finding at(RuleId rule, std::uint32_t line, std::string fact, Condition c) {
   f.rule_id = rule;
   f.at = Location{0, line, 1};
   f.fact_path = std::move(fact);
-  f.condition = std::move(c);
+  f.set_condition(std::move(c));
   return f;
 }
 
@@ -33,7 +33,7 @@ TEST_CASE("a finding on a narrower path through the same place is dropped", "[im
   };
   drop_implied(fs);
   REQUIRE(fs.size() == 1);
-  CHECK(fs[0].condition.always());
+  CHECK(fs[0].condition().always());
 }
 
 TEST_CASE("findings on unrelated paths, other places or other facts are kept", "[implied]") {
@@ -53,7 +53,7 @@ TEST_CASE("findings on unrelated paths, other places or other facts are kept", "
   };
   drop_implied(narrower);
   REQUIRE(narrower.size() == 1);
-  CHECK(narrower[0].condition.text == "when NET=host");
+  CHECK(narrower[0].condition().text == "when NET=host");
 }
 
 TEST_CASE("path conditions join atoms, and atoms about one value contradict", "[implied]") {

@@ -15,7 +15,7 @@ Workload launched(std::vector<std::string> args, std::vector<Condition> conds = 
     Word w;
     w.text = args[i];
     w.from.at = Location{0, static_cast<std::uint32_t>(i + 1), 1};
-    if (i < conds.size()) w.from.condition = conds[i];
+    if (i < conds.size()) w.from.set_condition(conds[i]);
     inv.argv.push_back(std::move(w));
   }
   FilePart out;
@@ -55,7 +55,7 @@ TEST_CASE("publish checks: every form, and modes that bind nothing", "[launch]")
                {launched({"podman", "run", "--network", "none", "-p", "8080:80", "img"},
                          {{}, {}, a, a, b, b})});
   REQUIRE(g.size() == 1);
-  CHECK(g[0].condition.text == "when NET!=none");
+  CHECK(g[0].condition().text == "when NET!=none");
 }
 
 TEST_CASE("publish with --network none: podman and unresolved engines, not docker", "[launch]") {

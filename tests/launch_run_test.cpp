@@ -17,7 +17,7 @@ Invocation inv_of(std::vector<std::string> args, std::string condition = "") {
     w.text = args[i];
     w.from.at = Location{0, 1, static_cast<std::uint32_t>(10 * i + 1)};
     w.from.frontend = Frontend::Bash;
-    w.from.condition.text = condition;
+    w.from.edit_condition().text = condition;
     inv.argv.push_back(std::move(w));
   }
   inv.from = inv.argv.empty() ? Provenance{} : inv.argv[0].from;
@@ -316,7 +316,7 @@ TEST_CASE("resources, lifecycle, runtime, identity of the launch", "[launch]") {
   CHECK(w.rootful->value);
   CHECK(w.lifecycle.controller == Controller::Launcher);
   // Every fact keeps the condition of the path it is on.
-  CHECK(w.resources.pids_limit->from.condition.text == "when MODE=full");
+  CHECK(w.resources.pids_limit->from.condition().text == "when MODE=full");
   CHECK(w.object_from.at.column == 1);
 
   Workload unnamed = run_one({"podman", "run", "img"});
@@ -426,8 +426,8 @@ TEST_CASE("a kube-played manifest is judged as podman runs it, not twice", "[lau
 TEST_CASE("a --network host on one branch is not hidden by another branch's mode", "[launch]") {
   Invocation inv =
       inv_of({"podman", "run", "--network", "host", "--network", "slirp4netns", "img"});
-  inv.argv[3].from.condition = {"when NET=full", true};
-  inv.argv[5].from.condition = {"when NET!=full", false};
+  inv.argv[3].from.set_condition({"when NET=full", true});
+  inv.argv[5].from.set_condition({"when NET!=full", false});
   FilePart out;
   REQUIRE(workloads_from_invocation(inv, {}, out));
   const Workload& w = out.workloads[0];
@@ -436,18 +436,18 @@ TEST_CASE("a --network host on one branch is not hidden by another branch's mode
   REQUIRE(w.network.mode_alternatives.size() == 1);
   CHECK(w.network.mode_alternatives[0].value == NetMode::Host);
   CHECK(w.network.host_network->value);
-  CHECK(w.network.host_network->from.condition.text == "when NET=full");
+  CHECK(w.network.host_network->from.condition().text == "when NET=full");
   // Reversed order: same outcome.
   Invocation rev = inv_of({"podman", "run", "--network", "none", "--network", "host", "img"});
-  rev.argv[3].from.condition = {"when NET!=full", false};
-  rev.argv[5].from.condition = {"when NET=full", true};
+  rev.argv[3].from.set_condition({"when NET!=full", false});
+  rev.argv[5].from.set_condition({"when NET=full", true});
   FilePart out2;
   REQUIRE(workloads_from_invocation(rev, {}, out2));
   CHECK(out2.workloads[0].network.mode->value == NetMode::None);
   CHECK(out2.workloads[0].network.host_network->value);
   // An unconditional flag after a conditional one wins on every path.
   Invocation later = inv_of({"podman", "run", "--network", "host", "--network", "none", "img"});
-  later.argv[3].from.condition = {"when NET=full", false};
+  later.argv[3].from.set_condition({"when NET=full", false});
   FilePart out3;
   REQUIRE(workloads_from_invocation(later, {}, out3));
   CHECK(out3.workloads[0].network.mode->value == NetMode::None);

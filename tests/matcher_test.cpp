@@ -133,7 +133,7 @@ TEST_CASE("conditions: a fact on a non-default path is told apart from one on ev
   CHECK(run_rule(base + "condition: none}\n  at: network.host_network\n", m).empty());
   auto f = run_rule(base + "condition: conditional}\n  at: network.host_network\n", m);
   REQUIRE(f.size() == 1);
-  CHECK(f[0].condition.needs_switch);  // the runner lowers the severity one level
+  CHECK(f[0].condition().needs_switch);  // the runner lowers the severity one level
 }
 
 TEST_CASE("threat class, vars by engine and by choice, and the fact path", "[match]") {

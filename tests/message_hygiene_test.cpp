@@ -69,9 +69,9 @@ void scan(const std::string& rel) {
     std::string what = defect(f.message, interpolated);
     INFO(f.rule_id.str() << " " << f.subject << ": " << f.message);
     CHECK(what.empty());
-    if (!f.condition.always()) {
-      INFO("condition: " << f.condition.text);
-      CHECK(condition_defect(f.condition.text).empty());
+    if (!f.condition().always()) {
+      INFO("condition: " << f.condition().text);
+      CHECK(condition_defect(f.condition().text).empty());
     }
     if (rule != nullptr) {
       const std::string& shown = rule->remediation_for(f.engine);

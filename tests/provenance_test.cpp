@@ -72,7 +72,7 @@ struct Run {
 
 std::vector<std::pair<StepRole, std::uint32_t>> chain(const Finding& f) {
   std::vector<std::pair<StepRole, std::uint32_t>> out;
-  for (const auto& s : f.via) out.emplace_back(s.role, s.at.line);
+  for (const auto& s : f.via()) out.emplace_back(s.role, s.at.line);
   return out;
 }
 
@@ -89,14 +89,14 @@ TEST_CASE("a flag built in a function and expanded through an array has its chai
   CHECK(priv.at.line == 5);  // the element, where the fix goes
   using C = std::vector<std::pair<StepRole, std::uint32_t>>;
   CHECK(chain(priv) == C{{StepRole::Used, 10}});
-  REQUIRE(priv.via.size() == 1);
-  CHECK(priv.via[0].note == "flags");
+  REQUIRE(priv.via().size() == 1);
+  CHECK(priv.via()[0].note == "flags");
 
   // --network "$NET_MODE": assigned on line 3 from the default there, then the array's use.
   const Finding& net = r.one("SB1003");
   CHECK(net.at.line == 6);
   CHECK(chain(net) == C{{StepRole::Assigned, 3}, {StepRole::Default, 3}, {StepRole::Used, 10}});
-  CHECK(net.via[0].note == "NET_MODE");
+  CHECK(net.via()[0].note == "NET_MODE");
 }
 
 TEST_CASE("a value passed to a function points at the call with the assignment behind it",

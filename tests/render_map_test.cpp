@@ -61,10 +61,10 @@ TEST_CASE("facts of a rendered stream are located at the values line, template l
   CHECK(w.id.render_root == "charts/agent");
   REQUIRE(w.identity.privileged);
   CHECK(w.identity.privileged->from.at == Location{values, 30, 3});
-  REQUIRE(w.identity.privileged->from.via.size() == 1);
-  CHECK(w.identity.privileged->from.via[0].role == StepRole::Template);
-  CHECK(w.identity.privileged->from.via[0].at == Location{tmpl, 12, 1});
-  CHECK(w.identity.privileged->from.via[0].note == "securityContext.privileged");
+  REQUIRE(w.identity.privileged->from.via().size() == 1);
+  CHECK(w.identity.privileged->from.via()[0].role == StepRole::Template);
+  CHECK(w.identity.privileged->from.via()[0].at == Location{tmpl, 12, 1});
+  CHECK(w.identity.privileged->from.via()[0].note == "securityContext.privileged");
   REQUIRE(w.network.host_pid);
   CHECK(w.network.host_pid->from.at ==
         Location{tmpl, 14, 1});  // not from values: the template line

@@ -129,7 +129,7 @@ struct ReportFixture {
         {{agent, 15, 14}, std::string("also ANTHROPIC_API_KEY=") + kAnthropicKey});
     Finding& cond = add("SB7001", {launch, 3, 2}, "podman run is privileged", Severity::Low);
     cond.subject = "launcher/launch.sh/launch 1";
-    cond.condition = {"[[ $MODE == full ]]", true};
+    cond.set_condition({"[[ $MODE == full ]]", true});
     add("SB1001", {uni, 2, 17}, "privileged after a multi-byte character", Severity::Critical);
     for (Finding& f : findings) f.fingerprint = fingerprint(f);
   }

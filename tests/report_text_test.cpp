@@ -85,7 +85,7 @@ TEST_CASE("text: a long line is cut around the column, after redaction", "[repor
   std::string line = std::string(300, 'a') + test::kDbPassword + std::string(300, 'b');
   fx.sources.files[2].bytes = "#!/bin/bash\nx\n" + line + "\n";
   fx.findings[4].at = {2, 3, 301};
-  fx.findings[4].condition = {};
+  fx.findings[4].set_condition({});
   std::string out = fx.text();
   std::string expected_line =
       "..." + std::string(80, 'a') + "<redacted>" + std::string(70, 'b') + "...";

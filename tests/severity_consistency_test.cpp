@@ -66,7 +66,7 @@ TEST_CASE("every finding is at its rule's severity, or one documented adjustment
       auto expected = sbr::severity_for_threat(rule->severity, f.threat);
       REQUIRE(expected.has_value());  // a trusted subject's non-critical finding is not reported
       Severity want = *expected;
-      if (!f.condition.always() && f.condition.needs_switch) want = lower(want);
+      if (!f.condition().always() && f.condition().needs_switch) want = lower(want);
       CHECK(severity_name(f.severity) == severity_name(want));
       ++checked;
     }

@@ -104,8 +104,7 @@ Finding model_finding(const Scope& s, RuleId id, std::string message, const Prov
   f.rule_id = id;
   f.message = std::move(message);
   f.at = at.at;
-  f.via = at.via;
-  f.condition = at.condition;
+  f.share_trail(at);
   f.fact_path = std::move(fact);
   const Scope* root = &s;
   while (root->parent != nullptr && root->parent->kind != nullptr) root = root->parent;
@@ -226,7 +225,7 @@ class Runner {
   // among equals a main container; the message and related places are the first container's.
   void pod_fact(Pending p) {
     const Workload& w = *p.w;
-    FactKey key{p.id, p.at.at, p.fact, p.at.condition.text,
+    FactKey key{p.id, p.at.at, p.fact, p.at.condition().text,
                 w.id.render_root + "\x1f" + w.id.kind + "\x1f" + w.id.ns + "\x1f" + w.id.name};
     auto it = fact_index_.find(key);
     if (it == fact_index_.end() || !p.at.at.valid()) {

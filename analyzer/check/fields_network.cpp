@@ -14,8 +14,8 @@ namespace {
 bool port_bound(const Workload& w, const PublishedPort& p) {
   if (!w.network.mode) return true;
   NetMode m = w.network.mode->value;
-  const Condition& mc = w.network.mode->from.condition;
-  bool same_path = mc.always() || mc == p.from.condition;
+  const Condition& mc = w.network.mode->from.condition();
+  bool same_path = mc.always() || mc == p.from.condition();
   return !same_path || (m != NetMode::None && m != NetMode::Host && m != NetMode::Container);
 }
 
@@ -54,8 +54,8 @@ void port_fields(std::vector<FieldDef>& f) {
                [](const Scope& s) {
                  const Workload& w = *s.workload();
                  if (!w.network.mode) return Value{};
-                 const Condition& mc = w.network.mode->from.condition;
-                 const Condition& pc = s.as<PublishedPort>().from.condition;
+                 const Condition& mc = w.network.mode->from.condition();
+                 const Condition& pc = s.as<PublishedPort>().from.condition();
                  return of(mc.always() || pc.always() || mc == pc);
                },
                true});

@@ -2,6 +2,7 @@
 // runner adjusts severity for the threat class and for conditional facts, in one place.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,17 +34,17 @@ struct Reason {
   std::string fingerprint;
 };
 
-struct Finding {
+// The condition of the path the fact is on (for facts reached only on some path) and its
+// provenance chain (nearest first) are the fact's own TrailRef, shared rather than copied.
+struct Finding : TrailRef {
   RuleId rule_id;       // rules::privileged_container (generated/rule_ids.h)
   std::string message;  // names the workload; never contains a secret value
   Location at;          // the field that causes it, or the object that lacks it
   std::vector<Related> related;
   std::string subject;    // workload identity ("Deployment/ns/name/container") or file
   std::string fact_path;  // stable path of the fact ("securityContext.privileged", "-p 8080")
-  Condition condition;    // for facts reached only on some path
   ThreatClass threat = ThreatClass::UntrustedCode;
   std::string threat_reason;  // the workload's class evidence in words (Workload::threat_reason)
-  std::vector<Step> via;      // the provenance chain of the fact at `at`, nearest first
   std::string identity;       // the workload's identity_key() for the fingerprint; "" = subject
   // The rule catalog's applies_to name of the workload's engine ("kubernetes", "launcher",
   // "compose", "devcontainer"; "" for a file): picks the remediation in that engine's terms.
@@ -69,6 +70,7 @@ struct Finding {
 class Findings {
  public:
   void add(Finding f) { items_.push_back(std::move(f)); }
+  void reserve(std::size_t n) { items_.reserve(n); }
   std::vector<Finding>& items() { return items_; }
   const std::vector<Finding>& items() const { return items_; }
 

@@ -47,7 +47,7 @@ std::string condition_key(const Condition& c) {
 }
 
 std::string fingerprint(const Finding& f) {
-  const std::string condition = condition_key(f.condition);
+  const std::string condition = condition_key(f.condition());
   const std::string& identity = f.identity.empty() ? f.subject : f.identity;
   std::uint64_t h = fnv1a(kFingerprintVersion);
   for (std::string_view part : {f.rule_id.str(), std::string_view(identity),

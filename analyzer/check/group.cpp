@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 namespace sbr {
@@ -72,20 +74,63 @@ std::string reason_rules(const Finding& f) {
   return out;
 }
 
+// The findings' indices in the order of `less`, equal keys in index order, cut into runs of
+// equal keys. Grouping by sorted indices keeps no copy of any key: a map of copied keys held
+// every finding's subject, fact and condition a second time at the end of a large run
+// (docs/robustness.md).
+template <class Less>
+std::vector<std::vector<std::uint32_t>> runs_of(const std::vector<Finding>& findings, Less less) {
+  std::vector<std::uint32_t> order(findings.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return less(findings[a], findings[b]);
+  });
+  std::vector<std::vector<std::uint32_t>> runs;
+  for (size_t i = 0; i < order.size(); ++i) {
+    bool same = i > 0 && !less(findings[order[i - 1]], findings[order[i]]);
+    if (!same) runs.emplace_back();
+    runs.back().push_back(order[i]);
+  }
+  return runs;
+}
+
+auto place_key(const Finding& f) {
+  return std::tuple<FileId, std::uint32_t, std::uint32_t, std::string_view, std::string_view>(
+      f.at.file, f.at.line, f.at.column, f.subject, f.condition().text);
+}
+
+auto fact_key(const Finding& f) {
+  return std::tuple<std::string_view, FileId, std::uint32_t, std::uint32_t, std::string_view,
+                    std::string_view, Severity, ThreatClass, std::string_view>(
+      f.rule_id.str(), f.at.file, f.at.line, f.at.column, f.fact_path, f.condition().text,
+      f.severity, f.threat, f.accepted_reason);
+}
+
+bool fact_less(const Finding& a, const Finding& b) {
+  const auto ka = fact_key(a);
+  const auto kb = fact_key(b);
+  if (ka != kb) return ka < kb;
+  if (a.reasons.empty() && b.reasons.empty()) return false;
+  return reason_rules(a) < reason_rules(b);
+}
+
 }  // namespace
 
 void fold_reasons(std::vector<Finding>& findings, const Catalog& catalog) {
-  using Key = std::tuple<FileId, std::uint32_t, std::uint32_t, std::string, std::string>;
-  std::map<Key, std::vector<Finding*>> places;
-  for (Finding& f : findings) {
-    places[{f.at.file, f.at.line, f.at.column, f.subject, f.condition.text}].push_back(&f);
+  auto runs = runs_of(
+      findings, [](const Finding& a, const Finding& b) { return place_key(a) < place_key(b); });
+  std::vector<std::uint32_t> run_of(findings.size());
+  for (std::uint32_t r = 0; r < runs.size(); ++r) {
+    for (std::uint32_t i : runs[r]) run_of[i] = r;
   }
   std::vector<bool> drop(findings.size(), false);
+  std::vector<Finding*> members;
   for (size_t i = 0; i < findings.size(); ++i) {
     Finding& f = findings[i];
     const Rule* rule = catalog.find(f.rule_id);
     if (rule == nullptr || rule->folds_into.empty() || !f.accepted_reason.empty()) continue;
-    const auto& members = places[{f.at.file, f.at.line, f.at.column, f.subject, f.condition.text}];
+    members.clear();
+    for (std::uint32_t m : runs[run_of[i]]) members.push_back(&findings[m]);
     Finding* into = fold_target(*rule, members);
     if (into == nullptr) continue;
     into->reasons.push_back({f.rule_id, f.message, f.severity, f.invariant, f.fingerprint});
@@ -97,40 +142,27 @@ void fold_reasons(std::vector<Finding>& findings, const Catalog& catalog) {
 }
 
 void merge_shared(std::vector<Finding>& findings) {
-  using Key = std::tuple<std::string, FileId, std::uint32_t, std::uint32_t, std::string,
-                         std::string, Severity, ThreatClass, std::string, std::string>;
-  std::map<Key, size_t> first;
   std::vector<bool> drop(findings.size(), false);
-  std::vector<std::vector<std::string>> labels(findings.size());
-  for (size_t i = 0; i < findings.size(); ++i) {
-    Finding& f = findings[i];
-    Key k{std::string(f.rule_id.str()),
-          f.at.file,
-          f.at.line,
-          f.at.column,
-          f.fact_path,
-          f.condition.text,
-          f.severity,
-          f.threat,
-          f.accepted_reason,
-          reason_rules(f)};
-    auto [it, fresh] = first.emplace(k, i);
-    if (fresh) {
-      labels[i].push_back(f.label.empty() ? f.subject : f.label);
-      continue;
+  // The workloads each kept finding names, for the findings that end up shared only.
+  std::map<std::uint32_t, std::vector<std::string>> labels;
+  auto label = [](const Finding& f) { return f.label.empty() ? f.subject : f.label; };
+  for (const auto& run : runs_of(findings, fact_less)) {
+    Finding& keep = findings[run.front()];
+    for (size_t j = 1; j < run.size(); ++j) {
+      Finding& f = findings[run[j]];
+      if (keep.subject == f.subject) continue;  // the same workload twice: the runner's job
+      keep.shared_with.push_back({f.subject, f.label, f.fingerprint});
+      auto& named = labels[run.front()];
+      if (named.empty()) named.push_back(label(keep));
+      named.push_back(label(f));
+      add_related(keep, f.related);
+      drop[run[j]] = true;
     }
-    Finding& keep = findings[it->second];
-    if (keep.subject == f.subject) continue;  // the same workload twice: the runner's job
-    keep.shared_with.push_back({f.subject, f.label, f.fingerprint});
-    labels[it->second].push_back(f.label.empty() ? f.subject : f.label);
-    add_related(keep, f.related);
-    drop[i] = true;
   }
-  for (size_t i = 0; i < findings.size(); ++i) {
+  for (auto& [i, named] : labels) {
     Finding& f = findings[i];
-    if (drop[i] || f.shared_with.empty()) continue;
-    f.message = name_all(f.message, f.label, labels[i]);
-    for (Reason& r : f.reasons) r.message = name_all(r.message, f.label, labels[i]);
+    f.message = name_all(f.message, f.label, named);
+    for (Reason& r : f.reasons) r.message = name_all(r.message, f.label, named);
   }
   erase_marked(findings, drop);
 }

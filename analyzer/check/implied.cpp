@@ -19,10 +19,10 @@ void drop_implied(std::vector<Finding>& findings) {
   for (const auto& [key, members] : groups) {
     if (members.size() < 2) continue;
     for (std::size_t i : members) {
-      const Condition& narrow = findings[i].condition;
+      const Condition& narrow = findings[i].condition();
       if (narrow.always()) continue;
       for (std::size_t j : members) {
-        const Condition& wide = findings[j].condition;
+        const Condition& wide = findings[j].condition();
         if (i != j && !(narrow == wide) && narrow.implies(wide)) {
           drop[i] = true;
           break;
@@ -47,10 +47,10 @@ void drop_switch_repeats(std::vector<Finding>& findings) {
   };
   std::set<Key> always;
   for (const Finding& f : findings) {
-    if (f.condition.always()) always.insert(key(f));
+    if (f.condition().always()) always.insert(key(f));
   }
   auto repeat = [&](const Finding& f) {
-    return from_render_switch(f.condition) && always.count(key(f)) > 0;
+    return from_render_switch(f.condition()) && always.count(key(f)) > 0;
   };
   findings.erase(std::remove_if(findings.begin(), findings.end(), repeat), findings.end());
 }

@@ -49,11 +49,11 @@ bool cmp_int(Op op, std::int64_t a, std::int64_t b) {
 }
 
 bool condition_is(const Provenance* p, std::string_view want) {
-  bool always = p == nullptr || p->condition.always();
+  bool always = p == nullptr || p->condition().always();
   if (want == "none") return always;
   if (want == "conditional") return !always;
-  if (want == "switch") return !always && p->condition.needs_switch;
-  return !always && !p->condition.needs_switch;  // "default"
+  if (want == "switch") return !always && p->condition().needs_switch;
+  return !always && !p->condition().needs_switch;  // "default"
 }
 
 bool cidr_test(const Test& t, std::string_view v) {

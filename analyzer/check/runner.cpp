@@ -15,6 +15,11 @@
 namespace sbr {
 namespace {
 
+// The findings' reserve (run_checks): about three times what the benchmark stream has per
+// workload, plus room for the file-level findings of a run without workloads.
+constexpr std::size_t kReservedPerWorkload = 32;
+constexpr std::size_t kReservedPerRun = 256;
+
 Severity one_lower(Severity s) {
   return s == Severity::Note ? Severity::Note : static_cast<Severity>(static_cast<int>(s) - 1);
 }
@@ -118,7 +123,7 @@ std::optional<Severity> severity_of(const Finding& f, const Rule& rule, const Co
   auto adjusted = severity_for_threat(s, f.threat);
   if (!adjusted) return std::nullopt;
   s = *adjusted;
-  if (!f.condition.always() && f.condition.needs_switch) s = one_lower(s);
+  if (!f.condition().always() && f.condition().needs_switch) s = one_lower(s);
   return s;
 }
 
@@ -144,9 +149,9 @@ struct Finisher {
     if (!s) return false;
     // A fact reached only on some path says which path, in the message itself (INVARIANTS.md:
     // "the condition is in the message and in the fingerprint").
-    if (!f.condition.always()) {
-      f.message += fmt::format(" [only {}{}]", f.condition.text,
-                               f.condition.needs_switch ? ", a non-default switch" : "");
+    if (!f.condition().always()) {
+      f.message += fmt::format(" [only {}{}]", f.condition().text,
+                               f.condition().needs_switch ? ", a non-default switch" : "");
     }
     f.severity = *s;
     accept(f);
@@ -176,6 +181,11 @@ struct Finisher {
 std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, const Config& config,
                                 const RunOptions& options) {
   Findings raw;
+  // Room for more findings than runs usually have (about ten per workload on the benchmark
+  // stream), reserved before the checks run: a page never written costs no memory, and the
+  // vector does not double in the middle of a large run, when the old array and the new one
+  // would both be resident (docs/robustness.md).
+  raw.reserve(kReservedPerWorkload * model.workloads.size() + kReservedPerRun);
   for (const auto& check : invariant_checks()) check.fn(model, raw);
   std::vector<match::RuleRef> data;
   for (const Rule& r : catalog.rules()) {
@@ -204,7 +214,7 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   std::vector<Finding> out = std::move(items);
   auto key = [&](const Finding& f) {
     return std::tie(model.files.path(f.at.file), f.at.line, f.at.column, f.rule_id, f.subject,
-                    f.fact_path, f.condition.text);
+                    f.fact_path, f.condition().text);
   };
   // Equal keys are one finding; the one kept is the smallest by identity (then fingerprint),
   // so that it follows from the findings themselves: std::sort leaves equal keys in an order

@@ -125,7 +125,9 @@ std::vector<Finding> relocated(const std::vector<const Finding*>& findings, cons
     Finding c = *f;
     move(c.at);
     for (Related& r : c.related) move(r.at);
-    for (Step& s : c.via) move(s.at);
+    if (!c.via().empty()) {
+      for (Step& s : c.edit_via()) move(s.at);
+    }
     out.push_back(std::move(c));
   }
   return out;

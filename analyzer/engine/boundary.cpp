@@ -125,7 +125,7 @@ std::vector<BoundaryRow> boundary_rows(const Model& model) {
   order.reserve(model.workloads.size());
   for (const Workload& w : model.workloads) {
     // What runs with the chart's values: a render with a switch flipped is not deployed.
-    if (!from_render_switch(w.object_from.condition)) order.push_back(&w);
+    if (!from_render_switch(w.object_from.condition())) order.push_back(&w);
   }
   auto key = [&](const Workload* w) {
     return std::make_tuple(model.files.path(w->object_from.at.file), w->object_from.at.line,

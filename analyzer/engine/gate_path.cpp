@@ -19,7 +19,7 @@ void attach(Workload& w, EgressGate g) {
   for (const auto& e : w.network.egress) {
     // The same load on another path (another input of its heredoc) is another gate.
     if (e.kind == g.kind && e.name == g.name && e.from.at == g.from.at &&
-        e.from.condition.text == g.from.condition.text)
+        e.from.condition().text == g.from.condition().text)
       return;
   }
   w.network.egress.push_back(std::move(g));
@@ -135,7 +135,7 @@ std::vector<UnlinkedGate> unlinked_gates(const Model& model) {
   using Key = std::tuple<int, FileId, std::uint32_t, std::uint32_t, std::string>;
   auto key = [](const EgressGate& g) {
     return Key{static_cast<int>(g.kind), g.from.at.file, g.from.at.line, g.from.at.column,
-               g.from.condition.text};
+               g.from.condition().text};
   };
   std::set<Key> linked;
   for (const GateLink& l : model.gate_links) {

@@ -100,7 +100,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   // The provenance chain: where the value came from, nearest first (an added key: shape 1
   // consumers that ignore unknown keys keep working).
   Json via = Json::array();
-  for (const Step& step : f.via) {
+  for (const Step& step : f.via()) {
     Json sj = location_json(ctx, step.at);
     sj["role"] = step_role_name(step.role);
     sj["note"] = or_null(redact(step.note));
@@ -110,7 +110,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["subject"] = redact(f.subject);
   j["threat_class"] = threat_class_name(f.threat);
   j["threat_class_reason"] = or_null(redact(f.threat_reason));
-  j["condition"] = or_null(redact(f.condition.text));
+  j["condition"] = or_null(redact(f.condition().text));
   j["fingerprint"] = f.fingerprint;
   j["accepted_reason"] = or_null(redact(f.accepted_reason));
   j["suppression_kind"] = or_null(f.suppression_kind);

@@ -26,8 +26,9 @@ struct Dump {
   std::string at(const Provenance& p) const {
     if (!p.at.valid()) return "-";
     std::string s = fmt::format("{}:{}:{}", m.files.path(p.at.file), p.at.line, p.at.column);
-    if (!p.condition.always()) {
-      s += fmt::format(" [if {}{}]", p.condition.text, p.condition.needs_switch ? ", switch" : "");
+    if (!p.condition().always()) {
+      s += fmt::format(" [if {}{}]", p.condition().text,
+                       p.condition().needs_switch ? ", switch" : "");
     }
     return s;
   }

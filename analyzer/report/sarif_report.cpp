@@ -150,7 +150,7 @@ std::string message_with_links(const Emit& e, const Finding& f) {
     }
     ++id;
   }
-  for (const Step& s : f.via) {
+  for (const Step& s : f.via()) {
     if (s.at.valid()) {
       via += fmt::format("{}[{}]({})", via.empty() ? "" : "; ",
                          escape_link_text(step_message(redact, s)), id);
@@ -176,11 +176,11 @@ Json code_flows(const Emit& e, const Finding& f, const Location& primary) {
     l["message"]["text"] = std::move(text);
     steps.push_back(Json{{"location", std::move(l)}});
   };
-  for (auto it = f.via.rbegin(); it != f.via.rend(); ++it) {
+  for (auto it = f.via().rbegin(); it != f.via().rend(); ++it) {
     if (it->role != StepRole::Used) add(it->at, step_message(e.redact, *it));
   }
   add(primary, "the finding");
-  for (const Step& s : f.via) {
+  for (const Step& s : f.via()) {
     if (s.role == StepRole::Used) add(s.at, step_message(e.redact, s));
   }
   Json thread;
@@ -246,11 +246,11 @@ Json result_json(const Emit& e, const Finding& f) {
     }
     j["relatedLocations"] = std::move(related);
   }
-  if (!f.via.empty()) {
+  if (!f.via().empty()) {
     Json& related = j["relatedLocations"];
     if (related.is_null()) related = Json::array();
     int id = static_cast<int>(f.related.size()) + 1;
-    for (const Step& s : f.via) {
+    for (const Step& s : f.via()) {
       Json l;
       l["id"] = id++;
       if (s.at.valid()) l["physicalLocation"] = physical_location(e, s.at);
@@ -272,7 +272,7 @@ Json result_json(const Emit& e, const Finding& f) {
   if (!f.threat_reason.empty()) props["threat-class-reason"] = redact(f.threat_reason);
   props["severity"] = severity_name(f.severity);
   props["subject"] = redact(f.subject);
-  if (!f.condition.always()) props["condition"] = redact(f.condition.text);
+  if (!f.condition().always()) props["condition"] = redact(f.condition().text);
   if (accepted) props["accepted-reason"] = redact(f.accepted_reason);
   add_grouping(redact, f, props);
   j["properties"] = std::move(props);

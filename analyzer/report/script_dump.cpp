@@ -47,15 +47,15 @@ void dump_script(const Model& model, const ScriptFacts& s, std::ostream& out) {
     if (!inv.shell.exit_traps.empty())
       flags += fmt::format(" traps={}", inv.shell.exit_traps.size());
     out << fmt::format("  invocation {} at {}{}{}\n", inv.sequence, where(model, inv.from.at),
-                       flags, cond(inv.from.condition));
+                       flags, cond(inv.from.condition()));
     for (const Word& w : inv.env_prefix) {
       out << fmt::format("    env {}  {}{}\n", shown(w), where(model, w.from.at),
-                         cond(w.from.condition));
+                         cond(w.from.condition()));
     }
     for (size_t i = 0; i < inv.argv.size(); ++i) {
       const Word& w = inv.argv[i];
       out << fmt::format("    argv[{}] {}  {}{}\n", i, shown(w), where(model, w.from.at),
-                         cond(w.from.condition));
+                         cond(w.from.condition()));
     }
     if (!inv.stdin_text.empty()) {
       size_t lines = 0;

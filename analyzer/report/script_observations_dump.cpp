@@ -18,9 +18,9 @@ struct Out {
   }
   std::string at(const Provenance& p) const {
     std::string s = at(p.at);
-    if (!p.condition.always())
-      s += fmt::format("  [{}{}]", p.condition.text,
-                       p.condition.needs_switch ? "; needs a switch" : "");
+    if (!p.condition().always())
+      s += fmt::format("  [{}{}]", p.condition().text,
+                       p.condition().needs_switch ? "; needs a switch" : "");
     return s;
   }
   void line(std::string_view what, const std::string& body, const Provenance& p) {

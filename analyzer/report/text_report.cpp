@@ -241,13 +241,13 @@ void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
                          style.wrap(severity_color(r.severity), severity_name(r.severity)),
                          style.wrap("1", r.rule_id), one_line(redact(r.message)), r.invariant);
     }
-    if (!f.condition.always()) {
-      out << fmt::format("  condition: {}\n", one_line(redact(f.condition.text)));
+    if (!f.condition().always()) {
+      out << fmt::format("  condition: {}\n", one_line(redact(f.condition().text)));
     }
     for (const Related& r : f.related) {
       out << fmt::format("  related: {}: {}\n", where(ctx, r.at), one_line(redact(r.message)));
     }
-    if (!f.via.empty()) out << "  via: " << via_text(ctx, redact, f.via) << "\n";
+    if (!f.via().empty()) out << "  via: " << via_text(ctx, redact, f.via()) << "\n";
     if (!f.accepted_reason.empty()) {
       out << fmt::format("  accepted: {}\n", one_line(redact(f.accepted_reason)));
     }

@@ -11,7 +11,7 @@ namespace {
 
 Provenance at_of(const Finding& f) {
   Provenance p(f.at);
-  p.condition = f.condition;
+  p.set_condition(f.condition());
   return p;
 }
 

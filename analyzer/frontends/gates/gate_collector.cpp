@@ -148,8 +148,8 @@ class Replay {
         continue;
       }
       Invocation v = *alt;
-      v.from.condition = inv.from.condition;
-      v.stdin_from.condition = inv.stdin_from.condition;
+      v.from.set_condition(inv.from.condition());
+      v.stdin_from.set_condition(inv.stdin_from.condition());
       one(v);
     }
   }
@@ -185,7 +185,7 @@ class Replay {
       g.name = net;
       g.denies_v4 = g.denies_v6 = true;
       g.from = net_at;
-      g.from.condition = inv.from.condition;
+      g.from.set_condition(inv.from.condition());
       internal_.push_back(std::move(g));
       return;
     }
@@ -224,7 +224,7 @@ class Replay {
     std::vector<gates::Arg> out;
     for (const Word& w : words) {
       Provenance p = w.from.at.valid() ? w.from : inv.from;
-      p.condition = inv.from.condition;
+      p.set_condition(inv.from.condition());
       out.push_back(
           {w.text.empty() && w.symbolic ? w.origin : w.text, w.symbolic, p, w.host_network});
     }
@@ -233,7 +233,7 @@ class Replay {
 
   static Provenance body_start(const Invocation& inv) {
     Provenance p = inv.stdin_from.at.valid() ? inv.stdin_from : inv.from;
-    p.condition = inv.from.condition;
+    p.set_condition(inv.from.condition());
     if (p.at.column == 0) p.at.column = 1;
     return p;
   }
@@ -273,7 +273,7 @@ class Replay {
       if (path.empty()) return false;
     }
     if (const SourceFile* f = find_file(inv, path); f != nullptr && f->readable) {
-      Provenance p{Location{f->id, 1, 1}, Frontend::Nft, inv.from.condition};
+      Provenance p{Location{f->id, 1, 1}, Frontend::Nft, inv.from.condition()};
       seg = {f->bytes, p};
       return true;
     }
@@ -309,7 +309,7 @@ class Replay {
         if (!w.empty() && w[0] == '-') continue;  // -e, -a, -n, -s, -y...
       }
       Provenance p = args[i].from.at.valid() ? args[i].from : inv.from;
-      p.condition = inv.from.condition;
+      p.set_condition(inv.from.condition());
       p.frontend = Frontend::Nft;
       std::string text = args[i].symbolic && args[i].text.empty() ? args[i].origin : args[i].text;
       segs.push_back({text, p, args[i].symbolic, args[i].tainted, args[i].host_network});
@@ -324,7 +324,7 @@ class Replay {
     if (!gates::lex_nft(segs, tokens, problems_)) return;
     if (!file) {
       // A command line is one command: every rule of it starts where the command starts.
-      for (auto& t : tokens) t.from.condition = inv.from.condition;
+      for (auto& t : tokens) t.from.set_condition(inv.from.condition());
     }
     gates::apply_nft(tokens, rs, problems_);
   }
@@ -373,9 +373,9 @@ bool same_gate(const EgressGate& a, const EgressGate& b) {
 
 // A gate of the script run with another path's input: it holds on that path.
 void on_path(EgressGate& g, const Condition& path) {
-  g.from.condition = conjoin(path, g.from.condition);
-  for (EgressAllow& a : g.allows) a.from.condition = conjoin(path, a.from.condition);
-  if (g.switched_deny) g.switched_deny->condition = conjoin(path, g.switched_deny->condition);
+  g.from.set_condition(conjoin(path, g.from.condition()));
+  for (EgressAllow& a : g.allows) a.from.set_condition(conjoin(path, a.from.condition()));
+  if (g.switched_deny) g.switched_deny->set_condition(conjoin(path, g.switched_deny->condition()));
 }
 
 }  // namespace
@@ -397,7 +397,7 @@ std::vector<EgressGate> GateCollector::finish(std::vector<Problem>& problems) {
       const bool known = std::any_of(out.begin(), out.begin() + static_cast<long>(defaults),
                                      [&](const EgressGate& d) { return same_gate(d, g); });
       if (known) continue;
-      on_path(g, alt.from.condition);
+      on_path(g, alt.from.condition());
       out.push_back(std::move(g));
     }
   }

@@ -51,7 +51,7 @@ bool filters(const Chain& c) {
 
 // A deny reached only through a non-default switch is not the default posture.
 bool counts(const Provenance& p) {
-  return !p.condition.needs_switch;
+  return !p.condition().needs_switch;
 }
 
 struct FamilyResult {
@@ -358,7 +358,7 @@ std::vector<EgressGate> evaluate(const Ruleset& rs, GateKind kind, const std::st
     g.from = g.denies_v4 ? hr.fam[0].deny_from : g.denies_v6 ? hr.fam[1].deny_from : hr.first_from;
     if (!g.denies_v4 && !g.denies_v6) {
       // Denying nothing is what happens on the default path, whatever path wrote the table.
-      g.from.condition = {};
+      g.from.set_condition({});
       g.switched_deny = hr.switched;
     }
     std::set<std::string> seen;

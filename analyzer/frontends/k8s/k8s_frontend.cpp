@@ -45,7 +45,7 @@ std::optional<Provenance> Reader::omitted(const Node* map, std::string_view key)
       inside = (*indents)[l] == kBlank || (*indents)[l] >= o.indent;
     if (!inside) continue;
     Provenance p{o.guard, Frontend::Kubernetes, condition};
-    if (o.values.valid()) p.via.push_back(Step{StepRole::Values, o.values, o.note});
+    if (o.values.valid()) p.edit_via().push_back(Step{StepRole::Values, o.values, o.note});
     return p;
   }
   return std::nullopt;

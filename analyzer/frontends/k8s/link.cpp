@@ -75,8 +75,8 @@ bool same_ns(const std::string& a, const std::string& b) {
 // workloads of that render, and the default render's objects of the templates it re-rendered
 // do not shape them (those of the templates it did not re-render do).
 bool visible(const Model& m, const ObjectRef& o, const Workload& w) {
-  const Condition& oc = o.from.condition;
-  const Condition& wc = w.object_from.condition;
+  const Condition& oc = o.from.condition();
+  const Condition& wc = w.object_from.condition();
   if (!oc.always()) return oc == wc && o.root == w.id.render_root;
   if (wc.always() || o.root != w.id.render_root) return true;
   auto replaced = m.switch_replaces.find(w.id.render_root + '\x1f' + wc.text);

@@ -150,10 +150,10 @@ void apply_network(std::string_view v, const Provenance& at, Workload& w) {
     w.siblings.push_back({mode_arg, "", true, false, at});
   }
   Network& n = w.network;
-  const bool same_path = n.mode && n.mode->from.condition == at.condition;
+  const bool same_path = n.mode && n.mode->from.condition() == at.condition();
   // A later flag on every path overrides whatever came before, as it does for the engine.
-  const bool replaces = !n.mode || same_path || at.condition.always() ||
-                        (n.mode->from.condition.needs_switch && !at.condition.needs_switch);
+  const bool replaces = !n.mode || same_path || at.condition().always() ||
+                        (n.mode->from.condition().needs_switch && !at.condition().needs_switch);
   if (replaces) {
     if (n.mode && !same_path) n.mode_alternatives.push_back(*n.mode);
     n.mode = fact(m, at);
@@ -161,8 +161,8 @@ void apply_network(std::string_view v, const Provenance& at, Workload& w) {
   } else {
     n.mode_alternatives.push_back(fact(m, at));
   }
-  const bool host_elsewhere = n.host_network && n.host_network->value && !at.condition.always() &&
-                              !(n.host_network->from.condition == at.condition);
+  const bool host_elsewhere = n.host_network && n.host_network->value && !at.condition().always() &&
+                              !(n.host_network->from.condition() == at.condition());
   if (m == NetMode::Host || !host_elsewhere) n.host_network = fact(m == NetMode::Host, at);
 }
 

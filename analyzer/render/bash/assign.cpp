@@ -229,10 +229,12 @@ EWord Evaluator::assigned_word(EWord v, TSNode n, TSNode value, const std::strin
   // The value's earlier steps (`X=$Y`: where Y was assigned) stay behind this assignment.
   Provenance site = prov(ts_node_is_null(value) ? n : value, ctx);
   if (v.site_role && v.w.from.at.valid() && v.w.from.at != site.at) {
-    v.w.from.via.insert(v.w.from.via.begin(), Step{*v.site_role, v.w.from.at, v.site_note});
+    std::vector<Step>& via = v.w.from.edit_via();
+    via.insert(via.begin(), Step{*v.site_role, v.w.from.at, v.site_note});
   }
-  site.via = std::move(v.w.from.via);
-  if (site.via.size() > kMaxSteps) site.via.resize(kMaxSteps);
+  std::vector<Step> via = v.w.from.via();
+  if (via.size() > kMaxSteps) via.resize(kMaxSteps);
+  site.set_via(std::move(via));
   v.w.from = std::move(site);
   mark_site(v, StepRole::Assigned, name);
   name_value(v, name, n, ctx);

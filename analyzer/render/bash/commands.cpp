@@ -201,7 +201,7 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
     // Every word of this list is on the variant's path, the command's name included (where a
     // launch is reported).
     for (EWord& w : variants[k].argv)
-      w.w.from.condition = join(variants[k].cond, w.w.from.condition);
+      w.w.from.set_condition(join(variants[k].cond, w.w.from.condition()));
     State after = std::move(st_);
     st_ = before;
     cw->env_prefix = variants[k].env;
@@ -223,7 +223,7 @@ void Evaluator::record_stdin_variants(const ArgvVariant& def, const CommandWords
     vc.cond = join(ctx.cond, in.cond);
     vc.printed_on = &in.cond;
     ArgvVariant v = def;
-    for (EWord& w : v.argv) w.w.from.condition = join(in.cond, w.w.from.condition);
+    for (EWord& w : v.argv) w.w.from.set_condition(join(in.cond, w.w.from.condition()));
     CommandWords ic = cw;
     ic.stdin_words = in.elems;
     ic.env_prefix = v.env;

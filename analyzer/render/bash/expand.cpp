@@ -71,7 +71,7 @@ Value Evaluator::finish_expansion(TSNode n, Ctx& ctx, Value v) {
       if (w.keep_from) {
         // An array element or a function argument stays at the place it is written (where a
         // fix goes); the use joins its chain.
-        w.w.from.condition = join(ctx.cond, w.w.from.condition);
+        w.w.from.set_condition(join(ctx.cond, w.w.from.condition()));
         note_use(w, use);
       } else {
         move_to_use(w, use);

@@ -122,7 +122,7 @@ Value visible_alternatives(const std::string& name, const Var& v, const Conditio
     Alt r{words_of(a), a.cond, a.picks, a.paths};
     if (v.value.size() > 1) r.picks.push_back(Pick{name, v.serial, i});
     if (i > 0)
-      for (EWord& w : r.elems) w.w.from.condition = join(a.cond, w.w.from.condition);
+      for (EWord& w : r.elems) w.w.from.set_condition(join(a.cond, w.w.from.condition()));
     out.alts.push_back(std::move(r));
   }
   return out;
@@ -136,7 +136,7 @@ Value Evaluator::array_value(const Var& v, ParamRef& p, const Ctx& ctx) {
   Value out = visible_alternatives(p.name, v, ctx.cond, [](const Alt& a) { return a.elems; });
   for (Alt& a : out.alts) {
     std::erase_if(a.elems,
-                  [&](const EWord& w) { return ctx.cond.contradicts(w.w.from.condition); });
+                  [&](const EWord& w) { return ctx.cond.contradicts(w.w.from.condition()); });
     for (auto& w : a.elems) w.keep_from = true;
   }
   p.set_on.assign(out.size(), true);

@@ -237,7 +237,7 @@ bool Evaluator::choose(const ParamRef& p, std::vector<EWord>& vals, EWord operan
   // The default's own place is a step of the value's chain (`${X:-...}`).
   if (!p.operands.empty()) {
     Provenance def_at = prov(p.operands[0], ctx);
-    def_at.via = std::move(d.w.from.via);
+    def_at.set_via(d.w.from.via());
     d.w.from = std::move(def_at);
     mark_site(d, StepRole::Default, p.name);
   }

@@ -33,18 +33,18 @@ void move_to_use(EWord& w, const Provenance& use) {
   if (w.site_role && w.w.from.at.valid() && w.w.from.at != use.at) {
     via.push_back(Step{*w.site_role, w.w.from.at, w.site_note});
   }
-  add_steps(via, w.w.from.via);
+  add_steps(via, w.w.from.via());
   w.site_role.reset();
   w.site_note.clear();
-  Condition c = std::move(w.w.from.condition);
+  Condition c = w.w.from.condition();
   w.w.from = use;
-  w.w.from.via = std::move(via);
-  if (!c.always()) w.w.from.condition = join(use.condition, c);
+  w.w.from.set_via(std::move(via));
+  if (!c.always()) w.w.from.set_condition(join(use.condition(), c));
 }
 
 void note_use(EWord& w, const Provenance& use) {
   if (!use.at.valid() || use.at == w.w.from.at) return;
-  std::vector<Step>& via = w.w.from.via;
+  std::vector<Step>& via = w.w.from.edit_via();
   if (!via.empty() && via.back().role == StepRole::Used && via.back().at.file == use.at.file &&
       via.back().at.line == use.at.line) {
     via.back().at = use.at;  // the enclosing word of the same use
@@ -63,9 +63,9 @@ void mark_site(EWord& w, StepRole role, const std::string& note) {
 void concat_into(EWord& a, const EWord& b) {
   // A word built from pieces came through every piece's chain ("--network=$NET").
   if (b.site_role && b.w.from.at.valid()) {
-    add_steps(a.w.from.via, {Step{*b.site_role, b.w.from.at, b.site_note}});
+    add_steps(a.w.from.edit_via(), {Step{*b.site_role, b.w.from.at, b.site_note}});
   }
-  add_steps(a.w.from.via, b.w.from.via);
+  if (!b.w.from.via().empty()) add_steps(a.w.from.edit_via(), b.w.from.via());
   // A path that starts with a mktemp result is inside the private temporary file/directory.
   a.temp_file = a.temp_file || (a.w.text.empty() && !a.w.symbolic && b.temp_file);
   if (!a.w.symbolic && b.w.symbolic) a.w.origin = b.w.origin;

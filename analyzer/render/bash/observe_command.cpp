@@ -107,7 +107,7 @@ void Evaluator::add_step(SecurityStep s) {
     return x.kind == s.kind && x.line == s.line && x.status == s.status &&
            x.errexit_applies == s.errexit_applies &&
            x.failure_branch_exits == s.failure_branch_exits && x.status_at == s.status_at &&
-           x.from.at == s.from.at && x.from.condition.text == s.from.condition.text;
+           x.from.at == s.from.at && x.from.condition().text == s.from.condition().text;
   };
   auto& steps = observed().steps;
   if (s.status == StatusUse::Condition) {

@@ -28,7 +28,7 @@ bool same_elems(const std::vector<EWord>& a, const std::vector<EWord>& b) {
 }
 
 void tag(std::vector<EWord>& ws, const Condition& c) {
-  for (auto& w : ws) w.w.from.condition = join(c, w.w.from.condition);
+  for (auto& w : ws) w.w.from.set_condition(join(c, w.w.from.condition()));
 }
 
 // An associative array after two paths meet keeps its keys (a table of handlers, a profile of
@@ -51,7 +51,7 @@ Var merge_assoc(const Var* def, const Var* other, const Condition& cdef, const C
       out.keys.push_back(other->keys[j]);
       out.elems().push_back(other->elems()[j]);
       EWord& added = out.elems().back();
-      added.w.from.condition = join(cother, added.w.from.condition);
+      added.w.from.set_condition(join(cother, added.w.from.condition()));
       there.push_back(other->elems()[j]);
       continue;
     }

@@ -24,7 +24,7 @@ void add_picks(std::vector<Pick>& into, const std::vector<Pick>& more) {
 
 Condition word_paths(const Alt& a) {
   Condition c = a.paths;
-  for (const EWord& w : a.elems) c = join(c, w.w.from.condition);
+  for (const EWord& w : a.elems) c = join(c, w.w.from.condition());
   return c;
 }
 
@@ -34,7 +34,7 @@ Condition other_value_paths(const Alt& def, const Alt& a) {
     const bool in_default = std::any_of(def.elems.begin(), def.elems.end(), [&](const EWord& d) {
       return d.w.text == w.w.text && d.w.from.at == w.w.from.at;
     });
-    if (!in_default) c = join(c, w.w.from.condition);
+    if (!in_default) c = join(c, w.w.from.condition());
   }
   return c;
 }
@@ -93,8 +93,8 @@ Value join_values(const Value& acc, const Value& next, bool& started, const Cond
   return product_values(acc, next, path, [was_started](Alt& r, const Alt& b) {
     // The two words that become one lose their conditions: their paths keep them.
     if (was_started && !r.elems.empty() && !b.elems.empty())
-      r.paths =
-          join(join(r.paths, r.elems.back().w.from.condition), b.elems.front().w.from.condition);
+      r.paths = join(join(r.paths, r.elems.back().w.from.condition()),
+                     b.elems.front().w.from.condition());
     bool s = was_started;
     join_fields(r.elems, b.elems, s);
   });

@@ -26,7 +26,7 @@ struct EWord {
   bool temp_file = false;     // a mktemp path (created 0600)
   bool keep_from = false;     // an array element: keeps its own assignment site
   // w.from.at is an earlier place of the value (an assignment, an array element, a default, a
-  // call-site argument) in this role: the next use moves it into w.from.via.
+  // call-site argument) in this role: the next use moves it into w.from.via().
   std::optional<StepRole> site_role;
   std::string site_note;                            // the variable or function named at that place
   ValueSource taint_source = ValueSource::Unknown;  // where the tainted value comes from
