@@ -192,8 +192,8 @@ class Evaluator {
   void if_body(const std::vector<TSNode>& b, Ctx& bc);
   void else_branch(const std::vector<TSNode>& rest, std::size_t rest_i, Ctx& ec, Ctx& ctx);
   void case_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
-  void for_statement(TSNode n, Ctx& ctx);   // control_flow.cpp
-  void loop_statement(TSNode n, Ctx& ctx);  // control_flow.cpp: while, until, C-style for
+  void for_statement(TSNode n, Ctx& ctx);   // loops.cpp
+  void loop_statement(TSNode n, Ctx& ctx);  // loops.cpp: while, until, C-style for
   // `while read ...; done < known-input`: one iteration per line (read_loop.cpp); false when
   // the loop is not of that form or its input is unknown.
   bool read_loop(TSNode loop, const std::vector<TSNode>& redirects, Ctx& ctx);
