@@ -35,6 +35,42 @@ TEST_CASE("a broken document does not hide the next one", "[yaml]") {
   CHECK(d.root->get("b")->line == 3);
 }
 
+// Found by the `splice` fuzz target (a 7-byte input ran out of memory): yaml-cpp reports an
+// empty document at a document-level `,` again and again without moving on.
+TEST_CASE("a stray comma is a parse error, not an endless run of empty documents", "[yaml]") {
+  std::string text = "kind: Pod\n---\n, image: agent\n---\nkind: Service\n";
+  DocumentReader r(text);
+  Document d;
+  ParseFailure f;
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Document);
+  CHECK(d.root->get("kind")->scalar == "Pod");
+  int empty = 0;
+  DocumentReader::Status st = r.next(d, f);
+  for (; st == DocumentReader::Status::Document && d.root != nullptr &&
+         d.root->get("kind") == nullptr;
+       st = r.next(d, f)) {
+    ++empty;
+  }
+  // yaml-cpp reports an empty document at the marker, then one at the comma, where it stays.
+  CHECK(empty == 2);
+  REQUIRE(st == DocumentReader::Status::Error);
+  CHECK(f.message == "a `,` outside a flow collection (`[...]` or `{...}`)");
+  CHECK(f.line == 3);
+  CHECK(f.column == 1);
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Document);
+  CHECK(d.root->get("kind")->scalar == "Service");
+  CHECK(r.next(d, f) == DocumentReader::Status::End);
+
+  // Bytes that are not UTF-8 after the comma, as the fuzzer found them.
+  DocumentReader bytes(std::string_view(",\x97\xbd\xf4\xf4\xff\xdb", 7));
+  int documents = 0;
+  for (st = bytes.next(d, f); st == DocumentReader::Status::Document; st = bytes.next(d, f))
+    ++documents;
+  CHECK(documents <= 1);
+  CHECK(st == DocumentReader::Status::Error);
+  CHECK(bytes.next(d, f) == DocumentReader::Status::End);
+}
+
 TEST_CASE("quoted booleans are strings, YAML 1.1 booleans are read", "[yaml]") {
   std::string text = "a: \"true\"\nb: yes\nc: off\n";
   DocumentReader r(text);

@@ -90,7 +90,10 @@ class Builder : public YAML::EventHandler {
 
   void OnDocumentStart(const YAML::Mark& mark) override {
     doc_.start_line = line_base_ + static_cast<std::uint32_t>(mark.line) + 1;
+    start_ = mark;
   }
+  // Where the document started, as the parser counts (relative to where it was started).
+  const YAML::Mark& start() const { return start_; }
   void OnDocumentEnd() override {}
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -129,6 +132,7 @@ class Builder : public YAML::EventHandler {
   }
 
  private:
+  YAML::Mark start_ = YAML::Mark::null_mark();
   struct Open {
     Node* node;
     YAML::anchor_t anchor;
@@ -236,6 +240,16 @@ struct DocumentReader::Impl {
   std::unique_ptr<std::istream> stream;
   std::unique_ptr<YAML::Parser> parser;
   bool done = false;
+  int last_start = -1;  // where the current parser's previous document started
+
+  // yaml-cpp 0.7 never gets past a `,` at the start of a document: it reports an empty
+  // document there again and again. A document that starts where the previous one did is
+  // that, not another document (a 7-byte file read as 10,000 documents).
+  bool stuck(const YAML::Mark& start) {
+    bool same = !start.is_null() && start.pos == last_start;
+    last_start = start.is_null() ? last_start : start.pos;
+    return same;
+  }
 
   // Resynchronises at the first document marker at or after `line`, or ends the stream.
   void skip_past(std::uint32_t line) {
@@ -251,6 +265,7 @@ struct DocumentReader::Impl {
   }
 
   void restart() {
+    last_start = -1;
     parser.reset();
     buf = std::make_unique<ViewBuf>(text.substr(offset));
     stream = std::make_unique<std::istream>(buf.get());
@@ -278,6 +293,18 @@ DocumentReader::Status DocumentReader::next(Document& doc, ParseFailure& error) 
     if (!s.parser->HandleNextDocument(builder)) {
       s.done = true;
       return Status::End;
+    }
+    if (s.stuck(builder.start())) {
+      const YAML::Mark& at = builder.start();
+      const size_t pos = s.offset + static_cast<size_t>(at.pos);
+      const bool comma = pos < s.text.size() && s.text[pos] == ',';
+      std::uint32_t line = s.line_base + static_cast<std::uint32_t>(at.line) + 1;
+      error = ParseFailure{comma ? "a `,` outside a flow collection (`[...]` or `{...}`)"
+                                 : "the YAML parser does not advance past this point",
+                           line, static_cast<std::uint32_t>(at.column) + 1};
+      doc = Document{};
+      s.skip_past(line);
+      return Status::Error;
     }
     return Status::Document;
   } catch (const TooDeep& deep) {
