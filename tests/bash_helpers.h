@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "analyzer/render/bash/render.h"
 
@@ -20,6 +22,15 @@ inline bash::ScriptRender render_text(const std::string& text,
   f.bytes = text;
   f.readable = true;
   return bash::render_script(f, sources, limits);
+}
+
+// The invocations whose first word is `argv0`, in script order.
+inline std::vector<const Invocation*> launches(const bash::ScriptRender& r,
+                                               const std::string& argv0) {
+  std::vector<const Invocation*> out;
+  for (const auto& inv : r.invocations)
+    if (!inv.argv.empty() && inv.argv[0].text == argv0) out.push_back(&inv);
+  return out;
 }
 
 // "podman run --rm" (words joined by spaces; symbolic words as <origin>).
@@ -68,6 +79,15 @@ inline std::string dump(const bash::ScriptRender& r) {
     s += fmt::format("PROBLEM {} {}:{} {}\n", static_cast<int>(p.kind), p.at.line, p.at.column,
                      p.message);
   return s;
+}
+
+// Each argument list of `argv0` with the condition of its path.
+inline std::map<std::string, std::string> lists(const bash::ScriptRender& r,
+                                                const std::string& argv0) {
+  std::map<std::string, std::string> out;
+  for (const Invocation* inv : launches(r, argv0))
+    out.emplace(argv_text(*inv), inv->from.condition().text);
+  return out;
 }
 
 }  // namespace sbr::test

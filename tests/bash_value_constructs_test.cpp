@@ -10,21 +10,8 @@
 #include "tests/bash_helpers.h"
 
 using namespace sbr;
-using test::argv_text;
+using test::lists;
 using test::render_text;
-
-namespace {
-
-// Each argument list of `argv0` with the condition of its path.
-std::map<std::string, std::string> lists(const bash::ScriptRender& r, const std::string& argv0) {
-  std::map<std::string, std::string> out;
-  for (const auto& inv : r.invocations)
-    if (!inv.argv.empty() && inv.argv[0].text == argv0)
-      out.emplace(argv_text(inv), inv.from.condition().text);
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("a function called with an inline assignment sees its value on every path",
           "[bash-value]") {

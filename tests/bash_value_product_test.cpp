@@ -13,26 +13,9 @@
 
 using namespace sbr;
 using test::argv_text;
+using test::launches;
+using test::lists;
 using test::render_text;
-
-namespace {
-
-std::vector<const Invocation*> launches(const bash::ScriptRender& r, const std::string& argv0) {
-  std::vector<const Invocation*> out;
-  for (const auto& inv : r.invocations)
-    if (!inv.argv.empty() && inv.argv[0].text == argv0) out.push_back(&inv);
-  return out;
-}
-
-// Each argument list of `argv0` with the condition of its path.
-std::map<std::string, std::string> lists(const bash::ScriptRender& r, const std::string& argv0) {
-  std::map<std::string, std::string> out;
-  for (const Invocation* inv : launches(r, argv0))
-    out.emplace(argv_text(*inv), inv->from.condition().text);
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("a word built from two independent values takes every combination", "[bash-value]") {
   auto r = render_text(

@@ -12,16 +12,10 @@
 
 using namespace sbr;
 using test::argv_text;
+using test::launches;
 using test::render_text;
 
 namespace {
-
-std::vector<const Invocation*> launches(const bash::ScriptRender& r, const std::string& argv0) {
-  std::vector<const Invocation*> out;
-  for (const auto& inv : r.invocations)
-    if (!inv.argv.empty() && inv.argv[0].text == argv0) out.push_back(&inv);
-  return out;
-}
 
 std::set<std::string> argvs(const bash::ScriptRender& r, const std::string& argv0) {
   std::set<std::string> out;
