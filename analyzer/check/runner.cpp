@@ -19,6 +19,10 @@ namespace {
 // workload, plus room for the file-level findings of a run without workloads.
 constexpr std::size_t kReservedPerWorkload = 32;
 constexpr std::size_t kReservedPerRun = 256;
+// At most this many (about 120 MB of address space): a repository of many large streams grows
+// the vector by doubling past it rather than asking for gigabytes up front, which a host that
+// does not overcommit memory would refuse.
+constexpr std::size_t kMaxReserved = std::size_t{1} << 18;
 
 Severity one_lower(Severity s) {
   return s == Severity::Note ? Severity::Note : static_cast<Severity>(static_cast<int>(s) - 1);
@@ -185,7 +189,8 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   // stream), reserved before the checks run: a page never written costs no memory, and the
   // vector does not double in the middle of a large run, when the old array and the new one
   // would both be resident (docs/robustness.md).
-  raw.reserve(kReservedPerWorkload * model.workloads.size() + kReservedPerRun);
+  raw.reserve(
+      std::min(kReservedPerWorkload * model.workloads.size() + kReservedPerRun, kMaxReserved));
   for (const auto& check : invariant_checks()) check.fn(model, raw);
   std::vector<match::RuleRef> data;
   for (const Rule& r : catalog.rules()) {
