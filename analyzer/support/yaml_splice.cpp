@@ -329,6 +329,16 @@ bool ends_region(const Lines& o, const Region& r, const Node& p, std::size_t nex
   return p.kind == Kind::Sequence && !dash;
 }
 
+// A line whose first token is a `:` value indicator. After an entry whose value is empty,
+// yaml-cpp reads such a line at the entry's own indentation as that value (`a:` then `: z` is
+// a: {null: z}), and as the collection's next entry otherwise: at the region's first line, or at
+// the line after it, the old tree cannot tell which, since the entry before it changed.
+bool value_line(std::string_view line) {
+  std::size_t i = line.find_first_not_of(' ');
+  return i != std::string_view::npos && line[i] == ':' &&
+         (i + 1 == line.size() || line[i + 1] == ' ');
+}
+
 // Finds the collection the region's entries belong to, and which of its children they are.
 bool locate(const Documents& base, const Lines& o, const Region& r, Splice& s, std::size_t& doc) {
   std::size_t target = r.a;
@@ -409,6 +419,10 @@ namespace {
 // entries of one block collection in both texts.
 std::optional<Documents> splice_region(const Documents& base, const Lines& o, std::string_view text,
                                        const Lines& n, const Region& r, std::uint64_t budget) {
+  if ((r.a < r.new_end && value_line(n.text[r.a])) ||
+      (r.new_end < n.size() && value_line(n.text[r.new_end]))) {
+    return std::nullopt;
+  }
   Splice s;
   std::size_t doc = 0;
   std::optional<Document> region;
