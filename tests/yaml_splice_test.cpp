@@ -126,6 +126,7 @@ const Case kCases[] = {
     {"the entry between an empty value and an explicit value line removed", "a:\nx: 1\n: z\n",
      "a:\n: z\n", false},
     {"an entry added after an explicit value line", "a:\n:\n  \n", "a:\n:\nb: 1\n  \n", false},
+    {"the entry before a key no `:` follows removed", "a:\n\nw\n", "w\n", false},
     {"a directive", "%YAML 1.1\n---\na:\n  b: 1\n", "%YAML 1.1\n---\na:\n  b: 2\n", false},
 };
 
@@ -256,13 +257,14 @@ TEST_CASE("a spliced stream equals the whole read: the benchmark's charts",
 }
 
 // Small edits of streams built from lines that sit at the awkward places of block YAML
-// (explicit keys and values, compact sequences, nulls, blank lines): every splice taken must
-// equal the whole read. The fuzz target `splice` found the `: value` line case this way.
+// (explicit keys and values, compact sequences, nulls, blank lines, keys no `:` follows):
+// every splice taken must equal the whole read. The fuzz target `splice` found the `: value`
+// line and the bare key cases this way.
 TEST_CASE("a spliced stream equals the whole read: random edits of awkward lines",
           "[yaml][splice]") {
-  const std::vector<std::string> kLines = {"a:",    "b: 1", ": z", ":",        "  c: 2",
-                                           "  : y", "  d:", "x:",  "- q",      "  - r",
-                                           "? k",   "e: 3", "  ",  "    f: 4", "    :"};
+  const std::vector<std::string> kLines = {"a:",   "b: 1",     ": z",   ":",     "  c: 2", "  : y",
+                                           "  d:", "x:",       "- q",   "  - r", "? k",    "e: 3",
+                                           "  ",   "    f: 4", "    :", "w",     "  w"};
   std::mt19937 rng(20261206);
   auto pick = [&] { return kLines[rng() % kLines.size()]; };
   int taken = 0;

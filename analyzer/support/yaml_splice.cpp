@@ -426,7 +426,11 @@ std::optional<Documents> splice_region(const Documents& base, const Lines& o, st
   Splice s;
   std::size_t doc = 0;
   std::optional<Document> region;
-  if (!locate(base, o, r, s, doc) || !parse_new(text, n, r, budget, s, region) ||
+  // A key that no `:` followed is a key only as the last thing in a document: once the
+  // entries around it change, it may be a plain scalar instead (`a:` then `b` is a map, `b`
+  // alone a scalar), which the old tree cannot show.
+  if (!locate(base, o, r, s, doc) || bare_key(base[doc].root) ||
+      !parse_new(text, n, r, budget, s, region) ||
       !next_tokens(text, n, r, s)) {
     return std::nullopt;
   }
