@@ -15,7 +15,7 @@ TEST_CASE("mixed manifests: every weakness reported where annotated, nothing els
   INFO(r.describe());
   CHECK(r.matches());
   for (const auto& f : r.findings) {
-    if (f.subject.rfind("Job/agents/run-tool/", 0) == 0) {
+    if (f.subject.view().starts_with("Job/agents/run-tool/")) {
       INFO(f.rule_id << ": " << f.message);
       CHECK(f.severity < Severity::Medium);
     }

@@ -18,7 +18,7 @@ Finding on(RuleId rule, const std::string& subject, std::uint32_t line, Severity
   f.rule_id = rule;
   f.subject = subject;
   f.label = "launcher " + subject;
-  f.message = f.label + " mounts a host path";
+  f.message = f.label.str() + " mounts a host path";
   f.at = Location{0, line, 5};
   f.fact_path = "mount:/data";
   f.severity = s;

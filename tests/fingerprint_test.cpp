@@ -132,7 +132,7 @@ TEST_CASE("a fingerprint is made of structure, not of message text or lines", "[
     f.at.column += 3;
     for (auto& r : f.related) r.at.line += 40;
     CHECK(fingerprint(f) == before);
-    f.fact_path += ".changed";
+    f.fact_path = f.fact_path.str() + ".changed";
     CHECK(fingerprint(f) != before);
   }
 }

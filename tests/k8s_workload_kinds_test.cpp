@@ -52,7 +52,7 @@ TEST_CASE("an OpenShift Template's DeploymentConfigs are workloads, with or with
   auto findings = run_checks(an.model, Catalog::embedded(), config, {"2026-01-01"});
   bool host_pid = false, container_rule = false;
   for (const Finding& f : findings) {
-    if (f.subject.find("indexer") == std::string::npos) continue;
+    if (f.subject.view().find("indexer") == std::string_view::npos) continue;
     host_pid = host_pid || f.rule_id == "SB1002";
     // No container exists: its fields are not judged as missing.
     for (const char* r : {"SB2002", "SB2005", "SB2006", "SB2008", "SB6001"}) {

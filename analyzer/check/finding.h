@@ -13,6 +13,7 @@
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/workload.h"
 #include "analyzer/support/severity.h"
+#include "analyzer/support/shared_text.h"
 
 namespace sbr {
 
@@ -41,15 +42,15 @@ struct Finding : TrailRef {
   std::string message;  // names the workload; never contains a secret value
   Location at;          // the field that causes it, or the object that lacks it
   std::vector<Related> related;
-  std::string subject;    // workload identity ("Deployment/ns/name/container") or file
-  std::string fact_path;  // stable path of the fact ("securityContext.privileged", "-p 8080")
+  SharedText subject;    // workload identity ("Deployment/ns/name/container") or file
+  SharedText fact_path;  // stable path of the fact ("securityContext.privileged", "-p 8080")
   ThreatClass threat = ThreatClass::UntrustedCode;
-  std::string threat_reason;  // the workload's class evidence in words (Workload::threat_reason)
-  std::string identity;       // the workload's identity_key() for the fingerprint; "" = subject
+  SharedText threat_reason;  // the workload's class evidence in words (Workload::threat_reason)
+  SharedText identity;       // the workload's identity_key() for the fingerprint; "" = subject
   // The rule catalog's applies_to name of the workload's engine ("kubernetes", "launcher",
   // "compose", "devcontainer"; "" for a file): picks the remediation in that engine's terms.
-  std::string engine;
-  std::string label;  // describe(workload) as the message words it; "" for a file
+  SharedText engine;
+  SharedText label;  // describe(workload) as the message words it; "" for a file
 
   // Filled when findings are grouped (analyzer/check/group.h), not by checks.
   std::vector<SharedWith> shared_with;
@@ -66,16 +67,18 @@ struct Finding : TrailRef {
   std::string fingerprint;
 };
 
-// The sink a check writes to. Checks never print and never do I/O.
+// The sink a check writes to. Checks never print and never do I/O. The texts a finding shares
+// with its workload's other findings are kept once (a third of a finding's memory).
 class Findings {
  public:
-  void add(Finding f) { items_.push_back(std::move(f)); }
+  void add(Finding f);
   void reserve(std::size_t n) { items_.reserve(n); }
   std::vector<Finding>& items() { return items_; }
   const std::vector<Finding>& items() const { return items_; }
 
  private:
   std::vector<Finding> items_;
+  TextPool texts_;
 };
 
 }  // namespace sbr

@@ -62,7 +62,7 @@ void follow_renames(std::vector<Finding>& base_findings, const Renames& renames)
     bool changed = false;
     for (const auto& [from, to] : renames) {
       std::string identity = replace_field(f.identity, from, to);
-      std::string subject = f.subject == from ? to : f.subject;
+      std::string subject = f.subject == from ? to : f.subject.str();
       changed = changed || identity != f.identity || subject != f.subject;
       f.identity = std::move(identity);
       f.subject = std::move(subject);

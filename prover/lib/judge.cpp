@@ -144,11 +144,12 @@ const Mount* mount_of(const Finding& f, const Workload& w) {
     if (m.source_from.at == f.at || m.mount_from.at == f.at) return &m;
   }
   // "mount:/etc->/host-etc", "mount:..->/x#inside", "mounts.home:/home/agent".
+  const std::string& path = f.fact_path;
   std::string target;
-  if (size_t arrow = f.fact_path.find("->"); arrow != std::string::npos) {
-    target = f.fact_path.substr(arrow + 2);
-  } else if (f.fact_path.rfind("mounts.", 0) == 0) {
-    target = f.fact_path.substr(f.fact_path.find(':') + 1);
+  if (size_t arrow = path.find("->"); arrow != std::string::npos) {
+    target = path.substr(arrow + 2);
+  } else if (path.rfind("mounts.", 0) == 0) {
+    target = path.substr(path.find(':') + 1);
   }
   target = target.substr(0, target.find('#'));
   for (const Mount& m : w.mounts) {
@@ -162,7 +163,7 @@ int publish_of(const Finding& f, const Workload& w, const LaunchPlan& plan) {
   for (const PublishedPort& p : w.network.ports) {
     if (p.from.at == f.at) spec = p.spec;
   }
-  if (spec.empty() && f.fact_path.rfind("ports/", 0) == 0) spec = f.fact_path.substr(6);
+  if (spec.empty() && f.fact_path.view().starts_with("ports/")) spec = f.fact_path.str().substr(6);
   for (size_t i = 0; i < plan.publishes.size(); ++i) {
     if (plan.publishes[i].spec == spec) return static_cast<int>(i);
   }

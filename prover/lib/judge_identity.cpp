@@ -54,7 +54,8 @@ RuntimeVerdict host_root(const Case& c) {
 }
 
 RuntimeVerdict capability(const Case& c) {
-  std::string name = c.f.fact_path.substr(c.f.fact_path.find('/') + 1);
+  const std::string& path = c.f.fact_path;
+  std::string name = path.substr(path.find('/') + 1);
   Capability cap = parse_capability(name);
   if (cap == Capability::All) {
     return has_bit(c.r.cap_bnd, kSysAdmin) ? confirmed(caps_observed(c.r))

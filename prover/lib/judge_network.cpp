@@ -75,7 +75,8 @@ RuntimeVerdict egress(const Case& c) {
 }
 
 RuntimeVerdict env_inside(const Case& c) {
-  std::string name = c.f.fact_path.rfind("env:", 0) == 0 ? c.f.fact_path.substr(4) : "";
+  const std::string& path = c.f.fact_path;
+  std::string name = path.starts_with("env:") ? path.substr(4) : "";
   if (name.empty()) return unverifiable("the finding names no environment variable");
   for (const auto& n : c.r.env_names) {
     if (n == name) return confirmed(name + " is in the environment (its value replaced)");
@@ -101,7 +102,7 @@ std::optional<RuntimeVerdict> judge_network(const Case& c) {
     return unverifiable("the way it reaches the host's loopback is not launched");
   }
   if (id == rule::secret_literal_in_environment ||
-      (id == rule::key_material_in_configuration && c.f.fact_path.rfind("env:", 0) == 0)) {
+      (id == rule::key_material_in_configuration && c.f.fact_path.view().starts_with("env:"))) {
     return env_inside(c);
   }
   if (id == rule::service_account_token_mounted || id == rule::projected_service_account_token) {
