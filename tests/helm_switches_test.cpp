@@ -141,8 +141,9 @@ TEST_CASE("findings of the default render are not repeated by flipped renders", 
     }
   }
   // The flipped renders themselves exist: the debug container's findings are conditional.
-  CHECK(std::any_of(r.findings.begin(), r.findings.end(),
-                    [](const Finding& f) { return f.label.view().find("debug") != std::string_view::npos; }));
+  CHECK(std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) {
+    return f.label.view().find("debug") != std::string_view::npos;
+  }));
 }
 
 TEST_CASE("a switch whose flipped output is the same adds nothing, the bound is reported",

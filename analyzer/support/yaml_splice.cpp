@@ -430,8 +430,7 @@ std::optional<Documents> splice_region(const Documents& base, const Lines& o, st
   // entries around it change, it may be a plain scalar instead (`a:` then `b` is a map, `b`
   // alone a scalar), which the old tree cannot show.
   if (!locate(base, o, r, s, doc) || bare_key(base[doc].root) ||
-      !parse_new(text, n, r, budget, s, region) ||
-      !next_tokens(text, n, r, s)) {
+      !parse_new(text, n, r, budget, s, region) || !next_tokens(text, n, r, s)) {
     return std::nullopt;
   }
   const Node& p = *s.path.back();
