@@ -48,6 +48,14 @@ TEST_CASE("prove --from: fields of the wrong JSON type are an error, not a crash
            R"({"runs":[{"results":[{"ruleId":"SB2001","partialFingerprints":[1]}]}]})",
            R"({"runs":[{"results":[{"ruleId":"SB2001","locations":[7]}]}]})",
            R"({"runs":[{"results":[{"ruleId":"SB2001","properties":{"invariant":"two"}}]}]})",
+           // Numbers that do not fit the field (UBSan in the `sarif` fuzz target).
+           R"({"runs":[{"results":[{"ruleId":"SB2001","properties":{"invariant":1e41}}]}]})",
+           R"({"runs":[{"results":[{"ruleId":"SB2001","locations":[{"physicalLocation":
+               {"region":{"startLine":1e41}}}]}]}]})",
+           R"({"runs":[{"results":[{"ruleId":"SB2001","locations":[{"physicalLocation":
+               {"region":{"startLine":2,"startColumn":-1}}}]}]}]})",
+           R"({"runs":[{"results":[{"ruleId":"SB2001","locations":[{"physicalLocation":
+               {"region":{"startLine":4294967296}}}]}]}]})",
        }) {
     auto r = read(c, bad);
     INFO(bad);

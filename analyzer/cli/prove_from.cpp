@@ -3,7 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
+#include <utility>
 
 #include "analyzer/check/fingerprint.h"
 #include "analyzer/model/enum_names.h"
@@ -14,6 +17,26 @@ namespace sbr {
 namespace {
 
 using Json = nlohmann::json;
+
+// A number where SARIF has an integer that does not fit (`"startLine": 1e41`): converting it
+// would be undefined behaviour (UBSan, the `sarif` fuzz target), so it makes the file an error.
+struct BadNumber : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The integer `key` of `obj`, or `fallback` when it is absent.
+template <class T>
+T whole(const Json& obj, const char* key, T fallback) {
+  auto it = obj.find(key);
+  if (it == obj.end()) return fallback;
+  if (it->is_number_unsigned() && std::in_range<T>(it->get<std::uint64_t>())) {
+    return static_cast<T>(it->get<std::uint64_t>());
+  }
+  if (it->is_number_integer() && std::in_range<T>(it->get<std::int64_t>())) {
+    return static_cast<T>(it->get<std::int64_t>());
+  }
+  throw BadNumber(std::string("`") + key + "` is not an integer in range");
+}
 
 FileId file_of(const Model& model, std::string uri, const std::string& uri_prefix) {
   if (!uri_prefix.empty() && uri.rfind(uri_prefix, 0) == 0) uri.erase(0, uri_prefix.size());
@@ -34,8 +57,8 @@ Location location_of(const Json& result, const Model& model, const std::string& 
   std::string uri = phys.value("artifactLocation", Json::object()).value("uri", "");
   at.file = file_of(model, uri, uri_prefix);
   const Json& region = phys.value("region", Json::object());
-  at.line = region.value("startLine", 0U);
-  at.column = region.value("startColumn", 0U);
+  at.line = whole<std::uint32_t>(region, "startLine", 0);
+  at.column = whole<std::uint32_t>(region, "startColumn", 0);
   return at;
 }
 
@@ -47,7 +70,7 @@ Finding rebuilt(const Json& r, RuleId id, const Model& model, const std::string&
   f.at = location_of(r, model, uri_prefix);
   const Json& props = r.value("properties", Json::object());
   f.subject = props.value("subject", "");
-  f.invariant = props.value("invariant", 0);
+  f.invariant = whole<int>(props, "invariant", 0);
   if (auto s = parse_severity(props.value("severity", "note"))) f.severity = *s;
   if (auto t = parse_threat_class(props.value("threat-class", ""))) f.threat = *t;
   for (const Workload& w : model.workloads) {
@@ -112,6 +135,8 @@ Result<std::vector<Finding>> findings_from_sarif_text(std::string_view text,
   try {
     return read_results(text, path, model, catalog, current, uri_prefix);
   } catch (const Json::exception& e) {
+    return Error{path + ": not a SARIF log (" + e.what() + ")"};
+  } catch (const BadNumber& e) {
     return Error{path + ": not a SARIF log (" + e.what() + ")"};
   }
 }
