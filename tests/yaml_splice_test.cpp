@@ -127,6 +127,8 @@ const Case kCases[] = {
      "a:\n: z\n", false},
     {"an entry added after an explicit value line", "a:\n:\n  \n", "a:\n:\nb: 1\n  \n", false},
     {"the entry before a key no `:` follows removed", "a:\n\nw\n", "w\n", false},
+    {"a quoted scalar left open before a lower line", "a:\n  s: 1\n  t: '\nb: 2\n",
+     "a:\n  s: 2\n  u: 3\nb: 2\n", false},
     {"a directive", "%YAML 1.1\n---\na:\n  b: 1\n", "%YAML 1.1\n---\na:\n  b: 2\n", false},
 };
 
@@ -257,14 +259,15 @@ TEST_CASE("a spliced stream equals the whole read: the benchmark's charts",
 }
 
 // Small edits of streams built from lines that sit at the awkward places of block YAML
-// (explicit keys and values, compact sequences, nulls, blank lines, keys no `:` follows):
+// (explicit keys and values, compact sequences, nulls, blank lines, keys no `:` follows,
+// quotes left open):
 // every splice taken must equal the whole read. The fuzz target `splice` found the `: value`
-// line and the bare key cases this way.
+// line, the bare key and the open quote cases this way.
 TEST_CASE("a spliced stream equals the whole read: random edits of awkward lines",
           "[yaml][splice]") {
-  const std::vector<std::string> kLines = {"a:",   "b: 1",     ": z",   ":",     "  c: 2", "  : y",
-                                           "  d:", "x:",       "- q",   "  - r", "? k",    "e: 3",
-                                           "  ",   "    f: 4", "    :", "w",     "  w"};
+  const std::vector<std::string> kLines = {
+      "a:",  "b: 1", ": z", ":",        "  c: 2", "  : y", "  d:", "x:",     "- q",     "  - r",
+      "? k", "e: 3", "  ",  "    f: 4", "    :",  "w",     "  w",  "  t: '", "  s: |+", "    one"};
   std::mt19937 rng(20261206);
   auto pick = [&] { return kLines[rng() % kLines.size()]; };
   int taken = 0;

@@ -339,6 +339,28 @@ bool value_line(std::string_view line) {
          (i + 1 == line.size() || line[i + 1] == ' ');
 }
 
+bool starts_node(const Node* n, std::uint32_t line) {
+  if (n == nullptr) return false;
+  if (n->line == line) return true;
+  for (const auto& [k, v] : n->entries) {
+    if (starts_node(k, line) || starts_node(v, line)) return true;
+  }
+  return std::any_of(n->items.begin(), n->items.end(),
+                     [line](const Node* i) { return starts_node(i, line); });
+}
+
+// The first line after the region that holds more than a comment starts a node of the old tree
+// (or is a document marker): otherwise the region's last entry ran on into it (a quoted scalar
+// left open to the end of the text), and the old tree has nothing for the lines after it.
+bool next_line_read(const Node* root, const Lines& o, const Region& r) {
+  std::size_t j = r.old_end;
+  while (j < o.size() && indent_of(o.text[j]) == kNone) ++j;
+  if (j == o.size()) return true;
+  std::string_view t = o.text[j];
+  if (t.starts_with("---") || t.starts_with("...")) return true;
+  return starts_node(root, static_cast<std::uint32_t>(j + 1));
+}
+
 // Finds the collection the region's entries belong to, and which of its children they are.
 bool locate(const Documents& base, const Lines& o, const Region& r, Splice& s, std::size_t& doc) {
   std::size_t target = r.a;
@@ -430,7 +452,8 @@ std::optional<Documents> splice_region(const Documents& base, const Lines& o, st
   // entries around it change, it may be a plain scalar instead (`a:` then `b` is a map, `b`
   // alone a scalar), which the old tree cannot show.
   if (!locate(base, o, r, s, doc) || bare_key(base[doc].root) ||
-      !parse_new(text, n, r, budget, s, region) || !next_tokens(text, n, r, s)) {
+      !next_line_read(base[doc].root, o, r) || !parse_new(text, n, r, budget, s, region) ||
+      !next_tokens(text, n, r, s)) {
     return std::nullopt;
   }
   const Node& p = *s.path.back();
