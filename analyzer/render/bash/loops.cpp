@@ -10,6 +10,25 @@
 
 namespace sbr::bash {
 
+namespace {
+
+// After one pass of a loop's body: whether the loop ends there (a `break`, of which it takes one
+// level; a return; a dead path). A `break` that may or may not be taken on values the script does
+// not fix ends it too: one more iteration would only repeat the same symbolic commands.
+bool loop_stops(State& st) {
+  if (st.may_break) {
+    st.may_break = false;
+    return true;
+  }
+  if (st.breaking > 0) {
+    --st.breaking;
+    return true;
+  }
+  return st.dead || st.returning;
+}
+
+}  // namespace
+
 void Evaluator::for_statement(TSNode n, Ctx& ctx) {
   st_.may_break = false;
   TSNode var = field(n, F::variable);
@@ -64,17 +83,7 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
           ctx.cond,
           Condition::when({"for each " + name + " in " + item.w.origin, "", "", "", ""}, false));
     statement(body, bc);
-    if (st_.may_break) {
-      // Whether the loop goes on depends on values the script does not fix: one more
-      // iteration would only repeat the same symbolic commands.
-      st_.may_break = false;
-      break;
-    }
-    if (st_.breaking > 0) {
-      --st_.breaking;
-      break;
-    }
-    if (st_.dead || st_.returning) break;
+    if (loop_stops(st_)) break;
   }
 }
 
@@ -140,17 +149,7 @@ void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
       break;
     }
     statement(body, ctx);
-    if (st_.may_break) {
-      // Whether the loop goes on depends on values the script does not fix: one more
-      // iteration would only repeat the same symbolic commands.
-      st_.may_break = false;
-      break;
-    }
-    if (st_.breaking > 0) {
-      --st_.breaking;
-      break;
-    }
-    if (st_.dead || st_.returning) break;
+    if (loop_stops(st_)) break;
     if (!is_while) {
       TSNode upd = field(n, F::update);
       if (!ts_node_is_null(upd)) arith(upd, ctx);
