@@ -35,7 +35,7 @@ Finding make(const Workload& w, RuleId rule, std::string message, const Provenan
              std::string fact_path) {
   Finding f;
   f.rule_id = rule;
-  f.message = std::move(message);
+  f.message = MessageText::around(std::move(message), w.id.name);
   f.at = at.at;
   f.subject = subject_of(w);
   f.identity = identity_key(w.id);

@@ -127,7 +127,7 @@ TEST_CASE("a fingerprint is made of structure, not of message text or lines", "[
   for (Finding f : findings) {
     std::string before = f.fingerprint;
     REQUIRE(before == fingerprint(f));
-    f.message = "reworded: " + f.message + " (and said differently)";
+    f.message = "reworded: " + f.message.str() + " (and said differently)";
     f.at.line += 40;
     f.at.column += 3;
     for (auto& r : f.related) r.at.line += 40;

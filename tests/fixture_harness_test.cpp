@@ -103,8 +103,8 @@ TEST_CASE("closed world: a finding nobody annotated fails the fixture and is nam
   for (const auto& f : closed.findings) {
     if (f.rule_id == "SB6001") continue;
     ++others;
-    std::string want =
-        "bad.yaml:" + std::to_string(f.at.line) + " " + std::string(f.rule_id) + " " + f.message;
+    std::string want = "bad.yaml:" + std::to_string(f.at.line) + " " + std::string(f.rule_id) +
+                       " " + f.message.str();
     INFO(want);
     CHECK(std::find(named.begin(), named.end(), want) != named.end());
     CHECK(text.find("unexpected: " + want) != std::string::npos);

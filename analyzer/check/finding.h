@@ -12,6 +12,7 @@
 #include "analyzer/check/rule_id.h"
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/workload.h"
+#include "analyzer/support/message_text.h"
 #include "analyzer/support/severity.h"
 #include "analyzer/support/shared_text.h"
 
@@ -39,7 +40,7 @@ struct Reason {
 // provenance chain (nearest first) are the fact's own TrailRef, shared rather than copied.
 struct Finding : TrailRef {
   RuleId rule_id;       // rules::privileged_container (generated/rule_ids.h)
-  std::string message;  // names the workload; never contains a secret value
+  MessageText message;  // names the workload; never contains a secret value
   Location at;          // the field that causes it, or the object that lacks it
   std::vector<Related> related;
   SharedText subject;    // workload identity ("Deployment/ns/name/container") or file

@@ -88,7 +88,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["title"] = rule ? Json(rule->title) : Json(nullptr);
   j["invariant"] = f.invariant;
   j["severity"] = severity_name(f.severity);
-  j["message"] = redact(f.message);
+  j["message"] = redact(f.message.str());
   j["location"] = location_json(ctx, f.at);
   Json related = Json::array();
   for (const Related& r : f.related) {

@@ -111,7 +111,7 @@ struct Writer {
                                             ctx.model.files.path(f.at.file), f.at.line, f.at.column)
                               : "<no file>";
       out << clean(redact, where) << ": " << severity_name(f.severity) << " [" << f.rule_id << "] "
-          << clean(redact, f.message) << "\n";
+          << clean(redact, f.message.str()) << "\n";
     }
   }
 

@@ -329,7 +329,7 @@ Json invocation_json(const Emit& e) {
     notified.insert(f.at.file);
     Json n;
     if (f.at.valid()) n["locations"] = Json::array({location(e, f.at)});
-    n["message"]["text"] = redact(f.message);
+    n["message"]["text"] = redact(f.message.str());
     n["level"] = report::sarif_level(f.severity) == "error" ? "error" : "warning";
     n["associatedRule"]["id"] = f.rule_id.str();
     if (int index = ctx.catalog.index_of(f.rule_id); index >= 0 && !f.rule_id.is_user()) {

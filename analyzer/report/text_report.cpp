@@ -233,7 +233,7 @@ void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
   for (const Finding& f : ctx.findings) {
     out << fmt::format("{}: {} [{}] {} (invariant {})\n", style.wrap("1", where(ctx, f.at)),
                        style.wrap(severity_color(f.severity), severity_name(f.severity)),
-                       style.wrap("1", f.rule_id), one_line(redact(f.message)), f.invariant);
+                       style.wrap("1", f.rule_id), one_line(redact(f.message.str())), f.invariant);
     write_snippet(lines, redact, f.at, style, out);
     // Reasons folded into this finding (check/group.h): one fact, one fix, several rules.
     for (const Reason& r : f.reasons) {
