@@ -224,7 +224,7 @@ void check_sidecars(const Workload& w,
 void check_isolation(const Model& model, Findings& out) {
   std::map<GroupKey, std::vector<const Workload*>> groups;
   for (const Workload& w : model.workloads) groups[group_of(w)].push_back(&w);
-  FactFindings facts(out);
+  FactFindings facts(out, model);
   for (const Workload& w : model.workloads) {
     check_runtime(model, w, facts);
     check_host_root(w, facts);

@@ -192,7 +192,7 @@ void check_user(const Model& model, const Workload& w, FactFindings& out) {
 
 void check_privilege(const Model& model, Findings& out) {
   {
-    FactFindings facts(out);
+    FactFindings facts(out, model);
     for (const Workload& w : model.workloads) {
       // A pod spec without containers: nothing container-level exists to judge (SB0005 says so).
       if (w.pod_only) continue;

@@ -93,7 +93,7 @@ void judge_nested_read_only(const Workload& w, FactFindings& out) {
 }  // namespace
 
 void check_filesystem(const Model& model, Findings& out) {
-  FactFindings facts(out);
+  FactFindings facts(out, model);
   for (const Workload& w : model.workloads) {
     judge_writable_binds(model, w, facts);
     judge_nested_read_only(w, facts);

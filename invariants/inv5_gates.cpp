@@ -261,7 +261,7 @@ void check_gate_config_writable(const Model& model, const Workload& w, FactFindi
 void check_gates(const Model& model, Findings& out) {
   check_gate_files(model, out);
   {
-    FactFindings facts(out);
+    FactFindings facts(out, model);
     for (const auto& w : model.workloads) check_gate_config_writable(model, w, facts);
   }
   for (const auto& w : model.workloads) {

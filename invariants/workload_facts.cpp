@@ -46,10 +46,13 @@ void FactFindings::add(const Workload& w, RuleId rule, MessageArgs args, const P
 
 FactFindings::Entry* FactFindings::place(const Workload& w, RuleId rule, const Provenance& at,
                                          std::string fact_path, std::vector<Related> related) {
+  order_.reach(w);
+  if (!entries_.empty() && first_end_ < order_.reached()) flush_complete(false);
   Key key{rule, at.at, fact_path, at.condition().text,
           w.id.render_root + "\x1f" + w.id.kind + "\x1f" + w.id.ns + "\x1f" + w.id.name};
   auto it = index_.find(key);
   if (it == index_.end() || !at.at.valid()) {
+    if (entries_.empty() || order_.end_of(w) < first_end_) first_end_ = order_.end_of(w);
     index_.emplace(key, entries_.size());
     Entry& e = entries_.emplace_back();
     e.w = &w;
@@ -72,30 +75,34 @@ FactFindings::Entry* FactFindings::place(const Workload& w, RuleId rule, const P
 }
 
 void FactFindings::flush() {
-  for (Entry& e : entries_) {
-    std::string who;
-    if (e.containers.size() > 1 && is_kubernetes(*e.w)) {
-      who = describe_pod(*e.w) + " (containers " +
-            fmt::format("{}", fmt::join(e.containers, ", ")) + ")";
-    } else if (e.containers.size() > 1) {
-      // A compose file's services, a script's launches: "compose stack.yml (planner, coder)".
-      who = fmt::format("{} {} ({})", e.w->id.kind, e.w->id.name, fmt::join(e.containers, ", "));
-    } else {
-      who = describe(*e.w);
-    }
-    std::string message;
-    if (e.args) {
-      default_arg(*e.args, "workload", std::move(who));
-      message = rule_message(e.rule, *e.args);
-    } else {
-      message = who + " " + e.what;
-    }
-    Finding f = make(*e.w, e.rule, std::move(message), e.at, e.fact_path);
-    f.related = std::move(e.related);
-    out_.add(std::move(f));
+  flush_complete(true);
+}
+
+void FactFindings::flush_complete(bool all) {
+  first_end_ = emit_complete(entries_, index_, order_, all, [this](Entry& e) { emit(e); });
+}
+
+void FactFindings::emit(Entry& e) {
+  std::string who;
+  if (e.containers.size() > 1 && is_kubernetes(*e.w)) {
+    who = describe_pod(*e.w) + " (containers " + fmt::format("{}", fmt::join(e.containers, ", ")) +
+          ")";
+  } else if (e.containers.size() > 1) {
+    // A compose file's services, a script's launches: "compose stack.yml (planner, coder)".
+    who = fmt::format("{} {} ({})", e.w->id.kind, e.w->id.name, fmt::join(e.containers, ", "));
+  } else {
+    who = describe(*e.w);
   }
-  entries_.clear();
-  index_.clear();
+  std::string message;
+  if (e.args) {
+    default_arg(*e.args, "workload", std::move(who));
+    message = rule_message(e.rule, *e.args);
+  } else {
+    message = who + " " + e.what;
+  }
+  Finding f = make(*e.w, e.rule, std::move(message), e.at, e.fact_path);
+  f.related = std::move(e.related);
+  out_.add(std::move(f));
 }
 
 std::string spell(const Workload& w, std::string_view k8s, std::string_view cli,

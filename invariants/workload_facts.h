@@ -13,6 +13,7 @@
 #include "analyzer/check/summary.h"
 #include "analyzer/engine/defaults.h"
 #include "analyzer/model/model.h"
+#include "invariants/object_order.h"
 
 namespace sbr::inv {
 
@@ -24,9 +25,12 @@ bool names_finding_better(const Workload& candidate, const Workload& current);
 // runtime class): reported once, at the field, naming the pod and the containers concerned.
 // When the containers differ in threat class the finding keeps the strongest one, so a
 // trusted sidecar never hides an untrusted agent.
+//
+// Workloads are added in the model's order (ObjectOrder): an object's findings are emitted as
+// soon as the checks have passed its last container, and the rest when the sink is destroyed.
 class FactFindings {
  public:
-  explicit FactFindings(Findings& out) : out_(out) {}
+  FactFindings(Findings& out, const Model& model) : out_(out), order_(model) {}
   FactFindings(const FactFindings&) = delete;
   FactFindings& operator=(const FactFindings&) = delete;
   ~FactFindings() { flush(); }
@@ -52,10 +56,15 @@ class FactFindings {
   // The entry for this fact, or nullptr when an earlier container's entry now covers it.
   Entry* place(const Workload& w, RuleId rule, const Provenance& at, std::string fact_path,
                std::vector<Related> related);
+  void emit(Entry& e);
+  // Emits the entries of objects the checks have passed (all of them when `all`).
+  void flush_complete(bool all);
   using Key = std::tuple<RuleId, Location, std::string, std::string, std::string>;
   Findings& out_;
+  ObjectOrder order_;
   std::vector<Entry> entries_;
   std::map<Key, size_t> index_;
+  std::size_t first_end_ = 0;  // the smallest object end among entries_
 };
 
 // A setting as the user wrote it: the Kubernetes field, the compose key (when given) or the

@@ -2,11 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <tuple>
 
 #include "analyzer/model/enum_names.h"
 #include "invariants/common.h"
+#include "invariants/object_order.h"
 #include "invariants/workload_facts.h"
 
 namespace sbr::match {
@@ -140,9 +143,11 @@ struct Pending {
   std::vector<std::string> containers;
 };
 
+// Workloads come in the model's order (the walk visits each workload with its children before
+// the next): an object's pending findings are emitted once the walk has passed it.
 class Runner {
  public:
-  explicit Runner(Findings& out) : out_(out) {}
+  Runner(Findings& out, const Model& model) : out_(out), order_(model) {}
 
   void match(const Scope& s, RuleId id, const Case& c) {
     if (!eval(c.where, s)) return;
@@ -159,6 +164,7 @@ class Runner {
       }
     }
     const Workload* w = s.workload();
+    if (w != nullptr) reach(*w);
     Render render{s, vars, c.group == Group::PodFact};
     std::string message = render(c.summary);
     std::string fact = Render{s, vars}(c.fact);
@@ -189,32 +195,49 @@ class Runner {
     }
   }
 
-  void flush() {
-    for (Pending& p : facts_) {
-      std::string who;
-      const Workload& w = *p.w;
-      if (p.containers.size() > 1 && inv::is_kubernetes(w)) {
-        who =
-            fmt::format("{} (containers {})", inv::describe_pod(w), fmt::join(p.containers, ", "));
-      } else if (p.containers.size() > 1) {
-        who = fmt::format("{} {} ({})", w.id.kind, w.id.name, fmt::join(p.containers, ", "));
-      } else {
-        who = inv::describe(w);
-      }
-      std::string message = p.message;
-      for (size_t at = message.find(kWorkloadMark); at != std::string::npos;
-           at = message.find(kWorkloadMark, at + who.size())) {
-        message.replace(at, kWorkloadMark.size(), who);
-      }
-      emit(p, message);
-    }
-    for (auto& [key, p] : once_) emit(p, p.message);
-    facts_.clear();
-    fact_index_.clear();
-    once_.clear();
-  }
+  void flush() { flush_complete(true); }
 
  private:
+  void reach(const Workload& w) {
+    order_.reach(w);
+    if (first_end_ < order_.reached()) flush_complete(false);
+  }
+
+  void flush_complete(bool all) {
+    std::size_t facts_end =
+        inv::emit_complete(facts_, fact_index_, order_, all, [this](Pending& p) { emit_fact(p); });
+    std::size_t once_end = SIZE_MAX;
+    for (auto it = once_.begin(); it != once_.end();) {
+      if (all || order_.complete(*it->second.w)) {
+        emit(it->second, it->second.message);
+        it = once_.erase(it);
+      } else {
+        once_end = std::min(once_end, order_.end_of(*it->second.w));
+        ++it;
+      }
+    }
+    first_end_ = std::min(facts_end, once_end);
+  }
+
+  // A pod fact: the message names the pod's containers the fact holds for.
+  void emit_fact(Pending& p) {
+    std::string who;
+    const Workload& w = *p.w;
+    if (p.containers.size() > 1 && inv::is_kubernetes(w)) {
+      who = fmt::format("{} (containers {})", inv::describe_pod(w), fmt::join(p.containers, ", "));
+    } else if (p.containers.size() > 1) {
+      who = fmt::format("{} {} ({})", w.id.kind, w.id.name, fmt::join(p.containers, ", "));
+    } else {
+      who = inv::describe(w);
+    }
+    std::string message = p.message;
+    for (size_t at = message.find(kWorkloadMark); at != std::string::npos;
+         at = message.find(kWorkloadMark, at + who.size())) {
+      message.replace(at, kWorkloadMark.size(), who);
+    }
+    emit(p, message);
+  }
+
   void emit(Pending& p, const std::string& message) {
     Finding f = inv::make(*p.w, p.id, message, p.at, p.fact);
     f.related = std::move(p.related);
@@ -229,6 +252,7 @@ class Runner {
                 w.id.render_root + "\x1f" + w.id.kind + "\x1f" + w.id.ns + "\x1f" + w.id.name};
     auto it = fact_index_.find(key);
     if (it == fact_index_.end() || !p.at.at.valid()) {
+      first_end_ = std::min(first_end_, order_.end_of(w));
       fact_index_.emplace(key, facts_.size());
       p.containers.push_back(w.id.container);
       facts_.push_back(std::move(p));
@@ -257,6 +281,7 @@ class Runner {
     }
     auto it = once_.find(key);
     if (it == once_.end()) {
+      first_end_ = std::min(first_end_, order_.end_of(w));
       once_.emplace(std::move(key), std::move(p));
     } else if (it->second.w->role != ContainerRole::Main && w.role == ContainerRole::Main) {
       it->second = std::move(p);
@@ -265,6 +290,8 @@ class Runner {
 
   using FactKey = std::tuple<RuleId, Location, std::string, std::string, std::string>;
   Findings& out_;
+  inv::ObjectOrder order_;
+  std::size_t first_end_ = SIZE_MAX;  // the smallest object end among the pending findings
   std::vector<Pending> facts_;
   std::map<FactKey, size_t> fact_index_;
   std::map<std::string, Pending> once_;
@@ -289,7 +316,7 @@ void run_data_rules(const Model& model, const std::vector<RuleRef>& rules, Findi
     needed[i] = needed[i] || !by_kind[i].empty();
     if (needed[i] && !kinds[i].parent.empty()) needed[find_kind(kinds[i].parent)->index] = true;
   }
-  Runner runner(out);
+  Runner runner(out, model);
   walk(
       model,
       [&](const Scope& s) {
