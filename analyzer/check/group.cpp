@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -76,21 +77,32 @@ std::string reason_rules(const Finding& f) {
 
 // The findings' indices in the order of `less`, equal keys in index order, cut into runs of
 // equal keys. Grouping by sorted indices keeps no copy of any key: a map of copied keys held
-// every finding's subject, fact and condition a second time at the end of a large run
-// (docs/robustness.md).
+// every finding's subject, fact and condition a second time at the end of a large run, and one
+// vector per run cost about 6 MB there (docs/robustness.md).
+struct Runs {
+  std::vector<std::uint32_t> order;   // finding indices, run after run
+  std::vector<std::uint32_t> starts;  // where each run starts in `order`, then order.size()
+
+  std::size_t size() const { return starts.size() - 1; }
+  std::span<const std::uint32_t> operator[](std::size_t r) const {
+    return {order.data() + starts[r], order.data() + starts[r + 1]};
+  }
+};
+
 template <class Less>
-std::vector<std::vector<std::uint32_t>> runs_of(const std::vector<Finding>& findings, Less less) {
-  std::vector<std::uint32_t> order(findings.size());
-  std::iota(order.begin(), order.end(), 0U);
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+Runs runs_of(const std::vector<Finding>& findings, Less less) {
+  Runs runs;
+  runs.order.resize(findings.size());
+  std::iota(runs.order.begin(), runs.order.end(), 0U);
+  std::stable_sort(runs.order.begin(), runs.order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return less(findings[a], findings[b]);
   });
-  std::vector<std::vector<std::uint32_t>> runs;
-  for (size_t i = 0; i < order.size(); ++i) {
-    bool same = i > 0 && !less(findings[order[i - 1]], findings[order[i]]);
-    if (!same) runs.emplace_back();
-    runs.back().push_back(order[i]);
+  for (std::uint32_t i = 0; i < runs.order.size(); ++i) {
+    if (i == 0 || less(findings[runs.order[i - 1]], findings[runs.order[i]])) {
+      runs.starts.push_back(i);
+    }
   }
+  runs.starts.push_back(static_cast<std::uint32_t>(runs.order.size()));
   return runs;
 }
 
@@ -146,7 +158,9 @@ void merge_shared(std::vector<Finding>& findings) {
   // The workloads each kept finding names, for the findings that end up shared only.
   std::map<std::uint32_t, std::vector<std::string>> labels;
   auto label = [](const Finding& f) { return f.label.empty() ? f.subject : f.label; };
-  for (const auto& run : runs_of(findings, fact_less)) {
+  Runs runs = runs_of(findings, fact_less);
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    std::span<const std::uint32_t> run = runs[r];
     Finding& keep = findings[run.front()];
     for (size_t j = 1; j < run.size(); ++j) {
       Finding& f = findings[run[j]];
