@@ -120,7 +120,7 @@ std::string floor_of(ThreatClass t) {
   return "";
 }
 
-std::vector<BoundaryRow> boundary_rows(const Model& model) {
+std::vector<const Workload*> boundary_order(const Model& model) {
   std::vector<const Workload*> order;
   order.reserve(model.workloads.size());
   for (const Workload& w : model.workloads) {
@@ -133,26 +133,35 @@ std::vector<BoundaryRow> boundary_rows(const Model& model) {
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](const Workload* a, const Workload* b) { return key(a) < key(b); });
+  return order;
+}
+
+BoundaryRow boundary_row(const Model& model, const Workload& w) {
+  BoundaryRow r;
+  r.name = name_of(w);
+  r.subject = fmt::format("{}/{}/{}/{}", w.id.kind, w.id.ns, w.id.name, w.id.container);
+  r.engine = w.engine;
+  r.threat = w.threat;
+  r.threat_reason = w.threat_reason;
+  r.runtime = runtime_text(w, model.cluster_facts);
+  r.user_namespace = userns_text(w);
+  r.seccomp = seccomp_text(w, model.cluster_facts);
+  r.capabilities = caps_text(w);
+  r.no_new_privileges = privilege_escalation_allowed(w) ? "no" : "yes";
+  r.user = user_text(w);
+  r.floor = floor_of(w.threat);
+  r.shortfall = shortfall(w, model.cluster_facts);
+  r.meets = r.shortfall.empty();
+  return r;
+}
+
+bool meets_floor(const Model& model, const Workload& w) {
+  return shortfall(w, model.cluster_facts).empty();
+}
+
+std::vector<BoundaryRow> boundary_rows(const Model& model) {
   std::vector<BoundaryRow> rows;
-  rows.reserve(order.size());
-  for (const Workload* w : order) {
-    BoundaryRow r;
-    r.name = name_of(*w);
-    r.subject = fmt::format("{}/{}/{}/{}", w->id.kind, w->id.ns, w->id.name, w->id.container);
-    r.engine = w->engine;
-    r.threat = w->threat;
-    r.threat_reason = w->threat_reason;
-    r.runtime = runtime_text(*w, model.cluster_facts);
-    r.user_namespace = userns_text(*w);
-    r.seccomp = seccomp_text(*w, model.cluster_facts);
-    r.capabilities = caps_text(*w);
-    r.no_new_privileges = privilege_escalation_allowed(*w) ? "no" : "yes";
-    r.user = user_text(*w);
-    r.floor = floor_of(w->threat);
-    r.shortfall = shortfall(*w, model.cluster_facts);
-    r.meets = r.shortfall.empty();
-    rows.push_back(std::move(r));
-  }
+  for (const Workload* w : boundary_order(model)) rows.push_back(boundary_row(model, *w));
   return rows;
 }
 

@@ -126,10 +126,12 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   return j;
 }
 
-// The boundary-vs-floor table (engine/boundary.h), the same rows the text report ends with.
-Json workloads_json(const ReportContext& ctx, const Redactor& redact) {
-  Json rows = Json::array();
-  for (const engine::BoundaryRow& r : engine::boundary_rows(ctx.model)) {
+// The boundary-vs-floor table (engine/boundary.h), the same rows the text report ends with,
+// written a row at a time.
+void workloads_json(const ReportContext& ctx, const Redactor& redact,
+                    const report::ElementSink& sink) {
+  for (const Workload* w : engine::boundary_order(ctx.model)) {
+    const engine::BoundaryRow r = engine::boundary_row(ctx.model, *w);
     Json j;
     j["name"] = redact(r.name);
     j["subject"] = redact(r.subject);
@@ -145,9 +147,8 @@ Json workloads_json(const ReportContext& ctx, const Redactor& redact) {
     j["floor"] = r.floor;
     j["meets_floor"] = r.meets;
     j["shortfall"] = r.shortfall.empty() ? Json(nullptr) : Json(r.shortfall);
-    rows.push_back(std::move(j));
+    sink(j);
   }
-  return rows;
 }
 
 }  // namespace
@@ -209,7 +210,10 @@ void write_json(const ReportContext& ctx, std::ostream& out) {
     doc["fixed"] = report::stream_placeholder();
     streamed.push_back({"fixed", each(ctx.fixed)});
   }
-  doc["workloads"] = workloads_json(ctx, redact);
+  doc["workloads"] = report::stream_placeholder();
+  streamed.push_back({"workloads", [&ctx, &redact](const report::ElementSink& sink) {
+                        workloads_json(ctx, redact, sink);
+                      }});
   if (!ctx.launches.empty()) doc["launches"] = launches_json(redact, ctx.launches);
   report::write_streamed(out, doc, streamed);
 }

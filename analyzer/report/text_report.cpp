@@ -203,12 +203,15 @@ void write_summary(const ReportContext& ctx, const Style& style, std::ostream& o
 // The reviewer's closing audit: each workload's boundary beside the floor of its class.
 void write_boundary_table(const ReportContext& ctx, const Redactor& redact, const Style& style,
                           std::ostream& out) {
-  std::vector<engine::BoundaryRow> rows = engine::boundary_rows(ctx.model);
-  if (rows.empty()) return;
-  size_t below = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return !r.meets; });
-  out << fmt::format("\nboundary vs floor ({} workload{}, {} below the floor):\n", rows.size(),
-                     rows.size() == 1 ? "" : "s", below);
-  for (const engine::BoundaryRow& r : rows) {
+  std::vector<const Workload*> order = engine::boundary_order(ctx.model);
+  if (order.empty()) return;
+  size_t below = std::count_if(order.begin(), order.end(), [&](const Workload* w) {
+    return !engine::meets_floor(ctx.model, *w);
+  });
+  out << fmt::format("\nboundary vs floor ({} workload{}, {} below the floor):\n", order.size(),
+                     order.size() == 1 ? "" : "s", below);
+  for (const Workload* w : order) {
+    const engine::BoundaryRow r = engine::boundary_row(ctx.model, *w);
     out << fmt::format("  {} [{}]\n", style.wrap("1", one_line(redact(r.name))),
                        engine_name(r.engine));
     out << fmt::format("    threat class: {}: {}\n", threat_class_name(r.threat),
