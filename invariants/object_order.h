@@ -2,7 +2,7 @@
 // the data rules' pod facts) see workloads: the model's, one object's containers together or
 // not. Knowing where each object's last workload is lets a sink emit an object's findings once
 // the checks have passed it, instead of holding every pending finding of the model until the
-// end (on a 10,000-workload stream those held about 20 MB at the peak; docs/robustness.md).
+// end (on a 10,000-workload stream that cost 12 MB of the peak; docs/robustness.md).
 #pragma once
 
 #include <cstddef>
