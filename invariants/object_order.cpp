@@ -21,6 +21,12 @@ struct ObjectHash {
 
 constexpr std::size_t kBeyond = std::numeric_limits<std::size_t>::max();
 
+// w's index in the workloads starting at `first`, or kBeyond when it is not one of them.
+std::size_t position(const Workload* first, std::size_t count, const Workload& w) {
+  if (first == nullptr || &w < first || &w >= first + count) return kBeyond;
+  return static_cast<std::size_t>(&w - first);
+}
+
 }  // namespace
 
 ObjectOrder::ObjectOrder(const Model& model) : last_(model.workloads.size()) {
@@ -38,14 +44,13 @@ ObjectOrder::ObjectOrder(const Model& model) : last_(model.workloads.size()) {
 }
 
 std::size_t ObjectOrder::end_of(const Workload& w) const {
-  if (first_ == nullptr || &w < first_ || &w >= first_ + last_.size()) return kBeyond;
-  return last_[static_cast<std::size_t>(&w - first_)];
+  std::size_t at = position(first_, last_.size(), w);
+  return at == kBeyond ? kBeyond : last_[at];
 }
 
 void ObjectOrder::reach(const Workload& w) {
-  if (first_ == nullptr || &w < first_ || &w >= first_ + last_.size()) return;
-  auto at = static_cast<std::size_t>(&w - first_);
-  if (at > reached_) reached_ = at;
+  std::size_t at = position(first_, last_.size(), w);
+  if (at != kBeyond && at > reached_) reached_ = at;
 }
 
 bool ObjectOrder::complete(const Workload& w) const {
