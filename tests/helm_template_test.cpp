@@ -62,6 +62,12 @@ TEST_CASE("range over lists, maps in key order, integers, break and continue", "
   CHECK(run("{{ range .Values.l }}{{ if eq . 2.0 }}{{ continue }}{{ end }}{{ if eq . 4.0 }}{{ "
             "break }}{{ end }}{{ . }}{{ end }}",
             "l: [1, 2, 3, 4, 5]") == "13");
+  // Go ranges over the keys sorted before the first iteration and looks each one up as it
+  // comes: a key removed meanwhile gives no value, one added is not visited (a real chart
+  // `unset`s entries of the map it ranges over; this crashed the engine).
+  CHECK(run("{{ $m := .Values.m }}{{ range $k, $v := $m }}{{ $_ := unset $m \"b\" }}"
+            "{{ $_ := set $m \"z\" 9 }}{{ $k }}={{ $v }};{{ end }}",
+            "m: {a: 1, b: 2, c: 3}") == "a=1;b=;c=3;");
 }
 
 TEST_CASE("variables: declaration, assignment, scope and $", "[helm][template]") {

@@ -282,9 +282,17 @@ Exec::Flow Exec::range(const Node& n, const Value& dot) {
       if (body(Value::integer(static_cast<std::int64_t>(k)), (*items)[k])) break;
     }
   } else if (v.is_map()) {
+    // Go ranges over the keys as sorted before the first iteration, looking each one up as it
+    // comes: the body may `set` or `unset` entries of the map it ranges over (a real chart does),
+    // which must neither crash nor change the order.
     std::shared_ptr<Map> items = v.map;
-    for (const auto& entry : *items) {
-      if (body(Value::string(entry.first), entry.second)) break;
+    std::vector<std::string> keys;
+    keys.reserve(items->size());
+    for (const auto& entry : *items) keys.push_back(entry.first);
+    for (const std::string& key : keys) {
+      auto it = items->find(key);
+      Value item = it == items->end() ? Value() : it->second;  // a copy: the body may erase it
+      if (body(Value::string(key), item)) break;
     }
   } else if (v.kind == Kind::Int) {
     for (std::int64_t k = 0; k < v.i; ++k) {
