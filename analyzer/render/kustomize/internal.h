@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analyzer/render/render_roots.h"
+#include "analyzer/render/sealed_run.h"
 
 namespace sbr::render::kz {
 
@@ -105,28 +106,11 @@ bool is_remote_reference(const std::string& value);
 
 // ---- The run ----------------------------------------------------------------------------------
 
-struct RunLimits {
-  std::uint32_t timeout_ms = 30'000;
-  std::uint64_t max_output_bytes = 64ull << 20;
-  bool no_network = true;  // in a network namespace of its own when the machine allows it
-};
-
-struct RunResult {
-  bool started = false;
-  bool timed_out = false;
-  bool too_large = false;
-  int exit_code = -1;  // -1 unless it exited normally
-  std::string out, err;
-};
-
-// Runs argv[0] (an absolute path) with argv, no shell, in its own process group, with an
-// environment of PATH, LANG and HOME/XDG dirs set to a fresh empty private directory; stdout
-// and stderr are read together (no deadlock), the group is killed at the time or size limit.
-RunResult run_isolated(const std::vector<std::string>& argv, const std::string& workdir,
-                       const RunLimits& limits);
-
-// Whether `unshare -rn` gives a process a network namespace here (checked once per process).
-bool network_namespace_available();
+// The run: a sealed child (analyzer/render/sealed_run.h).
+using render::network_namespace_available;
+using render::run_isolated;
+using render::RunLimits;
+using render::RunResult;
 
 // The installed renderer: kubectl (kustomize embedded) or kustomize, found on PATH.
 struct Tool {

@@ -1,4 +1,4 @@
-// Runs the external renderer as a sealed child: argv without a shell, a private empty HOME, no
+// Runs an external program as a sealed child: argv without a shell, a private empty HOME, no
 // inherited configuration or proxies, its own process group (killed at the limits) and, where
 // the machine allows it, its own empty network namespace.
 #include <fcntl.h>
@@ -14,9 +14,9 @@
 #include <filesystem>
 #include <mutex>
 
-#include "analyzer/render/kustomize/internal.h"
+#include "analyzer/render/sealed_run.h"
 
-namespace sbr::render::kz {
+namespace sbr::render {
 namespace {
 
 // A fresh private directory, removed with its contents when this goes.
@@ -80,10 +80,11 @@ std::vector<char*> c_strings(std::vector<std::string>& v) {
 }
 
 pid_t spawn(std::vector<std::string> argv, std::vector<std::string> env, const std::string& workdir,
-            Pipe& out, Pipe& err) {
+            const std::string& stdin_path, Pipe& out, Pipe& err) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(
+      &actions, 0, stdin_path.empty() ? "/dev/null" : stdin_path.c_str(), O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out.fd[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err.fd[1], 2);
   if (!workdir.empty()) posix_spawn_file_actions_addchdir_np(&actions, workdir.c_str());
@@ -167,7 +168,7 @@ RunResult run_isolated(const std::vector<std::string>& argv, const std::string& 
   full.insert(full.end(), argv.begin(), argv.end());
   Pipe out, err;
   if (out.fd[0] < 0 || err.fd[0] < 0) return r;
-  pid_t pid = spawn(full, clean_environment(home.path), workdir, out, err);
+  pid_t pid = spawn(full, clean_environment(home.path), workdir, limits.stdin_path, out, err);
   out.close_write();
   err.close_write();
   if (pid < 0) return r;
@@ -191,4 +192,4 @@ bool network_namespace_available() {
   return available;
 }
 
-}  // namespace sbr::render::kz
+}  // namespace sbr::render
