@@ -293,3 +293,26 @@ spec:
   REQUIRE(g.allows[0].ports.size() == 1);
   CHECK(g.allows[0].ports[0].from == 443);
 }
+
+TEST_CASE("cluster tools' configuration files are other YAML, not invalid objects", "[k8s]") {
+  // A kind cluster config (in a repository's CI) and a kubelet configuration borrow apiVersion
+  // and kind, have no metadata.name and are never applied: no SB0005 (ingress-nginx, vault-helm,
+  // sandbox0 and five more repositories of the real-world corpus carry a kind config).
+  Model m =
+      model_of({"kind: Cluster\n"
+                "apiVersion: kind.x-k8s.io/v1alpha4\n"
+                "nodes:\n"
+                "  - role: control-plane\n"
+                "  - role: worker\n",
+                "apiVersion: kubelet.config.k8s.io/v1beta1\n"
+                "kind: KubeletConfiguration\n"
+                "seccompDefault: true\n",
+                "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: a\n"
+                "      image: a\n"});
+  CHECK(m.summary.other_yaml_documents == 2);
+  CHECK(m.summary.kubernetes_documents == 1);
+  REQUIRE(m.problems.size() == 1);  // only the Pod without a name
+  CHECK(m.problems[0].message ==
+        "Pod has no metadata.name: the object is invalid and cannot be "
+        "applied");
+}

@@ -209,11 +209,31 @@ void read_list(const Reader& r, const Node* root, int depth) {
   }
 }
 
+// Configuration files of cluster tools that borrow apiVersion/kind but are never applied to a
+// cluster (a kind or k3d cluster config, kubeadm and kubelet settings, an audit policy): they
+// have no metadata.name and run nothing, so they are other YAML, not invalid objects.
+bool tool_configuration(std::string_view api_version) {
+  static constexpr std::string_view kGroups[] = {"kind.x-k8s.io",
+                                                 "k3d.io",
+                                                 "kubeadm.k8s.io",
+                                                 "kubelet.config.k8s.io",
+                                                 "kubeproxy.config.k8s.io",
+                                                 "apiserver.config.k8s.io",
+                                                 "apiserver.k8s.io",
+                                                 "audit.k8s.io",
+                                                 "ctlptl.dev",
+                                                 "skaffold",
+                                                 "client.authentication.k8s.io"};
+  std::string_view group = api_version.substr(0, api_version.find('/'));
+  return std::find(std::begin(kGroups), std::end(kGroups), group) != std::end(kGroups);
+}
+
 void read_object(const Reader& r, const Node* root, int depth) {
   if (root == nullptr || !root->is_map() || depth > 8) return;
   const Node* kind = root->get("kind");
   const Node* api = root->get("apiVersion");
-  if (kind == nullptr || api == nullptr || !kind->is_scalar() || !api->is_scalar()) {
+  if (kind == nullptr || api == nullptr || !kind->is_scalar() || !api->is_scalar() ||
+      tool_configuration(api->scalar)) {
     ++r.out.summary.other_yaml_documents;
     return;
   }
