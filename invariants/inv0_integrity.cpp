@@ -84,6 +84,7 @@ void check_integrity(const Model& model, Findings& out) {
     f.rule_id = rule_for(p.kind);
     f.message = p.message;
     f.at = p.at;
+    f.cause = p.cause;
     f.subject = model.files.path(p.at.file);
     f.fact_path = fmt::format("{}#{}", f.rule_id, ordinal[{p.at.file, p.kind}]++);
     out.add(std::move(f));

@@ -58,8 +58,11 @@ TEST_CASE("every shell fixture and example that bash -n accepts parses without a
   std::vector<fs::path> files = shell_files();
   REQUIRE(files.size() > 50);  // the walk found the suite, not an empty folder
   int accepted = 0;
+  // fixtures/causes/analyzer/ holds, on purpose, valid bash that tree-sitter-bash cannot parse:
+  // it shows that such a gap is reported as sbreview's (tests/inv0_cause_test.cpp).
+  const std::string known_gaps = "/fixtures/causes/analyzer/";
   for (const fs::path& p : files) {
-    if (!bash_accepts(p)) continue;
+    if (!bash_accepts(p) || p.string().find(known_gaps) != std::string::npos) continue;
     ++accepted;
     auto r = sbr::test::render_text(sbr::test::read_file(p.string()), p.filename().string());
     for (const auto& problem : r.problems) {

@@ -134,14 +134,34 @@ TEST_CASE("rule ids are values: parsed from text only when well-formed", "[catal
 
 TEST_CASE("every rule file has the schema's keys in the schema's order", "[catalog]") {
   // `vars` follows `summary`, whose parameters it defines; `match` comes last.
-  const std::vector<std::string> order = {
-      "id",         "slug",       "title",   "invariant",      "severity",
-      "applies_to", "origin",     "prover",  "implemented_by", "tool_notification",
-      "summary",    "vars",       "message", "remediation",    "remediation_by_engine",
-      "folds_into", "references", "match"};
-  const std::set<std::string> optional = {"implemented_by", "tool_notification",
-                                          "summary",        "remediation_by_engine",
-                                          "folds_into",     "vars",
+  const std::vector<std::string> order = {"id",
+                                          "slug",
+                                          "title",
+                                          "invariant",
+                                          "severity",
+                                          "cause",
+                                          "applies_to",
+                                          "origin",
+                                          "prover",
+                                          "implemented_by",
+                                          "tool_notification",
+                                          "summary",
+                                          "vars",
+                                          "message",
+                                          "remediation",
+                                          "remediation_by_engine",
+                                          "remediation_by_cause",
+                                          "folds_into",
+                                          "references",
+                                          "match"};
+  const std::set<std::string> optional = {"cause",
+                                          "implemented_by",
+                                          "tool_notification",
+                                          "summary",
+                                          "remediation_by_engine",
+                                          "remediation_by_cause",
+                                          "folds_into",
+                                          "vars",
                                           "match"};
   for (const auto& path : files_under(test::source_dir() + "/rules")) {
     INFO(path);

@@ -30,13 +30,28 @@ TEST_CASE("json: every finding has every key, absent values are null", "[report]
   test::ReportFixture fx;
   json doc = json::parse(fx.json());
   REQUIRE(doc["findings"].size() == 6);
-  std::vector<std::string> keys = {
-      "rule",        "slug",        "title",           "invariant",
-      "severity",    "message",     "location",        "related",
-      "via",         "subject",     "threat_class",    "threat_class_reason",
-      "condition",   "fingerprint", "accepted_reason", "suppression_kind",
-      "shared_with", "reasons",     "remediation",     "origin",
-      "runtime"};
+  std::vector<std::string> keys = {"rule",
+                                   "slug",
+                                   "title",
+                                   "invariant",
+                                   "severity",
+                                   "cause",
+                                   "message",
+                                   "location",
+                                   "related",
+                                   "via",
+                                   "subject",
+                                   "threat_class",
+                                   "threat_class_reason",
+                                   "condition",
+                                   "fingerprint",
+                                   "accepted_reason",
+                                   "suppression_kind",
+                                   "shared_with",
+                                   "reasons",
+                                   "remediation",
+                                   "origin",
+                                   "runtime"};
   auto ordered = nlohmann::ordered_json::parse(fx.json());
   for (const auto& f : ordered["findings"]) {
     std::vector<std::string> got;

@@ -13,6 +13,35 @@ namespace embedded {
 const std::vector<std::pair<std::string_view, std::string_view>>& rule_files();
 }
 
+const std::string& common_remediation(Cause cause) {
+  static const std::string kRepository =
+      "Fix the input at the reported position; the other files were still analysed.";
+  static const std::string kAnalyzer =
+      "This is a gap of sbreview, not of the repository: review by hand what the message names "
+      "(or produce it with its own tool and run sbreview on the output), and report the gap to "
+      "sbreview with the input. The gate fails closed meanwhile; once reviewed, lower the rule "
+      "with `integrity:` in .sbreview.yaml.";
+  static const std::string kEnvironment =
+      "Provide what the analysis is missing (vendor the dependency into the repository, install "
+      "the tool) and run again, or review by hand what the message names.";
+  switch (cause) {
+    case Cause::Repository:
+      return kRepository;
+    case Cause::Analyzer:
+      return kAnalyzer;
+    case Cause::Environment:
+      return kEnvironment;
+  }
+  return kAnalyzer;
+}
+
+const std::string& Rule::remediation_for(std::string_view engine,
+                                         std::optional<Cause> cause) const {
+  if (!cause || cause == this->cause) return remediation_for(engine);
+  auto it = remediation_by_cause.find(cause_name(*cause));
+  return it == remediation_by_cause.end() ? common_remediation(*cause) : it->second;
+}
+
 const std::vector<std::string_view>& applies_to_values() {
   static const std::vector<std::string_view> v = {
       "kubernetes", "launcher", "compose", "devcontainer", "dockerfile", "egress-gate", "config"};
@@ -68,19 +97,21 @@ class RuleReader {
     }
     return std::nullopt;
   }
-  // `remediation_by_engine: {compose: ..., devcontainer: ...}`, keys from applies_to_values().
-  std::optional<Error> remediation_by_engine(
-      std::map<std::string, std::string, std::less<>>& out) const {
-    const yaml::Node* n = r_.get("remediation_by_engine");
+  // `remediation_by_engine: {compose: ..., devcontainer: ...}` (keys from
+  // applies_to_values()), `remediation_by_cause: {environment: ...}` (cause names).
+  std::optional<Error> keyed_texts(std::string_view key,
+                                   const std::vector<std::string_view>& allowed,
+                                   std::map<std::string, std::string, std::less<>>& out) const {
+    const yaml::Node* n = r_.get(key);
     if (n == nullptr) return std::nullopt;
-    if (!n->is_map()) return err(*n, "`remediation_by_engine` must map engines to text");
+    if (!n->is_map()) return err(*n, fmt::format("`{}` must map names to text", key));
     for (const auto& [k, v] : n->entries) {
-      if (!one_of(applies_to_values(), k->scalar)) {
-        return err(*k, fmt::format("`remediation_by_engine` key `{}` is not {}", k->scalar,
-                                   fmt::join(applies_to_values(), "|")));
+      if (!one_of(allowed, k->scalar)) {
+        return err(*k,
+                   fmt::format("`{}` key `{}` is not {}", key, k->scalar, fmt::join(allowed, "|")));
       }
       if (v == nullptr || !v->is_scalar() || v->scalar.empty()) {
-        return err(*k, fmt::format("`remediation_by_engine.{}` must be text", k->scalar));
+        return err(*k, fmt::format("`{}.{}` must be text", key, k->scalar));
       }
       out[k->scalar] = v->scalar;
     }
@@ -113,7 +144,7 @@ constexpr std::string_view kKnownKeys[] = {
     "id",         "slug",    "title",       "invariant",      "severity",
     "applies_to", "origin",  "prover",      "implemented_by", "tool_notification",
     "summary",    "message", "remediation", "references",     "remediation_by_engine",
-    "folds_into", "vars",    "match"};
+    "folds_into", "vars",    "match",       "cause",          "remediation_by_cause"};
 
 std::optional<Error> check_keys(const yaml::Node& r, const RuleReader& rd) {
   for (const auto& [k, v] : r.entries) {
@@ -147,6 +178,24 @@ std::optional<Error> check_id(const yaml::Node& r, const RuleReader& rd, const R
   }
   if (rule.invariant == 0) {
     return rd.err(*r.get("invariant"), "user rules judge invariants 1-7; 0 is sbreview's own");
+  }
+  return std::nullopt;
+}
+
+// `cause:` says whose gap an invariant-0 finding is; every invariant-0 rule has one, no other
+// rule may (their findings are about the sandbox, not about the analysis).
+std::optional<Error> read_cause(const yaml::Node& r, const RuleReader& rd, Rule& rule) {
+  const yaml::Node* n = r.get("cause");
+  if (rule.invariant != 0) {
+    if (n != nullptr) return rd.err(*n, "`cause` is for invariant-0 rules");
+    return std::nullopt;
+  }
+  if (n == nullptr)
+    return rd.err(r, "an invariant-0 rule needs `cause: repository|analyzer|environment`");
+  rule.cause = parse_cause(n->scalar);
+  if (!rule.cause) {
+    return rd.err(*n,
+                  fmt::format("`cause` `{}` is not repository|analyzer|environment", n->scalar));
   }
   return std::nullopt;
 }
@@ -221,7 +270,19 @@ std::optional<Error> read_rule(const yaml::Node& r, std::string_view file, Rule&
       return rd.err(*n, "`tool_notification` is for invariant-0 rules (a file never read)");
     }
   }
-  if (auto e = rd.remediation_by_engine(rule.remediation_by_engine)) return e;
+  if (auto e = read_cause(r, rd, rule)) return e;
+  if (auto e = rd.keyed_texts("remediation_by_engine", applies_to_values(),
+                              rule.remediation_by_engine)) {
+    return e;
+  }
+  static const std::vector<std::string_view> kCauses = {"repository", "analyzer", "environment"};
+  if (auto e = rd.keyed_texts("remediation_by_cause", kCauses, rule.remediation_by_cause)) {
+    return e;
+  }
+  if (!rule.remediation_by_cause.empty() && rule.invariant != 0) {
+    return rd.err(*r.get("remediation_by_cause"),
+                  "`remediation_by_cause` is for invariant-0 rules");
+  }
   if (r.get("folds_into") != nullptr) {
     if (auto e = rd.list("folds_into", nullptr, rule.folds_into)) return e;
   }

@@ -72,6 +72,9 @@ struct Rule {
   // (a home bind that persists and is also outside the workspace): a finding of this rule
   // becomes one more reason of that finding instead of a second finding.
   std::vector<std::string> folds_into;
+  // Invariant-0 rules only (required there): whose gap a finding of this rule is unless the
+  // place that met it says otherwise (analyzer/support/cause.h).
+  std::optional<Cause> cause;
 
   // The id as a value (a user rule's is interned).
   RuleId rule_id() const {
@@ -79,12 +82,22 @@ struct Rule {
     return id ? *id : RuleId();
   }
 
+  // `remediation_by_cause`: an invariant-0 rule's advice when a finding's cause is not the
+  // rule's default (a YAML error that is a gap of sbreview's reader is not fixed by editing).
+  std::map<std::string, std::string, std::less<>> remediation_by_cause;
+
   // The remediation a finding on `engine` (an applies_to value; "" = any) shows.
   const std::string& remediation_for(std::string_view engine) const {
     auto it = remediation_by_engine.find(engine);
     return it == remediation_by_engine.end() ? remediation : it->second;
   }
+  // The same for a finding of cause `cause`: the rule's text for that cause, else (a cause
+  // other than the rule's own) the advice every gap of that cause shares.
+  const std::string& remediation_for(std::string_view engine, std::optional<Cause> cause) const;
 };
+
+// What to do about a gap of `cause` when its rule has no text of its own for it.
+const std::string& common_remediation(Cause cause);
 
 // The values applies_to may hold, and origin.kind.
 const std::vector<std::string_view>& applies_to_values();

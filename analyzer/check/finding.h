@@ -12,6 +12,7 @@
 #include "analyzer/check/rule_id.h"
 #include "analyzer/model/provenance.h"
 #include "analyzer/model/workload.h"
+#include "analyzer/support/cause.h"
 #include "analyzer/support/message_text.h"
 #include "analyzer/support/severity.h"
 #include "analyzer/support/shared_text.h"
@@ -52,6 +53,9 @@ struct Finding : TrailRef {
   // "compose", "devcontainer"; "" for a file): picks the remediation in that engine's terms.
   SharedText engine;
   SharedText label;  // describe(workload) as the message words it; "" for a file
+  // Invariant 0 only: whose gap it is. A check sets it where it knows (the Problem's cause);
+  // the runner fills in the rule's catalog `cause:` otherwise.
+  std::optional<Cause> cause;
 
   // Filled when findings are grouped (analyzer/check/group.h), not by checks.
   std::vector<SharedWith> shared_with;

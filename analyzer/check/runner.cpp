@@ -149,6 +149,7 @@ struct Finisher {
           f.rule_id.empty() ? std::string_view("<none>") : f.rule_id.str(), f.message));
     }
     f.invariant = rule->invariant;
+    if (f.invariant == 0 && !f.cause) f.cause = rule->cause;
     auto s = severity_of(f, *rule, config);
     if (!s) return false;
     // A fact reached only on some path says which path, in the message itself (INVARIANTS.md:

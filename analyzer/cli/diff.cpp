@@ -106,6 +106,7 @@ Finding integrity_finding(const Finding& was, std::string why, Location at) {
   f.engine = was.engine;
   f.severity = was.severity;
   f.invariant = 0;
+  f.cause = Cause::Repository;  // the change under review weakens its own gate
   f.fingerprint = fingerprint(f);
   return f;
 }

@@ -32,6 +32,9 @@ struct FrontendContext {
   const std::vector<DocumentScope>* documents = nullptr;  // .sbreview.yaml `documents:`
   // The repository around the run, for evidence files the run did not read; may be null.
   const RepositoryLookup* repository = nullptr;
+  // Whether a syntax error of tree-sitter-bash is checked with `bash -n` (a process per file
+  // with such an error); the fuzz targets turn it off.
+  bool ask_bash = true;
 };
 
 // Dispatches on the file's type. Never throws: bad input becomes a Problem.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/model/claims.h"
@@ -18,6 +19,7 @@
 #include "analyzer/model/script.h"
 #include "analyzer/model/suppression.h"
 #include "analyzer/model/workload.h"
+#include "analyzer/support/cause.h"
 
 namespace sbr {
 
@@ -40,9 +42,17 @@ enum class ProblemKind : std::uint8_t {
 };
 
 struct Problem {
+  Problem() = default;
+  Problem(ProblemKind k, std::string text, Location where, std::optional<Cause> why = std::nullopt)
+      : kind(k), message(std::move(text)), at(where), cause(why) {}
+
   ProblemKind kind = ProblemKind::ParseError;
   std::string message;
   Location at;
+  // Whose gap it is, where the place that met it knows better than its rule's default (the
+  // catalog's `cause:`): a chart's own `fail` is the repository's, an unvendored dependency the
+  // environment's, a template function the engine lacks sbreview's.
+  std::optional<Cause> cause;
 };
 
 // Facts about the cluster that are not in manifests; declared in .sbreview.yaml.

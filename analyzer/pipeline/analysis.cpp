@@ -229,6 +229,7 @@ std::vector<FilePart> read_parts(Analysis& a, const render::RenderOutput& render
   WallClock clock(config.limits.wall_clock_seconds);
   ctx.documents = &config.documents;
   ctx.repository = options.repository;
+  ctx.ask_bash = options.ask_bash;
   const size_t files = a.sources.files.size();
   std::vector<FilePart> parts(files + rendered.streams.size());
   const std::vector<render::RenderedStream>& streams = rendered.streams;

@@ -24,6 +24,8 @@ struct AnalyzeOptions {
   // The repository around the roots, where evidence files outside the run are looked up
   // (docs/doc-claims.md); null: only the run's files count.
   const RepositoryLookup* repository = nullptr;
+  // Whether bash -n settles tree-sitter-bash's syntax errors (FrontendContext::ask_bash).
+  bool ask_bash = true;
 };
 
 // The roots may lie in any trees (a working tree, a git revision, memory); the trees must

@@ -94,8 +94,8 @@ std::string properties(const ReportContext& ctx, const report::SourceLines& line
 }
 
 std::string message(const Redactor& redact, const Finding& f) {
-  std::string text = fmt::format("{}: {} (invariant {})", severity_name(f.severity),
-                                 report::message_with_reasons(f), f.invariant);
+  std::string text = fmt::format("{}: {} ({})", severity_name(f.severity),
+                                 report::message_with_reasons(f), report::invariant_note(f));
   if (!f.accepted_reason.empty()) text += " Accepted: " + f.accepted_reason;
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return escape_data(cut(report::without_controls(redact(text))));

@@ -88,6 +88,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["title"] = rule ? Json(rule->title) : Json(nullptr);
   j["invariant"] = f.invariant;
   j["severity"] = severity_name(f.severity);
+  j["cause"] = f.cause ? Json(cause_name(*f.cause)) : Json(nullptr);
   j["message"] = redact(f.message.str());
   j["location"] = location_json(ctx, f.at);
   Json related = Json::array();
@@ -115,7 +116,7 @@ Json finding_json(const ReportContext& ctx, const Redactor& redact, const Findin
   j["accepted_reason"] = or_null(redact(f.accepted_reason));
   j["suppression_kind"] = or_null(f.suppression_kind);
   add_grouping(redact, f, j);
-  std::string remediation = rule ? rule->remediation_for(f.engine) : std::string();
+  std::string remediation = rule ? rule->remediation_for(f.engine, f.cause) : std::string();
   while (!remediation.empty() && (remediation.back() == '\n' || remediation.back() == ' ')) {
     remediation.pop_back();
   }

@@ -99,9 +99,9 @@ std::string finding_line(const ReportContext& ctx, const Redactor& redact, const
   if (const Rule* r = ctx.catalog.find(rule)) {
     rule = fmt::format("[{}]({})", rule, report::rule_help_uri(*r));
   }
-  std::string line = fmt::format("- **{}** {} {}: {} (invariant {})", severity_name(f.severity),
-                                 rule, where(redact, path, f.at),
-                                 md_text(redact, report::message_with_reasons(f)), f.invariant);
+  std::string line = fmt::format(
+      "- **{}** {} {}: {} ({})", severity_name(f.severity), rule, where(redact, path, f.at),
+      md_text(redact, report::message_with_reasons(f)), report::invariant_note(f));
   if (!f.accepted_reason.empty()) line += " accepted: " + md_text(redact, f.accepted_reason);
   return line + "\n";
 }

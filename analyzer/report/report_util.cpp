@@ -151,6 +151,11 @@ bool is_reported_new(const ReportContext& ctx, size_t i) {
   return ctx.baseline_states.size() != ctx.findings.size() || ctx.baseline_states[i] == "new";
 }
 
+std::string invariant_note(const Finding& f) {
+  if (f.invariant != 0 || !f.cause) return fmt::format("invariant {}", f.invariant);
+  return fmt::format("invariant 0; cause: {}", cause_name(*f.cause));
+}
+
 std::string message_with_reasons(const Finding& f) {
   std::string text = f.message;
   for (const Reason& r : f.reasons) {

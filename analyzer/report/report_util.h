@@ -42,6 +42,10 @@ std::string rule_help_uri(const Rule& rule);
 // Percent-encodes a '/'-separated relative path for use as a URI reference.
 std::string uri_encode_path(std::string_view path);
 
+// "invariant 3", or for invariant 0 "invariant 0; cause: analyzer": the words every one-line
+// format puts in parentheses after a message (docs/output-formats.md).
+std::string invariant_note(const Finding& f);
+
 // The message with the reasons folded into it (check/group.h) after it, for writers that have
 // one text per finding: "... (invariant 3) Also SB7004 (invariant 7): ...".
 std::string message_with_reasons(const Finding& f);

@@ -110,6 +110,7 @@ Json rule_json(const Rule& r) {
   props["precision"] = "high";
   props["invariant"] = r.invariant;
   props["severity"] = severity_name(r.severity);
+  if (r.cause) props["cause"] = cause_name(*r.cause);  // the default; a result may differ
   props["applies-to"] = r.applies_to;
   props["origin"]["kind"] = r.origin.kind;
   props["origin"]["detail"] = r.origin.detail;
@@ -271,6 +272,7 @@ Json result_json(const Emit& e, const Finding& f) {
   props["threat-class"] = threat_class_name(f.threat);
   if (!f.threat_reason.empty()) props["threat-class-reason"] = redact(f.threat_reason);
   props["severity"] = severity_name(f.severity);
+  if (f.cause) props["cause"] = cause_name(*f.cause);
   props["subject"] = redact(f.subject);
   if (!f.condition().always()) props["condition"] = redact(f.condition().text);
   if (accepted) props["accepted-reason"] = redact(f.accepted_reason);

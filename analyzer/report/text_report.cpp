@@ -234,9 +234,10 @@ void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
   Redactor redact(ctx.model);
   report::SourceLines lines(ctx.sources);
   for (const Finding& f : ctx.findings) {
-    out << fmt::format("{}: {} [{}] {} (invariant {})\n", style.wrap("1", where(ctx, f.at)),
+    out << fmt::format("{}: {} [{}] {} ({})\n", style.wrap("1", where(ctx, f.at)),
                        style.wrap(severity_color(f.severity), severity_name(f.severity)),
-                       style.wrap("1", f.rule_id), one_line(redact(f.message.str())), f.invariant);
+                       style.wrap("1", f.rule_id), one_line(redact(f.message.str())),
+                       report::invariant_note(f));
     write_snippet(lines, redact, f.at, style, out);
     // Reasons folded into this finding (check/group.h): one fact, one fix, several rules.
     for (const Reason& r : f.reasons) {
@@ -255,7 +256,7 @@ void write_text(const ReportContext& ctx, std::ostream& out, bool color) {
       out << fmt::format("  accepted: {}\n", one_line(redact(f.accepted_reason)));
     }
     if (const Rule* rule = ctx.catalog.find(f.rule_id)) {
-      out << fmt::format("  remediation: {}\n", one_line(rule->remediation_for(f.engine)));
+      out << fmt::format("  remediation: {}\n", one_line(rule->remediation_for(f.engine, f.cause)));
     }
   }
   write_summary(ctx, style, out);

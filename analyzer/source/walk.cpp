@@ -169,7 +169,8 @@ Problem problem_for(Skip why, FileId id) {
       return {ProblemKind::BudgetExceeded,
               "directory nested more than 64 levels deep; not descended into", at};
     case Skip::Missing:
-      return {ProblemKind::Unreadable, "path does not exist or cannot be resolved", at};
+      return {ProblemKind::Unreadable, "path does not exist or cannot be resolved", at,
+              Cause::Repository};
     case Skip::Directory:
       break;
   }
@@ -182,9 +183,11 @@ SourceFile read_entry(const Entry& e, const WalkOptions& options, FileTable& fil
   f.path = e.rel;
   f.id = files.add(e.rel);
   ReadResult r = e.tree->read(e.path, options.max_file_bytes, f.bytes);
+  bool undecoded = false;  // read, but not text in the encoding its byte-order mark names
   if (std::string why; r.ok && !decode_to_utf8(f.bytes, why)) {
     r.ok = false;
     r.why = why;
+    undecoded = true;
   }
   f.readable = r.ok;
   f.type = classify(f.path, std::string_view(f.bytes).substr(0, 256));
@@ -192,7 +195,8 @@ SourceFile read_entry(const Entry& e, const WalkOptions& options, FileTable& fil
   if (!f.readable) {
     problems.push_back({r.too_large ? ProblemKind::TooLarge : ProblemKind::Unreadable,
                         (r.too_large ? "file not analysed: " : "file cannot be read: ") + r.why,
-                        Location{f.id, 0, 0}});
+                        Location{f.id, 0, 0},
+                        undecoded ? std::optional<Cause>(Cause::Repository) : std::nullopt});
     f.bytes.clear();
   }
   return f;

@@ -57,6 +57,7 @@ void finish_runtime_findings(std::vector<Finding>& findings, const Catalog& cata
           fmt::format("the prover reported rule {}, which the catalog lacks", f.rule_id.str()));
     }
     f.invariant = rule->invariant;
+    if (!f.cause) f.cause = rule->cause;
     f.severity = rule->severity;
     if (auto it = config.integrity_severity.find(std::string(f.rule_id));
         it != config.integrity_severity.end()) {

@@ -29,7 +29,9 @@ class NullBuf final : public std::streambuf {
 };
 
 int run_tree(const MemoryTree& tree) {
-  Analysis analysis = analyze(tree, Config{}, AnalyzeOptions{});
+  AnalyzeOptions options;
+  options.ask_bash = false;  // a bash process per input would slow the campaign a hundredfold
+  Analysis analysis = analyze(tree, Config{}, options);
   const Catalog& catalog = Catalog::embedded();
   RunOptions run;
   run.today = "2026-06-15";

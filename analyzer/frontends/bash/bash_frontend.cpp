@@ -3,6 +3,7 @@
 // collector (nft/iptables/squid commands become egress gates).
 #include "analyzer/frontends/bash/bash_frontend.h"
 
+#include "analyzer/frontends/bash/syntax_verdict.h"
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/render/bash/render.h"
@@ -27,6 +28,7 @@ void read_bash_file(const SourceFile& file, const FrontendContext& ctx, FilePart
   sf.gates = gates.finish(out.problems);
   sf.invocations = std::move(r.invocations);
   out.scripts.push_back(std::move(sf));
+  settle_syntax_errors(r.problems, file, ctx.sources, ctx.ask_bash);
   out.problems.insert(out.problems.end(), r.problems.begin(), r.problems.end());
 }
 
@@ -48,6 +50,7 @@ void read_embedded_shell(FileId file, std::string_view text, std::uint32_t line,
   sf.observed = std::move(r.observed);
   sf.invocations = std::move(r.invocations);
   out.scripts.push_back(std::move(sf));
+  settle_syntax_errors(r.problems, embedded, ctx.sources, ctx.ask_bash);
   // A RUN line or lifecycle command sources files of the image (`. /opt/venv/bin/activate`),
   // not of the repository: not following them is no gap in the review of the repository.
   for (Problem& p : r.problems) {

@@ -282,7 +282,7 @@ class Replay {
          fmt::format("gate: `{}` reads {}, which is not in the repository; the ruleset it loads "
                      "cannot be judged",
                      inv.argv.empty() ? "" : inv.argv[0].text, path.empty() ? "its input" : path),
-         inv.from.at});
+         inv.from.at, path.empty() ? Cause::Analyzer : Cause::Environment});
     return false;
   }
 

@@ -350,9 +350,18 @@ void read_rendered_stream(const render::RenderedStream& stream, FilePart& out,
       stream.text, kNoFile, "rendered YAML", out.problems,
       [&](const yaml::Document& doc) { read_object(r, doc.root, 0); }, max_documents, reuse);
   // Parse problems are located in the rendered text: move them to where that text came from.
+  // Helm and kustomize both refuse output that does not parse, so a chart or overlay that
+  // produces it is rare: far likelier, sbreview rendered it differently.
   for (size_t i = first_problem; i < out.problems.size(); ++i) {
-    Location& at = out.problems[i].at;
-    if (!at.valid()) at = stream.map.find(at.line, at.column).at;
+    Problem& p = out.problems[i];
+    if (!p.at.valid()) p.at = stream.map.find(p.at.line, p.at.column).at;
+    if (p.kind == ProblemKind::ParseError) {
+      p.cause = Cause::Analyzer;
+      p.message += fmt::format(
+          " ({} refuses output that does not parse, so sbreview's render "
+          "probably differs from it here)",
+          stream.engine == "kustomize" ? "kustomize" : "helm");
+    }
   }
 }
 

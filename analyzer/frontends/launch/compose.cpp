@@ -65,7 +65,7 @@ std::string scalar(const Node* n) {
 // analysed tree: compose itself fails on it, and what it would add was not seen.
 Problem unresolved(FileId file, const Node* at, std::string message) {
   Location loc = at ? launch::at_node(file, at, Frontend::Compose).at : Location{file, 0, 0};
-  return Problem{ProblemKind::SourceUnresolved, std::move(message), loc};
+  return Problem{ProblemKind::SourceUnresolved, std::move(message), loc, Cause::Repository};
 }
 
 class Project {

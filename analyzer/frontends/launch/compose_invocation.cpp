@@ -114,8 +114,11 @@ void apply_timeout(const Invocation& inv, const ComposeArgs& args, Workload& w) 
   if (!args.detached) launch::apply_timeout_wrapper(inv, w);
 }
 
+// A file name the script leaves open is sbreview's gap; a literal one missing from the tree is
+// the repository's (compose fails on it too).
 Problem unresolved(const Word& w, std::string message) {
-  return Problem{ProblemKind::SourceUnresolved, std::move(message), w.from.at};
+  return Problem{ProblemKind::SourceUnresolved, std::move(message), w.from.at,
+                 w.symbolic ? Cause::Analyzer : Cause::Repository};
 }
 
 }  // namespace

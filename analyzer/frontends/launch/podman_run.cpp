@@ -139,11 +139,11 @@ bool kube_play(const Invocation& inv, std::size_t i, const EngineGuess& g, const
     if (found == nullptr) found = launch::find_source(ctx.sources, file_word.text);
   }
   if (found == nullptr || !found->readable) {
-    out.problems.push_back({ProblemKind::RenderFailed,
-                            "podman kube play: `" +
-                                (file_word.text.empty() ? file_word.origin : file_word.text) +
-                                "` is not a file in the analysed tree; its pods were not reviewed",
-                            file_word.from.at});
+    out.problems.push_back(
+        {ProblemKind::RenderFailed,
+         "podman kube play: `" + (file_word.text.empty() ? file_word.origin : file_word.text) +
+             "` is not a file in the analysed tree; its pods were not reviewed",
+         file_word.from.at, file_word.symbolic ? Cause::Analyzer : Cause::Repository});
     return true;
   }
   FilePart played;

@@ -78,7 +78,9 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
       TSNode err = first_error(t->root());
       if (!ts_node_is_null(err)) {
         out_.problems.push_back({ProblemKind::ParseError,
-                                 fmt::format("bash syntax error in sourced file {}", f.path),
+                                 fmt::format("tree-sitter-bash cannot parse the sourced file {} "
+                                             "here",
+                                             f.path),
                                  loc(err, t.get())});
       }
       trees_.push_back(std::move(t));

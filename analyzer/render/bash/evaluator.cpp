@@ -77,11 +77,11 @@ ScriptRender Evaluator::run() {
     out_.problems.push_back(
         {ProblemKind::ParseError,
          ts_node_is_missing(err)
-             ? fmt::format("bash syntax error: missing `{}`; the rest of the script was still "
-                           "rendered where it parsed",
+             ? fmt::format("tree-sitter-bash cannot parse the script here (a missing `{}`); the "
+                           "rest of the script was still rendered where it parsed",
                            ts_node_type(err))
-             : fmt::format("bash syntax error near `{}`; the rest of the script was still "
-                           "rendered where it parsed",
+             : fmt::format("tree-sitter-bash cannot parse the script near `{}`; the rest of the "
+                           "script was still rendered where it parsed",
                            near),
          at});
   }

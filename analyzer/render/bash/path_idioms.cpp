@@ -131,16 +131,28 @@ void Evaluator::note_unresolved_source(TSNode n, const Ctx& ctx, const EWord& ta
   if (written.size() > 80) written = written.substr(0, 77) + "...";
   std::string value =
       target.w.symbolic ? "<" + target.w.origin + ">" + target.w.text : target.w.text;
-  std::string why =
-      target.w.symbolic                                   ? "its path depends on " + value
-      : !target.w.text.empty() && target.w.text[0] == '/' ? "it is outside the repository"
-      : !target.w.text.empty() && target.w.text[0] == '~' ? "it is outside the repository"
-                                                          : "no such file in the analysed tree";
+  // Whose gap: a path sbreview could not work out is its own; one outside the repository
+  // (`~/.bashrc`, `/etc/profile`) is outside the input; a literal path missing from the tree is
+  // the repository's.
+  const std::string& text = target.w.text;
+  // Under the user's home (`$HOME/.config/x/env.sh`) is outside the repository even when the
+  // home itself is unknown.
+  bool in_home =
+      target.w.symbolic && (text.rfind("$HOME/", 0) == 0 || text.rfind("${HOME}/", 0) == 0);
+  bool outside =
+      in_home || (!target.w.symbolic && !text.empty() && (text[0] == '/' || text[0] == '~'));
+  std::string why = outside ? "it is outside the repository"
+                    : target.w.symbolic
+                        ? "sbreview could not work out its path: it depends on " + value
+                        : "no such file in the analysed tree";
+  Cause cause = outside             ? Cause::Environment
+                : target.w.symbolic ? Cause::Analyzer
+                                    : Cause::Repository;
   Problem p{ProblemKind::SourceUnresolved,
             fmt::format("`{}` was not followed ({}): the functions and variables it defines "
                         "were not seen",
                         written, why),
-            loc(n, ctx.tree)};
+            loc(n, ctx.tree), cause};
   for (const Problem& q : out_.problems)
     if (q.kind == p.kind && q.at == p.at) return;
   out_.problems.push_back(std::move(p));

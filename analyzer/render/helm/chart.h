@@ -50,7 +50,10 @@ struct Chart {
   // Packaged subcharts unpacked in memory: their files, which `templates` and `crds` point into.
   std::vector<std::shared_ptr<const SourceSet>> archives;
   std::vector<Problem> notes;  // a packaged or missing subchart, a bad Chart.yaml
-  bool enabled = true;         // a dependency's condition or tags
+  // Dependencies of Chart.yaml that no subchart provides (not vendored): a template that
+  // includes a define nobody has probably needs one of them.
+  std::vector<std::string> missing_dependencies;
+  bool enabled = true;  // a dependency's condition or tags
 };
 
 // Chart directories of `sources` that are no other chart's subchart, sorted.

@@ -82,7 +82,7 @@ bool read_chart_yaml(const SourceFile& f, Chart& chart) {
                                        "rendered: fix its YAML",
                                        chart.dir.empty() ? "the chart" : chart.dir,
                                        error.empty() ? "not a mapping" : error),
-                           Location{f.id, 1, 1}});
+                           Location{f.id, 1, 1}, Cause::Repository});
     return false;
   }
   chart.name = get_text(meta, "name");
@@ -141,6 +141,7 @@ std::vector<std::string> find_chart_roots_below(const SourceSet& sources,
 void note_missing(Chart& chart, const std::vector<std::string>& vendored) {
   for (const Dependency& d : chart.dependencies) {
     if (std::find(vendored.begin(), vendored.end(), d.name) != vendored.end()) continue;
+    chart.missing_dependencies.push_back(d.name);
     Location at = d.at.valid() ? d.at : Location{chart.chart_file->id, 1, 1};
     chart.notes.push_back(
         {ProblemKind::RenderFailed,
@@ -148,7 +149,7 @@ void note_missing(Chart& chart, const std::vector<std::string>& vendored) {
                      "(nothing is downloaded): its templates are not analysed; "
                      "run `helm dependency build` and commit charts/{}/ to have it checked",
                      d.name, chart.name, d.name),
-         at});
+         at, Cause::Environment});
   }
 }
 
@@ -163,7 +164,7 @@ std::shared_ptr<SourceSet> unpack_archive(const SourceFile& f, VirtualFiles* vf,
                                        "are not analysed; vendor it as a directory (helm pull "
                                        "--untar) or replace the archive",
                                        base_name(f.path), error),
-                           Location{f.id, 1, 1}});
+                           Location{f.id, 1, 1}, Cause::Repository});
     return nullptr;
   }
   auto set = std::make_shared<SourceSet>();
@@ -264,7 +265,7 @@ bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, 
            fmt::format("values.yaml of chart {} does not parse ({}); the chart is "
                        "not rendered: fix its YAML",
                        chart.name, error),
-           Location{f.id, 1, 1}});
+           Location{f.id, 1, 1}, Cause::Repository});
       return consume_all(sources, chart);
     }
   }

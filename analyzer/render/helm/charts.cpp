@@ -40,7 +40,7 @@ void render_one(const SourceSet& sources, const RenderOptions& options, const st
   if (!helm::release_settings(options, settings.release, error)) {
     out.problems.push_back({ProblemKind::RenderFailed,
                             fmt::format("chart {} is not rendered: {}", chart.name, error),
-                            Location{chart.chart_file->id, 1, 1}});
+                            Location{chart.chart_file->id, 1, 1}, Cause::Environment});
     return;
   }
   Value values;

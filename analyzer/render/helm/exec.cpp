@@ -129,8 +129,11 @@ void Exec::run(const NodeList& nodes, const Value& dot, Output& out) {
 
 Output Exec::call_named(const std::string& name, const Value& dot, const Location& at) {
   auto found = set_.named.find(name);
-  if (found == set_.named.end())
-    throw RenderError(fmt::format("no template \"{}\" associated with the chart", name), at);
+  if (found == set_.named.end()) {
+    RenderError e(fmt::format("no template \"{}\" associated with the chart", name), at);
+    e.missing_define = name;
+    throw e;
+  }
   if (depth_ >= kMaxIncludeDepth)
     throw RenderError(fmt::format("template \"{}\": more than {} nested include/template calls",
                                   name, kMaxIncludeDepth),

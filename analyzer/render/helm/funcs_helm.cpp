@@ -27,13 +27,15 @@ Value fn_tpl(Exec& ex, Args& a, const Location& at) {
 Value fn_required(Exec&, Args& a, const Location& at) {
   arity(a, 2, 2, "required", at);
   const Value& v = a[1];
-  if (v.is_nil() || (v.is_string() && v.s.empty())) throw RenderError(text_of(a[0]), at);
+  if (v.is_nil() || (v.is_string() && v.s.empty())) {
+    throw RenderError(text_of(a[0]), at, Cause::Repository);
+  }
   return v;
 }
 
 Value fn_fail(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "fail", at);
-  throw RenderError(text_of(a[0]), at);
+  throw RenderError(text_of(a[0]), at, Cause::Repository);
 }
 
 Value yaml_text(const Value& v) {

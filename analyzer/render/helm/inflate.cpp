@@ -34,7 +34,7 @@ bool read_values(const SourceSet& sources, const std::string& path, Value& out,
                       fmt::format("helmCharts values file {} cannot be read{}; the chart is not "
                                   "rendered: fix the file or the entry",
                                   path, error.empty() ? "" : " (" + error + ")"),
-                      at});
+                      at, Cause::Repository});
   return false;
 }
 
@@ -121,7 +121,7 @@ Inflated inflate_helm_chart(const SourceSet& sources, const HelmInflation& h,
     out.problems.push_back(
         {ProblemKind::RenderFailed,
          fmt::format("helmCharts chart {} is not rendered: {}", chart.name, error),
-         Location{h.kustomization, 1, 1}});
+         Location{h.kustomization, 1, 1}, Cause::Environment});
     return result;
   }
   Value values;

@@ -1,10 +1,13 @@
 #include "analyzer/render/helm/render_chart.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "analyzer/render/helm/context.h"
+#include "analyzer/render/helm/helm_surface.h"
 
 namespace sbr::render::helm {
 
@@ -69,6 +72,102 @@ const Arg* unknown_function(const NodeList& nodes, int depth) {
   return nullptr;
 }
 
+// The first call of a function sbreview's engine lacks, in the template's body or its defines.
+const Arg* first_unknown_function(const ParsedFile& parsed) {
+  if (const Arg* a = unknown_function(parsed.body, 0)) return a;
+  for (const auto& d : parsed.defines) {
+    if (const Arg* a = unknown_function(*d.second, 0)) return a;
+  }
+  return nullptr;
+}
+
+// Why a template set is refused: sbreview's parser stopped, helm lacks the function too (the
+// chart's error), or only sbreview lacks it.
+struct Refusal {
+  std::string why;
+  Location at;
+  Cause cause = Cause::Analyzer;
+};
+
+std::optional<Refusal> refusal(const Unit& u) {
+  ParseError error;
+  if (!parse_template(u.file->bytes, u.file->id, *u.parsed, error)) {
+    return Refusal{fmt::format("sbreview's template parser stops at {}:{}: {}", u.name,
+                               error.at.line, error.message),
+                   error.at};
+  }
+  const Arg* a = first_unknown_function(*u.parsed);
+  if (a == nullptr) return std::nullopt;
+  if (!helm_defines(a->name)) {
+    return Refusal{fmt::format("function \"{}\" is not defined ({}:{}); helm refuses the chart "
+                               "too",
+                               a->name, u.name, a->at.line),
+                   a->at, Cause::Repository};
+  }
+  return Refusal{fmt::format("sbreview's chart engine does not implement helm's function \"{}\" "
+                             "yet ({}:{})",
+                             a->name, u.name, a->at.line),
+                 a->at};
+}
+
+std::string refusal_message(const std::string& chart, const Refusal& r) {
+  if (r.cause == Cause::Repository) {
+    return fmt::format("chart {} is not rendered: {}; nothing the chart would create is analysed",
+                       chart, r.why);
+  }
+  // Go's parser rejects the whole template set, and sbreview follows it; that the chart does
+  // not parse in sbreview is no evidence that it does not in helm.
+  return fmt::format(
+      "chart {} is not rendered: {}. Nothing the chart would create is known (its "
+      "workloads, policies and services are not analysed); a gap of sbreview, "
+      "not of the chart",
+      chart, r.why);
+}
+
+// The dependencies of the template's chart and of the top chart that are not vendored.
+std::vector<std::string> missing_near(const Unit& u, const Chart& top) {
+  std::vector<std::string> out = top.missing_dependencies;
+  if (u.chart != &top) {
+    out.insert(out.end(), u.chart->missing_dependencies.begin(),
+               u.chart->missing_dependencies.end());
+  }
+  return out;
+}
+
+// An include of a define nobody has, in a chart with a dependency that is not vendored: the
+// define is most likely that dependency's (bitnami's `common.*` helpers), so the gap is the
+// missing dependency's, not the chart's nor sbreview's.
+std::optional<std::string> missing_dependency_message(const Unit& u, const Chart& top,
+                                                      const RenderError& e) {
+  if (e.missing_define.empty()) return std::nullopt;
+  std::vector<std::string> missing = missing_near(u, top);
+  if (missing.empty()) return std::nullopt;
+  return fmt::format(
+      "template {} of chart {} is not rendered: it includes \"{}\" (line {}), "
+      "which no template of the chart defines; the dependency {} is not vendored "
+      "in charts/ and probably defines it. What the template would create is not "
+      "known, the chart's other templates are analysed",
+      u.name, top.name, e.missing_define, e.at.line,
+      fmt::format("\"{}\"", fmt::join(missing, "\", \"")));
+}
+
+// A template that stopped while running: the chart's own `fail`/`required` (helm stops there
+// too), or a place where sbreview's engine could not follow.
+std::string failed_template_message(const std::string& name, const std::string& chart,
+                                    const RenderError& e) {
+  if (e.cause == Cause::Repository) {
+    return fmt::format(
+        "template {} of chart {} stops as it would in helm: {} (line {}); its "
+        "objects are not analysed, the chart's other templates are",
+        name, chart, e.what(), e.at.line);
+  }
+  return fmt::format(
+      "sbreview's chart engine could not render template {} of chart {}: {} "
+      "(line {}); what it would create is not known, the chart's other templates "
+      "are analysed",
+      name, chart, e.what(), e.at.line);
+}
+
 bool blank(const std::string& s) {
   return std::all_of(s.begin(), s.end(),
                      [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; });
@@ -106,31 +205,9 @@ bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result, 
       }
     }
     u->parsed = std::make_shared<ParsedFile>();
-    ParseError error;
-    std::string message;
-    if (!parse_template(u->file->bytes, u->file->id, *u->parsed, error)) {
-      message = error.message;
-    } else if (const Arg* a = unknown_function(u->parsed->body, 0)) {
-      error.at = a->at;
-      message = fmt::format("function \"{}\" is not supported by sbreview's chart engine", a->name);
-    } else {
-      for (const auto& d : u->parsed->defines) {
-        if (const Arg* bad = unknown_function(*d.second, 0)) {
-          error.at = bad->at;
-          message =
-              fmt::format("function \"{}\" is not supported by sbreview's chart engine", bad->name);
-          break;
-        }
-      }
-    }
-    if (!message.empty()) {
+    if (auto r = refusal(*u)) {
       result.problems.push_back(
-          {ProblemKind::RenderFailed,
-           fmt::format("chart {} is not rendered: {} ({}:{}); its objects are "
-                       "not analysed: fix the template or render it yourself "
-                       "and check the output",
-                       chart.name, message, u->name, error.at.line),
-           error.at});
+          {ProblemKind::RenderFailed, refusal_message(chart.name, *r), r->at, r->cause});
       return false;
     }
     for (const auto& d : u->parsed->defines) set.named[d.first] = d.second;
@@ -196,13 +273,13 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
     try {
       exec.run(u.parsed->body, exec.root(), t.out);
     } catch (const RenderError& e) {
-      result.problems.push_back(
-          {ProblemKind::RenderFailed,
-           fmt::format("template {} of chart {} is not rendered: {} (line {}); "
-                       "its objects are not analysed, the chart's other "
-                       "templates are",
-                       u.name, chart.name, e.what(), e.at.line),
-           e.at.valid() ? e.at : Location{u.file->id, 1, 1}});
+      Location at = e.at.valid() ? e.at : Location{u.file->id, 1, 1};
+      if (auto why = missing_dependency_message(u, chart, e)) {
+        result.problems.push_back({ProblemKind::RenderFailed, *why, at, Cause::Environment});
+      } else {
+        result.problems.push_back({ProblemKind::RenderFailed,
+                                   failed_template_message(u.name, chart.name, e), at, e.cause});
+      }
       continue;
     }
     if (!blank(t.out.text)) result.templates.push_back(std::move(t));

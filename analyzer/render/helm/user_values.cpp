@@ -64,7 +64,8 @@ struct Builder {
   bool fail(const std::string& what, Location at) {
     if (!at.valid()) at = Location{chart.chart_file->id, 1, 1};
     out.problems.push_back({ProblemKind::RenderFailed,
-                            fmt::format("chart {} is not rendered: {}", chart.name, what), at});
+                            fmt::format("chart {} is not rendered: {}", chart.name, what), at,
+                            Cause::Repository});
     return false;
   }
 

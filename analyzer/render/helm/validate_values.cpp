@@ -22,7 +22,7 @@ void validate(const Chart& chart, const Value& values, std::vector<Problem>& pro
            fmt::format("values.schema.json of chart {} is {}: Helm refuses to render the chart; "
                        "fix the schema",
                        chart.name, parse_error),
-           schema_at});
+           schema_at, Cause::Repository});
     }
     for (const SchemaError& e : errors) {
       Location at = e.at.valid()                   ? e.at
@@ -34,7 +34,7 @@ void validate(const Chart& chart, const Value& values, std::vector<Problem>& pro
                        "Helm refuses to render the chart with them: fix the value (or the "
                        "schema)",
                        chart.name, e.pointer, e.message),
-           at});
+           at, Cause::Repository});
     }
   }
   for (const Chart& sub : chart.subcharts) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analyzer/model/provenance.h"
+#include "analyzer/support/cause.h"
 
 namespace sbr::render::helm {
 
@@ -63,9 +64,16 @@ struct Value {
 };
 
 // A template error: stops the render of one template with a message naming the cause.
+// A template that stops. Most stops are places where sbreview's engine could not follow the
+// chart (cause analyzer: a gap of sbreview unless shown otherwise); the chart's own `fail` and
+// `required` are the repository's, as helm stops there too.
 struct RenderError : std::runtime_error {
   Location at;
+  Cause cause = Cause::Analyzer;
+  std::string missing_define;  // an include or template of a name nothing defines
   RenderError(const std::string& what, Location where) : std::runtime_error(what), at(where) {}
+  RenderError(const std::string& what, Location where, Cause why)
+      : std::runtime_error(what), at(where), cause(why) {}
 };
 
 // Go's truth: false, 0, nil, and empty strings, lists and maps are false.

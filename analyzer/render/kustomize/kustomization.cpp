@@ -51,21 +51,25 @@ struct Collector {
   Kustomization& k;
   const SourceFile& file;
 
-  void refuse(const Node* at, const std::string& why) {
+  // `cause`: whose gap the refusal is (a base outside the repository is the repository's, a
+  // download the environment's, code sbreview will not run sbreview's).
+  void refuse(const Node* at, const std::string& why, Cause cause) {
     Location where{k.file, at ? at->line : 1, at ? at->column : 1};
     k.refusals.push_back({ProblemKind::RenderFailed,
                           fmt::format("kustomization `{}` is not rendered: {}", file.path, why),
-                          where});
+                          where, cause});
   }
 
   // A local path of the kustomization; refused (nullopt) when it leaves the repository.
   std::optional<std::string> local(const Node* entry) {
     auto path = resolve_in_tree(k.dir, entry->scalar);
     if (!path) {
-      refuse(entry, fmt::format("`{}` points above the repository root; kustomize would read "
-                                "files sbreview was not asked to analyse. Keep bases inside the "
-                                "repository",
-                                entry->scalar));
+      refuse(entry,
+             fmt::format("`{}` points above the repository root; kustomize would read "
+                         "files sbreview was not asked to analyse. Keep bases inside the "
+                         "repository",
+                         entry->scalar),
+             Cause::Repository);
     }
     return path;
   }
@@ -82,9 +86,11 @@ struct Collector {
   void resource(const Node* entry) {
     if (!entry->is_scalar()) return;
     if (is_remote_reference(entry->scalar)) {
-      refuse(entry, fmt::format("`{}` is a remote base, and sbreview never downloads; vendor it "
-                                "into the repository or check its rendered output",
-                                entry->scalar));
+      refuse(entry,
+             fmt::format("`{}` is a remote base, and sbreview never downloads; vendor it "
+                         "into the repository or check its rendered output",
+                         entry->scalar),
+             Cause::Environment);
       return;
     }
     auto path = local(entry);
@@ -176,17 +182,19 @@ void Collector::helm_chart(const Node* entry, std::size_t index, const std::stri
   h.name = scalar_of(entry, "name");
   std::string version = scalar_of(entry, "version"), repo = scalar_of(entry, "repo");
   // kustomize looks in <chartHome>/<name>, and (v5.1+) in <chartHome>/<name>-<version>/<name>.
-  for (std::string rel :
+  for (const std::string& rel :
        {chart_home + "/" + h.name, chart_home + "/" + h.name + "-" + version + "/" + h.name}) {
     auto dir = resolve_in_tree(k.dir, rel);
     if (dir && h.chart_dir.empty() && tree.file(*dir + "/Chart.yaml")) h.chart_dir = *dir;
   }
   if (h.name.empty() || h.chart_dir.empty()) {
-    refuse(entry, fmt::format("its helmCharts entry `{}` has no chart vendored under {}/ ({}); "
-                              "sbreview never downloads a chart. Vendor it (helm pull --untar "
-                              "into {}/) to have it rendered",
-                              h.name, chart_home, repo.empty() ? "no repo given" : "repo " + repo,
-                              chart_home));
+    refuse(entry,
+           fmt::format("its helmCharts entry `{}` has no chart vendored under {}/ ({}); "
+                       "sbreview never downloads a chart. Vendor it (helm pull --untar "
+                       "into {}/) to have it rendered",
+                       h.name, chart_home, repo.empty() ? "no repo given" : "repo " + repo,
+                       chart_home),
+           Cause::Environment);
     return;
   }
   h.release_name = scalar_of(entry, "releaseName");
@@ -232,10 +240,12 @@ void Collector::check_plugin_text(const Node* entry, std::string_view text,
                                   std::string_view field) {
   if (text.find("config.kubernetes.io/function") != std::string_view::npos ||
       text.find("config.k8s.io/function") != std::string_view::npos) {
-    refuse(entry, fmt::format("its `{}` runs a KRM function (config.kubernetes.io/function), "
-                              "which would execute code; sbreview never runs one. Check the "
-                              "function's output instead",
-                              field));
+    refuse(entry,
+           fmt::format("its `{}` runs a KRM function (config.kubernetes.io/function), "
+                       "which would execute code; sbreview never runs one. Check the "
+                       "function's output instead",
+                       field),
+           Cause::Analyzer);
     return;
   }
   yaml::DocumentReader reader(text, 100'000);
@@ -251,17 +261,20 @@ void Collector::check_plugin_text(const Node* entry, std::string_view text,
     if (kind_name == "HelmChartInflationGenerator") {
       refuse(entry,
              "uses helmCharts (HelmChartInflationGenerator); rendering it would need "
-             "`--enable-helm` and a download. Check the chart itself");
+             "`--enable-helm` and a download. Check the chart itself",
+             Cause::Environment);
       return;
     }
     bool builtin =
         api && api->is_scalar() && api->scalar == "builtin" &&
         std::find(kBuiltinKinds.begin(), kBuiltinKinds.end(), kind_name) != kBuiltinKinds.end();
     if (!builtin) {
-      refuse(entry, fmt::format("its `{}` names the plugin `{}`, which would run code; only "
-                                "kustomize's builtin kinds are rendered. Check the plugin's "
-                                "output instead",
-                                field, kind_name));
+      refuse(entry,
+             fmt::format("its `{}` names the plugin `{}`, which would run code; only "
+                         "kustomize's builtin kinds are rendered. Check the plugin's "
+                         "output instead",
+                         field, kind_name),
+             Cause::Analyzer);
       return;
     }
   }
@@ -402,7 +415,8 @@ void read_fields(Collector& c, const Node* root) {
     c.refuse(h,
              "uses `helmChartInflationGenerator` (the field before helmCharts); write the "
              "chart as a `helmCharts:` entry with the chart vendored under charts/ to have it "
-             "rendered");
+             "rendered",
+             Cause::Analyzer);
   }
 }
 
@@ -422,7 +436,8 @@ Kustomization read_one(const TreeIndex& tree, const SourceFile& file) {
          fmt::format("kustomization `{}` is not rendered: it does not parse as YAML ({})",
                      file.path, failure.message),
          Location{k.file, std::max<std::uint32_t>(failure.line, 1),
-                  std::max<std::uint32_t>(failure.column, 1)}});
+                  std::max<std::uint32_t>(failure.column, 1)},
+         Cause::Repository});
     return k;
   }
   if (status != yaml::DocumentReader::Status::Document || !doc.root || !doc.root->is_map()) {

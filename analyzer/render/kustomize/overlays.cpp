@@ -27,8 +27,9 @@ std::string root_name(const Kustomization& k) {
   return k.dir.empty() ? "." : k.dir;
 }
 
-void problem_at(RenderOutput& out, FileId file, std::string message) {
-  out.problems.push_back({ProblemKind::RenderFailed, std::move(message), Location{file, 1, 1}});
+void problem_at(RenderOutput& out, FileId file, std::string message, Cause cause) {
+  out.problems.push_back(
+      {ProblemKind::RenderFailed, std::move(message), Location{file, 1, 1}, cause});
 }
 
 // The files of a root's chain go to `consumed` (the charts it inflates too, rendered or not:
@@ -94,6 +95,12 @@ std::string unusable(const kz::Tool& tool) {
         tool.path, tool.version.empty() ? "of unknown version" : tool.version, kz::kMinimumVersion);
   }
   return "";
+}
+
+// kustomize's own refusal is the repository's; a run sbreview stopped at its limits is its gap.
+Cause failure_cause(const kz::RunResult& r) {
+  if (!r.started) return Cause::Environment;
+  return r.timed_out || r.too_large ? Cause::Analyzer : Cause::Repository;
 }
 
 std::string failure_message(const kz::RunResult& r, const RenderOptions& options,
@@ -171,7 +178,8 @@ void add_stream(const SourceSet& sources, const RenderOptions& options, const Ex
   if (r.exit_code != 0) {
     problem_at(out, root,
                fmt::format("kustomization `{}` is not rendered: {}", sources.files[root].path,
-                           failure_message(r, options, tree.path())));
+                           failure_message(r, options, tree.path())),
+               failure_cause(r));
     return;
   }
   std::vector<std::string> origins;
@@ -206,7 +214,8 @@ void render_with_tool(const SourceSet& sources, const RenderOptions& options, co
     for (FileId root : to_run) {
       problem_at(
           out, root,
-          fmt::format("kustomization `{}` is not rendered: {}", sources.files[root].path, why));
+          fmt::format("kustomization `{}` is not rendered: {}", sources.files[root].path, why),
+          Cause::Environment);
     }
     return;
   }
@@ -238,7 +247,8 @@ void render_with_tool(const SourceSet& sources, const RenderOptions& options, co
     for (FileId root : to_run) {
       problem_at(out, root,
                  fmt::format("kustomization `{}` is not rendered: {}", sources.files[root].path,
-                             tree.error().message));
+                             tree.error().message),
+                 Cause::Environment);
     }
     return;
   }
