@@ -11,6 +11,7 @@ packages=(
   libgit2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev zlib1g-dev
   nodejs npm python3 python3-jsonschema python3-yaml shellcheck clang-format clang-tidy
   dpkg-dev file groff-base   # the Debian package and its test (docs/install.md)
+  time                       # /usr/bin/time: peak RSS in bench/ and its harness test
 )
 # The runtime prover's tests (docs/prover.md; scripts/test.sh sets SBR_WITH_PODMAN=1): podman
 # with runc (crun fails on cgroups v1 hosts), catatonit for kube play's pause image, runsc for
