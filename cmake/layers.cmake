@@ -9,6 +9,8 @@
 # a layer in between.
 
 set(SBR_LAYER_ROOT "${CMAKE_BINARY_DIR}/layers")
+option(SBR_UNITY_BUILD "compile each layer's sources in unity batches" ON)
+set(SBR_UNITY_BATCH_SIZE 12 CACHE STRING "sources per unity batch")
 
 function(sbr_layer name)
   cmake_parse_arguments(L "" "" "DIRS;DEPS;LIBS;EXTRA" ${ARGN})
@@ -23,6 +25,11 @@ function(sbr_layer name)
   endforeach()
   list(FILTER sources EXCLUDE REGEX ".*/analyzer/cli/[a-z_]*main\\.cpp$")
   add_library(sbr_${name} STATIC ${sources} ${L_EXTRA})
+  # Unity (jumbo) builds: a layer's sources compiled a batch per translation unit, so the
+  # heavy headers every file includes (fmt, yaml-cpp, the model) are parsed once per batch
+  # rather than once per file (docs/architecture.md, "Build and test times").
+  set_target_properties(sbr_${name} PROPERTIES UNITY_BUILD ${SBR_UNITY_BUILD}
+                                               UNITY_BUILD_BATCH_SIZE ${SBR_UNITY_BATCH_SIZE})
   target_include_directories(sbr_${name} PUBLIC "${stage}")
   target_compile_options(sbr_${name} PRIVATE -Wall -Wextra -Wno-unused-parameter)
   target_compile_definitions(sbr_${name} PUBLIC SBR_VERSION="${PROJECT_VERSION}")

@@ -88,8 +88,4 @@ const Provenance& omitted_anchor(const Workload& w, std::string_view field,
   return fallback;
 }
 
-bool is_kubernetes(const Workload& w) {
-  return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;
-}
-
 }  // namespace sbr::inv

@@ -38,6 +38,4 @@ const Provenance& pod_security_anchor(const Workload& w);
 const Provenance& omitted_anchor(const Workload& w, std::string_view field,
                                  const Provenance& fallback);
 
-bool is_kubernetes(const Workload& w);
-
 }  // namespace sbr::inv

@@ -92,7 +92,7 @@ Judgement no_persistence(const ClaimContext& c, const Workload& w, const Claim&)
     if (m.kind == MountKind::HostPath && engine::in_workspace(m.source, c.model.workspace_paths))
       continue;
     return contradicted(
-        fmt::format("keeps {} {} writable across runs", mount_kind_name(m.kind), where(m)),
+        fmt::format("keeps {} {} writable across runs", mount_kind_words(m.kind), where(m)),
         mount_anchor(w, m), "this mount outlives the run", critical_mount(m));
   }
   return holds();

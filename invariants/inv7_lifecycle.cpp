@@ -65,7 +65,7 @@ void check_home_volume(const Workload& w, Findings& out) {
   Finding f = make(w, rule::persistent_home_volume,
                    fmt::format("{} mounts {} `{}` at {}: a home directory that outlives the run "
                                "carries logins, tokens and planted dotfiles into later runs",
-                               describe(w), mount_kind_name(first->kind), src, first->target),
+                               describe(w), mount_kind_words(first->kind), src, first->target),
                    at, "mounts.home:" + first->target);
   f.related = std::move(more);
   out.add(std::move(f));

@@ -151,7 +151,7 @@ bool outlives_run(const Mount& m, const Workload& w) {
          m.kind == MountKind::NamedVolume;
 }
 
-std::string_view mount_kind_name(MountKind k) {
+std::string_view mount_kind_words(MountKind k) {
   switch (k) {
     case MountKind::PersistentVolumeClaim:
       return "PersistentVolumeClaim";

@@ -87,7 +87,7 @@ bool writes_host(const Mount& m);
 // anonymous volume only without --rm).
 bool outlives_run(const Mount& m, const Workload& w);
 // "host path", "named volume", "PersistentVolumeClaim", for messages.
-std::string_view mount_kind_name(MountKind k);
+std::string_view mount_kind_words(MountKind k);
 // The mount's primary location: the host path's `path:` / the -v argument, else the mount.
 const Provenance& mount_anchor(const Workload& w, const Mount& m);
 // "mounted at /x" (and where), for related locations.

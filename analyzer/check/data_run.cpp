@@ -223,7 +223,7 @@ class Runner {
   void emit_fact(Pending& p) {
     std::string who;
     const Workload& w = *p.w;
-    if (p.containers.size() > 1 && inv::is_kubernetes(w)) {
+    if (p.containers.size() > 1 && is_kubernetes(w)) {
       who = fmt::format("{} (containers {})", inv::describe_pod(w), fmt::join(p.containers, ", "));
     } else if (p.containers.size() > 1) {
       who = fmt::format("{} {} ({})", w.id.kind, w.id.name, fmt::join(p.containers, ", "));
@@ -274,7 +274,7 @@ class Runner {
                         w.id.kind, w.id.name, static_cast<int>(w.threat));
     } else {
       const Location& at = w.pod_spec_from.at.valid() ? w.pod_spec_from.at : w.object_from.at;
-      std::string unit = inv::is_kubernetes(w) ? w.id.name : w.id.name + "\x1f" + w.id.container;
+      std::string unit = is_kubernetes(w) ? w.id.name : w.id.name + "\x1f" + w.id.container;
       key = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}:{}:{}\x1f{}\x1f{}", p.id,
                         w.id.render_root, w.id.kind, w.id.ns, unit, at.file, at.line, at.column,
                         static_cast<int>(w.threat), p.fact);

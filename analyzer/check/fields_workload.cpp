@@ -381,7 +381,7 @@ void anchor_fields(std::vector<FieldDef>& f) {
 }  // namespace
 
 std::string_view engine_category(const Workload& w) {
-  return inv::is_kubernetes(w)              ? "kubernetes"
+  return is_kubernetes(w)                   ? "kubernetes"
          : w.engine == Engine::Compose      ? "compose"
          : w.engine == Engine::Devcontainer ? "devcontainer"
                                             : "launcher";

@@ -11,16 +11,16 @@
 
 namespace sbr {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 
 void write_baseline(const std::vector<Finding>& findings, const Model& model, std::ostream& out) {
-  Json doc;
+  OrderedJson doc;
   doc["version"] = 1;
   doc["tool"] = "sbreview";
-  Json keys = Json::array();
+  OrderedJson keys = OrderedJson::array();
   for (const std::string& k : finding_keys(findings)) keys.push_back(k);  // a sorted set
   doc["fingerprints"] = std::move(keys);
-  Json list = Json::array();
+  OrderedJson list = OrderedJson::array();
   for (const Finding& f : findings) {
     list.push_back({{"rule", f.rule_id.str()},
                     {"path", model.files.path(f.at.file)},
@@ -28,7 +28,7 @@ void write_baseline(const std::vector<Finding>& findings, const Model& model, st
                     {"fingerprint", f.fingerprint}});
   }
   doc["findings"] = std::move(list);
-  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+  out << doc.dump(2, ' ', false, OrderedJson::error_handler_t::replace) << "\n";
 }
 
 Result<std::set<std::string>> read_baseline(const std::string& path) {
@@ -36,7 +36,7 @@ Result<std::set<std::string>> read_baseline(const std::string& path) {
   if (!in) return Error{path + ": cannot read the baseline"};
   std::stringstream ss;
   ss << in.rdbuf();
-  Json doc = Json::parse(ss.str(), nullptr, false);
+  OrderedJson doc = OrderedJson::parse(ss.str(), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return Error{path + ": not a JSON baseline"};
   auto version = doc.find("version");
   if (version == doc.end() || !version->is_number_integer() || *version != 1)
@@ -46,7 +46,7 @@ Result<std::set<std::string>> read_baseline(const std::string& path) {
     return Error{path + ": a baseline needs a `fingerprints` list"};
   }
   std::set<std::string> out;
-  for (const Json& k : *it) {
+  for (const OrderedJson& k : *it) {
     if (!k.is_string()) return Error{path + ": `fingerprints` entries are strings"};
     out.insert(k.get<std::string>());
   }

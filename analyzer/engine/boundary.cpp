@@ -10,12 +10,8 @@
 namespace sbr::engine {
 namespace {
 
-bool is_kube(const Workload& w) {
-  return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;
-}
-
 std::string name_of(const Workload& w) {
-  if (is_kube(w)) {
+  if (is_kubernetes(w)) {
     std::string ns = w.id.ns.empty() ? "" : w.id.ns + "/";
     return fmt::format("{} {}{}, container {}", w.id.kind, ns, w.id.name, w.id.container);
   }
@@ -31,7 +27,7 @@ std::string runtime_text(const Workload& w, const ClusterFacts& cluster) {
                                                       : "runc";
   if (r.name.empty()) return kind;
   if (r.from_cluster_default) return fmt::format("{} (cluster default {})", kind, r.name);
-  std::string how = is_kube(w) ? "runtimeClassName" : "--runtime";
+  std::string how = is_kubernetes(w) ? "runtimeClassName" : "--runtime";
   if (!r.handler.empty())
     return fmt::format("{} ({} {}, handler {})", kind, how, r.name, r.handler);
   return fmt::format("{} ({} {})", kind, how, r.name);
@@ -39,7 +35,7 @@ std::string runtime_text(const Workload& w, const ClusterFacts& cluster) {
 
 std::string userns_text(const Workload& w) {
   const Identity& id = w.identity;
-  if (is_kube(w)) {
+  if (is_kubernetes(w)) {
     return id.host_users && !id.host_users->value ? "yes (hostUsers: false)" : "no";
   }
   if (id.userns && id.userns->value != "host") return "yes (--userns " + id.userns->value + ")";

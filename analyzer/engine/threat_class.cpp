@@ -13,6 +13,7 @@
 #include <set>
 
 #include "analyzer/model/enum_names.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::engine {
 namespace {
@@ -227,11 +228,6 @@ void webhook_evidence(const Model& m, const Workload& w, std::vector<ThreatEvide
   }
 }
 
-std::string dir_of(const std::string& path) {
-  auto p = path.rfind('/');
-  return p == std::string::npos ? "" : path.substr(0, p);
-}
-
 // One install bundle: the CRD sits in the workload's directory, or under its parent directory
 // (kubebuilder's config/crd beside config/manager). Long-lived controllers only: an operator.
 bool same_bundle(const std::string& workload_file, const std::string& crd_file) {
@@ -265,12 +261,8 @@ std::string proxy_host(std::string v) {
   return v.substr(0, v.find_first_of(":/"));
 }
 
-bool is_kube(const Workload& w) {
-  return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;
-}
-
 std::string reader_name(const Workload& w) {
-  if (is_kube(w)) return fmt::format("{} {}", w.id.kind, w.id.name);
+  if (is_kubernetes(w)) return fmt::format("{} {}", w.id.kind, w.id.name);
   return fmt::format("{} {}", w.id.kind == "compose" ? "compose service" : w.id.kind,
                      w.id.container);
 }
@@ -289,14 +281,14 @@ TrafficIndex index_traffic(const Model& m) {
   for (std::size_t i = 0; i < m.workloads.size(); ++i) {
     const Workload& o = m.workloads[i];
     const Network& n = o.network;
-    if (!is_kube(o) && n.mode && n.mode->value == NetMode::Container && !n.mode_arg.empty()) {
+    if (!is_kubernetes(o) && n.mode && n.mode->value == NetMode::Container && !n.mode_arg.empty()) {
       t.joiners[n.mode_arg].push_back(i);
     }
     for (const EnvVar& e : o.env) {
       if (e.source != EnvSource::Literal || !contains(kProxyVariables, e.name)) continue;
       std::string host = proxy_host(e.value);
       if (host.empty()) continue;
-      (is_kube(o) ? t.kube_proxy_users : t.proxy_users)[host].emplace_back(i, &e);
+      (is_kubernetes(o) ? t.kube_proxy_users : t.proxy_users)[host].emplace_back(i, &e);
       break;  // one variable tells the proxy; HTTP_PROXY and HTTPS_PROXY usually agree
     }
   }
@@ -307,7 +299,7 @@ void joins(const Model& m, const TrafficIndex& t, std::size_t wi,
            std::vector<ThreatEvidence>& out) {
   const Workload& w = m.workloads[wi];
   auto it = t.joiners.find(w.id.container);
-  if (is_kube(w) || it == t.joiners.end()) return;
+  if (is_kubernetes(w) || it == t.joiners.end()) return;
   // Traffic passes through a namespace only if it has a network: joining a `none` container
   // makes the joiner offline, not the joined one a gate.
   if (w.network.mode && w.network.mode->value == NetMode::None) return;
@@ -342,7 +334,7 @@ void traffic_evidence(const Model& m, const TrafficIndex& t, std::size_t wi,
                       std::vector<ThreatEvidence>& out) {
   const Workload& w = m.workloads[wi];
   joins(m, t, wi, out);
-  if (!is_kube(w)) {
+  if (!is_kubernetes(w)) {
     if (auto it = t.proxy_users.find(w.id.container); it != t.proxy_users.end()) {
       proxied(m, it->second, wi, out);
     }
@@ -374,7 +366,7 @@ void pod_evidence(const Model& m, std::vector<std::vector<ThreatEvidence>>& evid
   std::map<std::string, std::vector<std::size_t>> pods;
   for (std::size_t i = 0; i < m.workloads.size(); ++i) {
     const Workload& w = m.workloads[i];
-    if (!is_kube(w)) continue;
+    if (!is_kubernetes(w)) continue;
     WorkloadId pod = w.id;
     pod.container.clear();
     pods[identity_key(pod)].push_back(i);
@@ -446,7 +438,7 @@ void infer_threat_classes(Model& model) {
     kind_evidence(w, evidence[i]);
     harness_evidence(w, evidence[i]);
     harness_dir_evidence(w, evidence[i]);
-    if (is_kube(w)) {
+    if (is_kubernetes(w)) {
       rbac_evidence(model, w, evidence[i]);
       webhook_evidence(model, w, evidence[i]);
       bundle_evidence(model, w, evidence[i]);

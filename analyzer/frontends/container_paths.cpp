@@ -28,11 +28,6 @@ std::string joined(const std::vector<std::string>& parts, std::size_t from = 0) 
   return out;
 }
 
-std::string dir_of(const std::string& path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash);
-}
-
 // A repository-relative path below `base` ("" = the top), or nullopt when it climbs out.
 std::optional<std::string> under(const std::string& base, std::string_view rel) {
   std::vector<std::string> parts = components(base + "/" + std::string(rel));

@@ -501,4 +501,10 @@ struct Workload {
   std::string example_of;
 };
 
+// Whether the workload runs as a Kubernetes pod: on a kubelet, or from a pod manifest through
+// `podman kube play`.
+inline bool is_kubernetes(const Workload& w) {
+  return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;
+}
+
 }  // namespace sbr

@@ -2,14 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/report/report_util.h"
+
 #include "invariants/doc_claims.h"
 
 namespace sbr::report {
 namespace {
-
-std::string where(const Model& m, const Location& at) {
-  return fmt::format("{}:{}:{}", m.files.path(at.file), at.line, at.column);
-}
 
 void dump_claim(const Model& m, const Claim& c, std::ostream& out) {
   out << fmt::format(
@@ -17,7 +15,8 @@ void dump_claim(const Model& m, const Claim& c, std::ostream& out) {
       c.origin == ClaimOrigin::Table ? "table" : "prose", c.control,
       c.value.empty() ? "" : " value=" + c.value,
       c.arguments.empty() ? "" : fmt::format(" paths={}", fmt::join(c.arguments, ",")),
-      where(m, c.at), claim_mood_name(c.mood), c.marker.empty() ? "" : " `" + c.marker + "`");
+      report::dump_location(m, c.at), claim_mood_name(c.mood),
+      c.marker.empty() ? "" : " `" + c.marker + "`");
   if (c.paths == ClaimPaths::Every) out << "    on every path\n";
   if (!c.platform.empty()) out << fmt::format("    on platform {}\n", c.platform);
   if (!c.unless.empty()) out << fmt::format("    exception: {}\n", c.unless);
@@ -26,9 +25,10 @@ void dump_claim(const Model& m, const Claim& c, std::ostream& out) {
   out << fmt::format("    verdict: {}{}\n", inv::verdict_name(v.kind),
                      v.why.empty() ? "" : ": " + v.why);
   for (const inv::Contradiction& x : v.contradictions) {
-    out << fmt::format("    contradicted by {}/{}/{}: {} @ {}\n", x.workload->id.kind,
-                       x.workload->id.name, x.workload->id.container, x.judgement.what,
-                       x.judgement.at.at.valid() ? where(m, x.judgement.at.at) : "-");
+    out << fmt::format(
+        "    contradicted by {}/{}/{}: {} @ {}\n", x.workload->id.kind, x.workload->id.name,
+        x.workload->id.container, x.judgement.what,
+        x.judgement.at.at.valid() ? report::dump_location(m, x.judgement.at.at) : "-");
   }
 }
 
@@ -41,14 +41,14 @@ void dump_documents(const Model& model, std::ostream& out) {
                        d.claims.size(), d.about_note);
     for (const Claim& c : d.claims) dump_claim(model, c, out);
     for (const ClaimEvidence& e : d.evidence) {
-      out << fmt::format("  evidence {} @ {} -> {}{}\n", e.path, where(model, e.at),
+      out << fmt::format("  evidence {} @ {} -> {}{}\n", e.path, report::dump_location(model, e.at),
                          e.resolved.empty() ? "(missing)" : e.resolved,
                          e.unmentioned.empty()
                              ? ""
                              : fmt::format(" never mentions {}", fmt::join(e.unmentioned, ", ")));
     }
     for (const DocExample& x : d.examples) {
-      out << fmt::format("  example {} @ {} {}\n", x.language, where(model, x.at),
+      out << fmt::format("  example {} @ {} {}\n", x.language, report::dump_location(model, x.at),
                          x.analysed ? "analysed" : "not analysed");
     }
   }

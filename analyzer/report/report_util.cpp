@@ -151,6 +151,10 @@ bool is_reported_new(const ReportContext& ctx, size_t i) {
   return ctx.baseline_states.size() != ctx.findings.size() || ctx.baseline_states[i] == "new";
 }
 
+std::string dump_location(const Model& m, const Location& at) {
+  return fmt::format("{}:{}:{}", m.files.path(at.file), at.line, at.column);
+}
+
 std::string invariant_note(const Finding& f) {
   if (f.invariant != 0 || !f.cause) return fmt::format("invariant {}", f.invariant);
   return fmt::format("invariant 0; cause: {}", cause_name(*f.cause));

@@ -42,6 +42,9 @@ std::string rule_help_uri(const Rule& rule);
 // Percent-encodes a '/'-separated relative path for use as a URI reference.
 std::string uri_encode_path(std::string_view path);
 
+// "file:line:col" of a location, as the model dumps print it.
+std::string dump_location(const Model& m, const Location& at);
+
 // "invariant 3", or for invariant 0 "invariant 0; cause: analyzer": the words every one-line
 // format puts in parentheses after a message (docs/output-formats.md).
 std::string invariant_note(const Finding& f);

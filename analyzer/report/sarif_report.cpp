@@ -193,7 +193,7 @@ Json code_flows(const Emit& e, const Finding& f, const Location& primary) {
 
 // One finding per fact (check/group.h): the other workloads and the folded rules, each with
 // the fingerprint it would have had alone, so that code scanning's history can be matched.
-void add_grouping(const Redactor& redact, const Finding& f, Json& props) {
+void add_grouping_properties(const Redactor& redact, const Finding& f, Json& props) {
   if (!f.shared_with.empty()) {
     Json shared = Json::array();
     for (const SharedWith& s : f.shared_with) {
@@ -276,7 +276,7 @@ Json result_json(const Emit& e, const Finding& f) {
   props["subject"] = redact(f.subject);
   if (!f.condition().always()) props["condition"] = redact(f.condition().text);
   if (accepted) props["accepted-reason"] = redact(f.accepted_reason);
-  add_grouping(redact, f, props);
+  add_grouping_properties(redact, f, props);
   j["properties"] = std::move(props);
   return j;
 }
@@ -292,7 +292,7 @@ Json runtime_json(const Redactor& redact, const RuntimeNote& n) {
 }
 
 // Every launch of a `prove` run, with what was left out of it and the controls it checked.
-Json launches_json(const Redactor& redact, const std::vector<RuntimeLaunch>& launches) {
+Json launches_properties(const Redactor& redact, const std::vector<RuntimeLaunch>& launches) {
   Json list = Json::array();
   for (const RuntimeLaunch& l : launches) {
     Json j;
@@ -405,7 +405,7 @@ void write_sarif(const ReportContext& ctx, std::ostream& out) {
     }
   };
   if (!ctx.launches.empty())
-    run["properties"]["runtime-launches"] = launches_json(e.redact, ctx.launches);
+    run["properties"]["runtime-launches"] = launches_properties(e.redact, ctx.launches);
 
   Json log;
   log["$schema"] = kSchema;

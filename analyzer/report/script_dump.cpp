@@ -2,14 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "analyzer/report/report_util.h"
+
 #include "analyzer/support/secrets.h"
 
 namespace sbr::report {
 namespace {
-
-std::string where(const Model& m, const Location& at) {
-  return fmt::format("{}:{}:{}", m.files.path(at.file), at.line, at.column);
-}
 
 std::string cond(const Condition& c) {
   if (c.always()) return "";
@@ -46,21 +44,23 @@ void dump_script(const Model& model, const ScriptFacts& s, std::ostream& out) {
     if (inv.shell.pipefail) flags += " pipefail";
     if (!inv.shell.exit_traps.empty())
       flags += fmt::format(" traps={}", inv.shell.exit_traps.size());
-    out << fmt::format("  invocation {} at {}{}{}\n", inv.sequence, where(model, inv.from.at),
-                       flags, cond(inv.from.condition()));
+    out << fmt::format("  invocation {} at {}{}{}\n", inv.sequence,
+                       report::dump_location(model, inv.from.at), flags,
+                       cond(inv.from.condition()));
     for (const Word& w : inv.env_prefix) {
-      out << fmt::format("    env {}  {}{}\n", shown(w), where(model, w.from.at),
+      out << fmt::format("    env {}  {}{}\n", shown(w), report::dump_location(model, w.from.at),
                          cond(w.from.condition()));
     }
     for (size_t i = 0; i < inv.argv.size(); ++i) {
       const Word& w = inv.argv[i];
-      out << fmt::format("    argv[{}] {}  {}{}\n", i, shown(w), where(model, w.from.at),
-                         cond(w.from.condition()));
+      out << fmt::format("    argv[{}] {}  {}{}\n", i, shown(w),
+                         report::dump_location(model, w.from.at), cond(w.from.condition()));
     }
     if (!inv.stdin_text.empty()) {
       size_t lines = 0;
       for (char c : inv.stdin_text) lines += c == '\n';
-      out << fmt::format("    stdin {} lines from {}\n", lines, where(model, inv.stdin_from.at));
+      out << fmt::format("    stdin {} lines from {}\n", lines,
+                         report::dump_location(model, inv.stdin_from.at));
     }
   }
   dump_observations(model, s.observed, out);

@@ -10,7 +10,7 @@
 namespace sbr {
 namespace {
 
-constexpr int kMaxDepth = 64;
+constexpr int kMaxWalkDepth = 64;
 
 struct Entry {
   std::string rel;  // as reported
@@ -86,7 +86,7 @@ struct Walker {
   }
 
   void visit_dir(const std::string& path, const std::string& rel, int depth) {
-    if (depth > kMaxDepth) {
+    if (depth > kMaxWalkDepth) {
       skipped.emplace_back(rel, Skip::Deep);  // reported, never silently cut
       return;
     }

@@ -17,6 +17,11 @@ std::string base_name(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+std::string dir_of(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return std::string(slash == std::string_view::npos ? std::string_view() : path.substr(0, slash));
+}
+
 std::vector<std::string> path_components(std::string_view path) {
   std::vector<std::string> out;
   size_t start = 0;

@@ -13,6 +13,8 @@ std::string lower(std::string_view s);
 
 // The last path component: "a/b/c.sh" -> "c.sh".
 std::string base_name(std::string_view path);
+// Everything before the last '/': "a/b/c.sh" -> "a/b"; "c.sh" -> "".
+std::string dir_of(std::string_view path);
 
 // The non-empty components of a '/'-separated path: "a//b/" -> {"a", "b"}.
 std::vector<std::string> path_components(std::string_view path);

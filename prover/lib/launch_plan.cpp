@@ -8,10 +8,6 @@
 namespace sbr::prove {
 namespace {
 
-bool is_kubernetes(const Workload& w) {
-  return w.engine == Engine::Kubelet || w.engine == Engine::PodmanKubePlay;
-}
-
 std::string engine_note(const Workload& w) {
   if (w.engine_unresolved)
     return "an engine the launcher leaves open (judged as docker), run on podman";

@@ -120,11 +120,6 @@ void resolve_list_files(Model& model, const RepositoryFiles& repo) {
   }
 }
 
-std::string dir_of(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash);
-}
-
 // `docker compose ... up` (or run, create, start; `docker-compose up`) among the commands.
 bool starts_compose(const ScriptFacts& s) {
   for (const Invocation& inv : s.invocations) {

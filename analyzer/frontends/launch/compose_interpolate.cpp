@@ -7,7 +7,7 @@ namespace sbr::launch {
 namespace {
 
 // Nested `${...}` in a default can go deep only by construction; past this it stays unknown.
-constexpr int kMaxDepth = 16;
+constexpr int kMaxInterpolationDepth = 16;
 
 bool name_char(char c, bool first) {
   return c == '_' || std::isalpha(static_cast<unsigned char>(c)) ||
@@ -100,7 +100,7 @@ class Expander {
     while (j < body.size() && name_char(body[j], j == 0)) ++j;
     std::string_view name = body.substr(0, j);
     std::string_view rest = body.substr(j);
-    if (name.empty() || depth > kMaxDepth) return unknown(body);
+    if (name.empty() || depth > kMaxInterpolationDepth) return unknown(body);
     const std::string* v = lookup(name);
     if (rest.empty()) return v ? *v : unknown(name);
     const bool colon = rest.front() == ':';

@@ -9,12 +9,6 @@
 namespace sbr::launch {
 namespace {
 
-std::string trim(const std::string& s) {
-  std::size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
 // The simple commands of shell text, split at `&&`, `||`, `;`, `|` and newlines outside quotes.
 // Enough to read the few commands judged here; the bash frontend renders the script in full.
 std::vector<std::string> simple_commands(const std::string& s) {
@@ -123,7 +117,7 @@ std::string nopasswd_commands(const std::string& rule) {
   std::size_t k = rule.find("NOPASSWD");
   std::string rest = rule.substr(k + 8);
   if (!rest.empty() && rest[0] == ':') rest.erase(0, 1);
-  std::string cmds = trim(rest);
+  std::string cmds(trim(rest));
   if (cmds.ends_with("\\n")) cmds = trim(cmds.substr(0, cmds.size() - 2));
   return cmds.empty() ? "ALL" : cmds;
 }
@@ -145,7 +139,7 @@ std::vector<ImageGrant> sudoers_grants(const std::string& text, const std::strin
                                        const Provenance& at) {
   std::vector<ImageGrant> out;
   for (const auto& raw : split(text, '\n')) {
-    std::string line = trim(raw);
+    std::string line(trim(raw));
     if (line.empty() || line[0] == '#' || line.find("NOPASSWD") == std::string::npos) continue;
     out.push_back({ImageGrantKind::PasswordlessSudo, nopasswd_commands(line), via, at});
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,7 +13,14 @@
 
 #include "analyzer/model/claims.h"
 
+namespace re2 {
+class RE2;
+}
+
 namespace sbr::md {
+
+// A case-insensitive RE2 of `pattern`, for the vocabulary's tables of phrases and markers.
+std::unique_ptr<re2::RE2> compile_ci(const char* pattern);
 
 // What a code span names, when the vocabulary knows it.
 struct SpanControl {

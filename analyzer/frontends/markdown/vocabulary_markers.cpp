@@ -14,12 +14,6 @@
 namespace sbr::md {
 namespace {
 
-std::unique_ptr<RE2> compile_ci(const char* pattern) {
-  RE2::Options o;
-  o.set_case_sensitive(false);
-  return std::make_unique<RE2>(pattern, o);
-}
-
 // A word, a code span (one token) or a punctuation mark that ends a negation's reach.
 struct Token {
   std::string text;  // lower case; "`" for a code span; the mark for punctuation
@@ -156,6 +150,12 @@ bool says_every_path(std::string_view clause) {
   static const auto kEvery = compile_ci(
       R"(\b(?:always|in every mode|in all modes|every mode|on every path|whatever the mode|regardless of (?:the )?mode|in any mode|even with)\b)");
   return RE2::PartialMatch(clause, *kEvery);
+}
+
+std::unique_ptr<RE2> compile_ci(const char* pattern) {
+  RE2::Options o;
+  o.set_case_sensitive(false);
+  return std::make_unique<RE2>(pattern, o);
 }
 
 }  // namespace sbr::md

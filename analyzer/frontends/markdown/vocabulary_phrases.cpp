@@ -159,12 +159,6 @@ struct CompiledPhrase {
   std::unique_ptr<RE2> re;
 };
 
-std::unique_ptr<RE2> compile_ci(const char* pattern) {
-  RE2::Options o;
-  o.set_case_sensitive(false);
-  return std::make_unique<RE2>(pattern, o);
-}
-
 const std::vector<CompiledPhrase>& compiled_phrases() {
   static const std::vector<CompiledPhrase> out = [] {
     std::vector<CompiledPhrase> v;

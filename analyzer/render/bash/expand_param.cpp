@@ -16,6 +16,14 @@
 
 namespace sbr::bash {
 
+EWord symbolic_word(std::string origin) {
+  EWord w;
+  w.w.symbolic = true;
+  w.w.origin = std::move(origin);
+  w.default_known = false;
+  return w;
+}
+
 namespace {
 
 Evaluator::ParamRef parse_parameter(TSNode n, const Ctx& ctx) {
@@ -47,14 +55,6 @@ Evaluator::ParamRef parse_parameter(TSNode n, const Ctx& ctx) {
   }
   p.all = p.index == "@" || p.index == "*";
   return p;
-}
-
-EWord symbolic_word(std::string origin) {
-  EWord w;
-  w.w.symbolic = true;
-  w.w.origin = std::move(origin);
-  w.default_known = false;
-  return w;
 }
 
 }  // namespace

@@ -23,4 +23,7 @@ struct Evaluator::ParamRef {
   std::vector<bool> set_on;
 };
 
+// A word whose value the script leaves open, named by where it comes from ("length of x").
+EWord symbolic_word(std::string origin);
+
 }  // namespace sbr::bash

@@ -17,14 +17,6 @@
 namespace sbr::bash {
 namespace {
 
-EWord symbolic_word(std::string origin) {
-  EWord w;
-  w.w.symbolic = true;
-  w.w.origin = std::move(origin);
-  w.default_known = false;
-  return w;
-}
-
 // `${s#p}`, `${s##p}`, `${s%p}`, `${s%%p}` on a concrete value.
 std::string remove_affix(const std::string& s, const std::string& pat, const std::string& op) {
   bool front = op[0] == '#';

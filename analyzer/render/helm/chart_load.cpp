@@ -6,6 +6,7 @@
 #include "analyzer/render/helm/archive.h"
 #include "analyzer/render/helm/chart.h"
 #include "analyzer/render/helm/funcs.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::render::helm {
 
@@ -16,11 +17,6 @@ constexpr int kMaxSubchartDepth = 10;
 std::string parent_dir(const std::string& path) {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? "" : path.substr(0, slash);
-}
-
-std::string base_name(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string join(const std::string& dir, const std::string& name) {

@@ -5,6 +5,7 @@
 
 #include "analyzer/render/helm/digest.h"
 #include "analyzer/render/helm/funcs.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::render::helm {
 
@@ -55,11 +56,6 @@ Value api_versions(const std::vector<std::string>& extra) {
   });
   m["\x01"] = Value::string("[" + print_value(list).substr(1));
   return Value::new_map(std::move(m));
-}
-
-std::string base_name(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 Value as_config(const std::shared_ptr<FileList>& files, bool secrets) {

@@ -67,14 +67,14 @@ std::string trim_left(const std::string& s) {
   return s.substr(k);
 }
 
-std::string trim(const std::string& s) {
+std::string trim_go_space(const std::string& s) {
   std::string t = trim_left(s);
   while (!t.empty() && go_space(t.back())) t.pop_back();
   return t;
 }
 
 std::string lower_trim(std::string s) {
-  s = trim(s);
+  s = trim_go_space(s);
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
@@ -225,7 +225,7 @@ bool template_output(const std::vector<TemplateFile>& templates,
     manifest += fmt::format("---\n# Source: {}\n{}\n", c.name, c.content);
   for (const Doc& d : manifests)
     manifest += fmt::format("---\n# Source: {}\n{}\n", d.path, d.content);
-  out = trim(manifest) + "\n";
+  out = trim_go_space(manifest) + "\n";
   for (const Doc& h : hooks) {
     if (skip_tests && h.test) continue;
     out += fmt::format("---\n# Source: {}\n{}\n", h.path, h.content);

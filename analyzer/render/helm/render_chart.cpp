@@ -8,6 +8,7 @@
 
 #include "analyzer/render/helm/context.h"
 #include "analyzer/render/helm/helm_surface.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::render::helm {
 
@@ -21,11 +22,6 @@ struct Unit {
   std::shared_ptr<ParsedFile> parsed;
   bool render = false;  // false: partials, tests, library charts, disabled subcharts
 };
-
-std::string base_name(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 void collect(const Chart& chart, const std::string& prefix, bool enabled, bool tests,
              std::vector<Unit>& out, int depth) {

@@ -15,14 +15,14 @@ struct Version {
   std::string pre;
 };
 
-std::string trim(std::string s) {
+std::string trim_spaces(std::string s) {
   while (!s.empty() && s.front() == ' ') s.erase(0, 1);
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
 }
 
 bool parse(std::string s, Version& v) {
-  s = trim(s);
+  s = trim_spaces(s);
   if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.erase(0, 1);
   auto plus = s.find('+');
   if (plus != std::string::npos) s.resize(plus);
@@ -67,7 +67,7 @@ Version bump(const Version& v, int part) {
 }
 
 bool one(std::string c, const Version& v, std::string& error) {
-  c = trim(c);
+  c = trim_spaces(c);
   std::string op;
   while (!c.empty() && std::string("<>=!~^").find(c[0]) != std::string::npos) {
     op += c[0];

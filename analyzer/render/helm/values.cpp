@@ -10,7 +10,7 @@ namespace sbr::render::helm {
 
 namespace {
 
-constexpr int kMaxDepth = 100;
+constexpr int kMaxValuesDepth = 100;
 
 Value* member(Value& m, const std::string& key) {
   if (!m.is_map()) return nullptr;
@@ -134,7 +134,7 @@ bool set_path(Value& root, const std::string& path, const Value& v) {
 }
 
 void coalesce_values(Value& over, const Value& defaults, int depth) {
-  if (depth > kMaxDepth || !over.is_map() || !defaults.is_map()) return;
+  if (depth > kMaxValuesDepth || !over.is_map() || !defaults.is_map()) return;
   for (const auto& entry : *defaults.map) {
     Value* mine = member(over, entry.first);
     if (!mine) {
@@ -241,7 +241,7 @@ Value path_to_map(const std::string& path, const Value& data) {
 }  // namespace
 
 void import_values(Chart& chart, int depth) {
-  if (depth > kMaxDepth) return;
+  if (depth > kMaxValuesDepth) return;
   for (Chart& sub : chart.subcharts) import_values(sub, depth + 1);
   bool any = false;
   for (const Dependency& d : chart.dependencies) any = any || !d.imports.empty();
@@ -271,7 +271,7 @@ void import_values(Chart& chart, int depth) {
 }
 
 void scope_subcharts(Chart& chart, const Value& values, const Value& top, int depth) {
-  if (depth > kMaxDepth) return;
+  if (depth > kMaxValuesDepth) return;
   const Value* global =
       values.is_map() && values.map->count("global") ? &values.map->at("global") : nullptr;
   for (Chart& sub : chart.subcharts) {

@@ -12,7 +12,7 @@ namespace sbr::render::helm {
 
 namespace {
 
-constexpr int kMaxDepth = 200;
+constexpr int kMaxEmitDepth = 200;
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -138,7 +138,7 @@ class Emitter {
   static std::string indent(int n) { return std::string(static_cast<std::size_t>(n), ' '); }
 
   void map(const Map& m, int ind, int depth) {
-    if (depth > kMaxDepth) throw std::runtime_error("toYaml: value nested too deeply");
+    if (depth > kMaxEmitDepth) throw std::runtime_error("toYaml: value nested too deeply");
     std::vector<const std::pair<const std::string, Value>*> entries;
     for (const auto& e : m) entries.push_back(&e);
     std::stable_sort(entries.begin(), entries.end(),
@@ -175,7 +175,7 @@ class Emitter {
   }
 
   void list(const List& l, int ind, int depth) {
-    if (depth > kMaxDepth) throw std::runtime_error("toYaml: value nested too deeply");
+    if (depth > kMaxEmitDepth) throw std::runtime_error("toYaml: value nested too deeply");
     bool first = true;
     for (const Value& item : l) {
       if (!first) out += indent(ind);

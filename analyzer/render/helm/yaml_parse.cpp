@@ -14,7 +14,7 @@ namespace sbr::render::helm {
 
 namespace {
 
-constexpr int kMaxDepth = 200;
+constexpr int kMaxParseDepth = 200;
 
 bool parse_number(const std::string& s, double& out) {
   std::string t;
@@ -65,7 +65,7 @@ struct Converter {
   FileId file;
 
   Value convert(const yaml::Node* n, const std::string& path, Location at, int depth) const {
-    if (depth > kMaxDepth) throw std::runtime_error("values nested more than 200 levels deep");
+    if (depth > kMaxParseDepth) throw std::runtime_error("values nested more than 200 levels deep");
     Value v;
     if (n && n->is_scalar())
       v = scalar(*n);
@@ -149,7 +149,7 @@ bool parse_yaml_value(std::string_view text, FileId file, const std::string& pre
 namespace {
 
 Value from_json(const nlohmann::json& j, int depth) {
-  if (depth > kMaxDepth) throw std::runtime_error("JSON nested more than 200 levels deep");
+  if (depth > kMaxParseDepth) throw std::runtime_error("JSON nested more than 200 levels deep");
   switch (j.type()) {
     case nlohmann::json::value_t::boolean:
       return Value::boolean(j.get<bool>());
@@ -202,7 +202,7 @@ void json_string(const std::string& s, std::string& out) {
 }
 
 void json_value(const Value& v, std::string& out, int depth) {
-  if (depth > kMaxDepth) throw std::runtime_error("toJson: value nested too deeply");
+  if (depth > kMaxParseDepth) throw std::runtime_error("toJson: value nested too deeply");
   switch (v.kind) {
     case Kind::Nil:
     case Kind::Method:

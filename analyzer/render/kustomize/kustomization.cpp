@@ -20,11 +20,6 @@ bool is_kustomization_name(std::string_view name) {
   return name == "kustomization.yaml" || name == "kustomization.yml" || name == "Kustomization";
 }
 
-std::string dir_of(const std::string& path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "" : path.substr(0, slash);
-}
-
 // The tree's files by path, and its directories with their kustomization file.
 struct TreeIndex {
   const SourceSet& sources;
