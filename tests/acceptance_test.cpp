@@ -5,6 +5,10 @@
 
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace acceptance_test {
+
 using namespace sbr;
 
 TEST_CASE("mixed manifests: every weakness reported where annotated, nothing else",
@@ -55,3 +59,5 @@ TEST_CASE("launcher: the reviewed weaknesses at their arguments, nothing on pass
     CHECK(rules.count(passed) == 0);
   }
 }
+
+}  // namespace acceptance_test

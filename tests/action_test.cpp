@@ -12,6 +12,10 @@
 #include "tests/git_repo.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace action_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -84,3 +88,5 @@ TEST_CASE("the action writes the step summary, with a base, annotations and a fu
   std::getline(diff_summary, first);
   CHECK(first.rfind("## sbreview diff base&#46;&#46;HEAD: ", 0) == 0);
 }
+
+}  // namespace action_test

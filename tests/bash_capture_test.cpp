@@ -6,6 +6,10 @@
 
 #include "tests/bash_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_capture_test {
+
 using namespace sbr;
 
 namespace {
@@ -116,3 +120,5 @@ TEST_CASE("a read loop over a long input stops at the loop bound", "[bash-captur
   CHECK(r.problems[0].kind == ProblemKind::BudgetExceeded);
   CHECK(r.invocations.size() == 64);
 }
+
+}  // namespace bash_capture_test

@@ -6,6 +6,10 @@
 #include "invariants/script_judgments.h"
 #include "tests/bash_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_facts_test {
+
 using namespace sbr;
 using sbr::test::render_text;
 
@@ -333,3 +337,5 @@ TEST_CASE("a gate exec'd into a container started detached", "[bash]") {
               "OUTPUT DROP\n",
               k) == 0);
 }
+
+}  // namespace bash_facts_test

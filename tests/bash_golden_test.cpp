@@ -12,6 +12,10 @@
 #include "analyzer/report/script_dump.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_golden_test {
+
 using namespace sbr;
 
 namespace {
@@ -68,3 +72,5 @@ TEST_CASE("dumps never print a secret value", "[bash]") {
   CHECK(os.str().find("ghp_abcdef") == std::string::npos);
   CHECK(os.str().find("GITHUB_TOKEN=<redacted>") != std::string::npos);
 }
+
+}  // namespace bash_golden_test

@@ -11,6 +11,10 @@
 
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_hostile_binary_test {
+
 namespace {
 
 std::string repeat(const std::string& s, int n) {
@@ -90,3 +94,5 @@ TEST_CASE("a chain of 200 sourced files ends in SB0007 from the binary", "[bash-
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("`source` nested too deeply") != std::string::npos);
 }
+
+}  // namespace bash_hostile_binary_test

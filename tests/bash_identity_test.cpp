@@ -12,6 +12,10 @@
 #include "analyzer/source/memory_tree.h"
 #include "tests/bash_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_identity_test {
+
 using namespace sbr;
 
 namespace {
@@ -122,3 +126,5 @@ TEST_CASE("compose exec into a service gates it and the services on service:NAME
   CHECK(std::count(linked.begin(), linked.end(), "agent") >= 1);
   CHECK(std::count(linked.begin(), linked.end(), "docs") == 0);
 }
+
+}  // namespace bash_identity_test

@@ -8,6 +8,10 @@
 
 #include "tests/bash_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_nesting_test {
+
 namespace {
 
 std::string repeat(const std::string& s, int n) {
@@ -122,3 +126,5 @@ TEST_CASE("an elif chain far past the bound ends in a budget problem, not a cras
   auto r = sbr::test::render_text(kForms[8].make(20000));
   CHECK(has_nesting_problem(r));
 }
+
+}  // namespace bash_nesting_test

@@ -12,6 +12,10 @@
 #include "analyzer/render/bash/syntax.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_node_kinds_test {
+
 namespace fs = std::filesystem;
 using sbr::bash::K;
 
@@ -89,3 +93,5 @@ TEST_CASE("fields resolve to the grammar's field ids", "[bash-syntax]") {
   TSNode loop = ts_node_named_child(tree->root(), 2);
   CHECK(tree->slice(sbr::bash::field(loop, sbr::bash::F::variable)) == "i");
 }
+
+}  // namespace bash_node_kinds_test

@@ -9,6 +9,10 @@
 #include "tests/bash_helpers.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_render_test {
+
 using namespace sbr;
 using sbr::test::argv_text;
 using sbr::test::find_invocation;
@@ -377,3 +381,5 @@ TEST_CASE("truncated and mangled launchers never crash the renderer", "[bash]") 
     }
   }
 }
+
+}  // namespace bash_render_test

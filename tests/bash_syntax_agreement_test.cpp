@@ -16,6 +16,10 @@
 #include "tests/bash_helpers.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_syntax_agreement_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -141,3 +145,5 @@ TEST_CASE("every RUN line that bash -n accepts parses without a syntax error", "
   fs::remove_all(dir);
   CHECK(accepted > 20);
 }
+
+}  // namespace bash_syntax_agreement_test

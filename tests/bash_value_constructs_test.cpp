@@ -9,6 +9,10 @@
 
 #include "tests/bash_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_value_constructs_test {
+
 using namespace sbr;
 using test::lists;
 using test::render_text;
@@ -114,3 +118,5 @@ TEST_CASE("a keyed element of an associative literal keeps its value on every pa
   CHECK(ls.at("docker run --runtime=runsc --user 1000:1000 img").empty());
   CHECK(ls.at("docker run --runtime=runc --user 1000:1000 img") == "when SANDBOX!=gvisor");
 }
+
+}  // namespace bash_value_constructs_test

@@ -12,6 +12,10 @@
 
 #include "tests/bash_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_value_inputs_test {
+
 using namespace sbr;
 using test::launches;
 using test::lists;
@@ -216,3 +220,5 @@ TEST_CASE("a test of a positional parameter says whose argument it is", "[bash-v
     CHECK(ls.begin()->second.find("`debug_shell` is called with `--root`") != std::string::npos);
   }
 }
+
+}  // namespace bash_value_inputs_test

@@ -11,6 +11,10 @@
 
 #include "tests/bash_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_value_product_test {
+
 using namespace sbr;
 using test::argv_text;
 using test::launches;
@@ -139,3 +143,5 @@ TEST_CASE("a dispatch key with a value on another path runs that path's handler"
   CHECK(ls.at("docker run --rm img").empty());
   CHECK(ls.at("docker run --pid=host img") == "when AGENT_DEBUG=1");
 }
+
+}  // namespace bash_value_product_test

@@ -10,6 +10,10 @@
 
 #include "tests/bash_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_values_test {
+
 using namespace sbr;
 using test::argv_text;
 using test::launches;
@@ -193,3 +197,5 @@ TEST_CASE("a case on a path-dependent value runs the item each path's value take
   CHECK(ls[1]->from.condition().text == "when started with `--unsafe`");
   CHECK(ls[1]->from.condition().needs_switch);
 }
+
+}  // namespace bash_values_test

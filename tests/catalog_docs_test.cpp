@@ -15,6 +15,10 @@
 #include "analyzer/report/catalog_docs.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace catalog_docs_test {
+
 using namespace sbr;
 
 namespace {
@@ -105,3 +109,5 @@ TEST_CASE("a rule is C++ or data, the C++ of a data rule is gone", "[catalog]") 
   }
   CHECK(data >= 50);
 }
+
+}  // namespace catalog_docs_test

@@ -16,6 +16,10 @@
 #include "invariants/common.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace catalog_fail_closed_test {
+
 using namespace sbr;
 
 namespace {
@@ -170,3 +174,5 @@ TEST_CASE("over the fixture suite, summaries are complete and applies_to holds",
   INFO(os.str());
   CHECK(unlisted.empty());
 }
+
+}  // namespace catalog_fail_closed_test

@@ -13,6 +13,10 @@
 #include "generated/rule_ids.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace catalog_test {
+
 using namespace sbr;
 
 namespace {
@@ -221,3 +225,5 @@ TEST_CASE("a summary naming a parameter the check does not supply is an internal
   CHECK_FALSE(summary_parameters("a } b").ok());
   CHECK_FALSE(summary_parameters("{open").ok());
 }
+
+}  // namespace catalog_test

@@ -14,6 +14,10 @@
 #include "tests/git_repo.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace cli_rules_test {
+
 using namespace sbr;
 namespace fs = std::filesystem;
 
@@ -194,3 +198,5 @@ TEST_CASE("diff judges with BASE's user rules: a change cannot rewrite its own r
   for (const auto& f : doc["findings"]) acme += f["rule"] == "ACME-approved-registry";
   CHECK(acme == 1);  // the new Job, judged by BASE's rule
 }
+
+}  // namespace cli_rules_test

@@ -14,6 +14,10 @@
 
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace cli_test {
+
 namespace {
 
 // A temporary directory that removes itself.
@@ -282,3 +286,5 @@ TEST_CASE("options --jobs 1 and --jobs 2 give byte-identical output on the fixtu
       sbreview(root, "check --fail-on none --jobs 2 --format json --today 2026-06-15 fixtures");
   CHECK(j1.out == j2.out);
 }
+
+}  // namespace cli_test

@@ -3,6 +3,10 @@
 
 #include "analyzer/frontends/launch/compose_interpolate.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace compose_interpolate_test {
+
 using namespace sbr::launch;
 
 namespace {
@@ -70,3 +74,5 @@ TEST_CASE(".env as compose parses it: quotes, comments, export", "[compose]") {
   CHECK(e.values.count("bare") == 0);
   CHECK(e.values.at("H") == "line\nbreak");
 }
+
+}  // namespace compose_interpolate_test

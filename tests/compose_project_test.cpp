@@ -6,6 +6,10 @@
 #include "analyzer/source/source.h"
 #include "tests/source_file.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace compose_project_test {
+
 using namespace sbr;
 using test::file_of;
 
@@ -299,3 +303,5 @@ TEST_CASE("compose: a launcher's `-f a -f b up` is one project of both files", "
     CHECK(out.workloads.empty());
   }
 }
+
+}  // namespace compose_project_test

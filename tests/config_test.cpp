@@ -4,6 +4,10 @@
 
 #include "analyzer/config/config.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace config_test {
+
 using namespace sbr;
 
 namespace {
@@ -124,3 +128,5 @@ TEST_CASE("threat class and engine names round-trip", "[config]") {
     CHECK(parse_engine(engine_name(e)) == e);
   }
 }
+
+}  // namespace config_test

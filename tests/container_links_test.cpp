@@ -13,6 +13,10 @@
 #include "analyzer/pipeline/analysis.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace container_links_test {
+
 using namespace sbr;
 
 namespace {
@@ -361,3 +365,5 @@ spec:
   CHECK(runner->threat == ThreatClass::UntrustedCode);
   CHECK(runner->threat_reason.find("builds and runs the devcontainer") != std::string::npos);
 }
+
+}  // namespace container_links_test

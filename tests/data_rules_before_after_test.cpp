@@ -19,6 +19,10 @@
 #include "analyzer/cli/cli.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace data_rules_before_after_test {
+
 using namespace sbr;
 
 namespace {
@@ -134,3 +138,5 @@ TEST_CASE("the rules moved into data report what their C++ reported", "[data-rul
   CHECK(gained.empty());
   CHECK(now.size() == before.size());
 }
+
+}  // namespace data_rules_before_after_test

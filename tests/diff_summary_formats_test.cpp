@@ -12,6 +12,10 @@
 #include "tests/git_repo.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace diff_summary_formats_test {
+
 using namespace sbr;
 namespace fs = std::filesystem;
 
@@ -121,3 +125,5 @@ TEST_CASE("diff --format markdown --show-fixed lists the fixed findings", "[diff
   CHECK(diff(repo.path, {"HEAD..base", "--format", "markdown"}).out.find("### Fixed") ==
         std::string::npos);
 }
+
+}  // namespace diff_summary_formats_test

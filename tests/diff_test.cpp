@@ -13,6 +13,10 @@
 #include "tests/git_repo.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace diff_test {
+
 using namespace sbr;
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -300,3 +304,5 @@ TEST_CASE("a values change that turns on privileged is new, at the values line",
   }
   CHECK(privileged);
 }
+
+}  // namespace diff_test

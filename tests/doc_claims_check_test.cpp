@@ -16,6 +16,10 @@
 #include "invariants/doc_claims.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace doc_claims_check_test {
+
 using namespace sbr;
 
 namespace {
@@ -292,3 +296,5 @@ TEST_CASE("a repository whose claims all hold reports nothing", "[doc-claims][fi
   CHECK(claims >= 15);
   CHECK(holds == claims);
 }
+
+}  // namespace doc_claims_check_test

@@ -10,6 +10,10 @@
 #include "analyzer/frontends/markdown/markdown_tree.h"
 #include "analyzer/frontends/markdown/vocabulary.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace doc_claims_extract_test {
+
 using namespace sbr;
 
 namespace {
@@ -288,3 +292,5 @@ TEST_CASE("which Markdown files are read for claims by default", "[doc-claims]")
   CHECK_FALSE(default_claims_document("CHANGELOG.md"));
   CHECK_FALSE(default_claims_document("workspace/NOTES.md"));
 }
+
+}  // namespace doc_claims_extract_test

@@ -14,6 +14,10 @@
 #include "analyzer/source/repository_files.h"
 #include "invariants/doc_claims.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace doc_claims_gaps_test {
+
 using namespace sbr;
 
 namespace {
@@ -209,3 +213,5 @@ TEST_CASE("evidence outside the run is found in the repository, never through a 
   CHECK(without.of("SB0030").size() == 4);
   CHECK(with.of("SB0030").size() == 3);
 }
+
+}  // namespace doc_claims_gaps_test

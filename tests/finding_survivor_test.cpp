@@ -9,6 +9,10 @@
 
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace finding_survivor_test {
+
 namespace fs = std::filesystem;
 
 TEST_CASE("of equal findings the one with the smallest identity is kept", "[fixtures]") {
@@ -35,3 +39,5 @@ TEST_CASE("of equal findings the one with the smallest identity is kept", "[fixt
   CHECK(seen == 1);
   fs::remove_all(dir);
 }
+
+}  // namespace finding_survivor_test

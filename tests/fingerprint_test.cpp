@@ -21,6 +21,10 @@
 #include "generated/rule_ids.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace fingerprint_test {
+
 using namespace sbr;
 namespace fs = std::filesystem;
 
@@ -264,3 +268,5 @@ TEST_CASE("the launch path names the functions on the way, the command and the c
                      "podman run:image=alpine",
                  });
 }
+
+}  // namespace fingerprint_test

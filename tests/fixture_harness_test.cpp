@@ -12,6 +12,10 @@
 
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace fixture_harness_test {
+
 namespace {
 
 struct Dir {
@@ -140,3 +144,5 @@ TEST_CASE("closed world: a finding nobody annotated fails the fixture and is nam
           0);
   }
 }
+
+}  // namespace fixture_harness_test

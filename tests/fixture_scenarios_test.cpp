@@ -4,6 +4,10 @@
 
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace fixture_scenarios_test {
+
 TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures]") {
   for (const char* dir : {"k8s/mixed",
                           "k8s/frontend",
@@ -62,3 +66,5 @@ TEST_CASE("a self-recursive launcher's finding names its launch once", "[fixture
                "SYS_PTRACE") == 0);
   CHECK(m.find("line 16,") == std::string::npos);
 }
+
+}  // namespace fixture_scenarios_test

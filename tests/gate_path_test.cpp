@@ -5,6 +5,10 @@
 
 #include "analyzer/engine/gate_path.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace gate_path_test {
+
 using namespace sbr;
 
 namespace {
@@ -85,3 +89,5 @@ TEST_CASE("engine: a link becomes a gate on the workload's path", "[gates][engin
   engine::attach_gates(m);  // idempotent
   CHECK(m.workloads[0].network.egress.size() == 1);
 }
+
+}  // namespace gate_path_test

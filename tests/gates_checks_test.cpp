@@ -5,6 +5,10 @@
 #include "invariants/modules.h"
 #include "tests/gates_test_util.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace gates_checks_test {
+
 using namespace sbr;
 
 namespace {
@@ -152,3 +156,5 @@ TEST_CASE("SB5072 once per ruleset even with output and forward gates", "[gates]
   REQUIRE(rules(fs) == std::vector<std::string>{"SB5072"});
   CHECK(fs[0].at.line == 1);
 }
+
+}  // namespace gates_checks_test

@@ -4,6 +4,10 @@
 
 #include "tests/gates_test_util.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace gates_collector_test {
+
 using namespace sbr;
 using test::gate_with_hook;
 
@@ -279,3 +283,5 @@ TEST_CASE("a default deny only on a non-default path does not deny, where it is 
   CHECK(gs.at(0).denies_v4);
   CHECK_FALSE(gs.at(0).switched_deny);
 }
+
+}  // namespace gates_collector_test

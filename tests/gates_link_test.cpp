@@ -7,6 +7,10 @@
 #include "analyzer/engine/gate_path.h"
 #include "tests/gates_test_util.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace gates_link_test {
+
 using namespace sbr;
 
 namespace {
@@ -317,3 +321,5 @@ TEST_CASE("a bind mount's source decides which repository file a container runs"
   CHECK(linked[2].empty());
   CHECK(m.workloads[2].unresolved_runs.size() == 1);
 }
+
+}  // namespace gates_link_test

@@ -4,6 +4,10 @@
 
 #include "tests/gates_test_util.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace gates_nft_test {
+
 using namespace sbr;
 
 namespace {
@@ -253,3 +257,5 @@ TEST_CASE("an empty set an accept depends on allows nothing", "[gates]") {
   CHECK(g.denies_v4);
   CHECK(g.allows.empty());
 }
+
+}  // namespace gates_nft_test

@@ -4,6 +4,10 @@
 
 #include "tests/gates_test_util.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace gates_robustness_test {
+
 using namespace sbr;
 
 TEST_CASE("every prefix of the gate fixtures is handled", "[gates]") {
@@ -50,3 +54,5 @@ TEST_CASE("a chain jumping to itself from many rules stays within budget", "[gat
   REQUIRE(p.scripts.size() == 1);
   CHECK_FALSE(p.scripts[0].gates.at(0).denies_v4);
 }
+
+}  // namespace gates_robustness_test

@@ -3,6 +3,10 @@
 
 #include "tests/gates_test_util.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace gates_squid_test {
+
 using namespace sbr;
 
 namespace {
@@ -91,3 +95,5 @@ TEST_CASE("squid: a dstdomain list read from a file stays a named list", "[gates
   CHECK(g.allows[0].value == "/etc/squid/allowed.txt (list read from a file)");
   CHECK(g.denies_v4);
 }
+
+}  // namespace gates_squid_test

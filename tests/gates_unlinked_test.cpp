@@ -12,6 +12,10 @@
 #include "invariants/modules.h"
 #include "tests/gates_test_util.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace gates_unlinked_test {
+
 using namespace sbr;
 
 namespace {
@@ -285,3 +289,5 @@ TEST_CASE("docker exec iptables-restore records the container too", "[gates]") {
   REQUIRE(gs[0].allows.size() == 1);
   CHECK(gs[0].allows[0].value == "140.82.112.3/32");
 }
+
+}  // namespace gates_unlinked_test

@@ -13,6 +13,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/helm_engine_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace helm_chart_features_test {
+
 using namespace sbr;
 
 namespace {
@@ -222,3 +226,5 @@ TEST_CASE("toToml prints TOML as Helm's encoder does", "[helm][functions]") {
         "\n[t]\n  x = true\n  [t.deep]\n    y = 2.5\n");
   CHECK(render_ok("{{ toToml \"text\" }}") == "toml: top-level values must be Go maps or structs");
 }
+
+}  // namespace helm_chart_features_test

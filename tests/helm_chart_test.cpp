@@ -6,6 +6,10 @@
 
 #include "analyzer/render/helm/helm.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace helm_chart_test {
+
 using namespace sbr;
 
 namespace {
@@ -313,3 +317,5 @@ TEST_CASE("dependency alias names the subchart, tags disable it", "[helm][chart]
   on.helm_set = {"tags.observability=true"};
   CHECK(render_charts(t, on).streams.size() == 2);
 }
+
+}  // namespace helm_chart_test

@@ -6,6 +6,10 @@
 #include "analyzer/cli/cli.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace helm_cli_test {
+
 namespace {
 
 struct Run {
@@ -63,3 +67,5 @@ TEST_CASE("check --helm-set changes what the chart renders, --render=off reads i
   Run bad = cli({"check", "--render=maybe", chart()});
   CHECK(bad.code == 2);
 }
+
+}  // namespace helm_cli_test

@@ -3,6 +3,10 @@
 
 #include "tests/helm_engine_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace helm_functions_test {
+
 using sbr::test::render_template;
 
 namespace {
@@ -173,3 +177,5 @@ TEST_CASE("dict readers take a missing value as an empty dict, as Go passes a ni
             ".Values.missing \"a\" }}|") == "false 0 |");
   CHECK_FALSE(sbr::test::render_template("{{ set .Values.missing \"a\" 1 }}").error.empty());
 }
+
+}  // namespace helm_functions_test

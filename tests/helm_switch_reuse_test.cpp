@@ -10,6 +10,10 @@
 #include "analyzer/render/helm/switches.h"
 #include "analyzer/render/helm/user_values.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace helm_switch_reuse_test {
+
 using namespace sbr;
 using namespace sbr::render::helm;
 
@@ -197,3 +201,5 @@ TEST_CASE("a template that changes shared state makes every template render agai
   for (const RenderedTemplate& r : part.render.templates)
     CHECK(r.out.text.find("# reused") == std::string::npos);
 }
+
+}  // namespace helm_switch_reuse_test

@@ -11,6 +11,10 @@
 #include "analyzer/render/helm/helm.h"
 #include "analyzer/source/memory_tree.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace helm_switches_test {
+
 using namespace sbr;
 
 namespace {
@@ -254,3 +258,5 @@ TEST_CASE("a field a guard left out is reported at the guard, the values key rel
     CHECK(found[0]->via()[0].at.line == line_of(values, "enabled: false"));
   }
 }
+
+}  // namespace helm_switches_test

@@ -13,6 +13,10 @@
 #include "analyzer/render/helm/manifests.h"
 #include "analyzer/source/memory_tree.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace helm_template_output_test {
+
 using namespace sbr;
 
 namespace {
@@ -293,3 +297,5 @@ TEST_CASE("sbreview render helm renders a chart directory or a packaged chart", 
   CHECK(packed.str().rfind("---\n# Source: redis-lite/templates/deployment.yaml\n", 0) == 0);
   CHECK(packed.str().find("  name: release-name-redis-lite\n") != std::string::npos);
 }
+
+}  // namespace helm_template_output_test

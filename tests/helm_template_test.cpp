@@ -4,6 +4,10 @@
 
 #include "tests/helm_engine_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace helm_template_test {
+
 using sbr::test::render_template;
 
 namespace {
@@ -154,3 +158,5 @@ TEST_CASE("hostile templates fail cleanly, never crash", "[helm][template]") {
   CHECK(run("{{ \"\\x41\\u00e9\" }}") == "A\xc3\xa9");
   CHECK(run("{{ printf \"%d %s\" 1 }}") == "1 %!s(MISSING)");
 }
+
+}  // namespace helm_template_test

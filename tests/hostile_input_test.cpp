@@ -17,6 +17,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace hostile_input_test {
+
 using nlohmann::json;
 
 namespace {
@@ -145,3 +149,5 @@ TEST_CASE("hostile repository: every input named, the pod behind invalid UTF-8 s
   }
   CHECK(blob_notified);
 }
+
+}  // namespace hostile_input_test

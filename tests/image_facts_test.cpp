@@ -16,6 +16,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/source_file.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace image_facts_test {
+
 using namespace sbr;
 using test::file_of;
 
@@ -273,3 +277,5 @@ TEST_CASE("the model dump shows what the image grants and which repository files
                   "        container_path: /usr/local/bin/entrypoint.sh @ "
                   ".devcontainer/Dockerfile:23:12\n") != std::string::npos);
 }
+
+}  // namespace image_facts_test

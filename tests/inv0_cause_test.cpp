@@ -17,6 +17,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace inv0_cause_test {
+
 using namespace sbr;
 
 namespace {
@@ -134,3 +138,5 @@ TEST_CASE("findings of invariants 1-7 have no cause in any report", "[inv0][caus
     if (f["invariant"] != 0) CHECK(f["cause"].is_null());
   }
 }
+
+}  // namespace inv0_cause_test

@@ -7,6 +7,10 @@
 #include "invariants/modules.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace inv0_test {
+
 using namespace sbr;
 
 namespace {
@@ -104,3 +108,5 @@ TEST_CASE("weak acceptances are integrity findings at the acceptance", "[inv0]")
   CHECK(fs[0].severity == Severity::Note);
   CHECK(fs[0].accepted_reason == "vendored");
 }
+
+}  // namespace inv0_test

@@ -3,6 +3,10 @@
 #include "invariants/modules.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace inv1_test {
+
 using namespace sbr;
 using namespace sbr::test;
 
@@ -256,3 +260,5 @@ TEST_CASE("baseline admission is named in the findings it would reject", "[inv1]
   w.pod_security->enforce = "privileged";
   CHECK(with_rule(iso(w), "SB1001").at(0).message.find("Admission") == std::string::npos);
 }
+
+}  // namespace inv1_test

@@ -3,6 +3,10 @@
 #include "invariants/modules.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace inv2_test {
+
 using namespace sbr;
 using namespace sbr::test;
 
@@ -230,3 +234,5 @@ TEST_CASE("an unresolved engine is judged as docker, and the message says so", "
   CHECK(priv(d).at(0).message.find("the engine is unresolved and judged as docker") !=
         std::string::npos);
 }
+
+}  // namespace inv2_test

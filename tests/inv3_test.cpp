@@ -4,6 +4,10 @@
 #include "invariants/modules.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace inv3_test {
+
 using namespace sbr;
 using namespace sbr::test;
 using engine::HostPathKind;
@@ -224,3 +228,5 @@ TEST_CASE("SB3013 a read-only mount inside a writable mount of the same host tre
   ro.mounts.push_back(host_mount("$PWD/.git", "/work/.git", true, 41));
   CHECK(fsys(ro).empty());
 }
+
+}  // namespace inv3_test

@@ -9,6 +9,10 @@
 #include "invariants/modules.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace inv4_test {
+
 using namespace sbr;
 
 namespace {
@@ -195,3 +199,5 @@ TEST_CASE("a grant limited by resourceNames to named Secrets does not read every
   pods.resource_names = {"runner"};
   CHECK_FALSE(inv::dangerous_grant(pods).empty());
 }
+
+}  // namespace inv4_test

@@ -10,6 +10,10 @@
 #include "invariants/modules.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace inv5_test {
+
 using namespace sbr;
 
 namespace {
@@ -506,3 +510,5 @@ TEST_CASE("podman kube play does not enforce network policies", "[inv5]") {
   m.workloads[0].engine = Engine::Kubelet;
   CHECK_FALSE(fired(m, "SB5001"));
 }
+
+}  // namespace inv5_test

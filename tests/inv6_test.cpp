@@ -9,6 +9,10 @@
 #include "invariants/modules.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace inv6_test {
+
 using namespace sbr;
 
 namespace {
@@ -255,3 +259,5 @@ TEST_CASE("pod-level findings: once per threat class, through a main container",
   for (const auto& x : all) reported += x.rule_id == "SB6007";
   CHECK(reported == 1);
 }
+
+}  // namespace inv6_test

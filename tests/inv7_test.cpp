@@ -6,6 +6,10 @@
 #include "invariants/modules.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace inv7_test {
+
 using namespace sbr;
 
 namespace {
@@ -172,3 +176,5 @@ TEST_CASE("a harness login directory on a lasting volume is SB4053, and read-onl
   scratch.mounts.push_back(volume(MountKind::EmptyDir, "/home/node/.claude", 20));
   CHECK(secrets(scratch).empty());
 }
+
+}  // namespace inv7_test

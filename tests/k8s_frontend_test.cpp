@@ -13,6 +13,10 @@
 #include "analyzer/report/report.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace k8s_frontend_test {
+
 using namespace sbr;
 
 namespace {
@@ -316,3 +320,5 @@ TEST_CASE("cluster tools' configuration files are other YAML, not invalid object
         "Pod has no metadata.name: the object is invalid and cannot be "
         "applied");
 }
+
+}  // namespace k8s_frontend_test

@@ -13,6 +13,10 @@
 #include "analyzer/pipeline/analysis.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace k8s_locations_test {
+
 using namespace sbr;
 
 namespace {
@@ -148,3 +152,5 @@ TEST_CASE("an absent field is reported where a person would add it", "[k8s][loca
   // Resource limits are not securityContext fields: they stay at the container entry.
   CHECK(places(r, file, "SB6001").empty());
 }
+
+}  // namespace k8s_locations_test

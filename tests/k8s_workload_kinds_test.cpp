@@ -12,6 +12,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace k8s_workload_kinds_test {
+
 using namespace sbr;
 
 namespace {
@@ -117,3 +121,5 @@ TEST_CASE("an Argo Rollout and a Knative Service are long-lived controllers", "[
   }
   CHECK(long_lived == std::set<std::string>{"rollout.yaml", "worker.yaml"});
 }
+
+}  // namespace k8s_workload_kinds_test

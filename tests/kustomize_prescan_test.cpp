@@ -9,6 +9,10 @@
 #include "analyzer/render/kustomize/internal.h"
 #include "tests/source_file.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace kustomize_prescan_test {
+
 using namespace sbr;
 using render::kz::Tool;
 
@@ -278,3 +282,5 @@ TEST_CASE("a component nobody includes is not rendered, and its patches are not 
   CHECK(out.streams.empty());
   CHECK(consumed(out, id_of(s, "components/debug/shell.yaml")));
 }
+
+}  // namespace kustomize_prescan_test

@@ -16,6 +16,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace kustomize_render_test {
+
 using namespace sbr;
 namespace fs = std::filesystem;
 
@@ -428,3 +432,5 @@ TEST_CASE("replicas:, replacements: and JSON 6902 list indexes map to what set t
   CHECK(origin_of(s, "name: debug-shell", 6).at.line == 14);
   CHECK(origin_of(s, "image: agent:1", 7).at.file == id_of(r.sources, "base/deploy.yaml"));
 }
+
+}  // namespace kustomize_render_test

@@ -5,6 +5,10 @@
 #include "invariants/modules.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace launch_checks_test {
+
 using namespace sbr;
 
 namespace {
@@ -154,3 +158,5 @@ TEST_CASE("seccomp profile findings list the workloads that use the profile", "[
   REQUIRE(f.items()[0].related.size() == 1);
   CHECK(f.items()[0].related[0].at.line == 4);
 }
+
+}  // namespace launch_checks_test

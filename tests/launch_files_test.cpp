@@ -11,6 +11,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/source_file.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace launch_files_test {
+
 using namespace sbr;
 using test::file_of;
 
@@ -323,3 +327,5 @@ TEST_CASE("garbage never crashes a launch reader and is never silent", "[launch]
   CHECK(out.seccomp_profiles.size() == 1);
   CHECK(out.problems.back().kind == ProblemKind::ParseError);
 }
+
+}  // namespace launch_files_test

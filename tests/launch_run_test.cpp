@@ -4,6 +4,10 @@
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/launch/specs.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace launch_run_test {
+
 using namespace sbr;
 
 namespace {
@@ -534,3 +538,5 @@ TEST_CASE("an open word where an option goes is reported, never taken for the im
   REQUIRE(workloads_from_invocation(valued, ctx, out3));
   CHECK(out3.problems.empty());
 }
+
+}  // namespace launch_run_test

@@ -7,6 +7,10 @@
 #include "generated/rule_ids.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace matcher_test {
+
 using namespace sbr;
 using namespace sbr::test;
 
@@ -227,3 +231,5 @@ TEST_CASE("user rule ids stay out of the SB range and name their prefix", "[matc
   acme.prefixes.push_back("ACME");
   CHECK(Catalog::parse_rule(text, "r.yaml", acme).ok());
 }
+
+}  // namespace matcher_test

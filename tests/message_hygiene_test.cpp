@@ -10,6 +10,10 @@
 #include "analyzer/check/catalog.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace message_hygiene_test {
+
 namespace {
 
 // Each backtick span becomes one `Q`, so what surrounds it keeps its own spacing.
@@ -106,3 +110,5 @@ TEST_CASE("finding messages and remediations read cleanly over every fixture", "
 TEST_CASE("finding messages and remediations read cleanly over the examples", "[hygiene]") {
   scan("examples");
 }
+
+}  // namespace message_hygiene_test

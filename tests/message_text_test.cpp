@@ -10,6 +10,10 @@
 #include "analyzer/check/finding.h"
 #include "analyzer/support/message_text.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace message_text_test {
+
 using sbr::Finding;
 using sbr::Findings;
 using sbr::MessageText;
@@ -83,3 +87,5 @@ TEST_CASE("findings of many workloads share the words around the name", "[messag
   CHECK(items[3].message == no_limit("agent-00000"));
   CHECK(items[3].message.parts()[0].data() != items[0].message.parts()[0].data());
 }
+
+}  // namespace message_text_test

@@ -9,6 +9,10 @@
 #include "invariants/object_order.h"
 #include "invariants/workload_facts.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace object_order_test {
+
 using namespace sbr;
 
 namespace {
@@ -66,3 +70,5 @@ TEST_CASE("a pod's containers apart in the model still make one finding", "[obje
   CHECK(items[1].message.str().find("containers agent, proxy") != std::string::npos);
   CHECK(items[2].message.str().find("tenants/c") != std::string::npos);
 }
+
+}  // namespace object_order_test

@@ -15,6 +15,10 @@
 #include "analyzer/report/report.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace pipeline_test {
+
 using namespace sbr;
 namespace fs = std::filesystem;
 
@@ -82,3 +86,5 @@ TEST_CASE("directories nested past the walk's depth are reported, not skipped", 
     reported = reported || p.kind == ProblemKind::BudgetExceeded;
   CHECK(reported);
 }
+
+}  // namespace pipeline_test

@@ -3,6 +3,10 @@
 
 #include "analyzer/cli/options.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace prove_options_test {
+
 using namespace sbr;
 
 namespace {
@@ -57,3 +61,5 @@ TEST_CASE("prove options: what is refused", "[prover][cli]") {
   CHECK(error_of({"check", "--self-test"}) ==
         "--runtime-dir, --timeout, --from and --self-test are for prove");
 }
+
+}  // namespace prove_options_test

@@ -18,6 +18,10 @@
 #include "analyzer/report/report.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace provenance_test {
+
 using namespace sbr;
 namespace fs = std::filesystem;
 
@@ -163,3 +167,5 @@ TEST_CASE("text and JSON show the chain", "[provenance]") {
   }
   CHECK(seen);
 }
+
+}  // namespace provenance_test

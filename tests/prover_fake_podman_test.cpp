@@ -15,6 +15,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace prover_fake_podman_test {
+
 using namespace sbr;
 
 namespace {
@@ -106,3 +110,5 @@ TEST_CASE("prove: SIGTERM during a launch ends the run by that signal, cleaned u
   check_swept(fake.calls());
   CHECK(std::filesystem::is_empty(fake.runs));
 }
+
+}  // namespace prover_fake_podman_test

@@ -10,6 +10,10 @@
 #include "prover/lib/runtime_findings.h"
 #include "tests/prover_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace prover_judge_test {
+
 using namespace sbr;
 using prove::Verdict;
 using Json = nlohmann::json;
@@ -274,3 +278,5 @@ TEST_CASE("prover judge: a finding about no workload is not verifiable", "[prove
   CHECK(v.verdict == Verdict::Unverifiable);
   CHECK(v.reason == "not about a workload the prover launches");
 }
+
+}  // namespace prover_judge_test

@@ -10,6 +10,10 @@
 #include "prover/lib/units.h"
 #include "prover/probe/probe_parse.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace prover_parse_test {
+
 using namespace sbr;
 
 TEST_CASE("probe: /proc/self/status keeps an absent NoNewPrivs apart from 0", "[prover]") {
@@ -127,3 +131,5 @@ TEST_CASE("prover: the probe image's archive is a valid ustar", "[prover]") {
   for (char c : h) sum += static_cast<unsigned char>(c);
   CHECK(stored == sum);
 }
+
+}  // namespace prover_parse_test

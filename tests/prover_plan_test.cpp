@@ -7,6 +7,10 @@
 
 #include "tests/prover_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace prover_plan_test {
+
 using namespace sbr;
 using prove::LaunchKind;
 
@@ -199,3 +203,5 @@ TEST_CASE("prover plan: the probe's command line", "[prover]") {
                                         "/var/run/docker.sock", "--linger-ms", "250",
                                         "--until-stdin-eof"});
 }
+
+}  // namespace prover_plan_test

@@ -21,6 +21,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace prover_podman_test {
+
 using namespace sbr;
 using Json = nlohmann::json;
 
@@ -348,3 +352,5 @@ TEST_CASE("prove --self-test: what this podman honours", "[.podman]") {
   CHECK(status("podman kube play", "runAsNonRoot: true (no runAsUser)") == "ignored");
   CHECK(leftovers().empty());
 }
+
+}  // namespace prover_podman_test

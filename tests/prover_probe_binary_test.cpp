@@ -6,6 +6,10 @@
 #include "prover/lib/probe_binary.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace prover_probe_binary_test {
+
 using namespace sbr;
 
 TEST_CASE("probe lookup: installed layout first, then beside the binary", "[prover]") {
@@ -45,3 +49,5 @@ TEST_CASE("probe lookup: the build tree's sbreview finds the built probe", "[pro
   REQUIRE(r);
   CHECK(r->size() > 100000);  // static: libc and the JSON writer are inside
 }
+
+}  // namespace prover_probe_binary_test

@@ -5,6 +5,10 @@
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/render/render_roots.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace render_map_test {
+
 using namespace sbr;
 
 namespace {
@@ -82,3 +86,5 @@ TEST_CASE("a rendered stream that does not parse is reported where its text came
   REQUIRE_FALSE(part.problems.empty());
   for (const Problem& p : part.problems) CHECK(p.at.file == 3);
 }
+
+}  // namespace render_map_test

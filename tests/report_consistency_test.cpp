@@ -8,6 +8,10 @@
 
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_consistency_test {
+
 using namespace sbr;
 using nlohmann::json;
 using Key = std::tuple<std::string, std::string, unsigned>;  // rule, file, line
@@ -64,3 +68,5 @@ TEST_CASE("text, JSON and SARIF report the same findings", "[report]") {
   for (auto [rule, file, line] : expected) sarif_expected.insert({rule, file, line ? line : 1});
   CHECK(from_sarif(fx.sarif()) == sarif_expected);
 }
+
+}  // namespace report_consistency_test

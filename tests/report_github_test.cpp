@@ -6,6 +6,10 @@
 #include "analyzer/report/report_util.h"
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_github_test {
+
 using namespace sbr;
 
 namespace {
@@ -130,3 +134,5 @@ TEST_CASE("github: control characters and long messages are bounded", "[report]"
   CHECK(last.size() < 4200);
   CHECK(last.find("...") != std::string::npos);
 }
+
+}  // namespace report_github_test

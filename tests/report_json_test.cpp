@@ -5,6 +5,10 @@
 #include "analyzer/support/build_info.h"
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_json_test {
+
 using namespace sbr;
 using nlohmann::json;
 
@@ -92,3 +96,5 @@ TEST_CASE("json: invalid UTF-8 in a message does not abort the report", "[report
   json doc = json::parse(fx.json());
   CHECK(doc["findings"][0]["message"] == "bad byte \xEF\xBF\xBD here");
 }
+
+}  // namespace report_json_test

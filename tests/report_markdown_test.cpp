@@ -13,6 +13,10 @@
 
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_markdown_test {
+
 using namespace sbr;
 
 namespace {
@@ -176,3 +180,5 @@ TEST_CASE("markdown: the summary is capped and says how much it left out", "[rep
   std::string tiny = markdown(ctx, 100);
   CHECK(tiny.find("\n_5001 more lines left out") != std::string::npos);
 }
+
+}  // namespace report_markdown_test

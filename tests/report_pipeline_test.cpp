@@ -16,6 +16,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_pipeline_test {
+
 using namespace sbr;
 
 namespace {
@@ -160,3 +164,5 @@ TEST_CASE("the binary's paths: text relative to the working directory, SARIF to 
   std::free(real);
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace report_pipeline_test

@@ -5,6 +5,10 @@
 #include "analyzer/support/secrets.h"
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_redact_test {
+
 using namespace sbr;
 
 TEST_CASE("redactor: secret-named and key-format env values, secret data, key formats",
@@ -79,3 +83,5 @@ TEST_CASE("redactor: tens of thousands of secrets, each found where it is", "[re
   }
   CHECK(r("value-12-y is not a secret") == "value-12-y is not a secret");
 }
+
+}  // namespace report_redact_test

@@ -7,6 +7,10 @@
 
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_runtime_test {
+
 using namespace sbr;
 using json = nlohmann::json;
 
@@ -94,3 +98,5 @@ TEST_CASE("prove reports: the text table per launch", "[report][prover]") {
   CHECK(t.find(test::kDbPassword) == std::string::npos);
   CHECK(t.find("\x1b") == std::string::npos);
 }
+
+}  // namespace report_runtime_test

@@ -6,6 +6,10 @@
 #include "analyzer/support/build_info.h"
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_sarif_test {
+
 using namespace sbr;
 using nlohmann::json;
 
@@ -181,3 +185,5 @@ TEST_CASE("sarif: brackets are escaped once a message embeds links", "[report]")
   // Without related locations the message is left as it is.
   CHECK(log["runs"][0]["results"][4]["message"]["text"] == "podman run is privileged");
 }
+
+}  // namespace report_sarif_test

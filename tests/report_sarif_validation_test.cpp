@@ -9,6 +9,10 @@
 #include "tests/fixture_harness.h"
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_sarif_validation_test {
+
 using namespace sbr;
 
 namespace {
@@ -78,3 +82,5 @@ TEST_CASE("the validator does catch what GitHub rejects", "[sarif]") {
   CHECK(rc == 1);
   CHECK(log.find("SARIF1004") != std::string::npos);
 }
+
+}  // namespace report_sarif_validation_test

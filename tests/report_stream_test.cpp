@@ -6,6 +6,10 @@
 
 #include "analyzer/report/json_stream.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_stream_test {
+
 using namespace sbr::report;
 
 namespace {
@@ -69,3 +73,5 @@ TEST_CASE("streamed arrays: an input string that looks like the placeholder is j
   write_streamed(out, doc, {from("findings", expected["findings"])});
   CHECK(out.str() == whole(expected));
 }
+
+}  // namespace report_stream_test

@@ -4,6 +4,10 @@
 
 #include "tests/report_fixture.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace report_text_test {
+
 using namespace sbr;
 
 TEST_CASE("text: a finding prints its line, the source line with a caret and what to do",
@@ -115,3 +119,5 @@ TEST_CASE("text: paths carry the display prefix so editors can open them", "[rep
   CHECK(s.str().find("\ndeploy/k8s/agent.yaml:10:7: critical [SB1001]") != std::string::npos);
   CHECK(s.str().find("  related: deploy/k8s/agent.yaml:5:1: the pod spec\n") != std::string::npos);
 }
+
+}  // namespace report_text_test

@@ -12,6 +12,10 @@
 #include "analyzer/cli/rule_tests.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace rule_fixtures_test {
+
 using namespace sbr;
 
 namespace {
@@ -129,3 +133,5 @@ TEST_CASE("rule fixture census", "[.census]") {
               folders, open, total, own, stray);
   SUCCEED();
 }
+
+}  // namespace rule_fixtures_test

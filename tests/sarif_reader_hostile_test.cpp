@@ -14,6 +14,10 @@
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/source/memory_tree.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace sarif_reader_hostile_test {
+
 using namespace sbr;
 
 namespace {
@@ -91,3 +95,5 @@ TEST_CASE("baseline files: a version that is not the number 1 is refused", "[dif
   CHECK(ok->count("a") == 1);
   std::filesystem::remove(path);
 }
+
+}  // namespace sarif_reader_hostile_test

@@ -12,6 +12,10 @@
 #include "invariants/script_judgments.h"
 #include "tests/bash_helpers.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace script_observations_test {
+
 using namespace sbr;
 using sbr::test::render_text;
 
@@ -299,3 +303,5 @@ TEST_CASE("steps with the same first words are told apart by their whole line",
   CHECK(fingerprint(inv::script_finding(m, moved, k[0], rule::security_step_fails_open)) ==
         fingerprint(inv::script_finding(m, s, j[0], rule::security_step_fails_open)));
 }
+
+}  // namespace script_observations_test

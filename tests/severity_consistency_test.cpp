@@ -14,6 +14,10 @@
 #include "analyzer/check/runner.h"
 #include "tests/fixture_harness.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace severity_consistency_test {
+
 using namespace sbr;
 
 namespace {
@@ -73,3 +77,5 @@ TEST_CASE("every finding is at its rule's severity, or one documented adjustment
   }
   CHECK(checked > 100);
 }
+
+}  // namespace severity_consistency_test

@@ -7,6 +7,10 @@
 #include "analyzer/check/finding.h"
 #include "analyzer/support/shared_text.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace shared_text_test {
+
 using sbr::Finding;
 using sbr::Findings;
 using sbr::SharedText;
@@ -64,3 +68,5 @@ TEST_CASE("findings of one workload share its texts", "[shared_text]") {
   CHECK(items[2].subject == "Deployment/tenants/agent-00001/agent");
   CHECK(items[1].message == "message 1");
 }
+
+}  // namespace shared_text_test

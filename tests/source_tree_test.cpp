@@ -24,6 +24,10 @@
 #include "tests/memory_tree_loader.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace source_tree_test {
+
 using namespace sbr;
 namespace fs = std::filesystem;
 
@@ -320,3 +324,5 @@ TEST_CASE("the size limit is the same finding in a revision as on disk", "[sourc
         "file not analysed: file is 4096 bytes, over the limit of 1000");
   CHECK(json_findings(rev) == json_findings(disk));
 }
+
+}  // namespace source_tree_test

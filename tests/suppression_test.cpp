@@ -12,6 +12,10 @@
 #include "analyzer/frontends/suppressions.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace suppression_test {
+
 using namespace sbr;
 using json = nlohmann::json;
 
@@ -241,3 +245,5 @@ TEST_CASE("include limits what is read, exclude still applies inside it", "[supp
   for (const auto& f : r.doc["findings"]) CHECK(f["location"]["file"] == "deploy/pod.yaml");
   CHECK(r.doc["summary"]["files"] == 1);  // deploy/pod.yaml: not scratch/, old/ or cfg.yaml
 }
+
+}  // namespace suppression_test

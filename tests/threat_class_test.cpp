@@ -8,6 +8,10 @@
 #include "analyzer/pipeline/analysis.h"
 #include "tests/inv_test_support.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace threat_class_test {
+
 using namespace sbr;
 using sbr::test::at_line;
 using sbr::test::hardened_pod;
@@ -200,3 +204,5 @@ TEST_CASE("an agent pod given `create pods` stays untrusted-code, sidecars inclu
   CHECK(has_signal(m.workloads[1], ThreatSignal::PodRunsCode));
   CHECK(has_signal(m.workloads[1], ThreatSignal::RbacPods));
 }
+
+}  // namespace threat_class_test

@@ -14,6 +14,10 @@
 #include "analyzer/cli/usage_spec.h"
 #include "tests/temp_dir.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace usage_docs_test {
+
 using namespace sbr;
 
 namespace {
@@ -143,3 +147,5 @@ TEST_CASE("completion: commands, option values, operands and rule ids", "[usage]
   CHECK(complete(path, "sbreview --jobs 2 check --dump") == "--dump-model");
   CHECK(complete(path, "sbreview -j 2 explain SB5") == "SB5001");
 }
+
+}  // namespace usage_docs_test

@@ -17,6 +17,10 @@
 #include "analyzer/support/yaml_splice.h"
 #include "tests/yaml_splice_util.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace yaml_splice_test {
+
 using namespace sbr::yaml;
 using sbr::test::read_whole;
 using sbr::test::same_documents;
@@ -291,3 +295,5 @@ TEST_CASE("a spliced stream equals the whole read: random edits of awkward lines
   // The splice is taken often enough for the property to mean something.
   CHECK(taken > 3000);
 }
+
+}  // namespace yaml_splice_test

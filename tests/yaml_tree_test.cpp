@@ -2,6 +2,10 @@
 
 #include "analyzer/support/yaml_tree.h"
 
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace yaml_tree_test {
+
 using sbr::yaml::Document;
 using sbr::yaml::DocumentReader;
 using sbr::yaml::ParseFailure;
@@ -116,3 +120,5 @@ TEST_CASE("JSONC comments and trailing commas become spaces, positions kept", "[
   CHECK(d.root->get("s")->scalar == "//x");
   CHECK(d.root->get("s")->line == 4);
 }
+
+}  // namespace yaml_tree_test

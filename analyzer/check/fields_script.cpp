@@ -10,6 +10,7 @@ namespace {
 template <class E>
 std::vector<std::string_view> c_names(const char* (*name)(E), int count) {
   std::vector<std::string_view> out;
+  out.reserve(static_cast<size_t>(count));
   for (int i = 0; i < count; ++i) out.emplace_back(name(static_cast<E>(i)));
   return out;
 }

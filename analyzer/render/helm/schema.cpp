@@ -18,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxDepth = 64;
+constexpr int kMaxSchemaDepth = 64;
 constexpr std::size_t kMaxErrors = 20;
 
 std::string json_type(const Value& v) {
@@ -52,7 +52,7 @@ double number(const Value& v) {
 }
 
 bool equal(const Value& v, const json& j, int depth = 0) {
-  if (depth > kMaxDepth) return false;
+  if (depth > kMaxSchemaDepth) return false;
   if (j.is_null()) return v.is_nil();
   if (j.is_boolean()) return v.kind == Kind::Bool && v.b == j.get<bool>();
   if (j.is_number()) return v.is_number() && number(v) == j.get<double>();
@@ -85,7 +85,7 @@ class Validator {
   // True when `v` is valid; records errors only when `record`.
   bool check(const json& s, const Value& v, const std::string& ptr, Location near, bool record,
              int depth) {
-    if (depth > kMaxDepth) return true;
+    if (depth > kMaxSchemaDepth) return true;
     if (s.is_boolean()) return s.get<bool>() || fail(record, ptr, v, near, "not allowed");
     if (!s.is_object()) return true;
     if (v.from.valid()) near = v.from;
@@ -160,14 +160,15 @@ class Validator {
   bool strings(const json& s, const Value& v, const std::string& ptr, Location near, bool record) {
     bool ok = true;
     // Lengths count characters (UTF-8 code points), not bytes.
-    std::size_t len = 0;
-    for (unsigned char c : v.s) len += (c & 0xC0) != 0x80;
+    std::size_t count = 0;
+    for (unsigned char c : v.s) count += (c & 0xC0) != 0x80;
+    const auto len = static_cast<double>(count);  // compared with JSON numbers
     if (auto m = s.find("minLength"); m != s.end() && m->is_number() && len < m->get<double>())
       ok = fail(record, ptr, v, near,
-                fmt::format("length must be >= {}, but got {}", m->dump(), len));
+                fmt::format("length must be >= {}, but got {}", m->dump(), count));
     if (auto m = s.find("maxLength"); m != s.end() && m->is_number() && len > m->get<double>())
       ok = fail(record, ptr, v, near,
-                fmt::format("length must be <= {}, but got {}", m->dump(), len));
+                fmt::format("length must be <= {}, but got {}", m->dump(), count));
     if (auto p = s.find("pattern"); p != s.end() && p->is_string()) {
       RE2 re(p->get<std::string>(), RE2::Quiet);
       if (re.ok() && !RE2::PartialMatch(v.s, re))

@@ -72,7 +72,7 @@ Condition switch_condition(const std::string& root, const Switch& s) {
   const char* on = s.value ? "false" : "true";
   const char* off = s.value ? "true" : "false";
   CondAtom atom{fmt::format("`{}={}`", s.path, on), fmt::format("`{}={}`", s.path, off),
-                std::string(kRenderSwitchSubject) + root + " " + s.path, on};
+                std::string(kRenderSwitchSubject) + root + " " + s.path, on, ""};
   return Condition::when(std::move(atom), true);
 }
 
