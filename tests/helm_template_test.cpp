@@ -74,6 +74,38 @@ TEST_CASE("range over lists, maps in key order, integers, break and continue", "
             "m: {a: 1, b: 2, c: 3}") == "a=1;b=;c=3;");
 }
 
+TEST_CASE("a value that would contain itself or nest past the bound stops the template",
+          "[helm][template]") {
+  // Go lets `set` make a map contain itself, and then never finishes printing it.
+  CHECK(error_of("{{ $d := dict }}{{ $_ := set $d \"a\" $d }}{{ $d }}")
+            .find("set would make a dict contain itself") != std::string::npos);
+  CHECK(error_of("{{ $d := dict }}{{ $_ := set $d \"a\" (list 1 (dict \"b\" $d)) }}")
+            .find("contain itself") != std::string::npos);
+  // A sibling that holds the same map twice is no cycle.
+  CHECK(run("{{ $d := dict }}{{ $e := dict \"x\" 1 }}{{ $_ := set $d \"a\" $e }}"
+            "{{ $_ := set $d \"b\" $e }}{{ len $d }}") == "2");
+  // Nested a level per iteration, past kMaxValueDepth: printing stops; freeing it does not
+  // overflow the stack either.
+  CHECK(error_of("{{ $d := dict }}{{ range until 600 }}{{ $d = dict \"a\" $d }}{{ end }}{{ $d }}")
+            .find("nested more than 512 levels") != std::string::npos);
+  CHECK(run("{{ $d := dict }}{{ range until 100000 }}{{ $d = dict \"a\" $d }}{{ end }}ok") == "ok");
+  // A define that includes itself, 50 ifs deep: the bodies' nesting bound holds first.
+  const std::string ifs = [] {
+    std::string s;
+    for (int k = 0; k < 50; ++k) s += "{{ if true }}";
+    return s;
+  }();
+  const std::string ends = [] {
+    std::string s;
+    for (int k = 0; k < 50; ++k) s += "{{ end }}";
+    return s;
+  }();
+  auto r =
+      render_template("{{ include \"r\" . }}", "{}",
+                      "{{ define \"r\" }}" + ifs + "{{ include \"r\" . }}" + ends + "{{ end }}");
+  CHECK(r.error.find("nested more than 1000 levels") != std::string::npos);
+}
+
 TEST_CASE("variables: declaration, assignment, scope and $", "[helm][template]") {
   CHECK(run("{{ $x := \"a\" }}{{ if true }}{{ $x = \"b\" }}{{ end }}{{ $x }}") == "b");
   CHECK(run("{{ $x := 1 }}{{ if true }}{{ $x := 2 }}{{ end }}{{ $x }}") == "1");

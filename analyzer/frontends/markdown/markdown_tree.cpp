@@ -31,10 +31,18 @@ bool is(cmark_node* n, std::string_view type) {
   return type == cmark_node_get_type_string(n);
 }
 
+struct IterFree {
+  void operator()(cmark_iter* i) const { cmark_iter_free(i); }
+};
+
 // The inline pieces below `block`, in document order. Emphasis and links are walked into;
-// images and raw HTML say nothing a claim is made of.
+// images and raw HTML say nothing a claim is made of. cmark's iterator keeps the walk off the
+// native stack: a document can nest thousands of levels in a few kilobytes.
 void collect_inlines(cmark_node* block, Inline& out) {
-  for (cmark_node* n = cmark_node_first_child(block); n != nullptr; n = cmark_node_next(n)) {
+  std::unique_ptr<cmark_iter, IterFree> it(cmark_iter_new(block));
+  for (cmark_event_type ev; (ev = cmark_iter_next(it.get())) != CMARK_EVENT_DONE;) {
+    cmark_node* n = cmark_iter_get_node(it.get());
+    if (ev != CMARK_EVENT_ENTER || n == block) continue;
     const int line = cmark_node_get_start_line(n), col = cmark_node_get_start_column(n);
     switch (cmark_node_get_type(n)) {
       case CMARK_NODE_TEXT:
@@ -50,14 +58,13 @@ void collect_inlines(cmark_node* block, Inline& out) {
       case CMARK_NODE_LINK: {
         const char* url = cmark_node_get_url(n);
         out.pieces.push_back({Piece::Kind::Link, url ? url : "", u32(line), u32(col)});
-        collect_inlines(n, out);
-        break;
+        break;  // its text follows
       }
       case CMARK_NODE_EMPH:
       case CMARK_NODE_STRONG:
-        collect_inlines(n, out);
-        break;
+        break;  // walked into
       default:
+        cmark_iter_reset(it.get(), n, CMARK_EVENT_EXIT);  // nothing below it is read
         break;
     }
   }
@@ -87,9 +94,18 @@ void read_table(cmark_node* table, Tree& out) {
   out.tables.push_back(std::move(t));
 }
 
-void walk_blocks(cmark_node* parent, Tree& out) {
-  for (cmark_node* n = cmark_node_first_child(parent); n != nullptr; n = cmark_node_next(n)) {
+// The blocks below `root`: block quotes, lists and items are walked into, iteratively (see
+// collect_inlines); the blocks a claim is read from are taken whole.
+void walk_blocks(cmark_node* root, Tree& out) {
+  std::unique_ptr<cmark_iter, IterFree> it(cmark_iter_new(root));
+  for (cmark_event_type ev; (ev = cmark_iter_next(it.get())) != CMARK_EVENT_DONE;) {
+    cmark_node* n = cmark_iter_get_node(it.get());
+    if (ev != CMARK_EVENT_ENTER || n == root) continue;
     switch (cmark_node_get_type(n)) {
+      case CMARK_NODE_BLOCK_QUOTE:
+      case CMARK_NODE_LIST:
+      case CMARK_NODE_ITEM:
+        continue;  // walked into
       case CMARK_NODE_PARAGRAPH:
         out.paragraphs.push_back(inline_of(n));
         break;
@@ -105,15 +121,11 @@ void walk_blocks(cmark_node* parent, Tree& out) {
         }
         break;
       }
-      case CMARK_NODE_BLOCK_QUOTE:
-      case CMARK_NODE_LIST:
-      case CMARK_NODE_ITEM:
-        walk_blocks(n, out);
-        break;
       default:
         if (is(n, "table")) read_table(n, out);
         break;
     }
+    cmark_iter_reset(it.get(), n, CMARK_EVENT_EXIT);  // its content was taken, or is not read
   }
 }
 

@@ -187,6 +187,20 @@ void Exec::step(const Location& at) {
 }
 
 Exec::Flow Exec::list(const NodeList& nodes, const Value& dot) {
+  if (nesting_ >= kMaxBodyNesting) {
+    throw RenderError(fmt::format("template bodies (if, range, with, include) nested more than {} "
+                                  "levels deep, as a define that includes itself makes them: "
+                                  "sbreview stops there",
+                                  kMaxBodyNesting),
+                      nodes.empty() ? Location{} : nodes.front().at);
+  }
+  struct Level {
+    int& n;
+    explicit Level(int& c) : n(c) { ++n; }
+    ~Level() { --n; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+  } level(nesting_);
   for (const Node& n : nodes) {
     Flow f = node(n, dot);
     if (f != Flow::Normal) return f;
@@ -456,7 +470,13 @@ Value Exec::call(const std::string& name, const Command& c, const Value& dot, co
   for (std::size_t k = 1; k < c.args.size(); ++k) args.push_back(arg(c.args[k], dot));
   if (piped) args.push_back(*piped);
   if (reads_ && mutates_maps(name)) shared_ = true;
-  Value r = found->second(*this, args, c.at);
+  Value r;
+  try {
+    r = found->second(*this, args, c.at);
+  } catch (RenderError& e) {
+    if (!e.at.valid()) e.at = c.at;  // a bound met deep inside a value: at the call
+    throw;
+  }
   // `quote .Values.x`, `default "a" .Values.x`: the text still came from that values line.
   if (!r.lines && !r.is_map() && !r.is_list()) {
     for (auto it = args.rbegin(); it != args.rend() && !r.from.valid(); ++it)

@@ -71,7 +71,11 @@ struct TemplateSet {
   std::vector<std::shared_ptr<ParsedFile>> keep;  // owners of `tpl`-parsed texts
 };
 
-constexpr int kMaxIncludeDepth = 200;           // nested include/template/tpl calls
+constexpr int kMaxIncludeDepth = 200;  // nested include/template/tpl calls
+// Bodies run inside each other (if, range, with, define, include, tpl, all counted together):
+// each level is native stack, and the include and control-structure bounds alone multiply
+// (200 includes of a define 50 ifs deep overflowed the stack). Sized to 8 MiB thread stacks.
+constexpr int kMaxBodyNesting = 1000;
 constexpr std::uint64_t kMaxSteps = 5'000'000;  // nodes executed per template file
 constexpr std::size_t kMaxOutput = 16u << 20;   // bytes of output per template file
 
@@ -127,6 +131,7 @@ class Exec {
   Output* out_ = nullptr;
   std::vector<std::pair<std::string, Value>> vars_;
   int depth_ = 0;
+  int nesting_ = 0;  // bodies running inside each other (kMaxBodyNesting)
   std::uint64_t steps_ = 0;
   std::vector<GuardSeen>* guards_ = nullptr;
   std::vector<ValueRead>* reads_ = nullptr;

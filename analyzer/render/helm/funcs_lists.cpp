@@ -75,6 +75,7 @@ Value fn_initial(Exec&, Args& a, const Location& at) {
 }
 
 bool deep_equal(const Value& x, const Value& y) {
+  ValueDepth level;
   bool comparable = true;
   if (x.kind != y.kind) return false;
   if (x.is_list()) {
@@ -182,7 +183,14 @@ Value fn_get(Exec&, Args& a, const Location& at) {
 
 Value fn_set(Exec&, Args& a, const Location& at) {
   arity(a, 3, 3, "set", at);
-  map_arg(a[0], "set", at)[text_of(a[1])] = a[2];
+  Map& target = map_arg(a[0], "set", at);
+  if (contains_map(a[2], &target)) {
+    throw RenderError(
+        "set would make a dict contain itself, which has no end: helm never "
+        "finishes printing or copying it",
+        at, Cause::Repository);
+  }
+  target[text_of(a[1])] = a[2];
   return a[0];
 }
 

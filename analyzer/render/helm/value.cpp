@@ -1,8 +1,11 @@
 #include "analyzer/render/helm/value.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <unordered_set>
 
 namespace sbr::render::helm {
 
@@ -97,11 +100,77 @@ std::string format_float(double f) {
 }
 
 namespace {
+thread_local int value_depth = 0;
+}  // namespace
+
+ValueDepth::ValueDepth() {
+  if (++value_depth > kMaxValueDepth) {
+    --value_depth;
+    throw RenderError(fmt::format("a value nested more than {} levels deep (maps and lists inside "
+                                  "each other): sbreview stops there",
+                                  kMaxValueDepth),
+                      Location{});
+  }
+}
+
+ValueDepth::~ValueDepth() {
+  --value_depth;
+}
+
+namespace {
+
+// Moves the lists and maps that `holder` alone keeps alive into `out`, leaving `holder` flat.
+void take_children(Value& holder, std::vector<std::shared_ptr<List>>& lists,
+                   std::vector<std::shared_ptr<Map>>& maps) {
+  if (holder.list && holder.list.use_count() == 1) lists.push_back(std::move(holder.list));
+  if (holder.map && holder.map.use_count() == 1) maps.push_back(std::move(holder.map));
+}
+
+}  // namespace
+
+Value::~Value() {
+  if (!(list && list.use_count() == 1) && !(map && map.use_count() == 1)) return;
+  std::vector<std::shared_ptr<List>> lists;
+  std::vector<std::shared_ptr<Map>> maps;
+  take_children(*this, lists, maps);
+  while (!lists.empty() || !maps.empty()) {
+    if (!lists.empty()) {
+      std::shared_ptr<List> l = std::move(lists.back());
+      lists.pop_back();
+      for (Value& item : *l) take_children(item, lists, maps);
+    } else {
+      std::shared_ptr<Map> m = std::move(maps.back());
+      maps.pop_back();
+      for (auto& entry : *m) take_children(entry.second, lists, maps);
+    }
+  }
+}
+
+bool contains_map(const Value& v, const Map* target) {
+  std::vector<const Value*> todo{&v};
+  std::unordered_set<const void*> seen;
+  while (!todo.empty()) {
+    const Value* cur = todo.back();
+    todo.pop_back();
+    if (cur->is_map()) {
+      if (cur->map.get() == target) return true;
+      if (!seen.insert(cur->map.get()).second) continue;
+      for (const auto& entry : *cur->map) todo.push_back(&entry.second);
+    } else if (cur->is_list()) {
+      if (!seen.insert(cur->list.get()).second) continue;
+      for (const Value& item : *cur->list) todo.push_back(&item);
+    }
+  }
+  return false;
+}
+
+namespace {
 
 std::string print_list(const List& l);
 std::string print_map(const Map& m);
 
 std::string print_inner(const Value& v) {
+  ValueDepth level;
   if (v.is_nil()) return "<nil>";
   if (v.is_list()) return print_list(*v.list);
   if (v.is_map()) return print_map(*v.map);
@@ -174,6 +243,7 @@ std::string type_name(const Value& v) {
 }
 
 Value deep_copy(const Value& v) {
+  ValueDepth level;
   Value r = v;
   if (v.is_list()) {
     r.list = std::make_shared<List>();

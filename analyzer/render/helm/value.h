@@ -35,6 +35,15 @@ using LineOrigins = std::vector<LineOrigin>;
 enum class Kind : std::uint8_t { Nil, Bool, Int, Float, String, List, Map, Method };
 
 struct Value {
+  Value() = default;
+  Value(const Value&) = default;
+  Value(Value&&) noexcept = default;
+  Value& operator=(const Value&) = default;
+  Value& operator=(Value&&) noexcept = default;
+  // Takes a deep chain of maps and lists apart one level at a time: a template can nest a value
+  // a level per loop iteration, and freeing it recursively would overflow the stack.
+  ~Value();
+
   Kind kind = Kind::Nil;
   bool b = false;
   std::int64_t i = 0;
@@ -75,6 +84,25 @@ struct RenderError : std::runtime_error {
   RenderError(const std::string& what, Location where, Cause why)
       : std::runtime_error(what), at(where), cause(why) {}
 };
+
+// How deep maps and lists may nest inside each other: the engine's printers, copies and
+// comparisons recurse once per level, and a template can nest a value a level per `range`
+// iteration. Past it the template stops (a budget of sbreview, cause analyzer).
+inline constexpr int kMaxValueDepth = 512;
+
+// One level of that recursion, counted per thread; throws RenderError past kMaxValueDepth.
+class ValueDepth {
+ public:
+  ValueDepth();
+  ~ValueDepth();
+  ValueDepth(const ValueDepth&) = delete;
+  ValueDepth& operator=(const ValueDepth&) = delete;
+};
+
+// Whether `v` is `target`'s map or holds it somewhere inside (through maps and lists). `set` and
+// the merges ask before they store a value into a map: a map that contains itself has no end,
+// and Go's printers (and helm with them) never finish it.
+bool contains_map(const Value& v, const Map* target);
 
 // Go's truth: false, 0, nil, and empty strings, lists and maps are false.
 bool truthy(const Value& v);
