@@ -3,7 +3,6 @@
 #include "analyzer/model/enum_names.h"
 
 #include <fmt/format.h>
-#include <fnmatch.h>
 
 #include <algorithm>
 #include <iterator>

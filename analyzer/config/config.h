@@ -50,9 +50,11 @@ struct RuleSetting {
 struct AnalysisLimits {
   std::uint64_t max_file_bytes = kDefaultMaxFileBytes;  // a larger file is not read (SB0004)
   std::uint32_t max_documents = kDefaultMaxDocuments;   // YAML documents per file (SB0007)
-  // The last resort: files not yet analysed when the run has taken this long are reported
-  // (SB0007) instead of analysed. Work budgets stop hostile input long before; 0 turns it off.
+  // The last resorts (RunBudget): past this time or this resident set, the render, chart or
+  // file under way stops and those not yet analysed are reported (SB0007) instead. Work budgets
+  // stop hostile input long before; 0 turns one off.
   std::uint32_t wall_clock_seconds = kDefaultWallClockSeconds;
+  std::uint32_t memory_megabytes = kDefaultMemoryMegabytes;
 };
 
 // `helm:` in the configuration: values for the charts at `path` (a chart directory of the

@@ -93,8 +93,9 @@ bool kube_version_text(std::string_view v) {
 
 std::optional<Error> read_limits(const Parser& p, const Node* l, Config& c) {
   if (!l->is_map()) return p.err(l, "`limits` must be a mapping");
-  if (auto bad =
-          p.only_keys(l, {"max_file_bytes", "max_documents", "wall_clock_seconds"}, "limits")) {
+  if (auto bad = p.only_keys(
+          l, {"max_file_bytes", "max_documents", "wall_clock_seconds", "memory_megabytes"},
+          "limits")) {
     return bad;
   }
   if (const Node* v = l->get("max_file_bytes")) {
@@ -114,6 +115,15 @@ std::optional<Error> read_limits(const Parser& p, const Node* l, Config& c) {
       auto n = positive(p, v, "wall_clock_seconds", 86'400);
       if (!n) return n.error();
       c.limits.wall_clock_seconds = static_cast<std::uint32_t>(*n);
+    }
+  }
+  if (const Node* v = l->get("memory_megabytes")) {
+    if (v->as_int() == 0) {
+      c.limits.memory_megabytes = 0;  // off
+    } else {
+      auto n = positive(p, v, "memory_megabytes", 1'048'576);
+      if (!n) return n.error();
+      c.limits.memory_megabytes = static_cast<std::uint32_t>(*n);
     }
   }
   return std::nullopt;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <map>
 #include <set>
 #include <thread>
@@ -19,6 +18,7 @@
 #include "analyzer/frontends/markdown/markdown.h"
 #include "analyzer/frontends/suppressions.h"
 #include "analyzer/render/render_roots.h"
+#include "analyzer/support/run_budget.h"
 
 namespace sbr {
 
@@ -68,27 +68,11 @@ void append_problems(Model& model, std::vector<Problem>&& problems) {
                         std::make_move_iterator(problems.end()));
 }
 
-// The last-resort guard of AnalysisLimits::wall_clock_seconds. Work budgets (steps, depth,
-// nodes, documents) are what keep a run bounded and its output deterministic; this only stops
-// a run that is slow for a reason no budget counts, and says so for every file it skipped.
-class WallClock {
- public:
-  explicit WallClock(std::uint32_t seconds)
-      : seconds_(seconds),
-        deadline_(std::chrono::steady_clock::now() + std::chrono::seconds(seconds)) {}
-  bool expired() const { return seconds_ != 0 && std::chrono::steady_clock::now() > deadline_; }
-  Problem problem(FileId file) const {
-    return {ProblemKind::BudgetExceeded,
-            fmt::format("file not analysed: the run reached its wall-clock limit of {} s "
-                        "(limits.wall_clock_seconds) before this file",
-                        seconds_),
-            Location{file, 0, 0}};
-  }
-
- private:
-  std::uint32_t seconds_;
-  std::chrono::steady_clock::time_point deadline_;
-};
+// A file not analysed because the run met a budget of RunBudget.
+Problem out_of_budget(FileId file, const std::string& why) {
+  return {ProblemKind::BudgetExceeded, fmt::format("file not analysed: {} before this file", why),
+          Location{file, 0, 0}};
+}
 
 // What became of each path the walk met (RunSummary::files), for the reports' run summary.
 void record_files(const SourceSet& sources, const std::vector<FilePart>& parts,
@@ -226,7 +210,6 @@ std::vector<FilePart> read_parts(Analysis& a, const render::RenderOutput& render
   ctx.sources = &a.sources;
   ctx.launcher_engine = config.launcher_engine;
   ctx.max_documents = config.limits.max_documents;
-  WallClock clock(config.limits.wall_clock_seconds);
   ctx.documents = &config.documents;
   ctx.repository = options.repository;
   ctx.ask_bash = options.ask_bash;
@@ -251,8 +234,8 @@ std::vector<FilePart> read_parts(Analysis& a, const render::RenderOutput& render
     // Suppressions in a consumed file (a values file, a patch) apply to the findings the
     // render locates there.
     const SourceFile& file = a.sources.files[i];
-    if (clock.expired()) {
-      parts[i].problems.push_back(clock.problem(file.id));
+    if (auto why = run_budget_exceeded()) {
+      parts[i].problems.push_back(out_of_budget(file.id, *why));
       parts[i].skipped = parts[i].problems.back().message;
       return;
     }
@@ -273,6 +256,8 @@ std::vector<FilePart> read_parts(Analysis& a, const render::RenderOutput& render
 
 // Everything after the walk: the frontends on worker threads, then the linkers.
 void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& options) {
+  RunBudget budget(config.limits.wall_clock_seconds, config.limits.memory_megabytes);
+  RunBudgetScope scope(budget);
   a.model.problems = a.sources.problems;
   a.model.summary.files_seen = static_cast<std::uint32_t>(a.sources.files.size());
   a.model.summary.skipped_excluded = a.sources.excluded;

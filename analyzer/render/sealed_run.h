@@ -23,6 +23,7 @@ struct RunResult {
   bool too_large = false;
   int exit_code = -1;  // -1 unless it exited normally
   std::string out, err;
+  std::string not_run;  // why the caller did not start it (a budget of the run), or ""
 };
 
 // Runs argv[0] (an absolute path) with argv, no shell, in its own process group, with an

@@ -1,7 +1,5 @@
 #include "analyzer/support/strings.h"
 
-#include <fnmatch.h>
-
 #include <cctype>
 
 namespace sbr {
@@ -32,14 +30,6 @@ std::vector<std::string> path_components(std::string_view path) {
     start = slash + 1;
   }
   return out;
-}
-
-bool glob_match(std::string_view pattern, std::string_view text) {
-  // fnmatch needs NUL-terminated strings; a NUL inside either cannot match anything real.
-  if (pattern.find('\0') != std::string_view::npos || text.find('\0') != std::string_view::npos) {
-    return false;
-  }
-  return fnmatch(std::string(pattern).c_str(), std::string(text).c_str(), 0) == 0;
 }
 
 std::vector<std::string> split(std::string_view s, char sep) {

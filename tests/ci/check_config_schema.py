@@ -72,6 +72,7 @@ limits:
   max_file_bytes: 16777216
   max_documents: 50000
   wall_clock_seconds: 0
+  memory_megabytes: 2048
 """, True),
     "documents": ("""
 documents:

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
+#include <unordered_set>
 
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/frontends/k8s/reader.h"
@@ -138,8 +140,26 @@ void link_exposures(const Model& m, Workload& w) {
   }
 }
 
-void link_rbac(const Model& m, Workload& w) {
+// What a role grants, apart from where it is written: copies of one role in many render roots
+// (values files, flipped switches) or many rendered baselines grant the same thing once. Every
+// workload was linked to every copy through every copy of its binding: 7 GB for one repository.
+std::string role_signature(const RoleObject& role) {
+  std::string sig = fmt::format("{}\x1f{}\x1f{}", role.ref.kind,
+                                role.ref.kind == "Role" ? role.ref.ns : "", role.ref.name);
+  for (const PolicyRule& rule : role.rules) {
+    for (const auto* list :
+         {&rule.verbs, &rule.resources, &rule.api_groups, &rule.resource_names}) {
+      sig += '\x1e';
+      for (const std::string& x : *list) sig += x + '\x1f';
+    }
+    sig += '\x1d';
+  }
+  return sig;
+}
+
+void link_rbac(const Model& m, const std::vector<std::string>& role_sigs, Workload& w) {
   ServiceAccess& sa = w.service;
+  std::unordered_set<std::string> granted;  // subject kind + role signature
   for (const auto& obj : m.cluster.service_accounts) {
     if (!visible(m, obj.ref, w)) continue;
     if (obj.ref.name == sa.account && same_ns(obj.ref.ns, w.id.ns)) {
@@ -148,7 +168,14 @@ void link_rbac(const Model& m, Workload& w) {
       sa.account_automount = obj.automount;
     }
   }
-  for (const auto& b : m.cluster.bindings) {
+  // The workload's own file or render root first, so that a grant points at its own copy.
+  std::vector<const RoleBindingObject*> bindings;
+  for (const auto& b : m.cluster.bindings) bindings.push_back(&b);
+  std::stable_partition(bindings.begin(), bindings.end(), [&](const RoleBindingObject* b) {
+    return b->ref.root == w.id.render_root;
+  });
+  for (const RoleBindingObject* bp : bindings) {
+    const RoleBindingObject& b = *bp;
     if (!visible(m, b.ref, w)) continue;
     bool bound = false;
     Provenance subject_from;
@@ -166,11 +193,12 @@ void link_rbac(const Model& m, Workload& w) {
       }
     }
     if (!bound) continue;
-    for (const auto& role : m.cluster.roles) {
-      if (!visible(m, role.ref, w)) continue;
-      bool kind_ok = role.ref.kind == b.role_kind && role.ref.name == b.role_name;
-      if (!kind_ok) continue;
+    for (std::size_t r = 0; r < m.cluster.roles.size(); ++r) {
+      const RoleObject& role = m.cluster.roles[r];
+      if (role.ref.kind != b.role_kind || role.ref.name != b.role_name) continue;
       if (role.ref.kind == "Role" && !same_ns(role.ref.ns, b.ref.ns)) continue;
+      if (!visible(m, role.ref, w)) continue;
+      if (!granted.insert(subject_kind + '\x1c' + role_sigs[r]).second) continue;
       for (const auto& rule : role.rules) {
         RbacGrant g;
         g.role = role.ref.kind == "Role" ? fmt::format("Role/{}/{}", role.ref.ns, role.ref.name)
@@ -232,6 +260,9 @@ EgressGate egress_gate_of(const NetworkPolicyObject& p) {
 }  // namespace k8s
 
 void link_kubernetes(Model& model) {
+  std::vector<std::string> role_sigs;
+  role_sigs.reserve(model.cluster.roles.size());
+  for (const RoleObject& role : model.cluster.roles) role_sigs.push_back(k8s::role_signature(role));
   for (Workload& w : model.workloads) {
     if (w.engine != Engine::Kubelet && w.engine != Engine::PodmanKubePlay) continue;
     if (w.runtime_class) {
@@ -248,7 +279,7 @@ void link_kubernetes(Model& model) {
     }
     k8s::link_policies(model, w);
     k8s::link_exposures(model, w);
-    k8s::link_rbac(model, w);
+    k8s::link_rbac(model, role_sigs, w);
     k8s::apply_limit_range(model, w);
     for (const auto& ns : model.cluster.namespaces) {
       if (!k8s::visible(model, ns.ref, w)) continue;

@@ -1,6 +1,7 @@
 // Statements and control flow of the bash partial evaluator.
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/support/run_budget.h"
 
 #include <fmt/format.h>
 
@@ -45,6 +46,9 @@ Evaluator::Nest::Nest(Evaluator& e, TSNode n, const Ctx& ctx) : e_(e) {
 void Evaluator::step(TSNode n, const Ctx& ctx) {
   if (++steps_ > limits_.max_steps) {
     abort_budget(fmt::format("more than {} evaluation steps", limits_.max_steps), loc(n, ctx.tree));
+  }
+  if (steps_ % kStepsPerRunCheck == 0) {
+    if (auto why = run_budget_exceeded()) abort_budget(*why, loc(n, ctx.tree));
   }
 }
 

@@ -255,13 +255,17 @@ bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, 
     if (f.path != join(dir, "values.yaml")) continue;
     chart.values_file = f.id;
     std::string error;
-    if (!parse_yaml_value(f.bytes, f.id, "", chart.values, error)) {
+    bool budget_hit = false;
+    if (!parse_yaml_value(f.bytes, f.id, "", chart.values, error, false, &budget_hit)) {
       chart.notes.push_back(
           {ProblemKind::RenderFailed,
-           fmt::format("values.yaml of chart {} does not parse ({}); the chart is "
-                       "not rendered: fix its YAML",
-                       chart.name, error),
-           Location{f.id, 1, 1}, Cause::Repository});
+           budget_hit ? fmt::format("values.yaml of chart {} is not read: {}; the chart is not "
+                                    "rendered",
+                                    chart.name, error)
+                      : fmt::format("values.yaml of chart {} does not parse ({}); the chart is "
+                                    "not rendered: fix its YAML",
+                                    chart.name, error),
+           Location{f.id, 1, 1}, budget_hit ? Cause::Analyzer : Cause::Repository});
       return consume_all(sources, chart);
     }
   }

@@ -10,6 +10,7 @@
 #include "analyzer/render/helm/helm.h"
 #include "analyzer/render/helm/switches.h"
 #include "analyzer/render/helm/user_values.h"
+#include "analyzer/support/run_budget.h"
 
 namespace sbr::render {
 
@@ -61,6 +62,15 @@ void render_helm_charts(const SourceSet& sources, const RenderOptions& options, 
     if (std::find(options.inflated_charts.begin(), options.inflated_charts.end(), dir) !=
         options.inflated_charts.end())
       continue;  // a kustomization renders it (helmCharts:), with its own values
+    if (auto why = run_budget_exceeded()) {
+      const SourceFile* chart =
+          find_file(sources, dir.empty() ? "Chart.yaml" : dir + "/Chart.yaml");
+      out.problems.push_back(
+          {ProblemKind::BudgetExceeded,
+           fmt::format("chart {} is not rendered: {} before it", dir.empty() ? "." : dir, *why),
+           chart ? Location{chart->id, 1, 1} : Location{}, Cause::Analyzer});
+      continue;
+    }
     // An engine defect loses one chart, located at its Chart.yaml, never the others.
     try {
       render_one(sources, options, dir, out);

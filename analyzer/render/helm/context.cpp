@@ -1,5 +1,9 @@
 #include "analyzer/render/helm/context.h"
 
+#include <re2/re2.h>
+
+#include <cctype>
+
 #include <algorithm>
 #include <memory>
 
@@ -70,42 +74,47 @@ Value as_config(const std::shared_ptr<FileList>& files, bool secrets) {
 
 }  // namespace
 
-bool glob_match(std::string_view p, std::string_view s, int depth) {
-  if (depth > 64) return false;
-  while (!p.empty()) {
-    if (p.rfind("**", 0) == 0) {
-      std::string_view rest = p.substr(p.size() > 2 && p[2] == '/' ? 3 : 2);
-      for (std::size_t k = 0; k <= s.size(); ++k) {
-        if (glob_match(rest, s.substr(k), depth + 1)) return true;
+std::string files_glob_regex(std::string_view p) {
+  std::string re = "(?s)";
+  int braces = 0;
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    char c = p[k];
+    if (c == '*' && k + 1 < p.size() && p[k + 1] == '*') {
+      re += ".*";
+      while (k + 1 < p.size() && p[k + 1] == '*') ++k;
+    } else if (c == '*') {
+      re += "[^/]*";
+    } else if (c == '?') {
+      re += "[^/]";
+    } else if (c == '[') {
+      std::size_t close = p.find(']', k + 1);
+      if (close == std::string_view::npos || close == k + 1) return "";
+      std::string_view body = p.substr(k + 1, close - k - 1);
+      bool negate = body[0] == '!';
+      if (negate) body.remove_prefix(1);
+      if (body.empty()) return "";
+      re += negate ? "[^" : "[";
+      for (char b : body) {
+        // Punctuation is escaped; letters, digits, `-` (a range) and UTF-8 bytes stay as they are.
+        if (b != '-' && std::ispunct(static_cast<unsigned char>(b))) re += '\\';
+        re += b;
       }
-      return false;
+      re += ']';
+      k = close;
+    } else if (c == '{') {
+      ++braces;
+      re += "(?:";
+    } else if (c == '}' && braces > 0) {
+      --braces;
+      re += ')';
+    } else if (c == ',' && braces > 0) {
+      re += '|';
+    } else {
+      if (c == '\\' && k + 1 < p.size()) c = p[++k];
+      re += RE2::QuoteMeta(std::string(1, c));
     }
-    if (p[0] == '*') {
-      for (std::size_t k = 0; k <= s.size(); ++k) {
-        if (glob_match(p.substr(1), s.substr(k), depth + 1)) return true;
-        if (k < s.size() && s[k] == '/') break;
-      }
-      return false;
-    }
-    if (p[0] == '{') {
-      std::size_t close = p.find('}');
-      if (close == std::string_view::npos) return false;
-      std::string_view alts = p.substr(1, close - 1), rest = p.substr(close + 1);
-      std::size_t k = 0;
-      while (true) {
-        std::size_t comma = alts.find(',', k);
-        std::string alt(
-            alts.substr(k, comma == std::string_view::npos ? std::string_view::npos : comma - k));
-        if (glob_match(alt + std::string(rest), s, depth + 1)) return true;
-        if (comma == std::string_view::npos) return false;
-        k = comma + 1;
-      }
-    }
-    if (s.empty() || (p[0] != '?' && p[0] != s[0]) || (p[0] == '?' && s[0] == '/')) return false;
-    p.remove_prefix(1);
-    s.remove_prefix(1);
   }
-  return s.empty();
+  return braces == 0 ? re : "";
 }
 
 Value release_object(const ReleaseSettings& r) {
@@ -161,9 +170,10 @@ Value files_object(FileList list) {
   });
   m["Glob"] = Value::function([files](const std::vector<Value>& a) {
     FileList matched;
-    std::string pattern = a.empty() ? "" : print_value(a[0]);
+    std::string re = files_glob_regex(a.empty() ? "" : print_value(a[0]));
+    RE2 glob(re.empty() ? "(?s).*" : re);
     for (const auto& f : *files) {
-      if (glob_match(pattern, f.first)) matched.push_back(f);
+      if (RE2::FullMatch(f.first, glob)) matched.push_back(f);
     }
     return files_object(std::move(matched));
   });

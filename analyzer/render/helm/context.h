@@ -26,7 +26,10 @@ Value release_object(const ReleaseSettings& r);
 Value capabilities_object(const ReleaseSettings& r);
 // .Files over the chart's non-template files (path in chart, bytes).
 Value files_object(std::vector<std::pair<std::string, std::string>> files);
-// Go-style glob with `**` (any depth), `*` (within a segment), `?` and `{a,b}`.
-bool glob_match(std::string_view pattern, std::string_view path, int depth = 0);
+// The regular expression (RE2 syntax) of a `.Files.Glob` pattern as gobwas/glob compiles it
+// with separator '/': `**` any text, `*` and `?` within a segment, `[a-z]`, `[!a]`, `{a,b}`
+// (nested), `\` escapes. Empty when the pattern does not compile (helm then matches every
+// file). Matched by RE2, in time linear in the name whatever the pattern.
+std::string files_glob_regex(std::string_view pattern);
 
 }  // namespace sbr::render::helm

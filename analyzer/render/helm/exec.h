@@ -76,8 +76,20 @@ constexpr int kMaxIncludeDepth = 200;  // nested include/template/tpl calls
 // each level is native stack, and the include and control-structure bounds alone multiply
 // (200 includes of a define 50 ifs deep overflowed the stack). Sized to 8 MiB thread stacks.
 constexpr int kMaxBodyNesting = 1000;
-constexpr std::uint64_t kMaxSteps = 5'000'000;  // nodes executed per template file
-constexpr std::size_t kMaxOutput = 16u << 20;   // bytes of output per template file
+constexpr std::uint64_t kMaxSteps = 5'000'000;           // nodes executed per template file
+constexpr std::size_t kMaxOutput = 16u << 20;            // bytes of output per template file
+constexpr std::size_t kMaxOutputLines = 1'000'000;       // lines of output per template file
+constexpr std::size_t kMaxTemplateFileBytes = 4u << 20;  // one template file's text
+// What functions may build (docs/robustness.md, "Budgets"): one string or list they return, and
+// everything they build in one template file together (a loop that doubles a string or a list
+// meets the first; one that keeps building, the second). Amplifying functions (repeat, indent,
+// replace, until, join, printf widths) check before they build. Past a budget the template stops
+// with a finding of cause analyzer that names it.
+constexpr std::size_t kMaxValueBytes = 16u << 20;
+constexpr std::size_t kMaxListItems = 1'000'000;
+constexpr std::uint64_t kMaxBuiltBytes = 256ull << 20;
+// The cost charged for one list or map element, in bytes.
+constexpr std::uint64_t kElementBytes = 64;
 
 class Exec {
  public:
@@ -101,6 +113,10 @@ class Exec {
     roots_ = roots;
   }
   bool touched_shared_state() const { return shared_; }
+
+  // Before a function builds a value of `bytes` (`what` names it in the message): throws past
+  // kMaxValueBytes for the one value or kMaxBuiltBytes for the template file, and counts it.
+  void charge(std::uint64_t bytes, const char* what, const Location& at);
 
  private:
   struct Frame;
@@ -131,7 +147,9 @@ class Exec {
   Output* out_ = nullptr;
   std::vector<std::pair<std::string, Value>> vars_;
   int depth_ = 0;
-  int nesting_ = 0;  // bodies running inside each other (kMaxBodyNesting)
+  int nesting_ = 0;          // bodies running inside each other (kMaxBodyNesting)
+  std::uint64_t built_ = 0;  // bytes functions built in this template file (kMaxBuiltBytes)
+  void check_output(const Location& at) const;
   std::uint64_t steps_ = 0;
   std::vector<GuardSeen>* guards_ = nullptr;
   std::vector<ValueRead>* reads_ = nullptr;

@@ -1,6 +1,7 @@
 // Helpers shared by the function files of the chart engine (funcs_*.cpp).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,9 +29,12 @@ std::string to_yaml(const Value& v, LineOrigins* lines);
 std::string to_json(const Value& v);
 // BurntSushi/toml's Encoder as Helm's toToml uses it; an error comes back as its text.
 std::string to_toml(const Value& v);
+// The nodes one YAML text may expand into when read as values (`values.yaml`, `fromYaml`).
+constexpr std::uint64_t kMaxValueNodes = 500'000;
 // Values read from YAML as Helm reads them: numbers are float64, YAML 1.1 booleans.
+// `budget_hit` (when given) tells a text past kMaxValueNodes from one that does not parse.
 bool parse_yaml_value(std::string_view text, FileId file, const std::string& prefix, Value& out,
-                      std::string& error, bool as_list = false);
+                      std::string& error, bool as_list = false, bool* budget_hit = nullptr);
 bool parse_json_value(std::string_view text, Value& out, std::string& error);
 
 // The escapes Go's %q, YAML's double-quoted scalars and JSON strings share: `"`, `\`, newline,

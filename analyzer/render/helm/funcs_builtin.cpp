@@ -117,7 +117,13 @@ Value fn_println(Exec&, std::vector<Value>& a, const Location&) {
 }
 Value fn_printf(Exec&, std::vector<Value>& a, const Location& at) {
   if (a.empty() || !a[0].is_string()) throw RenderError("printf needs a format string", at);
-  return Value::string(go_sprintf(a[0].s, a, 1));
+  try {
+    return Value::string(go_sprintf(a[0].s, a, 1));
+  } catch (const RenderError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw RenderError(e.what(), at);
+  }
 }
 
 int compare(const Value& x, const Value& y, const char* name, const Location& at) {

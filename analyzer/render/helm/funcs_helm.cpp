@@ -58,21 +58,32 @@ Value fn_to_yaml(Exec&, Args& a, const Location& at) {
   }
 }
 
+// fromYaml's text read within the budgets: the nodes it expands into are charged to the
+// template, and a text past kMaxValueNodes stops it (helm would read it, slowly, whole).
+bool read_yaml(Exec& ex, const Args& a, const char* name, const Location& at, Value& out,
+               std::string& error) {
+  bool budget_hit = false;
+  bool ok = parse_yaml_value(text_of(a[0]), kNoFile, "", out, error, false, &budget_hit);
+  if (budget_hit) throw RenderError(fmt::format("{}: {}", name, error), at);
+  if (ok) ex.charge(count_nodes(out) * kElementBytes, name, at);
+  return ok;
+}
+
 // Helm's fromYaml turns a parse error into {"Error": message}.
-Value fn_from_yaml(Exec&, Args& a, const Location& at) {
+Value fn_from_yaml(Exec& ex, Args& a, const Location& at) {
   arity(a, 1, 1, "fromYaml", at);
   Value out;
   std::string error;
-  if (!parse_yaml_value(text_of(a[0]), kNoFile, "", out, error))
+  if (!read_yaml(ex, a, "fromYaml", at, out, error))
     return Value::new_map({{"Error", Value::string(error)}});
   return out.is_map() ? out : Value::new_map();
 }
 
-Value fn_from_yaml_array(Exec&, Args& a, const Location& at) {
+Value fn_from_yaml_array(Exec& ex, Args& a, const Location& at) {
   arity(a, 1, 1, "fromYamlArray", at);
   Value out;
   std::string error;
-  if (!parse_yaml_value(text_of(a[0]), kNoFile, "", out, error))
+  if (!read_yaml(ex, a, "fromYamlArray", at, out, error))
     return Value::new_list({Value::string(error)});
   return out.is_list() ? out : Value::new_list();
 }

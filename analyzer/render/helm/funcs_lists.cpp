@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
 
 #include "analyzer/render/helm/funcs.h"
 
@@ -100,12 +103,49 @@ Value fn_has(Exec&, Args& a, const Location& at) {
       std::any_of(l.begin(), l.end(), [&](const Value& v) { return deep_equal(v, a[0]); }));
 }
 
+// A hash that agrees with deep_equal: equal values hash alike. uniq compares each element with
+// those of its bucket only, so `uniq (until 100000)` is linear, not ten billion comparisons.
+std::size_t value_hash(const Value& v) {
+  ValueDepth level;
+  std::size_t h = static_cast<std::size_t>(v.kind) * 0x9e3779b97f4a7c15ull;
+  auto mix = [&h](std::size_t x) { h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
+  switch (v.kind) {
+    case Kind::Bool:
+      mix(v.b ? 1 : 0);
+      break;
+    case Kind::Int:
+      mix(std::hash<std::int64_t>{}(v.i));
+      break;
+    case Kind::Float:
+      mix(std::hash<double>{}(v.f == 0 ? 0.0 : v.f));  // -0 == 0
+      break;
+    case Kind::String:
+      mix(std::hash<std::string>{}(v.s));
+      break;
+    default:
+      if (v.is_list()) {
+        for (const Value& e : *v.list) mix(value_hash(e));
+      } else if (v.is_map()) {
+        for (const auto& [k, e] : *v.map) {
+          mix(std::hash<std::string>{}(k));
+          mix(value_hash(e));
+        }
+      }
+  }
+  return h;
+}
+
 Value fn_uniq(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "uniq", at);
   List out;
+  std::unordered_multimap<std::size_t, std::size_t> seen;  // hash -> index in out
   for (const Value& v : list_arg(a[0], "uniq", at)) {
-    if (std::none_of(out.begin(), out.end(), [&](const Value& o) { return deep_equal(o, v); }))
-      out.push_back(v);
+    std::size_t h = value_hash(v);
+    auto [first, last] = seen.equal_range(h);
+    if (std::any_of(first, last, [&](const auto& e) { return deep_equal(out[e.second], v); }))
+      continue;
+    seen.emplace(h, out.size());
+    out.push_back(v);
   }
   return Value::new_list(std::move(out));
 }
@@ -159,10 +199,17 @@ Value fn_sort_alpha(Exec&, Args& a, const Location& at) {
   return Value::new_list(std::move(out));
 }
 
-Value fn_until(Exec&, Args& a, const Location& at) {
+Value fn_until(Exec& ex, Args& a, const Location& at) {
   arity(a, 1, 1, "until", at);
   List out;
-  std::int64_t n = std::min<std::int64_t>(int_of(a[0]), 100000);
+  const std::int64_t n = int_of(a[0]);
+  if (n > static_cast<std::int64_t>(kMaxListItems)) {
+    throw RenderError(fmt::format("until {} would build a list of {} items, past sbreview's "
+                                  "budget of {}",
+                                  n, n, kMaxListItems),
+                      at);
+  }
+  ex.charge(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)) * kElementBytes, "until", at);
   for (std::int64_t k = 0; k < n; ++k) out.push_back(Value::integer(k));
   return Value::new_list(std::move(out));
 }

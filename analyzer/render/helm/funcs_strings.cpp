@@ -27,8 +27,12 @@ Value derived(const Value& src, std::string result, std::uint32_t shift = 0) {
   return v;
 }
 
-std::string indent_text(const std::string& s, std::int64_t n) {
-  std::string pad(static_cast<std::size_t>(std::clamp<std::int64_t>(n, 0, 10000)), ' ');
+// `n` spaces before every line of `s`, as sprig's indent; the size is charged before it is built.
+std::string indent_text(Exec& ex, const std::string& s, std::int64_t n, const Location& at) {
+  const auto width = static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0));
+  const std::uint64_t lines = 1 + static_cast<std::uint64_t>(std::count(s.begin(), s.end(), '\n'));
+  ex.charge(s.size() + std::min<std::uint64_t>(width, kMaxValueBytes + 1) * lines, "indent", at);
+  std::string pad(static_cast<std::size_t>(width), ' ');
   std::string out = pad;
   for (char c : s) {
     out += c;
@@ -37,14 +41,14 @@ std::string indent_text(const std::string& s, std::int64_t n) {
   return out;
 }
 
-Value fn_indent(Exec&, Args& a, const Location& at) {
+Value fn_indent(Exec& ex, Args& a, const Location& at) {
   arity(a, 2, 2, "indent", at);
-  return derived(a[1], indent_text(text_of(a[1]), int_of(a[0])));
+  return derived(a[1], indent_text(ex, text_of(a[1]), int_of(a[0]), at));
 }
 
-Value fn_nindent(Exec&, Args& a, const Location& at) {
+Value fn_nindent(Exec& ex, Args& a, const Location& at) {
   arity(a, 2, 2, "nindent", at);
-  return derived(a[1], "\n" + indent_text(text_of(a[1]), int_of(a[0])), 1);
+  return derived(a[1], "\n" + indent_text(ex, text_of(a[1]), int_of(a[0]), at), 1);
 }
 
 bool is_space(char c) {
@@ -177,9 +181,20 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return out + s.substr(k);
 }
 
-Value fn_replace(Exec&, Args& a, const Location& at) {
+Value fn_replace(Exec& ex, Args& a, const Location& at) {
   arity(a, 3, 3, "replace", at);
-  return derived(a[2], replace_all(text_of(a[2]), text_of(a[0]), text_of(a[1])));
+  const std::string s = text_of(a[2]), old = text_of(a[0]), with = text_of(a[1]);
+  // Go's ReplaceAll inserts `with` between every character when `old` is empty.
+  std::uint64_t matches = 0;
+  if (old.empty()) {
+    matches = s.size() + 1;
+  } else {
+    for (std::size_t k = s.find(old); k != std::string::npos; k = s.find(old, k + old.size()))
+      ++matches;
+  }
+  if (with.size() > old.size())
+    ex.charge(s.size() + matches * (with.size() - old.size()), "replace", at);
+  return derived(a[2], replace_all(s, old, with));
 }
 
 std::vector<std::string> split_text(const std::string& s, const std::string& sep) {
@@ -211,10 +226,11 @@ Value fn_split(Exec&, Args& a, const Location& at) {
   return Value::new_map(std::move(out));
 }
 
-Value fn_join(Exec&, Args& a, const Location& at) {
+Value fn_join(Exec& ex, Args& a, const Location& at) {
   arity(a, 2, 2, "join", at);
   std::string sep = text_of(a[0]), out;
   if (a[1].is_list()) {
+    ex.charge(sep.size() * a[1].list->size(), "join", at);
     bool first = true;
     for (const Value& v : *a[1].list) {
       out += (first ? "" : sep) + text_of(v);
@@ -225,11 +241,14 @@ Value fn_join(Exec&, Args& a, const Location& at) {
   return Value::string(text_of(a[1]));
 }
 
-Value fn_repeat(Exec&, Args& a, const Location& at) {
+Value fn_repeat(Exec& ex, Args& a, const Location& at) {
   arity(a, 2, 2, "repeat", at);
   std::string s = text_of(a[1]), out;
-  std::int64_t n = std::clamp<std::int64_t>(int_of(a[0]), 0, 100000);
-  for (std::int64_t k = 0; k < n && out.size() < (1u << 20); ++k) out += s;
+  const auto n = static_cast<std::uint64_t>(std::max<std::int64_t>(int_of(a[0]), 0));
+  ex.charge(s.empty() ? 0 : std::min<std::uint64_t>(n, kMaxValueBytes + 1) * s.size(), "repeat",
+            at);
+  out.reserve(n * s.size());
+  for (std::uint64_t k = 0; k < n && !s.empty(); ++k) out += s;
   return Value::string(out);
 }
 

@@ -86,6 +86,14 @@ struct Refusal {
 };
 
 std::optional<Refusal> refusal(const Unit& u) {
+  // A template is a few kilobytes; parsing one of tens of megabytes takes gigabytes.
+  if (u.file->bytes.size() > kMaxTemplateFileBytes) {
+    return Refusal{
+        fmt::format("the template file {} has {} bytes, past sbreview's budget of {} MiB "
+                    "for one template",
+                    u.name, u.file->bytes.size(), kMaxTemplateFileBytes >> 20),
+        Location{u.file->id, 1, 1}};
+  }
   ParseError error;
   if (!parse_template(u.file->bytes, u.file->id, *u.parsed, error)) {
     return Refusal{fmt::format("sbreview's template parser stops at {}:{}: {}", u.name,

@@ -123,11 +123,18 @@ Spec read_spec(const std::string& f, std::size_t& k) {
     else
       break;
   }
+  // Go's fmt takes widths and precisions up to 1e6 (parsenum's tooLarge); a larger one is not
+  // rendered as Go would render it, so it stops the template instead of being cut silently.
+  static constexpr const char* kTooWide =
+      "printf width or precision above 1e6, past sbreview's budget (Go does not pad it either)";
   auto digits = [&](int& into) {
     if (k >= f.size() || !std::isdigit(static_cast<unsigned char>(f[k]))) return;
     into = 0;
-    while (k < f.size() && std::isdigit(static_cast<unsigned char>(f[k])) && into < 10000)
+    while (k < f.size() && std::isdigit(static_cast<unsigned char>(f[k]))) {
+      if (into > 1'000'000) throw std::runtime_error(kTooWide);
       into = into * 10 + (f[k++] - '0');
+    }
+    if (into > 1'000'000) throw std::runtime_error(kTooWide);
   };
   digits(sp.width);
   if (k < f.size() && f[k] == '.') {

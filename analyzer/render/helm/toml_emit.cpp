@@ -71,6 +71,7 @@ class TomlWriter {
 
   void table(const std::vector<std::string>& key, const Value& m, int depth) {
     if (depth > 100) throw TomlError("toml: value nested too deeply");
+    ValueDepth level;
     std::vector<std::string> direct, sub;
     for (const auto& [k, v] : *m.map) (is_table(v) ? sub : direct).push_back(k);
     for (const std::string& k : direct) entry(key, k, m.map->at(k), depth);
@@ -119,6 +120,7 @@ class TomlWriter {
 
   std::string element(const Value& v, int depth) const {
     if (depth > 100) throw TomlError("toml: value nested too deeply");
+    ValueDepth level;
     switch (v.kind) {
       case Kind::Bool:
         return v.b ? "true" : "false";

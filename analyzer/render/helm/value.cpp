@@ -101,14 +101,24 @@ std::string format_float(double f) {
 
 namespace {
 thread_local int value_depth = 0;
+thread_local std::uint64_t value_visits = 0;  // since the outermost ValueDepth
 }  // namespace
 
 ValueDepth::ValueDepth() {
+  if (value_depth == 0) value_visits = 0;
   if (++value_depth > kMaxValueDepth) {
     --value_depth;
     throw RenderError(fmt::format("a value nested more than {} levels deep (maps and lists inside "
                                   "each other): sbreview stops there",
                                   kMaxValueDepth),
+                      Location{});
+  }
+  if (++value_visits > kMaxValueVisits) {
+    --value_depth;
+    throw RenderError(fmt::format("a value with more than {} maps, lists and scalars to walk (one "
+                                  "that holds the same list many times over?), past sbreview's "
+                                  "budget: sbreview stops there",
+                                  kMaxValueVisits),
                       Location{});
   }
 }
@@ -144,6 +154,23 @@ Value::~Value() {
       for (auto& entry : *m) take_children(entry.second, lists, maps);
     }
   }
+}
+
+std::uint64_t count_nodes(const Value& v) {
+  std::vector<const Value*> todo{&v};
+  std::unordered_set<const void*> seen;
+  std::uint64_t n = 0;
+  while (!todo.empty()) {
+    const Value* cur = todo.back();
+    todo.pop_back();
+    ++n;
+    if (cur->is_map() && seen.insert(cur->map.get()).second) {
+      for (const auto& entry : *cur->map) todo.push_back(&entry.second);
+    } else if (cur->is_list() && seen.insert(cur->list.get()).second) {
+      for (const Value& item : *cur->list) todo.push_back(&item);
+    }
+  }
+  return n;
 }
 
 bool contains_map(const Value& v, const Map* target) {

@@ -89,8 +89,13 @@ struct RenderError : std::runtime_error {
 // comparisons recurse once per level, and a template can nest a value a level per `range`
 // iteration. Past it the template stops (a budget of sbreview, cause analyzer).
 inline constexpr int kMaxValueDepth = 512;
+// How many maps, lists and scalars one print, copy, comparison or conversion may visit: a list
+// that holds the same list twice, 40 times over (`$a = list $a $a` in a loop), is small in memory
+// and has 2^40 elements to print.
+inline constexpr std::uint64_t kMaxValueVisits = 4'000'000;
 
-// One level of that recursion, counted per thread; throws RenderError past kMaxValueDepth.
+// One level of that recursion, counted per thread; throws RenderError past kMaxValueDepth, or
+// past kMaxValueVisits levels entered since the outermost one.
 class ValueDepth {
  public:
   ValueDepth();
@@ -103,6 +108,8 @@ class ValueDepth {
 // the merges ask before they store a value into a map: a map that contains itself has no end,
 // and Go's printers (and helm with them) never finish it.
 bool contains_map(const Value& v, const Map* target);
+// The maps, lists and scalars `v` holds, itself included (a shared one counted once).
+std::uint64_t count_nodes(const Value& v);
 
 // Go's truth: false, 0, nil, and empty strings, lists and maps are false.
 bool truthy(const Value& v);

@@ -139,6 +139,7 @@ class Emitter {
 
   void map(const Map& m, int ind, int depth) {
     if (depth > kMaxEmitDepth) throw std::runtime_error("toYaml: value nested too deeply");
+    ValueDepth level;
     std::vector<const std::pair<const std::string, Value>*> entries;
     for (const auto& e : m) entries.push_back(&e);
     std::stable_sort(entries.begin(), entries.end(),
@@ -176,6 +177,7 @@ class Emitter {
 
   void list(const List& l, int ind, int depth) {
     if (depth > kMaxEmitDepth) throw std::runtime_error("toYaml: value nested too deeply");
+    ValueDepth level;
     bool first = true;
     for (const Value& item : l) {
       if (!first) out += indent(ind);

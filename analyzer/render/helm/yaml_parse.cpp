@@ -1,6 +1,7 @@
 // Values as Helm reads them (sigs.k8s.io/yaml into map[string]interface{} through JSON):
 // numbers become float64, YAML 1.1 booleans are booleans, keys are strings. Every value keeps
 // the file position of its key, so rendered text can point at the values line.
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -117,8 +118,10 @@ struct Converter {
 }  // namespace
 
 bool parse_yaml_value(std::string_view text, FileId file, const std::string& prefix, Value& out,
-                      std::string& error, bool as_list) {
-  yaml::DocumentReader reader(text);
+                      std::string& error, bool as_list, bool* budget_hit) {
+  // Values are a map of settings, not data: a few thousand nodes in the largest charts. An
+  // alias bomb of 500 bytes expands into a billion; past the budget it is refused whole.
+  yaml::DocumentReader reader(text, kMaxValueNodes);
   yaml::Document doc;
   yaml::ParseFailure failure;
   Converter conv{file};
@@ -129,6 +132,14 @@ bool parse_yaml_value(std::string_view text, FileId file, const std::string& pre
       if (status == yaml::DocumentReader::Status::End) break;
       if (status == yaml::DocumentReader::Status::Error) {
         error = "line " + std::to_string(failure.line) + ": " + failure.message;
+        return false;
+      }
+      if (doc.over_budget) {
+        if (budget_hit) *budget_hit = true;
+        error = fmt::format(
+            "the YAML expands past {} nodes (aliases), sbreview's budget for "
+            "values",
+            kMaxValueNodes);
         return false;
       }
       docs.push_back(conv.convert(doc.root, prefix, conv.loc(doc.root), 0));
@@ -203,6 +214,7 @@ void json_string(const std::string& s, std::string& out) {
 
 void json_value(const Value& v, std::string& out, int depth) {
   if (depth > kMaxParseDepth) throw std::runtime_error("toJson: value nested too deeply");
+  ValueDepth level;
   switch (v.kind) {
     case Kind::Nil:
     case Kind::Method:

@@ -14,6 +14,7 @@
 #include "analyzer/render/kustomize/internal.h"
 #include "analyzer/render/kustomize/kustomize.h"
 #include "analyzer/source/export.h"
+#include "analyzer/support/run_budget.h"
 
 namespace sbr::render {
 namespace {
@@ -99,12 +100,14 @@ std::string unusable(const kz::Tool& tool) {
 
 // kustomize's own refusal is the repository's; a run sbreview stopped at its limits is its gap.
 Cause failure_cause(const kz::RunResult& r) {
+  if (!r.not_run.empty()) return Cause::Analyzer;
   if (!r.started) return Cause::Environment;
   return r.timed_out || r.too_large ? Cause::Analyzer : Cause::Repository;
 }
 
 std::string failure_message(const kz::RunResult& r, const RenderOptions& options,
                             const std::string& export_dir) {
+  if (!r.not_run.empty()) return "kustomize was not run: " + r.not_run;
   if (!r.started) return "kustomize could not be started";
   if (r.timed_out) return fmt::format("kustomize did not finish within {} ms", options.timeout_ms);
   if (r.too_large) {
@@ -134,6 +137,10 @@ std::vector<kz::RunResult> run_roots(const RenderOptions& options, const kz::Too
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < roots.size(); i = next++) {
+      if (auto why = run_budget_exceeded()) {
+        results[i].not_run = *why;
+        continue;
+      }
       results[i] = run_root(options, tool, tree, all.at(roots[i]));
     }
   };
