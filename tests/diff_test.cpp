@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "analyzer/cli/cli.h"
@@ -303,6 +304,76 @@ TEST_CASE("a values change that turns on privileged is new, at the values line",
     CHECK(template_step);
   }
   CHECK(privileged);
+}
+
+TEST_CASE("a pod the change adds in a path the base excludes is reported at its severity",
+          "[diff]") {
+  test::TempDir repo("sbr-diff-excl");
+  write(repo.path / ".sbreview.yaml", "exclude: [vendor]\n");
+  write(repo.path / "k8s/a.yaml", pod("a", false));
+  write(repo.path / "vendor/old.yaml", pod("old", true));  // excluded before the change too
+  git(repo.path, "init -q");
+  git(repo.path, "add -A");
+  git(repo.path, "commit -q -m base");
+  git(repo.path, "tag base");
+  write(repo.path / "vendor/deploy/pod.yaml", pod("hidden", true));
+  git(repo.path, "add -A");
+  git(repo.path, "commit -q -m change");
+  Run r = diff(repo.path, {"base..HEAD", "--format", "json"});
+  INFO(r.err);
+  CHECK(r.code == 1);
+  bool hidden_privileged = false;
+  const json doc = json::parse(r.out);
+  for (const auto& f : doc["findings"]) {
+    CHECK(f["location"]["file"] == "vendor/deploy/pod.yaml");  // the old pod is not new
+    std::string message = f["message"];
+    if (message.find("excludes from review") != std::string::npos &&
+        message.find("SB1001") != std::string::npos) {
+      hidden_privileged = true;
+      CHECK(f["severity"] == "critical");
+    }
+  }
+  CHECK(hidden_privileged);
+}
+
+TEST_CASE("no name a change chooses hides a pod from diff", "[diff]") {
+  test::TempDir repo("sbr-diff-names");
+  write(repo.path / "k8s/a.yaml", pod("a", false));
+  git(repo.path, "init -q");
+  git(repo.path, "add -A");
+  git(repo.path, "commit -q -m base");
+  git(repo.path, "tag base");
+  write(repo.path / "deploy/node_modules/pod.yaml", pod("n", true));
+  write(repo.path / "deploy/.sbreview/pod.yaml", pod("s", true));
+  write(repo.path / "deploy/.sbreview.yaml", pod("c", true));
+  git(repo.path, "add -A");
+  git(repo.path, "commit -q -m change");
+  Run r = diff(repo.path, {"base..HEAD", "--format", "json"});
+  INFO(r.err);
+  CHECK(r.code == 1);
+  std::set<std::string> privileged;
+  for (const auto& [rule, file] : rules_and_files(r.out)) {
+    if (rule == "SB1001") privileged.insert(file);
+  }
+  CHECK(privileged == std::set<std::string>{"deploy/.sbreview.yaml", "deploy/.sbreview/pod.yaml",
+                                            "deploy/node_modules/pod.yaml"});
+}
+
+TEST_CASE("diff --show-fixed prints a hostile file name on one line, without escapes", "[diff]") {
+  test::TempDir repo("sbr-diff-name");
+  const std::string name = "k8s/x\n::error file=a::pwned\x1b]0;t\x07.yaml";
+  write(repo.path / name, pod("a", true));
+  git(repo.path, "init -q");
+  git(repo.path, "add -A");
+  git(repo.path, "commit -q -m base");
+  git(repo.path, "tag base");
+  git(repo.path, "rm -q -r k8s");
+  git(repo.path, "commit -q -m change");
+  Run r = diff(repo.path, {"base..HEAD", "--show-fixed", "--format", "json"});
+  INFO(r.err);
+  CHECK(r.err.find("fixed: k8s/x ::error file=a::pwned?]0;t?.yaml") != std::string::npos);
+  CHECK(r.err.find("\n::") == std::string::npos);
+  CHECK(r.err.find('\x1b') == std::string::npos);
 }
 
 }  // namespace diff_test

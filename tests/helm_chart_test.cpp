@@ -109,8 +109,10 @@ TEST_CASE("a chart renders one stream per template, as helm template names them"
   auto out = render_charts(t);
   INFO((out.problems.empty() ? "" : out.problems[0].message));
   CHECK(out.problems.empty());
-  REQUIRE(out.streams.size() ==
-          2);  // pod.yaml and the proxy's svc.yaml; not NOTES, tests, partials
+  // pod.yaml, the proxy's svc.yaml and tests/t.yaml (helm installs it: it is no test hook
+  // without the annotation, and a test hook runs in the cluster too); not NOTES or partials.
+  REQUIRE(out.streams.size() == 3);
+  CHECK(stream(out, "agent/templates/tests/t.yaml"));
   const auto* pod = stream(out, "agent/templates/pod.yaml");
   REQUIRE(pod);
   CHECK(pod->root == "deploy/agent");
@@ -169,9 +171,11 @@ TEST_CASE("values files and --set pairs override chart defaults in order", "[hel
   o.helm_set = {"image=agent:2", "securityContext.privileged=false,proxy.enabled=false"};
   auto out = render_charts(t, o);
   REQUIRE(out.problems.empty());
-  REQUIRE(out.streams.size() == 1);  // the proxy's condition turned it off
-  CHECK(out.streams[0].text.find("image: \"agent:2\"") != std::string::npos);
-  CHECK(out.streams[0].text.find("privileged: false") != std::string::npos);
+  REQUIRE(out.streams.size() == 2);  // the proxy's condition turned it off; pod and tests/t.yaml
+  const auto* pod = stream(out, "agent/templates/pod.yaml");
+  REQUIRE(pod);
+  CHECK(pod->text.find("image: \"agent:2\"") != std::string::npos);
+  CHECK(pod->text.find("privileged: false") != std::string::npos);
 }
 
 TEST_CASE("the --set syntax: list indexes, escaped commas, typed scalars", "[helm][chart]") {

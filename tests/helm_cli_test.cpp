@@ -43,7 +43,9 @@ TEST_CASE("sbreview render prints each template as helm template does", "[helm][
         std::string::npos);
   CHECK(r.out.find("            privileged: true\n") != std::string::npos);
   CHECK(r.out.find("NOTES") == std::string::npos);
-  CHECK(r.out.find("test-connection") == std::string::npos);
+  // helm template prints the test hooks too (--skip-tests drops them); they run in the cluster.
+  CHECK(r.out.find("---\n# Source: agent-sandbox/templates/tests/test-connection.yaml\n") !=
+        std::string::npos);
 }
 
 TEST_CASE("render problems go to stderr with their location and exit 1", "[helm][cli]") {

@@ -29,6 +29,8 @@
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/report/report.h"
+#include "analyzer/report/report_util.h"
+#include "analyzer/source/working_tree.h"
 #include "analyzer/support/build_info.h"
 
 namespace sbr {
@@ -63,13 +65,34 @@ std::string first_dir(const Options& o) {
   return slash == std::string::npos ? "." : first.substr(0, slash);
 }
 
+// Whether anything is at `path`, a link included (lstat): a link where the configuration goes is
+// read and refused, never taken for "no configuration".
+bool exists_here(const std::string& path) {
+  struct stat st {};
+  return lstat(path.c_str(), &st) == 0;
+}
+
+// `path` relative to the working directory when it lies below it: findings on the configuration
+// name it as they name the files beside it (`.sbreview.yaml`, not the checkout's absolute path,
+// which is no SARIF artifact URI).
+std::string relative_to_cwd(const std::string& path) {
+  char buf[4096];
+  if (getcwd(buf, sizeof buf) == nullptr) return path;
+  std::string cwd = buf;
+  if (cwd != "/" && path.size() > cwd.size() + 1 && path.compare(0, cwd.size(), cwd) == 0 &&
+      path[cwd.size()] == '/') {
+    return path.substr(cwd.size() + 1);
+  }
+  return path;
+}
+
 std::optional<std::string> find_config(const Options& o) {
   if (o.config) return o.config;
   if (auto top = git_toplevel(first_dir(o))) {
     std::string c = *top + "/.sbreview.yaml";
-    if (access(c.c_str(), R_OK) == 0) return c;
+    if (exists_here(c)) return relative_to_cwd(c);
   }
-  if (access(".sbreview.yaml", R_OK) == 0) return std::string(".sbreview.yaml");
+  if (exists_here(".sbreview.yaml")) return std::string(".sbreview.yaml");
   return std::nullopt;
 }
 
@@ -100,11 +123,16 @@ Result<std::optional<ConfigText>> config_text(const Options& o, const GitTree* r
   if (revision != nullptr && !o.config) return revision_config(*revision);
   auto path = find_config(o);
   if (!path) return std::optional<ConfigText>();
-  std::ifstream in(*path, std::ios::binary);
-  if (!in) return Error{*path + ": cannot read the configuration"};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return std::optional<ConfigText>(ConfigText{*path, ss.str()});
+  // The repository's configuration is input like any file of it: a link (out of the tree or
+  // not), a FIFO or /dev/zero is refused. One named with --config is the user's: a link to it
+  // is followed, the rest holds.
+  std::string text;
+  ReadResult r = read_regular_file(*path, kMaxConfigBytes, text, o.config.has_value());
+  if (!r.ok) {
+    return Error{
+        fmt::format("{}: cannot read the configuration: {}", report::one_line_safe(*path), r.why)};
+  }
+  return std::optional<ConfigText>(ConfigText{*path, std::move(text)});
 }
 
 bool should_fail(const std::vector<Finding>& findings, const std::string& level) {
@@ -224,26 +252,26 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err, const Cata
   if (o.revision) {
     auto r = open_revision(o.repo_dir.value_or("."), *o.revision, o.paths);
     if (!r) {
-      err << "sbreview: " << r.error().message << "\n";
+      err << "sbreview: " << report::one_line_safe(r.error().message) << "\n";
       return 2;
     }
     rev = std::move(*r);
   }
   auto text = config_text(o, rev ? rev->tree.get() : nullptr);
   if (!text) {
-    err << "sbreview: " << text.error().message << "\n";
+    err << "sbreview: " << report::one_line_safe(text.error().message) << "\n";
     return 2;
   }
   auto parsed = read_config(*text);
   if (!parsed) {
-    err << "sbreview: " << parsed.error().message << "\n";
+    err << "sbreview: " << report::one_line_safe(parsed.error().message) << "\n";
     return 2;
   }
   Config config = std::move(*parsed);
   auto with_user =
       run_catalog(builtin, o, rev ? rev->tree.get() : nullptr, repository_top(o), config);
   if (!with_user) {
-    err << "sbreview: " << with_user.error().message << "\n";
+    err << "sbreview: " << report::one_line_safe(with_user.error().message) << "\n";
     return 2;
   }
   const Catalog& catalog = *with_user;
@@ -269,7 +297,7 @@ int run_check(const Options& o, std::ostream& out, std::ostream& err, const Cata
   if (o.baseline) {
     auto keys = read_baseline(*o.baseline);
     if (!keys) {
-      err << "sbreview: " << keys.error().message << "\n";
+      err << "sbreview: " << report::one_line_safe(keys.error().message) << "\n";
       return 2;
     }
     size_t dropped = drop_baselined(findings, *keys);

@@ -21,6 +21,7 @@
 #include "analyzer/cli/render_command.h"
 #include "analyzer/cli/repository.h"
 #include "analyzer/cli/user_rules.h"
+#include "analyzer/report/report_util.h"
 #include "generated/rule_ids.h"
 
 namespace sbr {
@@ -53,16 +54,16 @@ Result<std::optional<RevisionInput>> open_side(const Options& o, const std::stri
   return std::optional<RevisionInput>(std::move(*r));
 }
 
-// Analyses `side` with the configuration `text`.
+// Analyses `side` with the configuration `text` (or `config`, read from it, when given).
 void analyse(const Options& o, const std::optional<ConfigText>& text, const Catalog& catalog,
-             Side& side) {
+             Side& side, const Config* config = nullptr) {
   AnalyzeOptions ao;
   ao.jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   ao.render = render_options(o);
   RunRepository repository =
       side.rev ? revision_repository(*side.rev) : working_repository(working_paths(o));
   ao.repository = repository.get();
-  side.config = *read_config(text);
+  side.config = config ? *config : *read_config(text);
   side.analysis = side.rev ? analyze(side.rev->roots, side.config, ao)
                            : analyze(working_paths(o), side.config, ao);
   give_config_a_file(text, side.analysis, side.config);
@@ -235,6 +236,38 @@ std::vector<Finding> weakened_in_files(Side& base, Side& head) {
   return out;
 }
 
+// What the change adds where BASE's configuration keeps sbreview from reading (`exclude:`): a
+// pull request can put a privileged pod there, and `kubectl apply -R` applies it all the same.
+// Both sides are analysed again, those paths only; each finding of HEAD there that BASE does not
+// have is reported at its own severity, as a change that hides it.
+std::vector<Finding> hidden_by_exclusion(const Options& o, const std::optional<ConfigText>& text,
+                                         const Catalog& catalog,
+                                         const std::pair<std::string, std::string>& revs,
+                                         Model& head_model) {
+  Config only = *read_config(text);
+  if (only.exclude.empty()) return {};
+  only.include = only.exclude;
+  only.exclude.clear();
+  Side base, head;
+  for (auto [side, rev] : {std::pair{&base, revs.first}, {&head, revs.second}}) {
+    auto r = open_side(o, rev);  // opened once already: a failure is a real error
+    if (!r) return {};
+    side->rev = std::move(*r);
+    analyse(o, text, catalog, *side, &only);
+  }
+  const std::set<std::string> base_keys = finding_keys(base.findings);
+  std::vector<const Finding*> added;
+  for (const Finding& f : head.findings) {
+    if (!known_by(f, base_keys)) added.push_back(&f);
+  }
+  std::vector<Finding> out;
+  for (const Finding& f : relocated(added, head.analysis.model, head_model)) {
+    out.push_back(integrity_finding(
+        f, "adds, in a path the configuration excludes from review (`exclude:`),", f.at));
+  }
+  return out;
+}
+
 // HEAD's findings as reported (integrity findings first, all new), their baseline states, and
 // BASE's findings that HEAD no longer has.
 struct Compared {
@@ -278,7 +311,7 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   for (auto [side, rev] : {std::pair{&base, base_rev}, {&head, head_rev}}) {
     auto r = open_side(o, rev);
     if (!r) {
-      err << "sbreview: " << r.error().message << "\n";
+      err << "sbreview: " << report::one_line_safe(r.error().message) << "\n";
       return 2;
     }
     side->rev = std::move(*r);
@@ -287,12 +320,12 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   auto head_text = side_config(o, head);
   for (const auto* t : {&base_text, &head_text}) {
     if (!*t) {
-      err << "sbreview: " << t->error().message << "\n";
+      err << "sbreview: " << report::one_line_safe(t->error().message) << "\n";
       return 2;
     }
     if (**t) {
       if (auto parsed = read_config(**t); !parsed) {
-        err << "sbreview: " << parsed.error().message << "\n";
+        err << "sbreview: " << report::one_line_safe(parsed.error().message) << "\n";
         return 2;
       }
     }
@@ -305,19 +338,23 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
   auto with_user = run_catalog(builtin, o, base.rev ? base.rev->tree.get() : nullptr,
                                repository_top(base_paths), base_config);
   if (!with_user) {
-    err << "sbreview: " << with_user.error().message << "\n";
+    err << "sbreview: " << report::one_line_safe(with_user.error().message) << "\n";
     return 2;
   }
   const Catalog& catalog = *with_user;
   analyse(o, *base_text, catalog, base);
   analyse(o, *base_text, catalog, head);  // the gate is the base's
   std::vector<Finding> integrity = weakened_in_files(base, head);
+  for (Finding& f :
+       hidden_by_exclusion(o, *base_text, catalog, {base_rev, head_rev}, head.analysis.model)) {
+    integrity.push_back(std::move(f));
+  }
   const bool config_changed =
       (*base_text ? (*base_text)->text : "") != (*head_text ? (*head_text)->text : "");
   if (config_changed && !o.config) {
     auto again = open_side(o, head_rev);  // opened once already: a failure is a real error
     if (!again) {
-      err << "sbreview: " << again.error().message << "\n";
+      err << "sbreview: " << report::one_line_safe(again.error().message) << "\n";
       return 2;
     }
     head_own.rev = std::move(*again);
@@ -355,8 +392,10 @@ int run_diff(const Options& o, std::ostream& out, std::ostream& err, const Catal
                      c.unchanged);
   if (o.show_fixed) {
     for (const Finding* f : c.fixed) {
-      err << fmt::format("fixed: {}:{}:{} [{}] {}\n", base.analysis.model.files.path(f->at.file),
-                         f->at.line, f->at.column, f->rule_id.str(), f->message);
+      err << fmt::format("fixed: {}:{}:{} [{}] {}\n",
+                         report::one_line_safe(base.analysis.model.files.path(f->at.file)),
+                         f->at.line, f->at.column, f->rule_id.str(),
+                         report::one_line_safe(f->message.str()));
     }
   }
   std::string level = o.fail_on ? *o.fail_on : base.config.fail_on ? *base.config.fail_on : "high";

@@ -13,6 +13,7 @@
 #include "analyzer/cli/prove_from.h"
 #include "analyzer/cli/prove_self_test.h"
 #include "analyzer/cli/render_command.h"
+#include "analyzer/report/report_util.h"
 #include "invariants/common.h"
 #include "prover/lib/interrupt.h"
 #include "prover/lib/prove.h"
@@ -104,12 +105,12 @@ int run_prove(const Options& o, std::ostream& out, std::ostream& err, const Cata
   if (o.self_test) return run_prove_self_test(o, out, err);
   auto text = config_text(o, nullptr);
   if (!text) {
-    err << "sbreview: " << text.error().message << "\n";
+    err << "sbreview: " << report::one_line_safe(text.error().message) << "\n";
     return 2;
   }
   auto parsed = read_config(*text);
   if (!parsed) {
-    err << "sbreview: " << parsed.error().message << "\n";
+    err << "sbreview: " << report::one_line_safe(parsed.error().message) << "\n";
     return 2;
   }
   Config config = std::move(*parsed);
@@ -127,7 +128,7 @@ int run_prove(const Options& o, std::ostream& out, std::ostream& err, const Cata
     auto from =
         findings_from_sarif(*o.from_sarif, analysis.model, catalog, findings, roots.uri_prefix);
     if (!from) {
-      err << "sbreview: " << from.error().message << "\n";
+      err << "sbreview: " << report::one_line_safe(from.error().message) << "\n";
       return 2;
     }
     findings = std::move(*from);
@@ -140,7 +141,7 @@ int run_prove(const Options& o, std::ostream& out, std::ostream& err, const Cata
   so.command_timeout_ms = static_cast<int>(o.timeout.value_or(30)) * 1000;
   auto session = prove::Session::open(so);
   if (!session) {
-    err << "sbreview: prove: " << session.error().message << "\n";
+    err << "sbreview: prove: " << report::one_line_safe(session.error().message) << "\n";
     return 2;
   }
   prove::ProveOptions po;

@@ -1,4 +1,5 @@
 #include "analyzer/cli/prove_self_test.h"
+#include "analyzer/report/report_util.h"
 
 #include <fmt/format.h>
 
@@ -44,7 +45,7 @@ int run_prove_self_test(const Options& o, std::ostream& out, std::ostream& err) 
   so.command_timeout_ms = static_cast<int>(o.timeout.value_or(30)) * 1000;
   auto session = prove::Session::open(so);
   if (!session) {
-    err << "sbreview: prove: " << session.error().message << "\n";
+    err << "sbreview: prove: " << report::one_line_safe(session.error().message) << "\n";
     return 2;
   }
   auto rows = prove::self_test(**session);

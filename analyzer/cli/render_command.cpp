@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "analyzer/render/helm/manifests.h"
+#include "analyzer/report/report_util.h"
 #include "analyzer/source/source.h"
 
 namespace sbr {
@@ -29,7 +30,7 @@ void print_root(const std::vector<const render::RenderedStream*>& streams, std::
     out << text;
     return;
   }
-  err << "render: " << error << "; printed as rendered\n";
+  err << "render: " << report::one_line_safe(error) << "; printed as rendered\n";
   for (const auto* s : streams) out << "---\n" << s->text << (s->text.ends_with('\n') ? "" : "\n");
 }
 
@@ -75,8 +76,8 @@ int run_render(const Options& o, std::ostream& out, std::ostream& err) {
   }
   flush();
   for (const Problem& p : rendered.problems) {
-    err << files.path(p.at.file) << ':' << p.at.line << ':' << p.at.column << ": " << p.message
-        << '\n';
+    err << report::one_line_safe(files.path(p.at.file)) << ':' << p.at.line << ':' << p.at.column
+        << ": " << report::one_line_safe(p.message) << '\n';
   }
   return rendered.problems.empty() ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 #include "analyzer/render/helm/archive.h"
 #include "analyzer/render/helm/chart.h"
 #include "analyzer/render/helm/helm_template.h"
+#include "analyzer/report/report_util.h"
 #include "analyzer/source/source.h"
 #include "analyzer/support/strings.h"
 
@@ -141,7 +142,7 @@ int run_render_helm(const std::vector<std::string>& args, std::ostream& out, std
   std::string error;
   if (h.req.chart_dir == "\x01" && unpack_chart(sources, files, packaged, h.req.chart_dir, error)) {
     if (!error.empty()) {
-      err << "Error: " << h.positional.back() << ": " << error << "\n";
+      err << "Error: " << h.positional.back() << ": " << report::one_line_safe(error) << "\n";
       return 1;
     }
     // Values files of the command line are read from disk (they are not in the archive).
@@ -157,10 +158,10 @@ int run_render_helm(const std::vector<std::string>& args, std::ostream& out, std
   out << r.out;
   if (r.error.empty()) return 0;
   for (const Problem& p : r.problems) {
-    err << files.path(p.at.file) << ':' << p.at.line << ':' << p.at.column << ": " << p.message
-        << '\n';
+    err << report::one_line_safe(files.path(p.at.file)) << ':' << p.at.line << ':' << p.at.column
+        << ": " << report::one_line_safe(p.message) << '\n';
   }
-  err << "Error: " << r.error << '\n';
+  err << "Error: " << report::one_line_safe(r.error) << '\n';
   return 1;
 }
 

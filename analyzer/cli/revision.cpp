@@ -57,7 +57,7 @@ Result<std::optional<ConfigText>> revision_config(const GitTree& tree) {
   if (tree.kind(name) == EntryKind::Missing) return std::optional<ConfigText>();
   ConfigText c;
   c.path = tree.workdir().empty() ? name : tree.workdir() + "/" + name;
-  ReadResult r = tree.read(name, 1u << 20, c.text);
+  ReadResult r = tree.read(name, kMaxConfigBytes, c.text);
   if (!r.ok) return Error{name + " in the revision: cannot read the configuration: " + r.why};
   return std::optional<ConfigText>(std::move(c));
 }

@@ -2,6 +2,7 @@
 // through libgit2 without a checkout. Kept apart from the option parsing in cli.cpp.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +25,9 @@ struct RevisionInput {
 // error for no repository, an unknown revision, or a PATH outside the repository.
 Result<RevisionInput> open_revision(const std::string& dir, const std::string& revision,
                                     const std::vector<std::string>& paths);
+
+// The largest configuration read, from a revision or from disk.
+inline constexpr std::uint64_t kMaxConfigBytes = 1u << 20;
 
 struct ConfigText {
   std::string path;  // as findings name it

@@ -10,6 +10,7 @@
 #include "analyzer/cli/rule_tests.h"
 #include "analyzer/cli/user_rules.h"
 #include "analyzer/report/catalog_docs.h"
+#include "analyzer/report/report_util.h"
 
 namespace sbr {
 namespace embedded {
@@ -48,7 +49,7 @@ std::string_view embedded_page(const Rule& rule) {
 int run_rules(const Options& o, std::ostream& out, std::ostream& err, const Catalog& builtin) {
   auto catalog = listed_catalog(o, builtin);
   if (!catalog) {
-    err << "sbreview: " << catalog.error().message << "\n";
+    err << "sbreview: " << report::one_line_safe(catalog.error().message) << "\n";
     return 2;
   }
   std::string format = o.outputs.empty() ? "text" : o.outputs.front().format;
@@ -65,7 +66,7 @@ int run_rules(const Options& o, std::ostream& out, std::ostream& err, const Cata
 int run_explain(const Options& o, std::ostream& out, std::ostream& err, const Catalog& builtin) {
   auto catalog = listed_catalog(o, builtin);
   if (!catalog) {
-    err << "sbreview: " << catalog.error().message << "\n";
+    err << "sbreview: " << report::one_line_safe(catalog.error().message) << "\n";
     return 2;
   }
   const Rule* r = catalog->find(o.rule);
@@ -99,7 +100,7 @@ int run_test_rules(const Options& o, std::ostream& out, std::ostream& err, const
   for (const std::string& dir : o.paths) {
     auto files = rule_files_on_disk(dir);
     if (!files) {
-      err << "sbreview: " << files.error().message << "\n";
+      err << "sbreview: " << report::one_line_safe(files.error().message) << "\n";
       return 2;
     }
     bool project = !files->empty() && std::all_of(files->begin(), files->end(), [](const auto& f) {
@@ -131,7 +132,7 @@ int run_test_rules(const Options& o, std::ostream& out, std::ostream& err, const
       auto text = config_text(here, nullptr);
       auto config = text ? read_config(*text) : Result<Config>(text.error());
       if (!config) {
-        err << "sbreview: " << config.error().message << "\n";
+        err << "sbreview: " << report::one_line_safe(config.error().message) << "\n";
         return 2;
       }
       RuleSource source;
@@ -141,7 +142,7 @@ int run_test_rules(const Options& o, std::ostream& out, std::ostream& err, const
       catalog = builtin.with_user_rules(owned, source);
     }
     if (!catalog) {
-      err << "sbreview: " << catalog.error().message << "\n";
+      err << "sbreview: " << report::one_line_safe(catalog.error().message) << "\n";
       return 2;
     }
     ruletest::FixtureRun run;

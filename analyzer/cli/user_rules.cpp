@@ -1,16 +1,29 @@
 #include "analyzer/cli/user_rules.h"
 
 #include <dirent.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <optional>
+
+#include "analyzer/report/report_util.h"
+#include "analyzer/source/working_tree.h"
 
 namespace sbr {
 namespace {
 
 constexpr std::string_view kRepoRules = ".sbreview/rules";
 constexpr std::uint64_t kMaxRuleFile = 1u << 20;
+
+// The first of `top`/.sbreview and `top`/.sbreview/rules that is a symbolic link, if any.
+std::optional<std::string> linked_folder(const std::string& top) {
+  for (std::string path : {top + "/.sbreview", top + "/" + std::string(kRepoRules)}) {
+    struct stat st {};
+    if (lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) return path;
+  }
+  return std::nullopt;
+}
 
 bool yaml_name(const std::string& n) {
   return n.size() > 5 &&
@@ -49,11 +62,10 @@ Result<RuleFiles> rule_files_on_disk(const std::string& dir) {
   RuleFiles out;
   for (const auto& n : names) {
     std::string path = dir + "/" + n;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Error{path + ": cannot read"};
-    std::stringstream ss;
-    ss << in.rdbuf();
-    out.emplace_back(path, ss.str());
+    std::string text;
+    ReadResult r = read_regular_file(path, kMaxRuleFile, text);
+    if (!r.ok) return Error{fmt::format("{}: cannot read: {}", report::one_line_safe(path), r.why)};
+    out.emplace_back(path, std::move(text));
   }
   return out;
 }
@@ -68,6 +80,13 @@ Result<Catalog> run_catalog(const Catalog& builtin, const Options& o, const GitT
   } else {
     std::string dir =
         (repo_top.empty() ? std::string(".") : repo_top) + "/" + std::string(kRepoRules);
+    // Neither .sbreview/ nor its rules/ may be a link: it could lead out of the repository.
+    if (auto link = linked_folder(repo_top.empty() ? std::string(".") : repo_top)) {
+      return Error{
+          fmt::format("{}: a symbolic link: sbreview reads the repository's rules only "
+                      "from the repository",
+                      report::one_line_safe(*link))};
+    }
     if (DIR* d = opendir(dir.c_str())) {
       closedir(d);
       auto r = rule_files_on_disk(dir);

@@ -427,7 +427,7 @@ struct Workload {
   // image's WORKDIR. A relative path the command runs is resolved against it.
   Maybe<std::string> working_dir;
   std::map<std::string, std::string> pod_labels;
-  std::map<std::string, std::string> annotations;
+  std::map<std::string, std::string> annotations;  // sbreview.dev/ ones only (the object's win)
 
   Maybe<std::string> runtime_class;                  // runtimeClassName / --runtime
   std::optional<Fact<std::string>> runtime_handler;  // from a RuntimeClass object in the input

@@ -26,6 +26,8 @@ class Redactor {
   std::string operator()(std::string_view text) const;
 
   const std::vector<std::string>& secrets() const { return secrets_; }  // longest first
+  // The length of the longest secret value (0 when there is none).
+  size_t longest() const { return secrets_.empty() ? 0 : secrets_.front().size(); }
 
  private:
   void add(std::string_view value);

@@ -147,6 +147,14 @@ std::string without_controls(std::string_view s) {
   return out;
 }
 
+std::string one_line_safe(std::string_view s) {
+  std::string out = without_controls(s);
+  for (char& c : out) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  return out;
+}
+
 bool is_reported_new(const ReportContext& ctx, size_t i) {
   return ctx.baseline_states.size() != ctx.findings.size() || ctx.baseline_states[i] == "new";
 }

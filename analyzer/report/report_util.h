@@ -71,6 +71,11 @@ size_t unsafe_length(std::string_view s, size_t i);
 size_t safe_length(std::string_view s, size_t i);
 // `s` with every unsafe character replaced by '?' (tab, CR and LF kept: each format decides).
 std::string without_controls(std::string_view s);
+// `s` on one line and safe for a terminal or a CI log: tabs and line endings become spaces, every
+// other unsafe character '?'. For repository text on stderr (a file or pod name, a key, a
+// `fail` message): a line ending would start a workflow command (`::error ...`) in the log, an
+// escape sequence would drive the terminal.
+std::string one_line_safe(std::string_view s);
 
 // Whether finding `i` of `ctx` belongs in a summary: every finding of `check`, the new ones of
 // `diff` (SARIF also carries the unchanged ones, for code scanning's baselineState).

@@ -61,11 +61,7 @@ std::string printable(std::string_view s) {
 
 // Messages and reasons are single lines in this format (folded catalog text ends in '\n').
 std::string one_line(std::string_view s) {
-  std::string spaced(s);
-  for (char& c : spaced) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  }
-  std::string out = printable(spaced);
+  std::string out = report::one_line_safe(s);
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
 }
@@ -113,27 +109,39 @@ size_t utf8_boundary(std::string_view s, size_t pos) {
   return pos;
 }
 
+// Only this much of a line on either side of the column is redacted and printed (plus the
+// longest secret): a 50 MB line under 20 findings was redacted whole 20 times, past 120 s. A
+// secret that crosses the edge of that window lies beyond the shown window, so no half of one
+// is ever printed.
+constexpr size_t kRedactMargin = size_t{16} * 1024;
+
 void write_snippet(const report::SourceLines& lines, const Redactor& redact, const Location& loc,
                    const Style& style, std::ostream& out) {
-  auto line = lines.line(loc);
-  if (!line) return;
+  auto whole = lines.line(loc);
+  if (!whole) return;
+  size_t column = loc.column > 0 ? std::min<size_t>(loc.column - 1, whole->size()) : 0;
+  size_t margin = kRedactMargin + kMaxShown + redact.longest();
+  size_t from = column > margin ? utf8_boundary(*whole, column - margin) : 0;
+  std::string_view line = whole->substr(from, margin * 2);
+  const bool cut_before = from > 0, cut_after = from + line.size() < whole->size();
   std::string gutter = std::to_string(loc.line);
-  std::string shown = printable(redact(*line));
+  std::string shown = printable(redact(line));
   // The caret's byte offset in `shown`; when redaction changed the line, from the redacted prefix.
   size_t caret = 0;
   if (loc.column > 0) {
-    size_t prefix_len = std::min<size_t>(loc.column - 1, line->size());
-    caret = shown == printable(*line) ? prefix_len
-                                      : printable(redact(line->substr(0, prefix_len))).size();
+    size_t prefix_len = column - from;
+    caret = shown == printable(line) ? prefix_len
+                                     : printable(redact(line.substr(0, prefix_len))).size();
     caret = std::min(caret, shown.size());
   }
-  if (shown.size() > kMaxShown) {
+  if (shown.size() > kMaxShown || cut_before || cut_after) {
     size_t begin = utf8_boundary(shown, caret > kMaxShown / 2 ? caret - kMaxShown / 2 : 0);
     size_t end = utf8_boundary(shown, std::min(shown.size(), begin + kMaxShown));
     if (end <= begin) end = std::min(shown.size(), begin + kMaxShown);
-    std::string window = (begin > 0 ? "..." : "") + shown.substr(begin, end - begin) +
-                         (end < shown.size() ? "..." : "");
-    caret = caret - begin + (begin > 0 ? 3 : 0);
+    const bool before = begin > 0 || cut_before, after = end < shown.size() || cut_after;
+    std::string window =
+        (before ? "..." : "") + shown.substr(begin, end - begin) + (after ? "..." : "");
+    caret = caret - begin + (before ? 3 : 0);
     shown = std::move(window);
   }
   out << fmt::format(" {} | {}\n", gutter, shown);

@@ -55,7 +55,11 @@ bool looks_like_compose(std::string_view bytes) {
 FileType classify(const std::string& path, std::string_view head) {
   const std::string name = base_name(path);
   const std::string lname = lower(name);
-  if (lname == ".sbreview.yaml" || lname == ".sbreview.yml") return FileType::Config;
+  // Only the top-level file is the configuration: one in another folder is a YAML file like any
+  // other (a pull request could otherwise hide a pod in `deploy/.sbreview.yaml`).
+  if ((lname == ".sbreview.yaml" || lname == ".sbreview.yml") && path == name) {
+    return FileType::Config;
+  }
   if (lname == "devcontainer.json" || lname == ".devcontainer.json") return FileType::Devcontainer;
   if (lname == "dockerfile" || lname == "containerfile" || ends_with(lname, ".dockerfile") ||
       ends_with(lname, ".containerfile") || lname.rfind("dockerfile.", 0) == 0 ||

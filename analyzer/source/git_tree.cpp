@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <optional>
+
+#include "analyzer/support/limits.h"
 
 namespace sbr {
 namespace {
@@ -126,10 +129,43 @@ bool GitTree::list(std::string_view dir, std::vector<TreeEntry>& out) const {
   return true;
 }
 
+// The size of an entry's blob, from the object header: nothing is inflated.
+std::optional<size_t> GitTree::blob_size(const git_tree_entry* e) const {
+  git_odb* odb = nullptr;
+  size_t size = 0;
+  git_object_t type = GIT_OBJECT_INVALID;
+  bool header = git_repository_odb(&odb, repo_) == 0 &&
+                git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) == 0;
+  git_odb_free(odb);
+  return header ? std::optional<size_t>(size) : std::nullopt;
+}
+
+// Whether an added or deleted file of `diff` is over the file limit (from the object header, or
+// the working tree's size).
+bool GitTree::large_blob_changed(git_diff* diff) const {
+  git_odb* odb = nullptr;
+  if (git_repository_odb(&odb, repo_) != 0) return true;
+  bool large = false;
+  for (size_t i = 0; i < git_diff_num_deltas(diff) && !large; ++i) {
+    const git_diff_delta* d = git_diff_get_delta(diff, i);
+    if (d->status != GIT_DELTA_ADDED && d->status != GIT_DELTA_DELETED) continue;
+    for (const git_diff_file* f : {&d->old_file, &d->new_file}) {
+      size_t size = static_cast<size_t>(f->size);
+      git_object_t type = GIT_OBJECT_INVALID;
+      if (!git_oid_is_zero(&f->id)) git_odb_read_header(&size, &type, odb, &f->id);
+      large = large || size > kDefaultMaxFileBytes;
+    }
+  }
+  git_odb_free(odb);
+  return large;
+}
+
 // A link's target is the content of its blob. One longer than PATH_MAX resolves nowhere.
 std::optional<std::string> GitTree::link_target(std::string_view path) const {
   const git_tree_entry* e = entry(path);
   if (e == nullptr || git_tree_entry_filemode(e) != GIT_FILEMODE_LINK) return std::nullopt;
+  // The size from the object header first: a 1.5 GB "link" is never inflated.
+  if (blob_size(e).value_or(PATH_MAX) >= PATH_MAX) return std::nullopt;
   git_blob* blob = nullptr;
   if (git_blob_lookup(&blob, repo_, git_tree_entry_id(e)) != 0) return std::nullopt;
   std::optional<std::string> out;
@@ -155,16 +191,12 @@ ReadResult GitTree::read(std::string_view path, std::uint64_t limit, std::string
     r.why = "not a regular file";
     return r;
   }
-  git_odb* odb = nullptr;
-  size_t size = 0;
-  git_object_t type = GIT_OBJECT_INVALID;
-  bool header = git_repository_odb(&odb, repo_) == 0 &&
-                git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) == 0;
-  git_odb_free(odb);
+  std::optional<size_t> header = blob_size(e);
   if (!header) {
     r.why = "blob cannot be read: " + last_error();
     return r;
   }
+  const size_t size = *header;
   if (size > limit) {
     r.too_large = true;
     r.why = too_large_message(size, limit);
@@ -185,11 +217,20 @@ ReadResult GitTree::read(std::string_view path, std::uint64_t limit, std::string
 Result<std::vector<std::pair<std::string, std::string>>> GitTree::renames_to(
     const GitTree* head) const {
   git_diff* diff = nullptr;
-  int rc = head != nullptr ? git_diff_tree_to_tree(&diff, repo_, tree_, head->tree_, nullptr)
-                           : git_diff_tree_to_workdir_with_index(&diff, repo_, tree_, nullptr);
+  // Blobs over the file limit count as binary: rename detection compares them by id only, and
+  // never inflates two 1 GB blobs to measure how alike they are.
+  git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+  opts.max_size = static_cast<git_off_t>(kDefaultMaxFileBytes);
+  int rc = head != nullptr ? git_diff_tree_to_tree(&diff, repo_, tree_, head->tree_, &opts)
+                           : git_diff_tree_to_workdir_with_index(&diff, repo_, tree_, &opts);
   if (rc != 0) return Error{"cannot compare the revisions: " + last_error()};
   git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
   find.flags = GIT_DIFF_FIND_RENAMES;
+  // libgit2 inflates every added and deleted blob to measure how alike they are, whatever their
+  // size (two 200 MB blobs: 400 MB). With one over the file limit, renames are found by id
+  // only: a renamed and edited file is then a deletion and an addition, which reports more,
+  // never less.
+  if (large_blob_changed(diff)) find.flags |= GIT_DIFF_FIND_EXACT_MATCH_ONLY;
   std::vector<std::pair<std::string, std::string>> out;
   if (git_diff_find_similar(diff, &find) == 0) {
     for (size_t i = 0; i < git_diff_num_deltas(diff); ++i) {

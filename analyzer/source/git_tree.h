@@ -16,6 +16,7 @@
 struct git_repository;
 struct git_tree;
 struct git_tree_entry;
+struct git_diff;
 
 namespace sbr {
 
@@ -51,6 +52,8 @@ class GitTree final : public SourceTree {
  private:
   GitTree() = default;
   std::optional<std::string> link_target(std::string_view path) const;
+  std::optional<size_t> blob_size(const git_tree_entry* e) const;
+  bool large_blob_changed(git_diff* diff) const;
   // The tree object of directory `dir` ("" = the top), loaded once: looking every path up from
   // the top re-read each directory's tree object per file, which made a 10,000-file directory
   // quadratic. nullptr when `dir` is not a directory of the revision.

@@ -29,8 +29,11 @@ struct Walker {
   std::vector<std::pair<std::string, Skip>> skipped;  // the same
 
   bool excluded(const std::string& rel, const std::string& name) const {
-    // `.sbreview/` holds the repository's own rules and their fixtures: configuration, not input.
-    if (name == ".git" || name == "node_modules" || name == ".sbreview") return true;
+    // The top-level `.sbreview/` holds the repository's own rules and their fixtures:
+    // configuration, not input. Nothing else is skipped by a name a pull request can choose
+    // (`deploy/node_modules/pod.yaml` and `deploy/.sbreview/pod.yaml` are applied by
+    // `kubectl apply -R` all the same); `.git` is the repository's database, not its tree.
+    if (name == ".git" || rel == ".sbreview") return true;
     for (const auto& e : options.excludes) {
       if (rel == e ||
           (rel.size() > e.size() && rel.compare(0, e.size(), e) == 0 && rel[e.size()] == '/')) {

@@ -67,13 +67,13 @@ std::optional<std::string> WorkingTree::resolve_link(std::string_view path) cons
   return std::nullopt;
 }
 
-// Opens without following a final symlink and without blocking on a FIFO, then insists on a
-// regular file: what was checked by name is not trusted at open time.
-ReadResult WorkingTree::read(std::string_view path, std::uint64_t limit, std::string& bytes) const {
+ReadResult read_regular_file(const std::string& path, std::uint64_t limit, std::string& bytes,
+                             bool follow_link) {
   ReadResult r;
-  int fd = open(abs(path).c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (follow_link ? 0 : O_NOFOLLOW);
+  int fd = open(path.c_str(), flags);
   if (fd < 0) {
-    r.why = std::strerror(errno);
+    r.why = errno == ELOOP ? "a symbolic link (not followed)" : std::strerror(errno);
     return r;
   }
   struct stat st {};
@@ -100,6 +100,10 @@ ReadResult WorkingTree::read(std::string_view path, std::uint64_t limit, std::st
   close(fd);
   r.ok = true;
   return r;
+}
+
+ReadResult WorkingTree::read(std::string_view path, std::uint64_t limit, std::string& bytes) const {
+  return read_regular_file(abs(path), limit, bytes);
 }
 
 }  // namespace sbr

@@ -8,6 +8,12 @@
 
 namespace sbr {
 
+// Reads a file as every input is read: opened without following a final symlink (unless
+// `follow_link`) and without blocking on a FIFO, then only when it is a regular file of at most
+// `limit` bytes. What was checked by name is not trusted at open time.
+ReadResult read_regular_file(const std::string& path, std::uint64_t limit, std::string& bytes,
+                             bool follow_link = false);
+
 class WorkingTree final : public SourceTree {
  public:
   // `root` is a directory or a regular file, as given on the command line.

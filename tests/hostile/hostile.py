@@ -80,6 +80,23 @@ def markdown_thirty_thousand_nested_quotes():
             "SECURITY.md": ">" * 50000 + "-" * 50000 + "\n"}, None
 
 
+@case
+def markdown_table_of_five_thousand_columns_and_rows():
+    table = "|a" * 5000 + "|\n" + "|-" * 5000 + "|\n" + "|x\n" * 5000
+    return {"SECURITY.md": "# Security\n\n" + table}, "past sbreview's budget of 1000000"
+
+
+@case
+def markdown_thirty_rows_of_sixty_thousand_pipes():
+    row = "|" * 60000 + "\n"
+    return {"SECURITY.md": row + "|-" * 60000 + "|\n" + row * 30}, "cells, past sbreview's budget"
+
+
+@case
+def markdown_fifty_megabyte_readme():
+    return {"README.md": "The agent cannot reach the host.\n" * 1_600_000}, "past sbreview's budget"
+
+
 # ---- memory and time: the chart engine --------------------------------------------------------
 
 @case
@@ -179,6 +196,69 @@ def helm_slow_chart_meets_the_wall_clock():
     return files, ("wall-clock limit of 3 s", "the pod may be left out")
 
 
+# ---- memory and time: bash and Dockerfiles ------------------------------------------------------
+
+@case
+def bash_function_doubling_its_arguments():
+    arr = "a=(" + " ".join(f"x{k}" for k in range(100000)) + ")\n"
+    sh = "#!/bin/bash\n" + arr + 'f() { f "$@" "$@"; }\nf a\n'
+    return {"run.sh": sh}, "bytes of expansions"
+
+
+@case
+def bash_heredoc_of_sixteen_thousand_expansions():
+    sh = ("#!/bin/bash\ny=xxxxxxxxxx\ncat <<EOF\n" + "$y\n" * 16000 + "EOF\n"
+          "podman run --privileged ghcr.io/example/agent:1.0\n")
+    return {"run.sh": sh}, "[SB1001]"
+
+
+@case
+def bash_a_million_lines():
+    return {"run.sh": "#!/bin/bash\nx=aaaaaaaaaa\n" + ": $x\n" * 1000000}, "past 4 MiB"
+
+
+@case
+def dockerfile_twenty_megabyte_run():
+    run = "RUN " + "echo aaaaaaaaaaaaaaaaaaaaaaaa && " * 700000 + "true\n"
+    return {"Dockerfile": "FROM debian:12\n" + run}, "past 4 MiB"
+
+
+@case
+def bash_chain_of_thirty_thousand_ands():
+    sh = "#!/bin/bash\n" + "echo aaaaaaaaaaaaaaaaaaaaaaaa && " * 30000 + "true\n"
+    return {"run.sh": sh}, None
+
+
+# ---- memory and time: Kubernetes YAML and the reports -------------------------------------------
+
+def containers(n, indent="    "):
+    return "".join(f"{indent}- name: c{k}\n{indent}  image: ghcr.io/example/agent:1.0\n"
+                   for k in range(n))
+
+
+@case
+def yaml_fifty_megabyte_annotation_on_a_hundred_containers():
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: big\n  annotations:\n"
+           '    big: "' + "x" * 50_000_000 + '"\nspec:\n  containers:\n' + containers(100))
+    return {"big/pod.yaml": pod}, None
+
+
+@case
+def yaml_ten_thousand_pods_of_thirty_containers():
+    docs = [f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{k}\nspec:\n  containers:\n"
+            + containers(30) for k in range(10000)]
+    return {"many/pods.yaml": "---\n".join(docs)}, "containers, sbreview's budget for one file"
+
+
+@case
+def report_twenty_containers_on_one_fifty_megabyte_line():
+    cs = ",".join('{"name":"c%d","image":"ghcr.io/example/agent:1.0",'
+                  '"securityContext":{"privileged":true}}' % k for k in range(20))
+    pod = ('{"apiVersion":"v1","kind":"Pod","metadata":{"name":"wide","annotations":{"a":"'
+           + "x" * 50_000_000 + '"}},"spec":{"containers":[' + cs + "]}}")
+    return {"wide/pod.json": pod}, None
+
+
 # ---- memory and time: linking ------------------------------------------------------------------
 
 RBAC = """apiVersion: v1
@@ -236,12 +316,91 @@ def rbac_role_copied_into_sixty_baselines():
     return {f"baseline/b{k}.yaml": text for k in range(60)}, "[SB4006]"
 
 
+# ---- bash evasions: the launch runs with --privileged; it is modelled or the gate fails ----------
+
+IMG = "ghcr.io/example/agent:1.0"
+EVASIONS = {
+    "empty_substring": 'x=abc\npodman run --${x:0:0}privileged ' + IMG,
+    "base64": 'podman run $(echo LS1wcml2aWxlZ2Vk | base64 -d) ' + IMG,
+    "brace_expansion": "podman run --{privileged,rm} " + IMG,
+    "ifs_split": 'IFS=,\nopts="--privileged,--rm"\npodman run $opts ' + IMG,
+    "array_slice": 'a=(x --privileged --rm)\npodman run "${a[@]:1}" ' + IMG,
+    "alias": "shopt -s expand_aliases\nalias prun='podman run --privileged'\nprun " + IMG,
+    "nameref": 'flags=(--privileged)\ndeclare -n ref=flags\npodman run "${ref[@]}" ' + IMG,
+}
+
+
+def evasion(kind):
+    def make():
+        text = EVASIONS[kind]
+        return {"run.sh": "#!/bin/bash\n" + text + "\n"}, {"any": [
+            "run.sh:", "[SB1001]", "[SB0013]"]}
+    make.__name__ = "bash_evasion_" + kind
+    return make
+
+
+for _kind in EVASIONS:
+    case(evasion(_kind))
+
+
+# ---- nothing skipped by a name, configuration read as input -------------------------------------
+
+@case
+def names_that_used_to_hide_a_pod():
+    return {"deploy/node_modules/pod.yaml": POD, "deploy/.sbreview/pod.yaml": POD,
+            "deploy/.sbreview.yaml": POD}, [
+        "deploy/node_modules/pod.yaml:10:", "deploy/.sbreview/pod.yaml:10:",
+        "deploy/.sbreview.yaml:10:"]
+
+
+@case
+def config_linked_out_of_the_repository():
+    return {".sbreview.yaml": ("symlink", "/etc/passwd")}, {"stderr": "a symbolic link"}
+
+
+@case
+def config_is_a_fifo():
+    return {".sbreview.yaml": ("fifo", None)}, {"stderr": "not a regular file"}
+
+
+@case
+def config_links_to_dev_zero():
+    return {".sbreview.yaml": ("symlink", "/dev/zero")}, {"stderr": "a symbolic link"}
+
+
+@case
+def config_sparse_gigabyte():
+    return {".sbreview.yaml": ("sparse", 1 << 30)}, {"stderr": "cannot read the configuration"}
+
+
+@case
+def rules_folder_linked_out_of_the_repository():
+    return {".sbreview/rules": ("symlink", "/etc")}, {"stderr": "a symbolic link"}
+
+
+@case
+def config_error_naming_a_hostile_key():
+    # YAML's escapes make the key hold a line feed, an ESC and a BEL.
+    return {".sbreview.yaml": '"x\\n::error file=pod.yaml::pwned\\e]0;title\\a": 1\n'}, {
+        "stderr": "sbreview:"}
+
+
 # ---- the harness ------------------------------------------------------------------------------
 
 def write(root, files):
     for rel, text in files.items():
         path = os.path.join(root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        if isinstance(text, tuple):  # a special entry: ("symlink", target), ("fifo",), ("sparse", n)
+            kind, arg = text
+            if kind == "symlink":
+                os.symlink(arg, path)
+            elif kind == "fifo":
+                os.mkfifo(path)
+            else:
+                with open(path, "wb") as f:
+                    f.truncate(arg)
+            continue
         mode = "wb" if isinstance(text, bytes) else "w"
         with open(path, mode) as f:
             f.write(text)
@@ -257,18 +416,40 @@ def run_case(sbr, name):
     pod_may_be_left_out = isinstance(expect, tuple)
     if pod_may_be_left_out:
         expect = expect[0]
+    # {"any": [where, rule, rule...]}: a finding at `where` of one of the rules (a launch either
+    # modelled, SB1001, or reported as not known, SB0013: the gate fails either way).
+    any_of = expect.get("any") if isinstance(expect, dict) else None
+    if any_of:
+        expect = None
+    # A bad configuration is refused whole: exit 2, and stderr says why.
+    refused = isinstance(expect, dict)
+    says = expect["stderr"] if refused else None
+    expect = None if refused else expect
+    expects = expect if isinstance(expect, list) else [expect] if expect else []
     with tempfile.TemporaryDirectory() as tmp:
         write(tmp, files)
         write(tmp, {"pod.yaml": POD})
         start = time.monotonic()
-        p = subprocess.run([sbr, "check", "--fail-on", "high", "--format", "text", "."], cwd=tmp,
-                           capture_output=True, timeout=LIMIT_S * 2, preexec_fn=cap)
+        try:
+            p = subprocess.run([sbr, "check", "--fail-on", "high", "--format", "text", "."],
+                               cwd=tmp, capture_output=True, timeout=LIMIT_S * 2, preexec_fn=cap)
+        except subprocess.TimeoutExpired:
+            print(f"{name}: FAILED: killed after {LIMIT_S * 2} s")
+            return 1
         wall = time.monotonic() - start
         rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     out = p.stdout.decode(errors="replace")
+    err = p.stderr.decode(errors="replace")
     problems = []
+    print(f"{name}: exit {p.returncode}, {wall:.1f} s, {rss_mb:.0f} MB")
+    if refused:
+        if p.returncode != 2 or says not in err:
+            problems.append(f"expected exit 2 saying `{says}`; exit {p.returncode}: {err[-300:]}")
+        if "\x1b" in err or "\n::" in err:
+            problems.append("stderr carries repository text unescaped")
+        return report(problems)
     if p.returncode not in (0, 1):
-        problems.append(f"exit {p.returncode}: {p.stderr.decode(errors='replace')[-300:]}")
+        problems.append(f"exit {p.returncode}: {err[-300:]}")
     if wall > LIMIT_S:
         problems.append(f"took {wall:.1f} s (limit {LIMIT_S})")
     if rss_mb > LIMIT_MB:
@@ -276,9 +457,18 @@ def run_case(sbr, name):
     left_out = pod_may_be_left_out and "pod.yaml: high [SB0007] file not analysed" in out
     if ("pod.yaml:10:" not in out or "[SB1001]" not in out) and not left_out:
         problems.append("the privileged pod beside it is not reported")
-    if expect and expect not in out:
-        problems.append(f"no finding says `{expect}`")
-    print(f"{name}: exit {p.returncode}, {wall:.1f} s, {rss_mb:.0f} MB")
+    for e in expects:
+        if e not in out:
+            problems.append(f"no finding says `{e}`")
+    if any_of:
+        where, rules = any_of[0], any_of[1:]
+        lines = [ln for ln in out.splitlines() if ln.startswith(where)]
+        if not any(r in ln for ln in lines for r in rules) or p.returncode != 1:
+            problems.append(f"no finding of {' or '.join(rules)} at {where} failing the gate")
+    return report(problems)
+
+
+def report(problems):
     for pr in problems:
         print("  FAILED: " + pr)
     return 1 if problems else 0

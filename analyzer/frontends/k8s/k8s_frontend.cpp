@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "analyzer/frontends/k8s/reader.h"
 #include "analyzer/frontends/yaml/documents.h"
+#include "analyzer/support/limits.h"
 
 namespace sbr {
 namespace k8s {
@@ -304,6 +306,26 @@ void read_object(const Reader& r, const Node* root, int depth) {
   k8s::apply_controller_fields(r, obj, first);
 }
 
+// Reads one document unless the file already made kMaxWorkloadsPerFile workloads: a stream of
+// 10,000 pods of 30 containers each made 300,000 workloads and 4.4 GB. The first document past
+// the budget is reported (SB0007) and the rest of the file adds no workload.
+std::function<void(const yaml::Document&)> bounded_reader(Reader& r, FileId file) {
+  return [&r, file, reported = false](const yaml::Document& doc) mutable {
+    if (r.out.workloads.size() < kMaxWorkloadsPerFile) {
+      read_object(r, doc.root, 0);
+      return;
+    }
+    if (reported) return;
+    reported = true;
+    r.out.problems.push_back(
+        {ProblemKind::BudgetExceeded,
+         fmt::format("the file's documents already hold {} containers, sbreview's budget for one "
+                     "file; this document and the rest of the file were not analysed",
+                     kMaxWorkloadsPerFile),
+         Location{file, doc.start_line, 1}, Cause::Analyzer});
+  };
+}
+
 }  // namespace
 
 void read_kubernetes_file(const SourceFile& file, FilePart& out, std::uint32_t max_documents) {
@@ -312,9 +334,7 @@ void read_kubernetes_file(const SourceFile& file, FilePart& out, std::uint32_t m
   std::string_view text =
       file.type == FileType::Json ? std::string_view(jsonc) : std::string_view(file.bytes);
   Reader r{file.id, file.path, out};
-  for_each_document(
-      text, file.id, "YAML", out.problems,
-      [&](const yaml::Document& doc) { read_object(r, doc.root, 0); }, max_documents);
+  for_each_document(text, file.id, "YAML", out.problems, bounded_reader(r, file.id), max_documents);
 }
 
 namespace {
@@ -346,9 +366,8 @@ void read_rendered_stream(const render::RenderedStream& stream, FilePart& out,
   if (stream.text.rfind("# Source: ", 0) == 0)
     r.source = stream.text.substr(10, stream.text.find('\n') - 10);
   const size_t first_problem = out.problems.size();
-  for_each_document(
-      stream.text, kNoFile, "rendered YAML", out.problems,
-      [&](const yaml::Document& doc) { read_object(r, doc.root, 0); }, max_documents, reuse);
+  for_each_document(stream.text, kNoFile, "rendered YAML", out.problems, bounded_reader(r, kNoFile),
+                    max_documents, reuse);
   // Parse problems are located in the rendered text: move them to where that text came from.
   // Helm and kustomize both refuse output that does not parse, so a chart or overlay that
   // produces it is rare: far likelier, sbreview rendered it differently.

@@ -10,7 +10,19 @@
 
 namespace sbr::bash {
 
-const Var* Evaluator::lookup(const std::string& name) const {
+// The variable a nameref names, followed up to 8 times (bash stops a cycle the same way).
+const std::string& Evaluator::referent(const std::string& name) const {
+  const std::string* at = &name;
+  for (int hop = 0; hop < 8; ++hop) {
+    auto it = namerefs_.find(*at);
+    if (it == namerefs_.end()) break;
+    at = &it->second;
+  }
+  return *at;
+}
+
+const Var* Evaluator::lookup(const std::string& name_in) const {
+  const std::string& name = referent(name_in);
   for (auto it = st_.frames.rbegin(); it != st_.frames.rend(); ++it) {
     auto f = it->get().find(name);
     if (f != it->get().end()) return &f->second.get();
@@ -19,7 +31,8 @@ const Var* Evaluator::lookup(const std::string& name) const {
   return g == st_.globals.get().end() ? nullptr : &g->second.get();
 }
 
-Var* Evaluator::lookup_mut(const std::string& name) {
+Var* Evaluator::lookup_mut(const std::string& name_in) {
+  const std::string& name = referent(name_in);
   for (auto it = st_.frames.rbegin(); it != st_.frames.rend(); ++it) {
     if (it->get().count(name) != 0) return &it->mut()[name].mut();
   }
@@ -27,7 +40,8 @@ Var* Evaluator::lookup_mut(const std::string& name) {
   return &st_.globals.mut()[name].mut();
 }
 
-Var& Evaluator::assign_slot(const std::string& name, bool local) {
+Var& Evaluator::assign_slot(const std::string& name_in, bool local) {
+  const std::string& name = referent(name_in);  // `ref=host` through `declare -n ref=net`
   Var* slot = nullptr;
   if (local && !st_.frames.empty()) slot = &st_.frames.back().mut()[name].mut();
   if (slot == nullptr) slot = lookup_mut(name);
@@ -188,7 +202,7 @@ Value Evaluator::keyed_element(TSNode c, const std::string& name, Ctx& ctx) {
       }
       continue;
     }
-    v = join_values(v, joined_value(p, ctx), started, ctx.cond);
+    v = join_values(std::move(v), joined_value(p, ctx), started, ctx.cond);
   }
   const Provenance at = prov(c, ctx);
   for (Alt& a : v.alts) {

@@ -39,7 +39,8 @@ const std::map<std::string_view, BuiltinFn>& builtin_table() {
       {"mapfile", &Evaluator::builtin_read},  {"readarray", &Evaluator::builtin_read},
       {"shift", &Evaluator::builtin_shift},   {"exit", &Evaluator::builtin_exit},
       {"return", &Evaluator::builtin_return}, {"break", &Evaluator::builtin_break},
-      {"eval", &Evaluator::builtin_eval},
+      {"eval", &Evaluator::builtin_eval},     {"alias", &Evaluator::builtin_alias},
+      {"shopt", &Evaluator::builtin_shopt},
   };
   return table;
 }

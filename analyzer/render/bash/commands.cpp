@@ -68,6 +68,8 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
     if (!n) continue;
     for (const SourceFile& f : sources_->files) {
       if (f.path != *n || !f.readable) continue;
+      if (f.bytes.size() > limits_.max_script_bytes)
+        abort_budget(script_too_large(f.bytes.size()), at);
       auto t = parse_bash(f.bytes);
       t->file_id = f.id;
       std::string lower = f.path;
@@ -250,6 +252,9 @@ bool Evaluator::run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ct
   std::vector<EWord> cmd(argv.begin() + static_cast<long>(u.start), argv.end());
   std::string name = cmd[0].w.symbolic ? "" : cmd[0].w.text;
   std::string bname = base_name(name);
+
+  // Aliases come first: bash replaces the word before it looks for a function.
+  if (u.start == 0 && !name.empty() && run_alias(name, n, ctx)) return false;
 
   // Function calls.
   const auto* fit = function(name);

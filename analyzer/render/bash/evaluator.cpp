@@ -34,6 +34,10 @@ void Evaluator::abort_budget(const std::string& what, Location at) {
                             at}};
 }
 
+std::string Evaluator::script_too_large(std::size_t bytes) const {
+  return fmt::format("a script of {} bytes, past {} MiB", bytes, limits_.max_script_bytes >> 20);
+}
+
 Evaluator::Nest::Nest(Evaluator& e, TSNode n, const Ctx& ctx) : e_(e) {
   if (e.nesting_ >= e.limits_.max_nesting) {
     // Thrown before the level is counted: ~Nest does not run for a constructor that throws.
@@ -68,6 +72,14 @@ std::string Evaluator::script_dir() const {
 }
 
 ScriptRender Evaluator::run() {
+  if (file_.bytes.size() > limits_.max_script_bytes) {
+    out_.problems.push_back({ProblemKind::BudgetExceeded,
+                             fmt::format("bash evaluation budget exceeded ({}); the script was "
+                                         "not rendered",
+                                         script_too_large(file_.bytes.size())),
+                             Location{file_.id, 1, 1}});
+    return std::move(out_);
+  }
   auto tree = parse_bash(file_.bytes);
   tree->file_id = file_.id;
   const SyntaxTree* t = tree.get();
@@ -299,11 +311,12 @@ void Evaluator::declaration(TSNode n, Ctx& ctx) {
   bool local = head == "local";
   bool exported = head == "export";
   bool readonly = head == "readonly";
-  bool arr = false, assoc = false;
+  bool arr = false, assoc = false, nameref = false;
   for (TSNode c : named_children(n)) {
     if (is(c, K::word)) {
       std::string_view f = ctx.tree->slice(c);
       if (f.rfind('-', 0) == 0) {
+        if (f.find('n') != std::string_view::npos) nameref = true;
         if (f.find('a') != std::string_view::npos) arr = true;
         if (f.find('A') != std::string_view::npos) assoc = true;
         if (f.find('x') != std::string_view::npos) exported = true;
@@ -319,7 +332,9 @@ void Evaluator::declaration(TSNode n, Ctx& ctx) {
     local = !global;
   }
   for (TSNode c : named_children(n)) {
-    if (is(c, K::variable_assignment)) {
+    if (is(c, K::variable_assignment) && nameref) {
+      declare_nameref(c, ctx);
+    } else if (is(c, K::variable_assignment)) {
       assign(c, ctx, local, exported, readonly, arr, assoc);
     } else if (is(c, K::variable_name)) {
       std::string nm(ctx.tree->slice(c));
@@ -341,6 +356,18 @@ void Evaluator::declaration(TSNode n, Ctx& ctx) {
       }
     }
   }
+}
+
+// `declare -n ref=flags` (or `local -n arr=$1`): `ref` names `flags` from here on, when the
+// name it is given is known. Scopes are not told apart: a nameref is rare, and reading through
+// it as the variable it names is what bash does.
+void Evaluator::declare_nameref(TSNode assignment, Ctx& ctx) {
+  std::string name(ctx.tree->slice(field(assignment, F::name)));
+  Value target = joined_value(field(assignment, F::value), ctx);
+  if (target.alts.size() != 1 || target.alts[0].elems.size() != 1) return;
+  const EWord& w = target.alts[0].elems[0];
+  if (w.w.symbolic || w.w.text.empty() || w.w.text == name) return;
+  namerefs_[name] = w.w.text;
 }
 
 void Evaluator::statement(TSNode n, Ctx& ctx) {

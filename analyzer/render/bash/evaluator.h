@@ -174,6 +174,11 @@ class Evaluator {
   void builtin_return(const BuiltinCall& c);
   void builtin_break(const BuiltinCall& c);
   void builtin_eval(const BuiltinCall& c);
+  void builtin_alias(const BuiltinCall& c);
+  void builtin_shopt(const BuiltinCall& c);
+  // `prun args` where `alias prun='podman run --privileged'` and aliases are on: runs the
+  // alias's text followed by the rest of the command as written (aliases.cpp).
+  bool run_alias(const std::string& name, TSNode n, Ctx& ctx);
   void builtin_printf_v(const BuiltinCall& c);
   void set_option(const std::string& opt, bool on, const EWord& at);
   std::string trap_expansion(const std::string& handler);
@@ -206,7 +211,7 @@ class Evaluator {
   // The pieces of expand_word, one per node kind; each ends in finish_expansion, which moves
   // the words to their place of use.
   Value finish_expansion(TSNode n, Ctx& ctx, Value v);
-  Value expand_literal(TSNode n, Ctx& ctx);
+  Value expand_literal(TSNode n, Ctx& ctx, bool assignment = false);
   Value expand_string(TSNode n, Ctx& ctx);
   Value quoted_part(TSNode c, Ctx& ctx);
   Value expand_concatenation(TSNode n, Ctx& ctx, bool assignment);
@@ -247,6 +252,11 @@ class Evaluator {
                          const EWord& rep);
   // The variable `name` here (locals first), to read; lookup_mut to change it in place.
   const Var* lookup(const std::string& name) const;
+  const std::string& referent(const std::string& name) const;  // through namerefs_
+  void declare_nameref(TSNode assignment, Ctx& ctx);
+  std::string current_ifs() const;  // expand_param_ops.cpp
+  std::optional<std::pair<long, long>> slice_bounds(const ParamRef& p, Ctx& ctx);
+  static void slice(const ParamRef& p, std::pair<long, long> bounds, std::vector<EWord>& vals);
   Var* lookup_mut(const std::string& name);
   Var& assign_slot(const std::string& name, bool local);
   const std::pair<TSNode, const SyntaxTree*>* function(const std::string& name) const;
@@ -351,6 +361,8 @@ class Evaluator {
   Provenance prov(TSNode n, const Ctx& ctx) const;
   void step(TSNode n, const Ctx& ctx);
   [[noreturn]] void abort_budget(const std::string& what, Location at);
+  // What abort_budget says of a script or sourced file past RenderLimits::max_script_bytes.
+  std::string script_too_large(std::size_t bytes) const;
   // What `echo`/`printf` print inside a `$(...)` or `<(...)` (capture.cpp).
   struct Capture {
     // What was printed on every path: each alternative the pieces printed on it, in order,
@@ -434,6 +446,10 @@ class Evaluator {
   std::vector<std::string> defined_;  // the analysed file's functions, in definition order
   std::set<std::string> called_;      // functions the evaluation called
   std::uint64_t assignments_ = 0;     // Var::serial of the latest assignment
+  std::map<std::string, std::string> namerefs_;  // `declare -n ref=flags`: ref -> flags
+  std::map<std::string, std::string> aliases_;   // `alias name=text`
+  bool expand_aliases_ = false;                  // `shopt -s expand_aliases` (sh: always)
+  std::vector<std::string> expanding_;           // aliases being expanded (not re-expanded)
   // The value of a `$(...)`/`<(...)` whose commands print the machine's own state
   // (machine_state.cpp): an untainted word, or the tainted word of a variable it expands (a
   // lookup of a name from the environment); nullopt when the commands are not machine state.

@@ -1,6 +1,7 @@
 // Word expansion: quoting and word splitting, command substitution, arithmetic. Each node kind
 // has its own piece; parameters (`$X`, `${X:-d}`, arrays) are in expand_param.cpp. Values the
 // script does not fix stay symbolic with their origin; values an outsider controls are tainted.
+#include <algorithm>
 #include <string_view>
 
 #include "analyzer/render/bash/evaluator.h"
@@ -24,6 +25,15 @@ std::string unescape_dquoted(std::string_view t) {
   return u;
 }
 
+// The words of an unquoted word's text after brace expansion, each unescaped.
+std::vector<EWord> brace_words(std::string_view raw) {
+  std::vector<std::string> words = brace_expand(raw);
+  std::vector<EWord> out;
+  out.reserve(words.size());
+  for (const std::string& w : words) out.push_back(literal(unescape_word(w)));
+  return out;
+}
+
 }  // namespace
 
 Value Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
@@ -41,12 +51,12 @@ Value Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (k == K::command_substitution) return finish_expansion(n, ctx, command_substitution(n, ctx));
   if (k == K::process_substitution) return finish_expansion(n, ctx, process_substitution(n, ctx));
   if (k == K::arithmetic_expansion) return expand_arithmetic(n, ctx);
-  return expand_literal(n, ctx);
+  return expand_literal(n, ctx, assignment);
 }
 
 // A word that expands to its own text: a plain word, '...', $'...', a brace expression. Not
 // inlined into expand_word, whose frame every level of a nested expansion holds.
-[[gnu::noinline]] Value Evaluator::expand_literal(TSNode n, Ctx& ctx) {
+[[gnu::noinline]] Value Evaluator::expand_literal(TSNode n, Ctx& ctx, bool assignment) {
   K k = sym(n);
   std::string text;
   if (k == K::raw_string) {
@@ -56,8 +66,12 @@ Value Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
     text = ansi_c(ctx.tree->slice(n));
   } else if (k == K::brace_expression) {
     text = std::string(ctx.tree->slice(n));
+  } else if (k == K::word && !assignment) {
+    // An unquoted word is brace-expanded first: `--{privileged,rm}` is two options (not the
+    // value of an assignment, which bash does not brace-expand).
+    return finish_expansion(n, ctx, Value(brace_words(ctx.tree->slice(n))));
   } else if (k != K::translated_string) {
-    // word, number, extglob_pattern, regex, variable names, test operators, and anything else.
+    // number, extglob_pattern, regex, variable names, test operators, and anything else.
     text = unescape_word(ctx.tree->slice(n));
   }
   return finish_expansion(n, ctx, Value({literal(std::move(text))}));
@@ -78,7 +92,7 @@ Value Evaluator::finish_expansion(TSNode n, Ctx& ctx, Value v) {
       }
       // Origins describe; they must not grow with every operator applied in a loop.
       if (w.w.origin.size() > 160) w.w.origin = w.w.origin.substr(0, 157) + "...";
-      charge_bytes(w.w.text.size(), use.at);
+      charge_bytes(w.w.text.size() + kWordBytes, use.at);
     }
   }
   return v;
@@ -95,11 +109,11 @@ Value Evaluator::expand_string(TSNode n, Ctx& ctx) {
   };
   for (TSNode c : named_children(n)) {
     uint32_t cb = ts_node_start_byte(c);
-    if (cb > pos) acc = join_values(acc, text(pos, cb), started, ctx.cond);
-    acc = join_values(acc, quoted_part(c, ctx), started, ctx.cond);
+    if (cb > pos) acc = join_values(std::move(acc), text(pos, cb), started, ctx.cond);
+    acc = join_values(std::move(acc), quoted_part(c, ctx), started, ctx.cond);
     pos = ts_node_end_byte(c);
   }
-  if (pos < end) acc = join_values(acc, text(pos, end), started, ctx.cond);
+  if (pos < end) acc = join_values(std::move(acc), text(pos, end), started, ctx.cond);
   for (Alt& a : acc.alts) {
     if (!started) a.elems = {literal("")};
     for (auto& w : a.elems) {
@@ -132,10 +146,18 @@ Value Evaluator::quoted_part(TSNode c, Ctx& ctx) {
 }
 
 Value Evaluator::expand_concatenation(TSNode n, Ctx& ctx, bool assignment) {
+  // tree-sitter-bash splits `--{privileged,rm}` into the words `--`, `{`, `privileged,rm` and
+  // `}`: a concatenation of plain words is brace-expanded as the one word bash sees.
+  auto children = named_children(n);
+  if (!assignment &&
+      std::all_of(children.begin(), children.end(), [](TSNode c) { return sym(c) == K::word; })) {
+    std::vector<EWord> fields = brace_words(ctx.tree->slice(n));
+    if (fields.size() > 1) return finish_expansion(n, ctx, Value(std::move(fields)));
+  }
   Value acc;
   bool started = false;
   for (TSNode c : named_children(n))
-    acc = join_values(acc, expand_word(c, ctx, assignment), started, ctx.cond);
+    acc = join_values(std::move(acc), expand_word(c, ctx, assignment), started, ctx.cond);
   for (Alt& a : acc.alts)
     for (auto& w : a.elems) w.keep_from = false;
   return finish_expansion(n, ctx, std::move(acc));

@@ -67,12 +67,23 @@ void Evaluator::mark_secret(const ParamRef& p, std::vector<EWord>& vals) {
     if (assignment) continue;
     // Unquoted: split concrete values.
     std::vector<EWord> fields;
+    const std::string ifs = current_ifs();
     for (const EWord& w : a.elems) {
-      for (EWord& f : split_fields(w)) fields.push_back(std::move(f));
+      for (EWord& f : split_fields(w, ifs)) fields.push_back(std::move(f));
     }
     a.elems = std::move(fields);
   }
   return finish_expansion(n, ctx, std::move(vals));
+}
+
+// The characters unquoted expansions split on: IFS when the script set it to one known value
+// (`IFS=,` then `$opts` splits `--privileged,--rm` into two options), else bash's default.
+std::string Evaluator::current_ifs() const {
+  const Var* v = lookup("IFS");
+  if (v == nullptr || v->value.alts.size() != 1 || v->value.alts[0].elems.size() != 1)
+    return " \t\n";
+  const EWord& w = v->value.alts[0].elems[0];
+  return w.w.symbolic ? std::string(" \t\n") : w.w.text;
 }
 
 // `${#X}`, `${#a[@]}`.
@@ -87,7 +98,8 @@ EWord Evaluator::parameter_length(const ParamRef& p, const std::vector<EWord>& v
 Value Evaluator::operand_value(const ParamRef& p, Ctx& ctx) {
   Value acc({literal("")});
   bool started = true;
-  for (TSNode o : p.operands) acc = join_values(acc, pattern_value(o, ctx), started, ctx.cond);
+  for (TSNode o : p.operands)
+    acc = join_values(std::move(acc), pattern_value(o, ctx), started, ctx.cond);
   return acc;
 }
 
@@ -137,8 +149,63 @@ Value Evaluator::apply_parameter_op(ParamRef& p, Value vals, Ctx& ctx) {
       substitute(p, r.elems, pr.elems[0], pr.elems[1]);
     });
   }
+  if (op == ":") {
+    if (auto bounds = slice_bounds(p, ctx)) {
+      for (Alt& a : vals.alts) slice(p, *bounds, a.elems);
+      return vals;
+    }
+  }
   for (Alt& a : vals.alts) apply_other_op(p, a.elems);
   return vals;
+}
+
+// `${X:offset}` and `${X:offset:length}` with literal numbers: the offset and the length
+// (-1: to the end); nothing when either is not a literal number (then the value is open).
+std::optional<std::pair<long, long>> Evaluator::slice_bounds(const ParamRef& p, Ctx& ctx) {
+  auto number = [&](std::size_t i) -> std::optional<long> {
+    if (i >= p.operands.size()) return std::nullopt;
+    Value v = joined_value(p.operands[i], ctx);
+    if (v.alts.size() != 1 || v.alts[0].elems.size() != 1) return std::nullopt;
+    const EWord& w = v.alts[0].elems[0];
+    std::string t(trim(w.w.text));
+    if (w.w.symbolic || t.empty()) return std::nullopt;
+    char* end = nullptr;
+    long n = std::strtol(t.c_str(), &end, 10);
+    if (end == nullptr || *end != '\0') return std::nullopt;
+    return n;
+  };
+  auto offset = number(0);
+  if (!offset) return std::nullopt;
+  if (p.operands.size() < 2) return std::pair{*offset, -1L};
+  auto length = number(1);
+  if (!length || *length < 0) return std::nullopt;
+  return std::pair{*offset, *length};
+}
+
+// Applies a slice: of the elements of "${a[@]:1}", of the text of each word otherwise (an open
+// word stays open).
+void Evaluator::slice(const ParamRef& p, std::pair<long, long> bounds, std::vector<EWord>& vals) {
+  auto range = [&](std::size_t size, std::size_t& from, std::size_t& count) {
+    long start = bounds.first < 0 ? static_cast<long>(size) + bounds.first : bounds.first;
+    from = static_cast<std::size_t>(std::clamp(start, 0L, static_cast<long>(size)));
+    count = bounds.second < 0 ? size - from
+                              : std::min(size - from, static_cast<std::size_t>(bounds.second));
+  };
+  std::size_t from = 0, count = 0;
+  if (p.all) {
+    range(vals.size(), from, count);
+    vals = std::vector<EWord>(vals.begin() + static_cast<long>(from),
+                              vals.begin() + static_cast<long>(from + count));
+    return;
+  }
+  for (EWord& w : vals) {
+    if (w.w.symbolic) {
+      apply_other_op(p, vals);
+      return;
+    }
+    range(w.w.text.size(), from, count);
+    w.w.text = w.w.text.substr(from, count);
+  }
 }
 
 // `${X:-d}`, `${X-d}`, `${X:=d}`, `${X=d}`, `${X:+a}`, `${X+a}`: on each path, X's value or

@@ -21,7 +21,7 @@ Value Evaluator::expand_heredoc(TSNode body, Ctx& ctx, bool quoted) {
   Value out;
   uint32_t pos = ts_node_start_byte(body), end = ts_node_end_byte(body);
   auto append = [&](const Value& piece) {
-    out = product_values(out, piece, ctx.cond, [](Alt& r, const Alt& b) {
+    out = product_values(std::move(out), piece, ctx.cond, [](Alt& r, const Alt& b) {
       r.elems.insert(r.elems.end(), b.elems.begin(), b.elems.end());
     });
   };

@@ -238,4 +238,61 @@ std::vector<EWord> env_word(const std::string& name, Location at) {
   return {w};
 }
 
+namespace {
+
+// The first unescaped `{` of `s` whose matching `}` encloses a comma at its own level: the
+// group's bounds and its alternatives. False when there is none (`{}`, `{a}`, `${x}` are text).
+bool brace_group(std::string_view s, size_t& open, size_t& close, std::vector<std::string>& alts) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (s[i] != '{' || (i > 0 && s[i - 1] == '$')) continue;
+    int depth = 0;
+    alts.assign(1, "");
+    for (size_t j = i + 1; j < s.size(); ++j) {
+      char c = s[j];
+      if (c == '\\' && j + 1 < s.size()) {
+        alts.back() += s.substr(j, 2);
+        ++j;
+        continue;
+      }
+      if (c == '{') ++depth;
+      if (c == '}' && depth-- == 0) {
+        if (alts.size() < 2) break;
+        open = i;
+        close = j;
+        return true;
+      }
+      if (c == ',' && depth == 0) {
+        alts.emplace_back();
+      } else {
+        alts.back() += c;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> brace_expand(std::string_view word, size_t limit) {
+  std::vector<std::string> done, todo{std::string(word)};
+  while (!todo.empty()) {
+    std::string w = std::move(todo.back());
+    todo.pop_back();
+    size_t open = 0, close = 0;
+    std::vector<std::string> alts;
+    if (!brace_group(w, open, close, alts)) {
+      done.push_back(std::move(w));
+    } else {
+      for (auto it = alts.rbegin(); it != alts.rend(); ++it)
+        todo.push_back(w.substr(0, open) + *it + w.substr(close + 1));
+    }
+    if (done.size() + todo.size() > limit) return {std::string(word)};
+  }
+  return done;
+}
+
 }  // namespace sbr::bash

@@ -10,7 +10,6 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
-#include "analyzer/render/bash/query.h"
 #include "analyzer/render/bash/words.h"
 
 namespace sbr::bash {
@@ -198,12 +197,12 @@ void Evaluator::note_early_success(TSNode n, const SyntaxTree* tree) {
 }
 
 void Evaluator::note_guards(TSNode root, const SyntaxTree* tree) {
-  for (const QueryMatch& m : Query::get("guards").matches(root, *tree)) {
-    if (TSNode n = m["if"]; !ts_node_is_null(n)) {
-      note_if_guard(n, tree);
-      note_early_success(n, tree);
+  for (const GuardSite& g : guard_sites(root)) {
+    if (!ts_node_is_null(g.if_stmt)) {
+      note_if_guard(g.if_stmt, tree);
+      note_early_success(g.if_stmt, tree);
     } else {
-      note_or_guard(m["check"], m["branch"], tree);
+      note_or_guard(g.check, g.branch, tree);
     }
   }
 }

@@ -15,6 +15,10 @@ namespace sbr::bash {
 
 // Budgets that keep any script finite. Exceeding one is a BudgetExceeded problem at the place
 // it happened; what was rendered up to then is kept.
+// What one expanded word costs beside its text (its origin and provenance), in the bytes of
+// RenderLimits::max_total_bytes: `f "$@" "$@"` doubles words of one byte each.
+inline constexpr std::size_t kWordBytes = 64;
+
 struct RenderLimits {
   std::uint32_t max_steps = 200000;        // evaluated syntax nodes, in total
   std::uint32_t max_loop_iterations = 64;  // per loop
@@ -22,9 +26,12 @@ struct RenderLimits {
   // Statements, words, conditions and arithmetic nested inside each other: each level is a
   // native stack frame, and a hostile file nests thousands deep (`$(` 2,000 times).
   std::uint32_t max_nesting = 200;
-  std::size_t max_value_bytes = std::size_t{256} * 1024;       // one expanded word
-  std::size_t max_total_bytes = std::size_t{8} * 1024 * 1024;  // every expansion of the render
+  std::size_t max_value_bytes = std::size_t{256} * 1024;        // one expanded word
+  std::size_t max_total_bytes = std::size_t{16} * 1024 * 1024;  // every expansion of the render
   std::uint32_t max_invocations = 5000;
+  // One script or sourced file's text: tree-sitter takes about 60 bytes of memory per byte of a
+  // long script (12 MB of `: $x` lines took 745 MB); the longest real launcher is 290 KB.
+  std::size_t max_script_bytes = std::size_t{4} << 20;
 };
 
 struct ScriptRender {

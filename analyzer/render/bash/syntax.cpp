@@ -105,6 +105,33 @@ std::vector<TSNode> children(TSNode n) {
   return out;
 }
 
+std::vector<GuardSite> guard_sites(TSNode root) {
+  std::vector<GuardSite> out;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (sym(n) == K::if_statement) {
+      out.push_back({n, {}, {}});
+    } else if (sym(n) == K::list && ts_node_child_count(n) == 3 &&
+               std::strcmp(ts_node_type(ts_node_child(n, 1)), "||") == 0 &&
+               ts_node_is_named(ts_node_child(n, 0)) && ts_node_is_named(ts_node_child(n, 2))) {
+      out.push_back({{}, ts_node_child(n, 0), ts_node_child(n, 2)});
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    bool moved = false;
+    while (!moved) {
+      if (ts_tree_cursor_goto_next_sibling(&c)) {
+        moved = true;
+      } else if (!ts_tree_cursor_goto_parent(&c)) {
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return out;
+}
+
 TSNode first_error(TSNode root) {
   if (!ts_node_has_error(root)) return TSNode{};
   // Iterative pre-order walk: a deeply nested error must not overflow the stack.

@@ -94,6 +94,16 @@ K sym(TSNode n);
 // The grammar's name of `k` ("command", "&&"), for tests and messages.
 std::string_view kind_name(K k);
 
+// Where a script may skip its security steps and still succeed (observe_guards.cpp), in
+// document order: every if statement (`if_stmt`), and every list of exactly `check || branch`
+// (`command -v nft >/dev/null || { echo skip; return 0; }`). A walk with a cursor, linear in the
+// tree: tree-sitter's query cursor keeps a state per enclosing list, and a chain of 30,000 `&&`
+// took it minutes.
+struct GuardSite {
+  TSNode if_stmt{}, check{}, branch{};
+};
+std::vector<GuardSite> guard_sites(TSNode root);
+
 inline std::string_view kind(TSNode n) {
   return ts_node_type(n);
 }

@@ -57,8 +57,7 @@ std::optional<Condition> together(const Alt& a, const Alt* a_def, const Alt& b, 
 
 }  // namespace
 
-Value product_values(const Value& a, const Value& b, const Condition& path,
-                     const Combine& combine) {
+Value product_values(Value a, const Value& b, const Condition& path, const Combine& combine) {
   const std::size_t bound = std::max({kMaxValueAlts, a.size(), b.size()});
   Value out;
   out.alts.clear();
@@ -66,14 +65,18 @@ Value product_values(const Value& a, const Value& b, const Condition& path,
     if (out.size() >= bound) return;
     const Alt& x = a.alts[i];
     const Alt& y = b.alts[j];
-    Alt r{x.elems, join(x.cond, y.cond), x.picks};
+    Condition cond = join(x.cond, y.cond);
     if (i + j > 0) {
       // Values from paths that exclude each other are no path at all (the default pair is).
-      std::optional<Condition> cond = together(x, i > 0 ? &a.alts.front() : nullptr, y,
+      std::optional<Condition> both = together(x, i > 0 ? &a.alts.front() : nullptr, y,
                                                j > 0 ? &b.alts.front() : nullptr, path);
-      if (!cond) return;
-      r.cond = std::move(*cond);
+      if (!both) return;
+      cond = std::move(*both);
     }
+    // The only pair (the common case): a's words move instead of being copied.
+    const bool only_pair = a.size() == 1 && b.size() == 1;
+    std::vector<EWord> elems = only_pair ? std::move(a.alts[i].elems) : std::vector<EWord>(x.elems);
+    Alt r{std::move(elems), std::move(cond), x.picks};
     add_picks(r.picks, y.picks);
     r.paths = join(x.paths, y.paths);
     combine(r, y);
@@ -87,10 +90,10 @@ Value product_values(const Value& a, const Value& b, const Condition& path,
   return out;
 }
 
-Value join_values(const Value& acc, const Value& next, bool& started, const Condition& path) {
+Value join_values(Value acc, const Value& next, bool& started, const Condition& path) {
   const bool was_started = started;
   started = true;
-  return product_values(acc, next, path, [was_started](Alt& r, const Alt& b) {
+  return product_values(std::move(acc), next, path, [was_started](Alt& r, const Alt& b) {
     // The two words that become one lose their conditions: their paths keep them.
     if (was_started && !r.elems.empty() && !b.elems.empty())
       r.paths = join(join(r.paths, r.elems.back().w.from.condition()),

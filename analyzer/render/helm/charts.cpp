@@ -47,6 +47,9 @@ void render_one(const SourceSet& sources, const RenderOptions& options, const st
   Value values;
   if (!helm::user_values(sources, options, chart, values, out)) return;
   settings.record_guards = options.switches;
+  // helm installs what templates/tests/ holds (a manifest there without the `helm.sh/hook: test`
+  // annotation is an ordinary object), and `helm test` runs the test hooks in the cluster.
+  settings.render_tests = true;
   helm::Rendering base = helm::render_values(chart, values, settings);
   out.problems.insert(out.problems.end(), base.render.problems.begin(), base.render.problems.end());
   helm::validate_values(base, out.problems);

@@ -51,7 +51,8 @@ Value fn_nindent(Exec& ex, Args& a, const Location& at) {
   return derived(a[1], "\n" + indent_text(ex, text_of(a[1]), int_of(a[0]), at), 1);
 }
 
-bool is_space(char c) {
+// Go's unicode.IsSpace over ASCII, as strings.TrimSpace reads it.
+bool is_go_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
 
@@ -59,8 +60,8 @@ Value fn_trim(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "trim", at);
   std::string s = text_of(a[0]);
   std::size_t b = 0, e = s.size();
-  while (b < e && is_space(s[b])) ++b;
-  while (e > b && is_space(s[e - 1])) --e;
+  while (b < e && is_go_space(s[b])) ++b;
+  while (e > b && is_go_space(s[e - 1])) --e;
   auto shift = static_cast<std::uint32_t>(
       std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(b), '\n'));
   Value v = derived(a[0], s.substr(b, e - b));
@@ -167,7 +168,7 @@ Value fn_title(Exec&, Args& a, const Location& at) {
   for (char& c : s) {
     if (start && std::isalpha(static_cast<unsigned char>(c)))
       c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    start = is_space(c);
+    start = is_go_space(c);
   }
   return derived(a[0], s);
 }
@@ -283,7 +284,7 @@ Value fn_cat(Exec&, Args& a, const Location&) {
 Value fn_nospace(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "nospace", at);
   std::string s = text_of(a[0]);
-  s.erase(std::remove_if(s.begin(), s.end(), is_space), s.end());
+  s.erase(std::remove_if(s.begin(), s.end(), is_go_space), s.end());
   return Value::string(s);
 }
 
