@@ -86,4 +86,16 @@ TEST_CASE("a launch through an alias or a nameref is the launch bash runs", "[ba
         Words{"podman", "run", "--network", "host", "ghcr.io/example/agent:1.0"});
 }
 
+TEST_CASE("the set -u guard of an array expands to the array's elements", "[bash]") {
+  const std::string img = " ghcr.io/example/agent:1.0";
+  // claude-docker's smoke.sh: `"${VOLUME_ARGS[@]+"${VOLUME_ARGS[@]}"}"`, on both paths (the
+  // script's pid, `$$`, is an open part of its word: its text is empty).
+  CHECK(podman_argv("V=()\nif [ \"$W\" = 1 ]; then V=(-v \"vol-$$:/root\"); fi\n"
+                    "podman run \"${V[@]+\"${V[@]}\"}\"" +
+                    img) ==
+        Words{"podman", "run", "-v", "vol-:/root", "ghcr.io/example/agent:1.0"});
+  CHECK(podman_argv("V=()\npodman run ${V[@]+\"${V[@]}\"}" + img) ==
+        Words{"podman", "run", "ghcr.io/example/agent:1.0"});
+}
+
 }  // namespace bash_word_expansions_test

@@ -255,6 +255,7 @@ class Evaluator {
   const std::string& referent(const std::string& name) const;  // through namerefs_
   void declare_nameref(TSNode assignment, Ctx& ctx);
   std::string current_ifs() const;  // expand_param_ops.cpp
+  bool array_guard_idiom(const ParamRef& p, const Ctx& ctx) const;
   std::optional<std::pair<long, long>> slice_bounds(const ParamRef& p, Ctx& ctx);
   static void slice(const ParamRef& p, std::pair<long, long> bounds, std::vector<EWord>& vals);
   Var* lookup_mut(const std::string& name);

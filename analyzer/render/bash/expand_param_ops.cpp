@@ -127,8 +127,19 @@ Value Evaluator::pattern_value(TSNode o, Ctx& ctx) {
   return Value({w});
 }
 
+// `${a[@]+"${a[@]}"}`: the idiom that expands an array that may be empty under `set -u` (bash
+// before 4.4) is the array's elements themselves, on every path. Read as a choice, the operand
+// was joined into one open word, taken for an option (SB0013) on every launch that uses it.
+bool Evaluator::array_guard_idiom(const ParamRef& p, const Ctx& ctx) const {
+  if (!p.all || (p.op != "+" && p.op != ":+") || p.operands.size() != 1) return false;
+  std::string_view t = ctx.tree->slice(p.operands[0]);
+  if (t.size() >= 2 && t.front() == '"' && t.back() == '"') t = t.substr(1, t.size() - 2);
+  return t == "${" + p.name + "[@]}" || t == "${" + p.name + "[*]}";
+}
+
 Value Evaluator::apply_parameter_op(ParamRef& p, Value vals, Ctx& ctx) {
   const std::string& op = p.op;
+  if (array_guard_idiom(p, ctx)) return vals;
   if (is_choice(op)) return apply_choice(p, vals, ctx);
   if (op == ":?" || op == "?") return vals;  // fails when unset: the value is what it is
   // The pattern operators: each path's value with each path's pattern (and replacement).
