@@ -129,6 +129,30 @@ TEST_CASE("a chart renders one stream per template, as helm template names them"
         "# Source: agent/charts/proxy/templates/svc.yaml\nkind: Service\nport: 3128\ntier: top\n");
 }
 
+TEST_CASE("a template file is a template of its own name: the checksum idiom renders",
+          "[helm][chart]") {
+  Tree t;
+  t.add("agent/Chart.yaml", "apiVersion: v2\nname: agent\nversion: 1.0.0\n");
+  t.add("agent/values.yaml", "mode: strict\n");
+  t.add("agent/templates/configmap.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: agent-config\ndata:\n"
+        "  mode: {{ .Values.mode }}\n");
+  t.add("agent/templates/deployment.yaml",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: agent\nspec:\n"
+        "  template:\n    metadata:\n      annotations:\n"
+        "        checksum/config: {{ include (print $.Template.BasePath \"/configmap.yaml\") . "
+        "| sha256sum }}\n");
+  auto out = render_charts(t);
+  INFO((out.problems.empty() ? "" : out.problems[0].message));
+  CHECK(out.problems.empty());
+  const auto* deployment = stream(out, "agent/templates/deployment.yaml");
+  REQUIRE(deployment);
+  // sha256 of the configmap as rendered (`printf ... | sha256sum` of the text below).
+  CHECK(deployment->text.find("checksum/config: "
+                              "ddb7a9b341038e9756dbd674c9619f91c18918ca3bb7ec8d7f9c1a4c6bf82fb2") !=
+        std::string::npos);
+}
+
 TEST_CASE("the source map points values text at the values line, template text at its line",
           "[helm][chart]") {
   Tree t = agent_chart();

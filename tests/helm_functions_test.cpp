@@ -112,6 +112,47 @@ TEST_CASE("lists: list, append, has, uniq, first, last, without, compact", "[hel
         "[1,3] [\"x\"]");
 }
 
+TEST_CASE("paths as Go's path package: base, dir, ext, clean, isAbs and the os forms",
+          "[helm][functions]") {
+  CHECK(run("{{ base \"foo/bar\" }} {{ base \"a/b/\" }} {{ base \"/\" }} {{ base \"\" }}") ==
+        "bar b / .");
+  CHECK(run("{{ dir \"foo/bar/baz\" }} {{ dir \"a\" }} {{ dir \"/\" }} {{ dir \"a/b/../c/\" }}") ==
+        "foo/bar . / a/c");
+  CHECK(run("{{ ext \"/foo/bar/baz.txt\" }} {{ ext \"a/b.tar.gz\" }}|{{ ext \"a.b/c\" }}|") ==
+        ".txt .gz||");
+  CHECK(run("{{ clean \"foo/../../bar\" }} {{ clean \"a//b/./../c\" }} {{ clean \"/../a\" }} "
+            "{{ clean \"\" }}") == "../bar a/c /a .");
+  CHECK(run("{{ isAbs \"/x\" }} {{ isAbs \"x\" }} {{ osBase \"a/b\" }} {{ osDir \"a/b\" }}") ==
+        "true false b a");
+  // The include of a file beside the template, datadog's idiom.
+  CHECK(run("{{ dir \"datadog/templates/_helpers.tpl\" }}") == "datadog/templates");
+}
+
+TEST_CASE("float math as sprig's decimal arithmetic, sha1sum and adler32sum", "[helm][functions]") {
+  CHECK(run("{{ addf 0.1 0.2 }} {{ add1f 1.5 }} {{ subf 10 0.5 2 }} {{ mulf 2 0x1p4 }} "
+            "{{ divf 1 4 }} {{ maxf 1 9.5 3 }} {{ minf 2 -1.5 }}") ==
+        "0.3 2.5 7.5 32 0.25 9.5 -1.5");
+  CHECK(sbr::test::render_template("{{ divf 1 0 }}").error.find("division by zero") !=
+        std::string::npos);
+  CHECK(run("{{ (semver \"v3.1.2-rc.1+b7\").Major }} {{ (semver \"1.16\").Minor }} "
+            "{{ (semver \"v3.1.2-rc.1+b7\").Prerelease }} {{ semver \"v1.2\" }} "
+            "{{ add1 (int (semver \"v3.4.5\").Major) }}") == "3 16 rc.1 1.2.0 4");
+  CHECK(sbr::test::render_template("{{ semver \"x.y\" }}").error.find("semver") !=
+        std::string::npos);
+  CHECK(run("{{ sha1sum \"abc\" }} {{ adler32sum \"abc\" }}") ==
+        "a9993e364706816aba3e25717850c26c9cd0d89d 38600999");
+}
+
+TEST_CASE("untilStep and the must forms", "[helm][functions]") {
+  CHECK(run("{{ untilStep 0 10 3 | toJson }} {{ untilStep 10 0 -4 | toJson }} "
+            "{{ untilStep 0 10 -1 | toJson }} {{ untilStep 3 3 1 | toJson }}") ==
+        "[0,3,6,9] [10,6,2] [] []");
+  CHECK(run("{{ mustWithout (list 1 2 3) 2 | toJson }} {{ mustRegexFind \"[0-9]+\" \"ab12c\" }} "
+            "{{ mustUniq (list 1 1) | toJson }}") == "[1,3] 12 [1]");
+  CHECK(sbr::test::render_template("{{ untilStep 0 100000000 1 }}").error.find("budget") !=
+        std::string::npos);
+}
+
 TEST_CASE("conversion, math, encoding and hashing", "[helm][functions]") {
   CHECK(run("{{ int .Values.port }} {{ add 1 2 3 }} {{ sub 5 2 }} {{ div 7 2 }} {{ mod 7 2 }} {{ "
             "max 1 9 3 }}",

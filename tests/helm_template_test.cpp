@@ -42,8 +42,19 @@ TEST_CASE("fields, missing keys and nil as Helm sets missingkey=zero", "[helm][t
       std::string::npos);
   CHECK(error_of("{{ .Values.a.b }}", "a: text").find("can't evaluate field b in type string") !=
         std::string::npos);
+  // A pipeline's or a variable's nil is Go's invalid value: its fields are empty, no error
+  // (cert-manager's `(.Values.cainjector.config.metricsTLSConfig).dynamic` with `config: {}`).
+  CHECK(run("[{{ (.Values.config.tls).dynamic }}]", "config: {}") == "[]");
+  CHECK(run("[{{ if (.Values.config.tls).dynamic }}on{{ end }}]", "config: {}") == "[]");
+  CHECK(run("{{ $v := .Values.config.tls }}[{{ $v.dynamic.deeper }}]", "config: {}") == "[]");
+  CHECK(run("[{{ ((.Values.c.d).e).f }}]", "c: {}") == "[]");
+  // A map's missing key inside the chain is still a nil interface, as in Go.
+  CHECK(error_of("{{ (.Values.config).tls.dynamic }}", "config: {}")
+            .find("nil pointer evaluating interface {}.dynamic") != std::string::npos);
   CHECK(run("{{ .Values.n }} {{ .Values.big }} {{ .Values.f }}", "n: 3\nbig: 1e21\nf: 0.5") ==
         "3 1e+21 0.5");
+  // Go's hexadecimal floats are float constants (traefik: `mulf ... 0x1p60`).
+  CHECK(run("{{ 0x1p4 }} {{ -0x1.8p1 }} {{ 0x10 }}") == "16 -3 16");
 }
 
 TEST_CASE("truthiness and control structures", "[helm][template]") {

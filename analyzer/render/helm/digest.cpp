@@ -66,6 +66,76 @@ std::string sha256_hex(std::string_view data) {
   return out;
 }
 
+namespace {
+
+std::uint32_t rotl(std::uint32_t x, int n) {
+  return (x << n) | (x >> (32 - n));
+}
+
+void sha1_block(std::array<std::uint32_t, 5>& h, const unsigned char* p) {
+  std::array<std::uint32_t, 80> w{};
+  for (std::size_t i = 0; i < 16; ++i)
+    w[i] = (std::uint32_t{p[4 * i]} << 24) | (std::uint32_t{p[4 * i + 1]} << 16) |
+           (std::uint32_t{p[4 * i + 2]} << 8) | p[4 * i + 3];
+  for (std::size_t i = 16; i < 80; ++i) w[i] = rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+  std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
+  for (std::size_t i = 0; i < 80; ++i) {
+    std::uint32_t f = 0, k = 0;
+    if (i < 20) {
+      f = (b & c) | (~b & d);
+      k = 0x5a827999;
+    } else if (i < 40) {
+      f = b ^ c ^ d;
+      k = 0x6ed9eba1;
+    } else if (i < 60) {
+      f = (b & c) | (b & d) | (c & d);
+      k = 0x8f1bbcdc;
+    } else {
+      f = b ^ c ^ d;
+      k = 0xca62c1d6;
+    }
+    std::uint32_t t = rotl(a, 5) + f + e + k + w[i];
+    e = d;
+    d = c;
+    c = rotl(b, 30);
+    b = a;
+    a = t;
+  }
+  h[0] += a;
+  h[1] += b;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+}
+
+}  // namespace
+
+std::string sha1_hex(std::string_view data) {
+  std::array<std::uint32_t, 5> h = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+  std::string msg(data);
+  std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
+  msg += static_cast<char>(0x80);
+  while (msg.size() % 64 != 56) msg += '\0';
+  for (int i = 7; i >= 0; --i) msg += static_cast<char>((bits >> (8 * i)) & 0xff);
+  for (std::size_t k = 0; k < msg.size(); k += 64)
+    sha1_block(h, reinterpret_cast<const unsigned char*>(msg.data() + k));
+  static const char* const kHex = "0123456789abcdef";
+  std::string out;
+  for (std::uint32_t x : h) {
+    for (int i = 28; i >= 0; i -= 4) out += kHex[(x >> i) & 15];
+  }
+  return out;
+}
+
+std::uint32_t adler32(std::string_view data) {
+  std::uint32_t a = 1, b = 0;
+  for (char c : data) {
+    a = (a + static_cast<unsigned char>(c)) % 65521;
+    b = (b + a) % 65521;
+  }
+  return (b << 16) | a;
+}
+
 std::string base64_encode(std::string_view data) {
   static const char* const kAlphabet =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

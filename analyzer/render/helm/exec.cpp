@@ -419,6 +419,15 @@ Value Exec::fields(Value v, const std::vector<std::string>& names, std::vector<V
   return v;
 }
 
+// `(.Values.x.y).z`, `$v.z`: a pipeline's or a variable's nil is no value at all to Go (its
+// evalPipeline turns a nil interface into an invalid value), and fields of it are empty, where
+// `.Values.x.y.z` stops with "nil pointer evaluating". The nil-guard parentheses idiom
+// (`(.Values.resources.limits).cpu`) relies on it.
+Value Exec::fields_of_result(Value v, const Arg& a) {
+  if (v.is_nil() && !a.fields.empty()) return Value{};
+  return fields(std::move(v), a.fields, nullptr, a.at);
+}
+
 void Exec::note_read(const Value& v) {
   if (v.is_map() && std::find(roots_->begin(), roots_->end(), v.map.get()) != roots_->end()) {
     if (reads_->empty() || !reads_->back().whole) reads_->push_back({{}, {}, true});
@@ -438,9 +447,9 @@ Value Exec::arg(const Arg& a, const Value& dot) {
     case Arg::Type::Field:
       return fields(dot, a.fields, nullptr, a.at);
     case Arg::Type::Variable:
-      return fields(variable(a.name, a.at), a.fields, nullptr, a.at);
+      return fields_of_result(variable(a.name, a.at), a);
     case Arg::Type::Pipe:
-      return fields(pipeline(*a.pipe, dot), a.fields, nullptr, a.at);
+      return fields_of_result(pipeline(*a.pipe, dot), a);
     case Arg::Type::Identifier: {
       Command c;
       c.args.push_back(a);

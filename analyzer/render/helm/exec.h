@@ -135,6 +135,7 @@ class Exec {
   Value call(const std::string& name, const Command& c, const Value& dot, const Value* piped);
   Value logic(const std::string& name, const Command& c, const Value& dot, const Value* piped);
   Value arg(const Arg& a, const Value& dot);
+  Value fields_of_result(Value v, const Arg& a);
   Value fields(Value v, const std::vector<std::string>& names, std::vector<Value>* args,
                const Location& at);
   Value variable(const std::string& name, const Location& at) const;

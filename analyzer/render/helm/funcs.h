@@ -14,6 +14,8 @@ void add_string_functions(FunctionTable& t);   // sprig strings
 void add_list_functions(FunctionTable& t);     // sprig lists, dicts, defaults
 void add_helm_functions(FunctionTable& t);     // helm's include, tpl, toYaml...
 void add_misc_functions(FunctionTable& t);     // sprig math, encoding, semver, placeholders
+void add_float_functions(FunctionTable& t);    // sprig float math, sha1sum, adler32sum
+void add_path_functions(FunctionTable& t);     // sprig paths, untilStep, the must* forms
 
 // Throws "wrong number of args" unless `args` has between `min` and `max` values.
 void arity(const std::vector<Value>& args, std::size_t min, std::size_t max, const char* name,

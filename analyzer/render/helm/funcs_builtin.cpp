@@ -36,6 +36,8 @@ const FunctionTable& functions() {
     add_list_functions(t);
     add_helm_functions(t);
     add_misc_functions(t);
+    add_float_functions(t);
+    add_path_functions(t);  // last: it names the must* forms of the others
     return t;
   }();
   return table;

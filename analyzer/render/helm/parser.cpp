@@ -1,6 +1,7 @@
 // Go text/template's parser over the lexer's tokens: control structures nest through
 // `end`/`else`; `define` and `block` bodies go to the file's named templates.
 #include <charconv>
+#include <optional>
 
 #include "analyzer/render/helm/ast.h"
 #include "analyzer/render/helm/lexer.h"
@@ -214,6 +215,7 @@ class Parser {
 
   static Value number(const Token& tok) {
     const std::string& s = tok.text;
+    if (auto hex = hex_float(s)) return Value::number(*hex);
     bool is_float = s.find_first_of(".eE") != std::string::npos && s.rfind("0x", 0) != 0;
     if (!is_float) {
       std::int64_t v = 0;
@@ -234,6 +236,21 @@ class Parser {
     auto [p, ec] = std::from_chars(s.data() + (s[0] == '+'), s.data() + s.size(), d);
     if (ec != std::errc() || p != s.data() + s.size()) fail("bad number syntax: " + s, tok.at);
     return Value::number(d);
+  }
+
+  // Go's hexadecimal floats (`0x1p60`, `-0x1.8p3`): a float constant, as Go's idealConstant
+  // reads any number with a `p` exponent (traefik's memory units multiply by 0x1p60).
+  static std::optional<double> hex_float(std::string_view s) {
+    bool neg = !s.empty() && s[0] == '-';
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+    if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') ||
+        s.find_first_of("pP") == std::string_view::npos)
+      return std::nullopt;
+    s.remove_prefix(2);
+    double d = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d, std::chars_format::hex);
+    if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+    return neg ? -d : d;
   }
 
   const std::vector<Token>& t_;

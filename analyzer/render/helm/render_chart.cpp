@@ -187,6 +187,14 @@ Value dot_for(const Unit& u, const Value& values, const Value& release, const Va
                                                       {"BasePath", Value::string(u.base)}})}});
 }
 
+// A file's defines, and the file itself under its path (`agent/templates/config.yaml`): helm
+// registers every template file by name, so `include (print $.Template.BasePath
+// "/config.yaml") . | sha256sum`, the checksum-annotation idiom, renders the file.
+void register_named(const Unit& u, TemplateSet& set) {
+  for (const auto& d : u.parsed->defines) set.named[d.first] = d.second;
+  set.named.emplace(u.name, std::shared_ptr<NodeList>(u.parsed, &u.parsed->body));
+}
+
 // Parses every template; Helm parses deeper paths first, so a parent's define wins.
 bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result, const Chart& chart,
                const ChartRender* reuse) {
@@ -204,7 +212,7 @@ bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result, 
       if (done != reuse->parsed.end()) {  // parsed and accepted by an earlier render
         u->parsed = done->second;
         result.parsed.emplace(u->file, u->parsed);
-        for (const auto& d : u->parsed->defines) set.named[d.first] = d.second;
+        register_named(*u, set);
         continue;
       }
     }
@@ -214,7 +222,7 @@ bool parse_all(std::vector<Unit>& units, TemplateSet& set, ChartRender& result, 
           {ProblemKind::RenderFailed, refusal_message(chart.name, *r), r->at, r->cause});
       return false;
     }
-    for (const auto& d : u->parsed->defines) set.named[d.first] = d.second;
+    register_named(*u, set);
     result.parsed.emplace(u->file, u->parsed);
   }
   return true;
