@@ -153,6 +153,36 @@ TEST_CASE("a template file is a template of its own name: the checksum idiom ren
         std::string::npos);
 }
 
+TEST_CASE(".helmignore leaves out what helm leaves out of the chart", "[helm][chart]") {
+  Tree t;
+  t.add("agent/.helmignore", "# editor files\n*.swp\ntemplates/legacy/\n/ci\n");
+  t.add("agent/Chart.yaml", "apiVersion: v2\nname: agent\nversion: 1.0.0\n");
+  t.add("agent/ci", "not part of the chart\n");
+  t.add("agent/files/a.conf", "x=1\n");
+  t.add("agent/files/a.conf.swp", "junk\n");
+  t.add("agent/templates/.pod.yaml.bak", "kind: Pod\n");  // helm's default: dotfiles
+  t.add("agent/templates/legacy/pod.yaml", "kind: Pod\nmetadata:\n  name: old\n");
+  t.add(
+      "agent/templates/cm.yaml",
+      "kind: ConfigMap\nconf: {{ .Files.Get \"files/a.conf\" | quote }}\n"
+      "swp: {{ .Files.Get \"files/a.conf.swp\" | quote }}\nci: {{ .Files.Get \"ci\" | quote }}\n");
+  std::sort(t.set.files.begin(), t.set.files.end(),
+            [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+  for (std::size_t k = 0; k < t.set.files.size(); ++k) t.set.files[k].id = static_cast<FileId>(k);
+  auto out = render_charts(t);
+  INFO((out.problems.empty() ? "" : out.problems[0].message));
+  CHECK(out.problems.empty());
+  REQUIRE(out.streams.size() == 1);  // cm.yaml: not the ignored folder, not the dotfile
+  const auto* cm = stream(out, "agent/templates/cm.yaml");
+  REQUIRE(cm);
+  CHECK(cm->text.find("conf: \"x=1\\n\"") != std::string::npos);
+  CHECK(cm->text.find("swp: \"\"") != std::string::npos);  // *.swp
+  CHECK(cm->text.find("ci: \"\"") != std::string::npos);   // /ci, rooted
+  // The ignored template is consumed all the same: its text is not read as raw YAML.
+  CHECK(std::find(out.consumed.begin(), out.consumed.end(),
+                  t.id("agent/templates/legacy/pod.yaml")) != out.consumed.end());
+}
+
 TEST_CASE("the source map points values text at the values line, template text at its line",
           "[helm][chart]") {
   Tree t = agent_chart();

@@ -6,6 +6,7 @@
 #include "analyzer/render/helm/archive.h"
 #include "analyzer/render/helm/chart.h"
 #include "analyzer/render/helm/funcs.h"
+#include "analyzer/render/helm/helmignore.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::render::helm {
@@ -97,10 +98,21 @@ bool read_chart_yaml(const SourceFile& f, Chart& chart) {
 
 void collect_files(const SourceSet& sources, Chart& chart) {
   const std::string sub = join(chart.dir, "charts") + "/";
+  HelmIgnore ignore;
+  for (const SourceFile& f : sources.files) {
+    if (f.path == join(chart.dir, ".helmignore")) ignore = HelmIgnore(f.bytes);
+  }
   for (const SourceFile& f : sources.files) {
     std::string rel = below(f.path, chart.dir);
     if (rel.empty() || rel.rfind("charts/", 0) == 0) continue;
     if (rel == "Chart.yaml") continue;  // consumed by load_chart
+    if (ignore.ignored(rel)) {
+      // Not part of the chart for helm: never installed. A template's text is still not YAML
+      // to read raw.
+      if (rel.rfind("templates/", 0) == 0 || rel.rfind("crds/", 0) == 0)
+        chart.consumed.push_back(f.id);
+      continue;
+    }
     bool chart_file = rel == "values.yaml" || rel == "values.schema.json" ||
                       rel == "requirements.yaml" || rel == "requirements.lock" ||
                       rel == "Chart.lock";

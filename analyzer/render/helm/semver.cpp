@@ -109,7 +109,7 @@ bool one(std::string c, const Version& v, std::string& error) {
   return false;
 }
 
-std::vector<std::string> split(const std::string& s, const std::string& sep) {
+std::vector<std::string> split_on(const std::string& s, const std::string& sep) {
   std::vector<std::string> out;
   std::size_t k = 0;
   for (std::size_t f; (f = s.find(sep, k)) != std::string::npos; k = f + sep.size())
@@ -127,7 +127,7 @@ bool semver_satisfies(const std::string& constraint, const std::string& version,
     error = "invalid semantic version: " + version;
     return false;
   }
-  for (const std::string& alt : split(constraint, "||")) {
+  for (const std::string& alt : split_on(constraint, "||")) {
     bool all = true;
     std::string spaced = alt;
     for (char& c : spaced) {
