@@ -63,6 +63,14 @@ std::vector<std::pair<std::string, std::string>> rules_and_files(const std::stri
   return r;
 }
 
+// The first commit of a test repository, tagged `base`.
+void commit_base(const fs::path& path) {
+  git(path, "init -q");
+  git(path, "add -A");
+  git(path, "commit -q -m base");
+  git(path, "tag base");
+}
+
 }  // namespace
 
 TEST_CASE("diff reports what a change introduces, not what a line shift moves", "[diff]") {
@@ -281,10 +289,7 @@ TEST_CASE("a values change that turns on privileged is new, at the values line",
   const std::string values =
       "# Values for the agent pod.\nsecurityContext:\n  runAsNonRoot: true\n";
   write(chart / "values.yaml", values + "  privileged: false\n");
-  git(repo.path, "init -q");
-  git(repo.path, "add -A");
-  git(repo.path, "commit -q -m base");
-  git(repo.path, "tag base");
+  commit_base(repo.path);
   write(chart / "values.yaml", values + "  privileged: true\n");
   git(repo.path, "commit -q -am 'agent: privileged for docker-in-docker'");
   Run r = diff(repo.path, {"base..HEAD", "--format", "json"});
@@ -312,10 +317,7 @@ TEST_CASE("a pod the change adds in a path the base excludes is reported at its 
   write(repo.path / ".sbreview.yaml", "exclude: [vendor]\n");
   write(repo.path / "k8s/a.yaml", pod("a", false));
   write(repo.path / "vendor/old.yaml", pod("old", true));  // excluded before the change too
-  git(repo.path, "init -q");
-  git(repo.path, "add -A");
-  git(repo.path, "commit -q -m base");
-  git(repo.path, "tag base");
+  commit_base(repo.path);
   write(repo.path / "vendor/deploy/pod.yaml", pod("hidden", true));
   git(repo.path, "add -A");
   git(repo.path, "commit -q -m change");
@@ -339,10 +341,7 @@ TEST_CASE("a pod the change adds in a path the base excludes is reported at its 
 TEST_CASE("no name a change chooses hides a pod from diff", "[diff]") {
   test::TempDir repo("sbr-diff-names");
   write(repo.path / "k8s/a.yaml", pod("a", false));
-  git(repo.path, "init -q");
-  git(repo.path, "add -A");
-  git(repo.path, "commit -q -m base");
-  git(repo.path, "tag base");
+  commit_base(repo.path);
   write(repo.path / "deploy/node_modules/pod.yaml", pod("n", true));
   write(repo.path / "deploy/.sbreview/pod.yaml", pod("s", true));
   write(repo.path / "deploy/.sbreview.yaml", pod("c", true));
@@ -363,10 +362,7 @@ TEST_CASE("diff --show-fixed prints a hostile file name on one line, without esc
   test::TempDir repo("sbr-diff-name");
   const std::string name = "k8s/x\n::error file=a::pwned\x1b]0;t\x07.yaml";
   write(repo.path / name, pod("a", true));
-  git(repo.path, "init -q");
-  git(repo.path, "add -A");
-  git(repo.path, "commit -q -m base");
-  git(repo.path, "tag base");
+  commit_base(repo.path);
   git(repo.path, "rm -q -r k8s");
   git(repo.path, "commit -q -m change");
   Run r = diff(repo.path, {"base..HEAD", "--show-fixed", "--format", "json"});

@@ -26,6 +26,12 @@ struct Tree {
     set.files.push_back(f);
     return f.id;
   }
+  // As the walk gives them: sorted by path, files[i].id == i.
+  void sort_by_path() {
+    std::sort(set.files.begin(), set.files.end(),
+              [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+    for (std::size_t k = 0; k < set.files.size(); ++k) set.files[k].id = static_cast<FileId>(k);
+  }
   FileId id(const std::string& path) const {
     for (const SourceFile& f : set.files) {
       if (f.path == path) return f.id;
@@ -96,9 +102,7 @@ Tree agent_chart() {
         "  runAsUser: 0\n"
         "  privileged: true\n");
   t.add("deploy/agent/files/entry.sh", "#!/bin/sh\n");
-  std::sort(t.set.files.begin(), t.set.files.end(),
-            [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
-  for (std::size_t k = 0; k < t.set.files.size(); ++k) t.set.files[k].id = static_cast<FileId>(k);
+  t.sort_by_path();
   return t;
 }
 
@@ -166,9 +170,7 @@ TEST_CASE(".helmignore leaves out what helm leaves out of the chart", "[helm][ch
       "agent/templates/cm.yaml",
       "kind: ConfigMap\nconf: {{ .Files.Get \"files/a.conf\" | quote }}\n"
       "swp: {{ .Files.Get \"files/a.conf.swp\" | quote }}\nci: {{ .Files.Get \"ci\" | quote }}\n");
-  std::sort(t.set.files.begin(), t.set.files.end(),
-            [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
-  for (std::size_t k = 0; k < t.set.files.size(); ++k) t.set.files[k].id = static_cast<FileId>(k);
+  t.sort_by_path();
   auto out = render_charts(t);
   INFO((out.problems.empty() ? "" : out.problems[0].message));
   CHECK(out.problems.empty());

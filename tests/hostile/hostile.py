@@ -323,6 +323,7 @@ EVASIONS = {
     "empty_substring": 'x=abc\npodman run --${x:0:0}privileged ' + IMG,
     "base64": 'podman run $(echo LS1wcml2aWxlZ2Vk | base64 -d) ' + IMG,
     "brace_expansion": "podman run --{privileged,rm} " + IMG,
+    "brace_bomb": "podman run --{privileged,x}" + "{a,b}" * 19 + " " + IMG,
     "ifs_split": 'IFS=,\nopts="--privileged,--rm"\npodman run $opts ' + IMG,
     "array_slice": 'a=(x --privileged --rm)\npodman run "${a[@]:1}" ' + IMG,
     "alias": "shopt -s expand_aliases\nalias prun='podman run --privileged'\nprun " + IMG,

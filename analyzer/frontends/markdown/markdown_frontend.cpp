@@ -62,7 +62,7 @@ bool delimiter_row(std::string_view line, std::uint64_t& columns) {
 // The cells cmark-gfm would build for the document's tables: each delimiter row's columns
 // times the rows up to the next blank line.
 std::uint64_t table_cells(std::string_view text) {
-  std::uint64_t cells = 0, columns = 0, rows = 0;
+  std::uint64_t cells = 0, columns = 0;
   bool in_table = false;
   std::size_t k = 0;
   while (k <= text.size()) {
@@ -74,8 +74,7 @@ std::uint64_t table_cells(std::string_view text) {
     } else if (delimiter_row(line, c)) {
       in_table = true;
       columns = c;
-      rows = 2;  // the header and this row
-      cells += columns * rows;
+      cells += columns * 2;  // the header and this row
     } else if (in_table) {
       cells += columns;
     }

@@ -2,9 +2,11 @@
 // has its own piece; parameters (`$X`, `${X:-d}`, arrays) are in expand_param.cpp. Values the
 // script does not fix stay symbolic with their origin; values an outsider controls are tainted.
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/expand_param.h"
 #include "analyzer/render/bash/fields.h"
 
 namespace sbr::bash {
@@ -25,9 +27,14 @@ std::string unescape_dquoted(std::string_view t) {
   return u;
 }
 
-// The words of an unquoted word's text after brace expansion, each unescaped.
-std::vector<EWord> brace_words(std::string_view raw) {
+// The words of an unquoted word's text after brace expansion, each unescaped; past the bound,
+// one open word: what bash would pass there is not known (SB0013 where an option goes), never
+// the unexpanded text read as if bash passed it.
+// Nothing when the word has no brace group (it is its own text).
+std::optional<std::vector<EWord>> brace_words(std::string_view raw) {
   std::vector<std::string> words = brace_expand(raw);
+  if (words.empty()) return std::vector<EWord>{symbolic_word("brace expansion past 1,024 words")};
+  if (words.size() == 1 && words[0] == raw) return std::nullopt;
   std::vector<EWord> out;
   out.reserve(words.size());
   for (const std::string& w : words) out.push_back(literal(unescape_word(w)));
@@ -69,7 +76,9 @@ Value Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   } else if (k == K::word && !assignment) {
     // An unquoted word is brace-expanded first: `--{privileged,rm}` is two options (not the
     // value of an assignment, which bash does not brace-expand).
-    return finish_expansion(n, ctx, Value(brace_words(ctx.tree->slice(n))));
+    if (auto fields = brace_words(ctx.tree->slice(n)))
+      return finish_expansion(n, ctx, Value(std::move(*fields)));
+    text = unescape_word(ctx.tree->slice(n));
   } else if (k != K::translated_string) {
     // number, extglob_pattern, regex, variable names, test operators, and anything else.
     text = unescape_word(ctx.tree->slice(n));
@@ -151,8 +160,8 @@ Value Evaluator::expand_concatenation(TSNode n, Ctx& ctx, bool assignment) {
   auto children = named_children(n);
   if (!assignment &&
       std::all_of(children.begin(), children.end(), [](TSNode c) { return sym(c) == K::word; })) {
-    std::vector<EWord> fields = brace_words(ctx.tree->slice(n));
-    if (fields.size() > 1) return finish_expansion(n, ctx, Value(std::move(fields)));
+    if (auto fields = brace_words(ctx.tree->slice(n)))
+      return finish_expansion(n, ctx, Value(std::move(*fields)));
   }
   Value acc;
   bool started = false;

@@ -290,7 +290,7 @@ std::vector<std::string> brace_expand(std::string_view word, size_t limit) {
       for (auto it = alts.rbegin(); it != alts.rend(); ++it)
         todo.push_back(w.substr(0, open) + *it + w.substr(close + 1));
     }
-    if (done.size() + todo.size() > limit) return {std::string(word)};
+    if (done.size() + todo.size() > limit) return {};
   }
   return done;
 }

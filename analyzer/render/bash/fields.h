@@ -32,7 +32,7 @@ std::vector<EWord> split_lines(const std::vector<EWord>& input);
 std::optional<std::string> printf_output(const std::vector<EWord>& cmd);
 // Brace expansion of an unquoted word's text, as bash does before any other expansion:
 // `--{privileged,rm}` is `--privileged --rm`, nested groups too, in order. A word without a
-// group, or one that would expand past `limit` words, is itself alone.
+// group is itself alone; one that would expand past `limit` words gives none (not known).
 std::vector<std::string> brace_expand(std::string_view word, size_t limit = 1024);
 // Removes backslash escapes of an unquoted or double-quoted word.
 std::string unescape_word(std::string_view s);

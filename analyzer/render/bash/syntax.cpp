@@ -1,5 +1,6 @@
 #include "analyzer/render/bash/syntax.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace sbr::bash {
@@ -105,11 +106,38 @@ std::vector<TSNode> children(TSNode n) {
   return out;
 }
 
-std::vector<GuardSite> guard_sites(TSNode root) {
-  std::vector<GuardSite> out;
+namespace {
+
+enum class Walk : std::uint8_t { Into, Over, Stop };
+
+// Visits `root` and the nodes below it in pre-order with a tree cursor, iteratively (a deeply
+// nested file costs no native stack, and no state per enclosing node as tree-sitter's query
+// cursor keeps): `visit` says whether to descend into the node, step over it, or stop.
+template <class Visit>
+void walk_preorder(TSNode root, Visit visit) {
   TSTreeCursor c = ts_tree_cursor_new(root);
   for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
+    Walk w = visit(ts_tree_cursor_current_node(&c));
+    if (w == Walk::Stop) break;
+    if (w == Walk::Into && ts_tree_cursor_goto_first_child(&c)) continue;
+    bool moved = false;
+    while (!moved) {
+      if (ts_tree_cursor_goto_next_sibling(&c)) {
+        moved = true;
+      } else if (!ts_tree_cursor_goto_parent(&c)) {
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&c);
+}
+
+}  // namespace
+
+std::vector<GuardSite> guard_sites(TSNode root) {
+  std::vector<GuardSite> out;
+  walk_preorder(root, [&out](TSNode n) {
     if (sym(n) == K::if_statement) {
       out.push_back({n, {}, {}});
     } else if (sym(n) == K::list && ts_node_child_count(n) == 3 &&
@@ -117,44 +145,21 @@ std::vector<GuardSite> guard_sites(TSNode root) {
                ts_node_is_named(ts_node_child(n, 0)) && ts_node_is_named(ts_node_child(n, 2))) {
       out.push_back({{}, ts_node_child(n, 0), ts_node_child(n, 2)});
     }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&c)) {
-        moved = true;
-      } else if (!ts_tree_cursor_goto_parent(&c)) {
-        break;
-      }
-    }
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&c);
+    return Walk::Into;
+  });
   return out;
 }
 
 TSNode first_error(TSNode root) {
   if (!ts_node_has_error(root)) return TSNode{};
-  // Iterative pre-order walk: a deeply nested error must not overflow the stack.
-  TSTreeCursor c = ts_tree_cursor_new(root);
   TSNode found{};
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
+  walk_preorder(root, [&found](TSNode n) {
     if (std::strcmp(ts_node_type(n), "ERROR") == 0 || ts_node_is_missing(n)) {
       found = n;
-      break;
+      return Walk::Stop;
     }
-    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&c)) continue;
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&c)) {
-        moved = true;
-      } else if (!ts_tree_cursor_goto_parent(&c)) {
-        break;
-      }
-    }
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&c);
+    return ts_node_has_error(n) ? Walk::Into : Walk::Over;
+  });
   // An ERROR node can wrap a long valid prefix; the innermost error inside it (or its first
   // unexpected token) is where the text stops making sense.
   while (!ts_node_is_null(found) && !ts_node_is_missing(found)) {

@@ -46,24 +46,32 @@ void block(std::array<std::uint32_t, 8>& h, const unsigned char* p) {
   for (int i = 0; i < 8; ++i) h[i] += v[i];
 }
 
-}  // namespace
-
-std::string sha256_hex(std::string_view data) {
-  std::array<std::uint32_t, 8> h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+// SHA-1 and SHA-256 pad alike (0x80, zeros, the length in bits big-endian, to 64-byte blocks)
+// and print their state words as big-endian hex; only the block function differs.
+template <std::size_t N, class Block>
+std::string digest_hex(std::string_view data, std::array<std::uint32_t, N> h, Block block_fn) {
   std::string msg(data);
   std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
   msg += static_cast<char>(0x80);
   while (msg.size() % 64 != 56) msg += '\0';
   for (int i = 7; i >= 0; --i) msg += static_cast<char>((bits >> (8 * i)) & 0xff);
   for (std::size_t k = 0; k < msg.size(); k += 64)
-    block(h, reinterpret_cast<const unsigned char*>(msg.data() + k));
+    block_fn(h, reinterpret_cast<const unsigned char*>(msg.data() + k));
   static const char* const kHex = "0123456789abcdef";
   std::string out;
   for (std::uint32_t x : h) {
     for (int i = 28; i >= 0; i -= 4) out += kHex[(x >> i) & 15];
   }
   return out;
+}
+
+}  // namespace
+
+std::string sha256_hex(std::string_view data) {
+  return digest_hex<8>(data,
+                       {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c,
+                        0x1f83d9ab, 0x5be0cd19},
+                       block);
 }
 
 namespace {
@@ -111,20 +119,8 @@ void sha1_block(std::array<std::uint32_t, 5>& h, const unsigned char* p) {
 }  // namespace
 
 std::string sha1_hex(std::string_view data) {
-  std::array<std::uint32_t, 5> h = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
-  std::string msg(data);
-  std::uint64_t bits = static_cast<std::uint64_t>(data.size()) * 8;
-  msg += static_cast<char>(0x80);
-  while (msg.size() % 64 != 56) msg += '\0';
-  for (int i = 7; i >= 0; --i) msg += static_cast<char>((bits >> (8 * i)) & 0xff);
-  for (std::size_t k = 0; k < msg.size(); k += 64)
-    sha1_block(h, reinterpret_cast<const unsigned char*>(msg.data() + k));
-  static const char* const kHex = "0123456789abcdef";
-  std::string out;
-  for (std::uint32_t x : h) {
-    for (int i = 28; i >= 0; i -= 4) out += kHex[(x >> i) & 15];
-  }
-  return out;
+  return digest_hex<5>(data, {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0},
+                       sha1_block);
 }
 
 std::uint32_t adler32(std::string_view data) {

@@ -1,5 +1,4 @@
 #include "analyzer/render/helm/exec.h"
-#include "analyzer/support/run_budget.h"
 
 #include <fmt/format.h>
 
@@ -177,46 +176,6 @@ Output Exec::run_text(const std::string& text, const Value& dot, const Location&
     if (sp.at.file == at.file && !sp.values.valid()) sp.at = at;
   }
   return out;
-}
-
-void Exec::step(const Location& at) {
-  if (++steps_ > kMaxSteps)
-    throw RenderError(
-        fmt::format("template runs more than {} steps (a loop that does not end?)", kMaxSteps), at);
-  if (steps_ % kStepsPerRunCheck == 0) {
-    if (auto why = run_budget_exceeded()) throw RenderError(*why, at);
-  }
-}
-
-void Exec::check_output(const Location& at) const {
-  if (out_->text.size() > kMaxOutput) {
-    throw RenderError(fmt::format("template output exceeds {} MiB, sbreview's budget for one "
-                                  "template file",
-                                  kMaxOutput >> 20),
-                      at);
-  }
-  if (out_->spans.size() > kMaxOutputLines) {
-    throw RenderError(fmt::format("template output exceeds {} lines, sbreview's budget for one "
-                                  "template file",
-                                  kMaxOutputLines),
-                      at);
-  }
-}
-
-void Exec::charge(std::uint64_t bytes, const char* what, const Location& at) {
-  if (bytes > kMaxValueBytes) {
-    throw RenderError(fmt::format("{} would build {} bytes, past sbreview's budget of {} MiB for "
-                                  "one value",
-                                  what, bytes, kMaxValueBytes >> 20),
-                      at);
-  }
-  built_ += bytes;
-  if (built_ > kMaxBuiltBytes) {
-    throw RenderError(fmt::format("the template's functions built more than {} MiB, sbreview's "
-                                  "budget for one template file (at {})",
-                                  kMaxBuiltBytes >> 20, what),
-                      at);
-  }
 }
 
 Exec::Flow Exec::list(const NodeList& nodes, const Value& dot) {
@@ -521,16 +480,7 @@ Value Exec::call(const std::string& name, const Command& c, const Value& dot, co
     if (!e.at.valid()) e.at = c.at;  // a bound met deep inside a value: at the call
     throw;
   }
-  // What any function returned counts, whether or not it checked before building.
-  if (r.is_string()) charge(r.s.size(), name.c_str(), c.at);
-  if (r.is_list()) {
-    if (r.list->size() > kMaxListItems) {
-      throw RenderError(fmt::format("{} built a list of {} items, past sbreview's budget of {}",
-                                    name, r.list->size(), kMaxListItems),
-                        c.at);
-    }
-    charge(r.list->size() * kElementBytes, name.c_str(), c.at);
-  }
+  charge_result(name, r, c.at);
   // `quote .Values.x`, `default "a" .Values.x`: the text still came from that values line.
   if (!r.lines && !r.is_map() && !r.is_list()) {
     for (auto it = args.rbegin(); it != args.rend() && !r.from.valid(); ++it)

@@ -151,6 +151,7 @@ class Exec {
   int nesting_ = 0;          // bodies running inside each other (kMaxBodyNesting)
   std::uint64_t built_ = 0;  // bytes functions built in this template file (kMaxBuiltBytes)
   void check_output(const Location& at) const;
+  void charge_result(const std::string& name, const Value& r, const Location& at);
   std::uint64_t steps_ = 0;
   std::vector<GuardSeen>* guards_ = nullptr;
   std::vector<ValueRead>* reads_ = nullptr;
