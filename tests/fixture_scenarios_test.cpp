@@ -43,7 +43,9 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "claims/agent-layers",
                           "claims/evidence-outside",
                           "helm/sandbox-switches",
-                          "helm/packaged-subchart"}) {
+                          "helm/packaged-subchart",
+                          "helm/build-service",
+                          "helm/app-platform"}) {
     DYNAMIC_SECTION(dir) {
       auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/" + dir, {}, true);
       INFO(r.describe());

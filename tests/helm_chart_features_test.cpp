@@ -227,4 +227,44 @@ TEST_CASE("toToml prints TOML as Helm's encoder does", "[helm][functions]") {
   CHECK(render_ok("{{ toToml \"text\" }}") == "toml: top-level values must be Go maps or structs");
 }
 
+TEST_CASE("a dependency not vendored: the parent renders with its own values for it",
+          "[helm][chart]") {
+  // In the style of an app platform's chart: the database is a bitnami dependency that is not
+  // committed, and the API reads its values beside the sandbox Deployment.
+  MemoryTree t;
+  t.add_file("app/Chart.yaml",
+             "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n  - name: postgresql\n"
+             "    version: 12.x.x\n    repository: oci://registry-1.docker.io/bitnamicharts\n"
+             "    condition: postgresql.enabled\n  - name: redis\n    alias: cache\n"
+             "    repository: oci://registry-1.docker.io/bitnamicharts\n");
+  t.add_file("app/values.yaml", "postgresql:\n  enabled: true\n  auth:\n    database: app\n");
+  t.add_file("app/templates/api.yaml",
+             "kind: ConfigMap\ndata:\n  db: {{ .Values.postgresql.auth.database }}\n"
+             "  host: {{ .Values.postgresql.primary.service.name | default \"db\" }}\n"
+             "  cache: {{ (.Values.cache).master.port | default 6379 }}\n");
+  t.add_file("app/templates/other.yaml", "kind: Secret\nx: {{ .Values.other.deep.key }}\n");
+  Rendered r = render_tree(t);
+  const render::RenderedStream* api = stream(r, "app/templates/api.yaml");
+  REQUIRE(api != nullptr);
+  CHECK(api->text.find("db: app\n  host: db\n  cache: 6379") != std::string::npos);
+  std::vector<std::string> messages;
+  for (const auto& p : r.out.problems) messages.push_back(p.message);
+  // The dependency itself, one stand-in read for api.yaml (its first, at line 4), and the
+  // chart's own nil pointer, which no dependency would fill, still an error of the engine.
+  REQUIRE(r.out.problems.size() == 4);
+  const Problem* read = nullptr;
+  const Problem* own = nullptr;
+  for (const auto& p : r.out.problems) {
+    if (p.message.find("rendered with .Values.postgresql.primary.service empty here") !=
+        std::string::npos)
+      read = &p;
+    if (p.message.find("nil pointer evaluating interface {}.deep") != std::string::npos) own = &p;
+  }
+  REQUIRE(read != nullptr);
+  CHECK(read->at.line == 4);
+  CHECK(read->cause == Cause::Environment);
+  REQUIRE(own != nullptr);
+  CHECK(own->cause == Cause::Analyzer);
+}
+
 }  // namespace helm_chart_features_test

@@ -356,6 +356,75 @@ TEST_CASE(".Files, .Capabilities and .Template as helm template sets them", "[he
         out.consumed.end());
 }
 
+TEST_CASE(".Files is a map of files: range, len and keys, its methods first", "[helm][chart]") {
+  // The idiom of chart after chart: one ConfigMap key per file of a folder.
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add("c/author", "me\n");
+  t.add("c/scripts/entry.sh", "#!/bin/sh\n");
+  t.add("c/scripts/health.sh", "exit 0\n");
+  t.add("c/templates/cm.yaml",
+        "count: {{ len (.Files.Glob \"scripts/*\") }}\n"
+        "data:\n"
+        "{{- range $path, $_ := .Files.Glob \"scripts/*\" }}\n"
+        "  {{ base $path }}: {{ $.Files.Get $path | quote }}\n"
+        "{{- end }}\n"
+        "author: {{ .Files.author | toString | trim }}\n"
+        "indexed: {{ index .Files \"author\" | toString | trim }}\n");
+  auto out = render_charts(t);
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text ==
+        "# Source: c/templates/cm.yaml\n"
+        "count: 2\n"
+        "data:\n"
+        "  entry.sh: \"#!/bin/sh\\n\"\n"
+        "  health.sh: \"exit 0\\n\"\n"
+        "author: me\n"
+        "indexed: me\n");
+}
+
+TEST_CASE(".Chart.IsRoot and .Subcharts as helm v4 sets them", "[helm][chart]") {
+  Tree t;
+  t.add("p/Chart.yaml",
+        "apiVersion: v2\nname: p\nversion: 1.0.0\ndependencies:\n  - name: db\n    alias: store\n");
+  t.add("p/values.yaml", "store:\n  port: 5433\n");
+  t.add("p/charts/db/Chart.yaml", "apiVersion: v2\nname: db\nversion: 2.0.0\n");
+  t.add("p/charts/db/values.yaml", "port: 5432\nuser: app\n");
+  t.add("p/charts/db/templates/root.yaml", "db-root: {{ .Chart.IsRoot }}\n");
+  t.add("p/templates/cm.yaml",
+        "root: {{ .Chart.IsRoot }}\n"
+        "sub: {{ .Subcharts.store.Chart.Name }} {{ .Subcharts.store.Chart.Version }} "
+        "{{ .Subcharts.store.Values.port }} {{ .Subcharts.store.Values.user }} "
+        "{{ .Subcharts.store.Chart.IsRoot }}\n");
+  auto out = render_charts(t);
+  REQUIRE(out.streams.size() == 2);
+  CHECK(out.streams[0].text == "# Source: p/charts/store/templates/root.yaml\ndb-root: false\n");
+  CHECK(out.streams[1].text ==
+        "# Source: p/templates/cm.yaml\nroot: true\nsub: store 2.0.0 5433 app false\n");
+}
+
+TEST_CASE("requirements.yaml names the dependencies, as helm's loader reads it", "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v1\nname: c\nversion: 1.0.0\n");
+  t.add("c/requirements.yaml",
+        "dependencies:\n  - name: redis\n    version: 10.x\n"
+        "    repository: https://charts.example.com\n");
+  t.add("c/templates/cm.yaml", "kind: ConfigMap\n");
+  auto out = render_charts(t);
+  REQUIRE(out.problems.size() == 1);
+  CHECK(out.problems[0].message.find("dependency \"redis\" of chart c is not vendored") !=
+        std::string::npos);
+  CHECK(out.problems[0].at == Location{t.id("c/requirements.yaml"), 2, 5});
+  Tree bad;
+  bad.add("c/Chart.yaml", "apiVersion: v1\nname: c\nversion: 1.0.0\n");
+  bad.add("c/requirements.yaml", "- just\n- a list\n");
+  bad.add("c/templates/cm.yaml", "kind: ConfigMap\n");
+  auto refused = render_charts(bad);
+  CHECK(refused.streams.empty());
+  REQUIRE(refused.problems.size() == 1);
+  CHECK(refused.problems[0].cause == Cause::Repository);
+}
+
 TEST_CASE("dependency alias names the subchart, tags disable it", "[helm][chart]") {
   Tree t;
   t.add("c/Chart.yaml",

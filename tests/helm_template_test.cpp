@@ -31,6 +31,8 @@ TEST_CASE("text, actions and trim markers", "[helm][template]") {
   CHECK(run("x\n{{- /* a comment */ -}}\ny") == "xy");
   CHECK(run("{{/* comment */}}z") == "z");
   CHECK(run("{{-3}}") == "-3");  // `{{-3` is a number, not a trim marker
+  // Go's parser ends a pipeline at the delimiter after a trailing `|` (a datadog chart has one).
+  CHECK(run("{{ \"a\" | upper | }}|{{ (\"b\" | upper |) }}") == "A|B");
   CHECK(run("a\n  {{- if true }}\n  b\n  {{- end }}\n") == "a\n  b\n");
 }
 

@@ -96,6 +96,30 @@ bool read_chart_yaml(const SourceFile& f, Chart& chart) {
   return true;
 }
 
+// requirements.yaml, apiVersion v1's place for dependencies: helm's loader reads it into the
+// chart's metadata whatever the apiVersion (only warning on v2), so its `dependencies` replace
+// Chart.yaml's. False when it does not parse: helm refuses the chart.
+bool read_requirements(const SourceSet& sources, Chart& chart) {
+  for (const SourceFile& f : sources.files) {
+    if (f.path != join(chart.dir, "requirements.yaml")) continue;
+    Value doc;
+    std::string error;
+    if (!parse_yaml_value(f.bytes, f.id, "", doc, error) || !(doc.is_map() || doc.is_nil())) {
+      chart.notes.push_back({ProblemKind::RenderFailed,
+                             fmt::format("requirements.yaml of chart {} does not parse ({}); "
+                                         "helm refuses the chart too: fix its YAML",
+                                         chart.name, error.empty() ? "not a mapping" : error),
+                             Location{f.id, 1, 1}, Cause::Repository});
+      return false;
+    }
+    if (const Value* deps = get(doc, "dependencies")) {
+      chart.dependencies.clear();
+      read_dependencies(*deps, chart);
+    }
+  }
+  return true;
+}
+
 void collect_files(const SourceSet& sources, Chart& chart) {
   const std::string sub = join(chart.dir, "charts") + "/";
   HelmIgnore ignore;
@@ -263,6 +287,7 @@ bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, 
   if (!chart.chart_file) return false;
   chart.consumed.push_back(chart.chart_file->id);
   if (!read_chart_yaml(*chart.chart_file, chart)) return consume_all(sources, chart);
+  if (!read_requirements(sources, chart)) return consume_all(sources, chart);
   for (const SourceFile& f : sources.files) {
     if (f.path != join(dir, "values.yaml")) continue;
     chart.values_file = f.id;

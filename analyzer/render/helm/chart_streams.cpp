@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "analyzer/render/helm/unvendored.h"
+
 namespace sbr::render::helm {
 
 namespace {
@@ -76,6 +78,7 @@ void push_crds(const Chart& chart, const std::string& root, const std::string& p
 Rendering render_values(const Chart& pristine, const Value& values, const ChartSettings& settings) {
   Rendering r{pristine, deep_copy(values), {}};
   scope_subcharts(r.chart, r.values, r.values);
+  add_stand_ins(r.chart, r.values);
   r.render = render_chart(r.chart, r.values, settings);
   return r;
 }

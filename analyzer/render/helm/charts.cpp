@@ -54,7 +54,9 @@ void render_one(const SourceSet& sources, const RenderOptions& options, const st
   out.problems.insert(out.problems.end(), base.render.problems.begin(), base.render.problems.end());
   helm::validate_values(base, out.problems);
   helm::push_streams(base, {}, out);
-  if (options.switches && !base.render.templates.empty())
+  // A chart whose every template is off by default (a mode it deploys nothing in) still has
+  // switches: its guards ran.
+  if (options.switches && !base.render.guards.empty())
     helm::flip_switches(chart, values, base, settings, options.max_switches, out);
 }
 

@@ -151,7 +151,7 @@ Value files_object(FileList list) {
     }
     return "";
   };
-  Map m;
+  Map m;  // the methods; the map itself holds the files, as helm's `Files` map does
   m["Get"] =
       Value::function([find](const std::vector<Value>& a) { return Value::string(find(a)); });
   m["GetBytes"] = m["Get"];
@@ -181,7 +181,11 @@ Value files_object(FileList list) {
       Value::function([files](const std::vector<Value>&) { return as_config(files, false); });
   m["AsSecrets"] =
       Value::function([files](const std::vector<Value>&) { return as_config(files, true); });
-  return Value::new_map(std::move(m));
+  Map by_path;
+  for (const auto& f : *files) by_path[f.first] = Value::string(f.second);
+  Value out = Value::new_map(std::move(by_path));
+  out.methods = std::make_shared<const Map>(std::move(m));
+  return out;
 }
 
 }  // namespace sbr::render::helm

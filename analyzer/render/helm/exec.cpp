@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace sbr::render::helm {
 
@@ -247,9 +248,11 @@ Exec::Flow Exec::node(const Node& n, const Value& dot) {
 }
 
 Exec::Flow Exec::guard(const Node& n, const Value& dot) {
+  Location outer = std::exchange(guard_at_, n.at);
   Value v = pipeline(*n.pipe, dot);
+  guard_at_ = outer;
   bool t = truthy(v);
-  GuardSeen g{n.at, v.from, v.path, v.kind == Kind::Bool, t};
+  GuardSeen g{n.at, v.from, v.path, v.kind == Kind::Bool, t, {}};
   if (guards_ && !v.path.empty()) guards_->push_back(g);
   // Only the template's own text keeps its offsets: an include's output is re-based.
   if (depth_ == 0) note_skipped(t ? n.otherwise.get() : n.body.get(), g);
@@ -357,14 +360,19 @@ Value Exec::variable(const std::string& name, const Location& at) const {
 
 Value Exec::fields(Value v, const std::vector<std::string>& names, std::vector<Value>* args,
                    const Location& at) {
+  bool stand_in = false;  // the chain went through values an unvendored dependency provides
   for (std::size_t k = 0; k < names.size(); ++k) {
     const std::string& name = names[k];
     bool last = k + 1 == names.size();
+    if (v.is_nil() && stand_in) {
+      note_stand_in(names, k, at);
+      return Value{};
+    }
     if (v.is_nil()) throw RenderError("nil pointer evaluating interface {}." + name, at);
+    stand_in = stand_in || is_stand_in(v);
     if (!v.is_map())
       throw RenderError(fmt::format("can't evaluate field {} in type {}", name, type_name(v)), at);
-    auto found = v.map->find(name);
-    Value next = found == v.map->end() ? Value{} : found->second;
+    Value next = member(v, name);
     if (next.kind == Kind::Method) {
       std::vector<Value> none;
       next = (*next.method)(last && args ? *args : none);
@@ -385,6 +393,39 @@ Value Exec::fields(Value v, const std::vector<std::string>& names, std::vector<V
 Value Exec::fields_of_result(Value v, const Arg& a) {
   if (v.is_nil() && !a.fields.empty()) return Value{};
   return fields(std::move(v), a.fields, nullptr, a.at);
+}
+
+void Exec::note_stand_in(const std::vector<std::string>& names, std::size_t upto,
+                         const Location& at) {
+  if (!stand_in_read_ || *stand_in_read_) return;
+  std::string path;
+  for (std::size_t k = 0; k <= upto; ++k) path += "." + names[k];
+  *stand_in_read_ = StandInRead{at, path};
+}
+
+void Exec::note_comparison(const Value& x, const Value& y) {
+  if (!guards_ || !guard_at_.valid()) return;
+  const Value& values = x.path.empty() ? y : x;
+  const Value& literal = x.path.empty() ? x : y;
+  if (!values.is_string() || !literal.is_string() || values.path.empty() || !literal.path.empty())
+    return;
+  guards_->push_back(
+      {guard_at_, values.from, values.path, false, values.s == literal.s, literal.s});
+}
+
+// A field of a map: its type's method of that name, else its key (Go's evalField order).
+Value Exec::member(const Value& m, const std::string& name) {
+  if (m.methods) {
+    auto method = m.methods->find(name);
+    if (method != m.methods->end()) return method->second;
+  }
+  auto found = m.map->find(name);
+  return found == m.map->end() ? Value{} : found->second;
+}
+
+bool Exec::is_stand_in(const Value& v) const {
+  return stand_ins_ && v.is_map() &&
+         std::find(stand_ins_->begin(), stand_ins_->end(), v.map.get()) != stand_ins_->end();
 }
 
 void Exec::note_read(const Value& v) {

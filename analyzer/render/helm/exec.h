@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -34,12 +35,21 @@ struct ValueRead {
   bool whole = false;  // a chart's whole .Values was used: every switch may change the output
 };
 
+// A read of a value only an unvendored dependency would have provided.
+struct StandInRead {
+  Location at;       // the template action
+  std::string path;  // ".Values.postgresql.primary.host" as far as the chain went
+};
+
 struct GuardSeen {
   Location at;           // the {{ if }} / {{ with }} action
   Location values;       // where the deciding value was written (invalid: --set, or not values)
   std::string path;      // its key path as written there ("debug.enabled"); "" when not values
   bool boolean = false;  // the deciding value is a boolean (a switch a consumer can flip)
   bool truth = false;
+  // A string the guard compared the value with (`eq .Values.builder "dind"`): a case of an
+  // enumeration, which a consumer can choose as they flip a boolean.
+  std::string alternative;
 };
 
 // A branch a guard did not take: where its text would have gone, and the YAML keys its own
@@ -113,6 +123,16 @@ class Exec {
     roots_ = roots;
   }
   bool touched_shared_state() const { return shared_; }
+  // `eq`/`ne` of a values string and a literal string inside a guard: records the literal as a
+  // case of that value (GuardSeen::alternative).
+  void note_comparison(const Value& x, const Value& y);
+  // The values maps a dependency that is not vendored would fill (`.Values.postgresql` of an
+  // unvendored postgresql): a field chain through them that meets nil is empty, as it would
+  // not be nil with the dependency's values.yaml, and the first such read lands in `first`.
+  void stand_ins(const std::vector<const Map*>* maps, std::optional<StandInRead>* first) {
+    stand_ins_ = maps;
+    stand_in_read_ = first;
+  }
 
   // Before a function builds a value of `bytes` (`what` names it in the message): throws past
   // kMaxValueBytes for the one value or kMaxBuiltBytes for the template file, and counts it.
@@ -156,6 +176,12 @@ class Exec {
   std::vector<GuardSeen>* guards_ = nullptr;
   std::vector<ValueRead>* reads_ = nullptr;
   const std::vector<const Map*>* roots_ = nullptr;
+  const std::vector<const Map*>* stand_ins_ = nullptr;
+  Location guard_at_;  // the guard whose pipeline runs, for note_comparison
+  std::optional<StandInRead>* stand_in_read_ = nullptr;
+  static Value member(const Value& m, const std::string& name);
+  bool is_stand_in(const Value& v) const;
+  void note_stand_in(const std::vector<std::string>& names, std::size_t upto, const Location& at);
   bool shared_ = false;
 };
 

@@ -138,8 +138,9 @@ int compare(const Value& x, const Value& y, const char* name, const Location& at
   throw RenderError(fmt::format("error calling {}: incompatible types for comparison", name), at);
 }
 
-Value fn_eq(Exec&, std::vector<Value>& a, const Location& at) {
+Value fn_eq(Exec& exec, std::vector<Value>& a, const Location& at) {
   if (a.size() < 2) throw RenderError("wrong number of args for eq: want at least 2", at);
+  for (std::size_t k = 1; k < a.size(); ++k) exec.note_comparison(a[0], a[k]);
   for (std::size_t k = 1; k < a.size(); ++k) {
     bool comparable = true;
     if (basic_equal(a[0], a[k], comparable)) return Value::boolean(true);
@@ -148,8 +149,9 @@ Value fn_eq(Exec&, std::vector<Value>& a, const Location& at) {
   return Value::boolean(false);
 }
 
-Value fn_ne(Exec&, std::vector<Value>& a, const Location& at) {
+Value fn_ne(Exec& exec, std::vector<Value>& a, const Location& at) {
   arity(a, 2, 2, "ne", at);
+  exec.note_comparison(a[0], a[1]);
   bool comparable = true;
   bool eq = basic_equal(a[0], a[1], comparable);
   if (!comparable) throw RenderError("error calling ne: incompatible types for comparison", at);

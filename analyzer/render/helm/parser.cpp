@@ -146,6 +146,8 @@ class Parser {
       pipe->commands.push_back(std::move(cmd));
       if (peek().type != Tok::Pipe) break;
       next();
+      // Go's parser ends the pipeline at the delimiter after a trailing `|` (`{{ x | }}`).
+      if (peek().type == Tok::Close || peek().type == Tok::RParen) break;
     }
     return pipe;
   }

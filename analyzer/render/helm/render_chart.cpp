@@ -4,10 +4,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "analyzer/render/helm/context.h"
 #include "analyzer/render/helm/helm_surface.h"
+#include "analyzer/render/helm/unvendored.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::render::helm {
@@ -177,14 +179,41 @@ bool blank(const std::string& s) {
                      [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; });
 }
 
-Value dot_for(const Unit& u, const Value& values, const Value& release, const Value& caps) {
+// What a chart's templates see, as helm's recAllTpls builds it once per chart: its metadata with
+// IsRoot, its files, its scoped values and `.Subcharts` (each enabled subchart's own objects).
+Value chart_objects(const Chart& c, const Value& values, const Value& release, const Value& caps,
+                    bool root, int depth) {
+  Value subcharts = Value::new_map();
+  for (const Chart& sub : c.subcharts) {
+    if (sub.enabled && depth < 10)
+      (*subcharts.map)[sub.name] = chart_objects(sub, sub.values, release, caps, false, depth + 1);
+  }
+  Value meta = Value::new_map(*c.metadata.map);
+  (*meta.map)["IsRoot"] = Value::boolean(root);
   return Value::new_map({{"Values", values},
                          {"Release", release},
-                         {"Chart", u.chart->metadata},
+                         {"Chart", meta},
                          {"Capabilities", caps},
-                         {"Files", files_object(u.chart->files)},
-                         {"Template", Value::new_map({{"Name", Value::string(u.name)},
-                                                      {"BasePath", Value::string(u.base)}})}});
+                         {"Files", files_object(c.files)},
+                         {"Subcharts", subcharts}});
+}
+
+// Each chart's objects by chart, for dot_for.
+void index_objects(const Value& objects, const Chart& c, std::map<const Chart*, Value>& out,
+                   int depth) {
+  out.emplace(&c, objects);
+  const Value& subs = objects.map->at("Subcharts");
+  for (const Chart& sub : c.subcharts) {
+    auto found = subs.map->find(sub.name);
+    if (found != subs.map->end() && depth < 10) index_objects(found->second, sub, out, depth + 1);
+  }
+}
+
+Value dot_for(const Unit& u, const std::map<const Chart*, Value>& objects) {
+  Value dot = Value::new_map(*objects.at(u.chart).map);
+  (*dot.map)["Template"] =
+      Value::new_map({{"Name", Value::string(u.name)}, {"BasePath", Value::string(u.base)}});
+  return dot;
 }
 
 // A file's defines, and the file itself under its path (`agent/templates/config.yaml`): helm
@@ -265,13 +294,15 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
   Value release = release_object(settings.release);
   Value caps = capabilities_object(settings.release);
   std::vector<const Map*> roots = values_roots(units, chart, values);
+  std::vector<const Map*> stand_ins = stand_ins_of(chart, values);
+  std::map<const Chart*, Value> objects;
+  index_objects(chart_objects(chart, values, release, caps, true, 0), chart, objects, 0);
   for (const Unit& u : units) {
     if (!u.render) continue;
     bool skip = false;
     if (const RenderedTemplate* same = reused(u, settings, skip)) result.templates.push_back(*same);
     if (skip) continue;
-    const Value& scoped = u.chart == &chart ? values : u.chart->values;
-    Exec exec(set, dot_for(u, scoped, release, caps));
+    Exec exec(set, dot_for(u, objects));
     if (settings.record_guards) {
       exec.record_guards(&result.guards);
       exec.record_reads(&result.reads[u.name], &roots);
@@ -281,6 +312,8 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
       bool& into;
       ~SharedNote() { into = into || exec.touched_shared_state(); }
     } note{exec, result.shared_state};
+    std::optional<StandInRead> stand_in;
+    if (!stand_ins.empty()) exec.stand_ins(&stand_ins, &stand_in);
     RenderedTemplate t{u.name, u.file, {}};
     try {
       exec.run(u.parsed->body, exec.root(), t.out);
@@ -293,6 +326,15 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
                                    failed_template_message(u.name, chart.name, e), at, e.cause});
       }
       continue;
+    }
+    // One finding per place: a partial that several templates include reads it for each.
+    bool told = stand_in && std::any_of(result.problems.begin(), result.problems.end(),
+                                        [&](const Problem& p) { return p.at == stand_in->at; });
+    if (stand_in && !told) {
+      result.problems.push_back(
+          {ProblemKind::RenderFailed,
+           stand_in_message(u.name, chart.name, *stand_in, missing_near(u, chart)), stand_in->at,
+           Cause::Environment});
     }
     if (!blank(t.out.text)) result.templates.push_back(std::move(t));
   }

@@ -23,6 +23,16 @@ struct Switch {
   std::string path;  // key path in the chart's top-level values
   bool value = false;
   GuardSeen guard;  // the first guard it decided
+  // A string value's case a guard compared it with (`eq .Values.builder "pink"`), and the
+  // string it has: rendered as that case instead of flipped.
+  std::string alternative, current;
+
+  std::string rendered() const {
+    return alternative.empty() ? (value ? "false" : "true") : alternative;
+  }
+  std::string by_default() const {
+    return alternative.empty() ? (value ? "true" : "false") : current;
+  }
 };
 
 // The key path under which each chart's own values.yaml is seen from the top: a subchart's
@@ -59,19 +69,24 @@ std::vector<Switch> find_switches(const Chart& pristine, const Value& values,
   std::vector<Switch> found;
   for (const GuardSeen& g : guards) {
     std::string path = top_path(g.values, g.path, prefixes);
-    if (std::any_of(found.begin(), found.end(), [&](const Switch& s) { return s.path == path; }))
+    if (std::any_of(found.begin(), found.end(), [&](const Switch& s) {
+          return s.path == path && s.alternative == g.alternative;
+        }))
       continue;
-    // `not .Values.x` decides with a boolean whatever x is: only a boolean value flips.
+    // `not .Values.x` decides with a boolean whatever x is: only a boolean value flips, and a
+    // string only to the cases the chart compares it with.
     const Value* v = find_path(values, path);
-    if (v && v->kind == Kind::Bool) found.push_back({path, v->b, g});
+    if (!v) continue;
+    if (g.alternative.empty() && v->kind == Kind::Bool) found.push_back({path, v->b, g, {}, {}});
+    if (!g.alternative.empty() && v->is_string() && v->s != g.alternative)
+      found.push_back({path, false, g, g.alternative, v->s});
   }
   return found;
 }
 
 Condition switch_condition(const std::string& root, const Switch& s) {
-  const char* on = s.value ? "false" : "true";
-  const char* off = s.value ? "true" : "false";
-  CondAtom atom{fmt::format("`{}={}`", s.path, on), fmt::format("`{}={}`", s.path, off),
+  std::string on = s.rendered();
+  CondAtom atom{fmt::format("`{}={}`", s.path, on), fmt::format("`{}={}`", s.path, s.by_default()),
                 std::string(kRenderSwitchSubject) + root + " " + s.path, on, ""};
   return Condition::when(std::move(atom), true);
 }
@@ -164,7 +179,7 @@ void report_new_failures(const ChartRender& base, const ChartRender& flipped, co
         {ProblemKind::SwitchNotRendered,
          fmt::format("with `{}={}` (a non-default value of chart {}), {}; what that render "
                      "would produce is not analysed",
-                     s.path, s.value ? "false" : "true", chart.name, p.message),
+                     s.path, s.rendered(), chart.name, p.message),
          p.at});
   }
 }
@@ -174,11 +189,13 @@ void report_bound(const std::vector<Switch>& switches, unsigned max, const Chart
   const Switch& first = switches[max];
   out.problems.push_back(
       {ProblemKind::SwitchNotRendered,
-       fmt::format("chart {} has {} boolean switches that guard its templates; only the first "
-                   "{} were rendered flipped: `{}` and {} more were not, so findings that need "
-                   "them are not reported; check with --helm-set {}={} to review that case",
-                   chart.name, switches.size(), max, first.path, switches.size() - max - 1,
-                   first.path, first.value ? "false" : "true"),
+       fmt::format(
+           "chart {} has {} switches (boolean values, cases of string values) that guard its "
+           "templates; only the first "
+           "{} were rendered flipped: `{}` and {} more were not, so findings that need "
+           "them are not reported; check with --helm-set {}={} to review that case",
+           chart.name, switches.size(), max, first.path, switches.size() - max - 1, first.path,
+           first.rendered()),
        first.guard.at.valid() ? first.guard.at : Location{chart.chart_file->id, 1, 1}});
 }
 
@@ -221,6 +238,7 @@ void flip_switches(const Chart& pristine, const Value& values, const Rendering& 
     Value flipped = deep_copy(values);
     Value v = *find_path(values, s.path);
     v.b = !v.b;
+    if (!s.alternative.empty()) v.s = s.alternative;
     set_path(flipped, s.path, v);
     std::vector<std::string> rerun = readers_of(s.path, base.render, prefixes);
     quiet.rerun = &rerun;

@@ -53,6 +53,9 @@ struct Value {
   std::shared_ptr<List> list;
   std::shared_ptr<Map> map;
   std::shared_ptr<Method> method;
+  // A Go map type's methods (helm's `.Files` is a map of files with Get, Glob...): a field
+  // name finds them before the map's keys; len, range and index see the keys only.
+  std::shared_ptr<const Map> methods;
   Location from;     // the values line (key line for maps), invalid when not from values
   std::string path;  // the values key path ("securityContext.privileged")
   std::shared_ptr<const LineOrigins> lines;  // per-line origins of a multi-line string

@@ -1,0 +1,77 @@
+#include "analyzer/render/helm/unvendored.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+namespace sbr::render::helm {
+
+namespace {
+
+// Helm coalesces a dependency's values under its alias when it has one.
+std::vector<std::string> unvendored_keys(const Chart& chart) {
+  std::vector<std::string> keys;
+  for (const Dependency& d : chart.dependencies) {
+    const auto& missing = chart.missing_dependencies;
+    if (std::find(missing.begin(), missing.end(), d.name) == missing.end()) continue;
+    keys.push_back(d.alias.empty() ? d.name : d.alias);
+  }
+  return keys;
+}
+
+constexpr int kMaxStandInDepth = 10;  // the subchart depth collect() renders
+
+}  // namespace
+
+void add_stand_ins(Chart& chart, Value& values, int depth) {
+  if (depth > kMaxStandInDepth || !values.is_map()) return;
+  for (const std::string& key : unvendored_keys(chart)) {
+    Value& slot = (*values.map)[key];
+    if (!slot.is_map()) slot = Value::new_map();  // a scalar or null: the dependency's map wins
+  }
+  for (Chart& sub : chart.subcharts) add_stand_ins(sub, sub.values, depth + 1);
+}
+
+std::vector<const Map*> stand_ins_of(const Chart& chart, const Value& values, int depth) {
+  std::vector<const Map*> out;
+  if (depth > kMaxStandInDepth || !values.is_map()) return out;
+  for (const std::string& key : unvendored_keys(chart)) {
+    auto found = values.map->find(key);
+    if (found != values.map->end() && found->second.is_map())
+      out.push_back(found->second.map.get());
+  }
+  for (const Chart& sub : chart.subcharts) {
+    std::vector<const Map*> more = stand_ins_of(sub, sub.values, depth + 1);
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  return out;
+}
+
+// The dependency whose values `path` reads (`.Values.postgresql.x`), when the path says so.
+std::string dependency_read(const std::string& path, const std::vector<std::string>& missing) {
+  const std::string values = ".Values.";
+  if (path.rfind(values, 0) != 0) return {};
+  std::string key = path.substr(values.size(), path.find('.', values.size()) - values.size());
+  return std::find(missing.begin(), missing.end(), key) != missing.end() ? key : std::string{};
+}
+
+std::string stand_in_message(const std::string& name, const std::string& chart,
+                             const StandInRead& read, const std::vector<std::string>& missing) {
+  std::string one = dependency_read(read.path, missing);
+  std::string whose = one.empty() ? fmt::format(
+                                        "one of the dependencies \"{}\", which are not vendored in "
+                                        "charts/, would provide it from its values.yaml",
+                                        fmt::join(missing, "\", \""))
+                                  : fmt::format(
+                                        "the dependency \"{}\" is not vendored in charts/, and its "
+                                        "values.yaml would provide it",
+                                        one);
+  return fmt::format(
+      "chart {} is rendered with {} empty here (first read in rendering template {}): {}. "
+      "The template's objects are analysed as rendered; what the dependency's values would "
+      "change in them is not known",
+      chart, read.path, name, whose);
+}
+
+}  // namespace sbr::render::helm
