@@ -403,6 +403,19 @@ TEST_CASE(".Chart.IsRoot and .Subcharts as helm v4 sets them", "[helm][chart]") 
         "# Source: p/templates/cm.yaml\nroot: true\nsub: store 2.0.0 5433 app false\n");
 }
 
+TEST_CASE("a chart's default nulls are no keys, as helm v4.2 coalesces them", "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add("c/values.yaml", "nodeSelector:\ntolerations: ~\npod:\n  annotations: null\n  port: 80\n");
+  t.add("c/templates/cm.yaml",
+        "keys: {{ hasKey .Values \"nodeSelector\" }} {{ hasKey .Values \"tolerations\" }}\n"
+        "pod: {{ toJson .Values.pod }}\n");
+  auto out = render_charts(t);
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text ==
+        "# Source: c/templates/cm.yaml\nkeys: false false\npod: {\"port\":80}\n");
+}
+
 TEST_CASE("requirements.yaml names the dependencies, as helm's loader reads it", "[helm][chart]") {
   Tree t;
   t.add("c/Chart.yaml", "apiVersion: v1\nname: c\nversion: 1.0.0\n");

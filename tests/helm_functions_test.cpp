@@ -183,6 +183,17 @@ TEST_CASE("tpl renders values text as a template, required and fail stop the ren
   CHECK(r.error == "unsupported mode");
 }
 
+TEST_CASE("a define inside tpl text lives in that tpl call only, as helm's clone",
+          "[helm][functions]") {
+  const char* values = "t: '{{ define \"x\" }}inner{{ end }}{{ include \"x\" . }}'";
+  // The tpl text includes its own define; the template's define of the same name is back after.
+  CHECK(run("{{ include \"x\" . }}|{{ tpl .Values.t . }}|{{ include \"x\" . }}", values,
+            "{{ define \"x\" }}outer{{ end }}") == "outer|inner|outer");
+  // A name only the tpl text defined is not there after it.
+  auto r = render_template("{{ tpl .Values.t . }}{{ include \"x\" . }}", values);
+  CHECK(r.error.find("no template \"x\"") != std::string::npos);
+}
+
 TEST_CASE("semverCompare against Kubernetes versions", "[helm][functions]") {
   CHECK(run("{{ semverCompare \">=1.21-0\" \"v1.33.0\" }}") == "true");
   CHECK(run("{{ semverCompare \"<1.19\" \"1.33.0\" }}") == "false");

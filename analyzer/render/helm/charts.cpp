@@ -55,8 +55,10 @@ void render_one(const SourceSet& sources, const RenderOptions& options, const st
   helm::validate_values(base, out.problems);
   helm::push_streams(base, {}, out);
   // A chart whose every template is off by default (a mode it deploys nothing in) still has
-  // switches: its guards ran.
-  if (options.switches && !base.render.guards.empty())
+  // switches: its guards ran. One whose every template failed has nothing a switch could add.
+  bool all_off = base.render.templates.empty() && base.render.problems.empty();
+  if (options.switches && !base.render.guards.empty() &&
+      (!base.render.templates.empty() || all_off))
     helm::flip_switches(chart, values, base, settings, options.max_switches, out);
 }
 

@@ -161,16 +161,45 @@ Output Exec::call_named(const std::string& name, const Value& dot, const Locatio
   return out;
 }
 
+namespace {
+
+// Defines put into a template set for one `tpl` call, taken out (the earlier ones back) after.
+struct ScopedDefines {
+  TemplateSet& set;
+  std::vector<std::pair<std::string, std::shared_ptr<NodeList>>> saved;
+  explicit ScopedDefines(TemplateSet& s) : set(s) {}
+  void put(const std::string& name, std::shared_ptr<NodeList> body) {
+    auto found = set.named.find(name);
+    saved.emplace_back(name, found == set.named.end() ? nullptr : found->second);
+    set.named[name] = std::move(body);
+  }
+  ~ScopedDefines() {
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+      if (it->second) {
+        set.named[it->first] = it->second;
+      } else {
+        set.named.erase(it->first);
+      }
+    }
+  }
+  ScopedDefines(const ScopedDefines&) = delete;
+  ScopedDefines& operator=(const ScopedDefines&) = delete;
+};
+
+}  // namespace
+
 Output Exec::run_text(const std::string& text, const Value& dot, const Location& at) {
   auto parsed = std::make_shared<ParsedFile>();
   ParseError error;
   if (!parse_template(text, at.file, *parsed, error))
     throw RenderError("tpl: " + error.message, at);
-  for (auto& d : parsed->defines) set_.named[d.first] = d.second;
+  // helm runs `tpl` in a clone of the template set: the text's defines are seen by it and by
+  // what it includes, and are gone afterwards.
+  ScopedDefines scoped(set_);
+  for (auto& d : parsed->defines) scoped.put(d.first, d.second);
   set_.keep.push_back(parsed);
-  shared_ = shared_ || !parsed->defines.empty();
   std::string name = "\x01tpl";
-  set_.named[name] = std::make_shared<NodeList>(parsed->body);
+  scoped.put(name, std::make_shared<NodeList>(parsed->body));
   Output out = call_named(name, dot, at);
   // tpl text has no file of its own: its spans are the calling action's.
   for (Span& sp : out.spans) {

@@ -133,6 +133,18 @@ bool set_path(Value& root, const std::string& path, const Value& v) {
   return true;
 }
 
+void drop_default_nulls(Value& v, int depth) {
+  if (!v.is_map() || depth > kMaxValuesDepth) return;
+  for (auto it = v.map->begin(); it != v.map->end();) {
+    if (it->second.is_nil()) {
+      it = v.map->erase(it);
+    } else {
+      drop_default_nulls(it->second, depth + 1);
+      ++it;
+    }
+  }
+}
+
 void coalesce_values(Value& over, const Value& defaults, int depth) {
   if (depth > kMaxValuesDepth || !over.is_map() || !defaults.is_map()) return;
   for (const auto& entry : *defaults.map) {
