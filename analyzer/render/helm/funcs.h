@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/render/helm/exec.h"
@@ -16,6 +17,7 @@ void add_helm_functions(FunctionTable& t);     // helm's include, tpl, toYaml...
 void add_misc_functions(FunctionTable& t);     // sprig math, encoding, semver, placeholders
 void add_float_functions(FunctionTable& t);    // sprig float math, sha1sum, adler32sum
 void add_path_functions(FunctionTable& t);     // sprig paths, untilStep, the must* forms
+void add_text_functions(FunctionTable& t);     // sprig case, wrap, abbrev, initials, splitn
 
 // Throws "wrong number of args" unless `args` has between `min` and `max` values.
 void arity(const std::vector<Value>& args, std::size_t min, std::size_t max, const char* name,
@@ -29,6 +31,10 @@ std::string go_sprintf(const std::string& format, const std::vector<Value>& args
 // sigs.k8s.io/yaml's Marshal as Helm's toYaml prints it (keys sorted, go-yaml's quoting).
 std::string to_yaml(const Value& v, LineOrigins* lines);
 std::string to_json(const Value& v);
+// huandu/xstrings v1.5.0 (xstrings_case.cpp): ToSnakeCase/ToKebabCase with `connector`, and
+// ToPascalCase.
+std::string xstrings_lower_case(std::string_view str, char connector);
+std::string xstrings_pascal_case(std::string_view str);
 // BurntSushi/toml's Encoder as Helm's toToml uses it; an error comes back as its text.
 std::string to_toml(const Value& v);
 // The nodes one YAML text may expand into when read as values (`values.yaml`, `fromYaml`).

@@ -37,6 +37,7 @@ const FunctionTable& functions() {
     add_helm_functions(t);
     add_misc_functions(t);
     add_float_functions(t);
+    add_text_functions(t);
     add_path_functions(t);  // last: it names the must* forms of the others
     return t;
   }();
