@@ -18,6 +18,7 @@ void add_misc_functions(FunctionTable& t);     // sprig math, encoding, semver, 
 void add_float_functions(FunctionTable& t);    // sprig float math, sha1sum, adler32sum
 void add_path_functions(FunctionTable& t);     // sprig paths, untilStep, the must* forms
 void add_text_functions(FunctionTable& t);     // sprig case, wrap, abbrev, initials, splitn
+void add_date_functions(FunctionTable& t);     // sprig dates and durations (go_time.h)
 
 // Throws "wrong number of args" unless `args` has between `min` and `max` values.
 void arity(const std::vector<Value>& args, std::size_t min, std::size_t max, const char* name,
@@ -31,6 +32,9 @@ std::string go_sprintf(const std::string& format, const std::vector<Value>& args
 // sigs.k8s.io/yaml's Marshal as Helm's toYaml prints it (keys sorted, go-yaml's quoting).
 std::string to_yaml(const Value& v, LineOrigins* lines);
 std::string to_json(const Value& v);
+// Go's json.MarshalIndent(v, "", indent) ("" for Marshal), escaping <, > and & only with
+// `escape_html` (toRawJson's encoder turns it off).
+std::string to_json_styled(const Value& v, const std::string& indent, bool escape_html);
 // huandu/xstrings v1.5.0 (xstrings_case.cpp): ToSnakeCase/ToKebabCase with `connector`, and
 // ToPascalCase.
 std::string xstrings_lower_case(std::string_view str, char connector);

@@ -38,6 +38,7 @@ const FunctionTable& functions() {
     add_misc_functions(t);
     add_float_functions(t);
     add_text_functions(t);
+    add_date_functions(t);
     add_path_functions(t);  // last: it names the must* forms of the others
     return t;
   }();
