@@ -8,17 +8,25 @@
 
 #include "analyzer/render/helm/exec.h"
 
+namespace re2 {
+class RE2;
+}  // namespace re2
+
 namespace sbr::render::helm {
 
-void add_builtin_functions(FunctionTable& t);  // Go's text/template builtins
-void add_string_functions(FunctionTable& t);   // sprig strings
-void add_list_functions(FunctionTable& t);     // sprig lists, dicts, defaults
-void add_helm_functions(FunctionTable& t);     // helm's include, tpl, toYaml...
-void add_misc_functions(FunctionTable& t);     // sprig math, encoding, semver, placeholders
-void add_float_functions(FunctionTable& t);    // sprig float math, sha1sum, adler32sum
-void add_path_functions(FunctionTable& t);     // sprig paths, untilStep, the must* forms
-void add_text_functions(FunctionTable& t);     // sprig case, wrap, abbrev, initials, splitn
-void add_date_functions(FunctionTable& t);     // sprig dates and durations (go_time.h)
+void add_builtin_functions(FunctionTable& t);   // Go's text/template builtins
+void add_string_functions(FunctionTable& t);    // sprig strings
+void add_list_functions(FunctionTable& t);      // sprig lists, dicts, defaults
+void add_helm_functions(FunctionTable& t);      // helm's include, tpl, toYaml...
+void add_misc_functions(FunctionTable& t);      // sprig math, encoding, semver, placeholders
+void add_float_functions(FunctionTable& t);     // sprig float math, sha1sum, adler32sum
+void add_path_functions(FunctionTable& t);      // sprig paths, untilStep, the must* forms
+void add_text_functions(FunctionTable& t);      // sprig case, wrap, abbrev, initials, splitn
+void add_date_functions(FunctionTable& t);      // sprig dates and durations (go_time.h)
+void add_crypto_functions(FunctionTable& t);    // sprig keys, passwords, random: placeholders
+void add_encoding_functions(FunctionTable& t);  // base32, sha512, pretty and raw JSON, regex
+void add_url_functions(FunctionTable& t);       // sprig urlParse, urlJoin
+void add_reflect_functions(FunctionTable& t);   // deepEqual, typeIsLike, seq, chunk, call...
 
 // Throws "wrong number of args" unless `args` has between `min` and `max` values.
 void arity(const std::vector<Value>& args, std::size_t min, std::size_t max, const char* name,
@@ -39,6 +47,11 @@ std::string to_json_styled(const Value& v, const std::string& indent, bool escap
 // ToPascalCase.
 std::string xstrings_lower_case(std::string_view str, char connector);
 std::string xstrings_pascal_case(std::string_view str);
+// A command operand as Go's parse tree prints it (`.Values.x`, `$v`, `"text"`): `call` names
+// its callee with it.
+std::string operand_text(const Arg& arg);
+// A Go regexp pattern compiled by RE2 (cached); throws RenderError when it does not compile.
+const re2::RE2& regex_of(const std::string& pattern, const Location& at);
 // BurntSushi/toml's Encoder as Helm's toToml uses it; an error comes back as its text.
 std::string to_toml(const Value& v);
 // The nodes one YAML text may expand into when read as values (`values.yaml`, `fromYaml`).

@@ -10,6 +10,21 @@ namespace sbr::render::helm {
 
 std::string go_quote(const std::string& s);
 
+// A pattern compiled once per thread; a pattern RE2 refuses stops the template.
+const RE2& regex_of(const std::string& pattern, const Location& at) {
+  thread_local std::map<std::string, std::unique_ptr<RE2>> cache;
+  auto& slot = cache[pattern];
+  if (!slot) {
+    slot = std::make_unique<RE2>(pattern, RE2::Quiet);
+    if (!slot->ok()) {
+      std::string err = slot->error();
+      cache.erase(pattern);
+      throw RenderError("error parsing regexp: " + err, at);
+    }
+  }
+  return *slot;
+}
+
 namespace {
 
 using Args = std::vector<Value>;
@@ -274,20 +289,6 @@ Value fn_nospace(Exec&, Args& a, const Location& at) {
   std::string s = text_of(a[0]);
   s.erase(std::remove_if(s.begin(), s.end(), is_go_space), s.end());
   return Value::string(s);
-}
-
-const RE2& regex_of(const std::string& pattern, const Location& at) {
-  thread_local std::map<std::string, std::unique_ptr<RE2>> cache;
-  auto& slot = cache[pattern];
-  if (!slot) {
-    slot = std::make_unique<RE2>(pattern, RE2::Quiet);
-    if (!slot->ok()) {
-      std::string err = slot->error();
-      cache.erase(pattern);
-      throw RenderError("error parsing regexp: " + err, at);
-    }
-  }
-  return *slot;
 }
 
 Value fn_regex_match(Exec&, Args& a, const Location& at) {
