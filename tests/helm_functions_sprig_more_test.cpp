@@ -161,4 +161,34 @@ TEST_CASE("call has no function to call in a chart", "[helm][functions]") {
   CHECK(has(error_of("{{ call .Values.missing }}"), "error calling call: call of nil"));
 }
 
+TEST_CASE("fromToml reads TOML into a dict, its errors as helm reports them", "[helm][functions]") {
+  CHECK(run("{{ fromToml \"hello = \\\"world\\\"\" }}") == "map[hello:world]");
+  CHECK(run("{{ fromToml .Values.t }}",
+            "t: \"[table]\\nkeyInTable = \\\"valueInTable\\\"\\n[table.subtable]\\nkeyInSubtable = "
+            "\\\"valueInSubTable\\\"\"") ==
+        "map[table:map[keyInTable:valueInTable subtable:map[keyInSubtable:valueInSubTable]]]");
+  CHECK(run("{{ fromToml .Values.t }}",
+            "t: \"[[tableArray]]\\nkeyInElement0 = \\\"valueInElement0\\\"\\n[[tableArray]]\\n"
+            "keyInElement1 = \\\"valueInElement1\\\"\"") ==
+        "map[tableArray:[map[keyInElement0:valueInElement0] map[keyInElement1:valueInElement1]]]");
+  CHECK(run("{{ fromToml \"one\" }}") ==
+        "map[Error:toml: line 1: unexpected EOF; expected key separator '=']");
+  CHECK(run("{{ fromToml .Values.t }}",
+            "t: \"a = 1_000 # n\\nb = -1.5e1\\nc = true\\nd = [1, 2,]\\ne = { x = 'y' }\\nf = "
+            "0x10\\ng = 'lit\\\\eral'\\nh.i = \\\"\\\\u00e9\\\"\\n\"") ==
+        "map[a:1000 b:-15 c:true d:[1 2] e:map[x:y] f:16 g:lit\\eral h:map[i:é]]");
+  CHECK(run("{{ (fromToml \"d = 1979-05-27T07:32:00Z\").d | date \"2006-01-02 15:04\" }}") ==
+        "1979-05-27 07:32");
+  CHECK(has(run("{{ fromToml \"a = 1\\na = 2\" }}"), "has already been defined"));
+}
+
+TEST_CASE("mustToToml and toYamlPretty", "[helm][functions]") {
+  CHECK(run("{{ mustToToml (dict \"foo\" \"bar\") }}") == "foo = \"bar\"\n");
+  CHECK(has(error_of("{{ mustToToml (list 1) }}"),
+            "error calling mustToToml: toml: top-level values must be Go maps or structs"));
+  CHECK(run("{{ toYamlPretty (dict \"baz\" (list 1 2 3)) }}") == "baz:\n  - 1\n  - 2\n  - 3");
+  CHECK(run("{{ toYamlPretty .Values }}", "a: {l: [x, {k: v}]}\nn: 1000000\nm: 1.5\ns: \"1:20\"") ==
+        "a:\n  l:\n    - x\n    - k: v\nm: 1.5\n\"n\": 1e+06\ns: \"1:20\"");
+}
+
 }  // namespace helm_functions_sprig_more_test

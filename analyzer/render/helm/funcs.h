@@ -39,6 +39,9 @@ std::string go_sprintf(const std::string& format, const std::vector<Value>& args
                        std::size_t first);
 // sigs.k8s.io/yaml's Marshal as Helm's toYaml prints it (keys sorted, go-yaml's quoting).
 std::string to_yaml(const Value& v, LineOrigins* lines);
+// go-yaml v3's encoder with indent 2, as Helm's toYamlPretty: lists indented under their key,
+// floats as strconv's %g, no JSON round trip.
+std::string to_yaml_pretty(const Value& v);
 std::string to_json(const Value& v);
 // Go's json.MarshalIndent(v, "", indent) ("" for Marshal), escaping <, > and & only with
 // `escape_html` (toRawJson's encoder turns it off).
@@ -61,6 +64,8 @@ constexpr std::uint64_t kMaxValueNodes = 500'000;
 bool parse_yaml_value(std::string_view text, FileId file, const std::string& prefix, Value& out,
                       std::string& error, bool as_list = false, bool* budget_hit = nullptr);
 bool parse_json_value(std::string_view text, Value& out, std::string& error);
+// BurntSushi/toml's Unmarshal into a map, as Helm's fromToml (toml_parse.cpp).
+bool parse_toml_value(std::string_view text, Value& out, std::string& error);
 
 // The escapes Go's %q, YAML's double-quoted scalars and JSON strings share: `"`, `\`, newline,
 // tab and carriage return. False (nothing appended) for any other byte, which each format
