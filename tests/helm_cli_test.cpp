@@ -52,8 +52,7 @@ TEST_CASE("render problems go to stderr with their location and exit 1", "[helm]
   Run r = cli({"render", sbr::test::source_dir() + "/fixtures/helm/proxy-unsupported"});
   CHECK(r.code == 1);
   CHECK(r.err.find("templates/configmap.yaml:7:17: chart egress-gateway is not rendered: "
-                   "sbreview's chart engine does not implement helm's function \"getHostByName\" "
-                   "yet") != std::string::npos);
+                   "function \"env\" is not defined") != std::string::npos);
 }
 
 TEST_CASE("check --helm-set changes what the chart renders, --render=off reads it raw",

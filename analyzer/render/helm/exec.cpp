@@ -6,6 +6,8 @@
 #include <cctype>
 #include <utility>
 
+#include "analyzer/render/helm/funcs.h"
+
 namespace sbr::render::helm {
 
 namespace {
@@ -542,6 +544,10 @@ Value Exec::call(const std::string& name, const Command& c, const Value& dot, co
   args.reserve(c.args.size());
   for (std::size_t k = 1; k < c.args.size(); ++k) args.push_back(arg(c.args[k], dot));
   if (piped) args.push_back(*piped);
+  // Go's `call` names its callee as the template wrote it: the text goes first.
+  if (name == "call" && !args.empty())
+    args.insert(args.begin(),
+                Value::string(c.args.size() > 1 ? operand_text(c.args[1]) : print_value(*piped)));
   if (reads_ && mutates_maps(name)) shared_ = true;
   Value r;
   try {

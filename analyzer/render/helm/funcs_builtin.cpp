@@ -37,6 +37,12 @@ const FunctionTable& functions() {
     add_helm_functions(t);
     add_misc_functions(t);
     add_float_functions(t);
+    add_text_functions(t);
+    add_date_functions(t);
+    add_crypto_functions(t);
+    add_encoding_functions(t);
+    add_url_functions(t);
+    add_reflect_functions(t);
     add_path_functions(t);  // last: it names the must* forms of the others
     return t;
   }();

@@ -1,4 +1,4 @@
-// Helm's own functions: include, tpl, required, fail, the YAML and JSON codecs, lookup.
+// Helm's own functions: include, tpl, required, fail, the YAML, JSON and TOML codecs, lookup.
 #include <fmt/format.h>
 
 #include "analyzer/render/helm/funcs.h"
@@ -119,6 +119,36 @@ Value fn_from_json_array(Exec&, Args& a, const Location& at) {
   return out.is_list() ? out : Value::new_list();
 }
 
+// Helm's fromToml turns a parse error into {"Error": message}, as fromYaml.
+Value fn_from_toml(Exec& ex, Args& a, const Location& at) {
+  arity(a, 1, 1, "fromToml", at);
+  Value out;
+  std::string error;
+  if (!parse_toml_value(text_of(a[0]), out, error))
+    return Value::new_map({{"Error", Value::string(error)}});
+  ex.charge(count_nodes(out) * kElementBytes, "fromToml", at);
+  return out;
+}
+
+// BurntSushi's encoder error comes back as text from to_toml: mustToToml stops with it.
+Value fn_must_to_toml(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "mustToToml", at);
+  std::string out = to_toml(a[0]);
+  if (out.rfind("toml: ", 0) == 0) throw RenderError("error calling mustToToml: " + out, at);
+  return Value::string(out);
+}
+
+Value fn_to_yaml_pretty(Exec&, Args& a, const Location& at) {
+  arity(a, 1, 1, "toYamlPretty", at);
+  try {
+    std::string s = to_yaml_pretty(a[0]);
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    return Value::string(s);
+  } catch (const std::runtime_error& e) {
+    throw RenderError(e.what(), at);
+  }
+}
+
 // `helm template` has no cluster: lookup returns an empty map.
 Value fn_lookup(Exec&, Args& a, const Location& at) {
   arity(a, 4, 4, "lookup", at);
@@ -140,6 +170,9 @@ void add_helm_functions(FunctionTable& t) {
   t["mustToJson"] = fn_to_json;
   t["toRawJson"] = fn_to_json;
   t["toToml"] = fn_to_toml;
+  t["mustToToml"] = fn_must_to_toml;
+  t["fromToml"] = fn_from_toml;
+  t["toYamlPretty"] = fn_to_yaml_pretty;
   t["fromJson"] = fn_from_json;
   t["fromJsonArray"] = fn_from_json_array;
   t["lookup"] = fn_lookup;

@@ -10,6 +10,21 @@ namespace sbr::render::helm {
 
 std::string go_quote(const std::string& s);
 
+// A pattern compiled once per thread; a pattern RE2 refuses stops the template.
+const RE2& regex_of(const std::string& pattern, const Location& at) {
+  thread_local std::map<std::string, std::unique_ptr<RE2>> cache;
+  auto& slot = cache[pattern];
+  if (!slot) {
+    slot = std::make_unique<RE2>(pattern, RE2::Quiet);
+    if (!slot->ok()) {
+      std::string err = slot->error();
+      cache.erase(pattern);
+      throw RenderError("error parsing regexp: " + err, at);
+    }
+  }
+  return *slot;
+}
+
 namespace {
 
 using Args = std::vector<Value>;
@@ -161,18 +176,6 @@ Value fn_lower(Exec&, Args& a, const Location& at) {
   return map_chars(a[0], [](int c) { return std::tolower(c); });
 }
 
-Value fn_title(Exec&, Args& a, const Location& at) {
-  arity(a, 1, 1, "title", at);
-  std::string s = text_of(a[0]);
-  bool start = true;
-  for (char& c : s) {
-    if (start && std::isalpha(static_cast<unsigned char>(c)))
-      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    start = is_go_space(c);
-  }
-  return derived(a[0], s);
-}
-
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   if (from.empty()) return s;
   std::string out;
@@ -288,31 +291,6 @@ Value fn_nospace(Exec&, Args& a, const Location& at) {
   return Value::string(s);
 }
 
-Value fn_kebabcase(Exec&, Args& a, const Location& at) {
-  arity(a, 1, 1, "kebabcase", at);
-  std::string s = text_of(a[0]), out;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    unsigned char c = s[k];
-    if (std::isupper(c) && k > 0 && out.back() != '-') out += '-';
-    out += (c == '_' || c == ' ') ? '-' : static_cast<char>(std::tolower(c));
-  }
-  return Value::string(out);
-}
-
-const RE2& regex_of(const std::string& pattern, const Location& at) {
-  thread_local std::map<std::string, std::unique_ptr<RE2>> cache;
-  auto& slot = cache[pattern];
-  if (!slot) {
-    slot = std::make_unique<RE2>(pattern, RE2::Quiet);
-    if (!slot->ok()) {
-      std::string err = slot->error();
-      cache.erase(pattern);
-      throw RenderError("error parsing regexp: " + err, at);
-    }
-  }
-  return *slot;
-}
-
 Value fn_regex_match(Exec&, Args& a, const Location& at) {
   arity(a, 2, 2, "regexMatch", at);
   return Value::boolean(RE2::PartialMatch(text_of(a[1]), regex_of(text_of(a[0]), at)));
@@ -397,7 +375,6 @@ void add_string_functions(FunctionTable& t) {
   t["hasSuffix"] = fn_has_suffix;
   t["upper"] = fn_upper;
   t["lower"] = fn_lower;
-  t["title"] = fn_title;
   t["replace"] = fn_replace;
   t["splitList"] = fn_split_list;
   t["split"] = fn_split;
@@ -407,7 +384,6 @@ void add_string_functions(FunctionTable& t) {
   t["toString"] = fn_to_string;
   t["cat"] = fn_cat;
   t["nospace"] = fn_nospace;
-  t["kebabcase"] = fn_kebabcase;
   t["regexMatch"] = fn_regex_match;
   t["mustRegexMatch"] = fn_regex_match;
   t["regexFind"] = fn_regex_find;

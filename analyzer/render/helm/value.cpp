@@ -262,7 +262,8 @@ std::string type_name(const Value& v) {
     case Kind::List:
       return "[]interface {}";
     case Kind::Map:
-      return "map[string]interface {}";
+      // A time (go_time.h) keeps its fields under hidden keys.
+      return v.map->count("\x02sec") ? "time.Time" : "map[string]interface {}";
     case Kind::Method:
       return "func";
   }

@@ -4,9 +4,12 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 
 #include "analyzer/render/helm/funcs.h"
+#include "analyzer/render/helm/go_time.h"
 
 namespace sbr::render::helm {
 
@@ -116,13 +119,33 @@ std::string single_quoted(const std::string& s) {
   return out + "'";
 }
 
+// go-yaml v3's strconv.FormatFloat(f, 'g', -1, 64): the shortest digits, with an exponent
+// from 1e6 up or below 1e-4 (toYamlPretty's values are not rounded through JSON).
+std::string float_g(double f) {
+  if (std::isnan(f)) return ".nan";
+  if (std::isinf(f)) return f > 0 ? ".inf" : "-.inf";
+  char buf[64];
+  auto sci = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::scientific);
+  std::string text(buf, sci.ptr);
+  const int exp = std::atoi(text.c_str() + text.find('e') + 1);
+  if (exp < -4 || exp >= 6) return text;
+  auto fixed = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::fixed);
+  return std::string(buf, fixed.ptr);
+}
+
+// A base-60 float of YAML 1.1 (`1:20`), which go-yaml v3 quotes.
+bool base60_float(const std::string& s) {
+  static const RE2 kBase60(R"([-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?)");
+  return RE2::FullMatch(s, kBase60);
+}
+
 class Emitter {
  public:
-  explicit Emitter(LineOrigins* lines) : lines_(lines) {}
+  Emitter(LineOrigins* lines, bool pretty) : lines_(lines), pretty_(pretty) {}
   std::string out;
 
   void top(const Value& v) {
-    if (v.is_map() && !v.map->empty()) return map(*v.map, 0, 0);
+    if (nested_map(v)) return map(*v.map, 0, 0);
     if (v.is_list() && !v.list->empty()) return list(*v.list, 0, 0);
     scalar(v, 0);
     out += '\n';
@@ -161,14 +184,19 @@ class Emitter {
     out += plain_allowed(k) ? k : single_quoted(k);
   }
 
+  // A map written as a block: a time is a scalar.
+  static bool nested_map(const Value& v) { return v.is_map() && !v.map->empty() && !is_time(v); }
+
   void value_after_key(const Value& v, int ind, int depth) {
-    if (v.is_map() && !v.map->empty()) {
+    if (nested_map(v)) {
       out += '\n' + indent(ind + 2);
       return map(*v.map, ind + 2, depth + 1);
     }
     if (v.is_list() && !v.list->empty()) {
-      out += '\n' + indent(ind);
-      return list(*v.list, ind, depth + 1);
+      // go-yaml v3 (toYamlPretty) indents a list under its key; v2 does not.
+      const int at = pretty_ ? ind + 2 : ind;
+      out += '\n' + indent(at);
+      return list(*v.list, at, depth + 1);
     }
     out += ' ';
     scalar(v, ind + 2);
@@ -184,7 +212,7 @@ class Emitter {
       first = false;
       note(item);
       out += "- ";
-      if (item.is_map() && !item.map->empty()) {
+      if (nested_map(item)) {
         map(*item.map, ind + 2, depth + 1);
       } else if (item.is_list() && !item.list->empty()) {
         list(*item.list, ind + 2, depth + 1);
@@ -207,7 +235,7 @@ class Emitter {
         out += std::to_string(v.i);
         return;
       case Kind::Float:
-        out += number(v.f);
+        out += pretty_ ? float_g(v.f) : number(v.f);
         return;
       case Kind::String:
         string(v.s, ind);
@@ -215,9 +243,13 @@ class Emitter {
       case Kind::List:
         out += "[]";
         return;
-      case Kind::Map:
-        out += "{}";
-        return;
+      case Kind::Map: {
+        // A time: RFC 3339 text, a quoted string after JSON (toYaml), a timestamp for v3.
+        GoTime t;
+        if (!as_time(v, t)) return void(out += "{}");
+        if (pretty_) return void(out += time_rfc3339(t));
+        return string(time_rfc3339(t), ind);
+      }
       case Kind::Method:
         out += "null";
         return;
@@ -237,7 +269,8 @@ class Emitter {
   void string(const std::string& s, int ind) {
     if (!printable(s)) return void(out += double_quoted(s));
     if (s.find('\n') != std::string::npos) return literal(s, ind);
-    if (resolves_to_non_string(s)) return void(out += double_quoted(s));
+    if (resolves_to_non_string(s) || (pretty_ && base60_float(s)))
+      return void(out += double_quoted(s));
     out += plain_allowed(s) ? s : single_quoted(s);
   }
 
@@ -264,12 +297,19 @@ class Emitter {
   }
 
   LineOrigins* lines_;
+  bool pretty_;
 };
 
 }  // namespace
 
 std::string to_yaml(const Value& v, LineOrigins* lines) {
-  Emitter e(lines);
+  Emitter e(lines, false);
+  e.top(v);
+  return e.out;
+}
+
+std::string to_yaml_pretty(const Value& v) {
+  Emitter e(nullptr, true);
   e.top(v);
   return e.out;
 }

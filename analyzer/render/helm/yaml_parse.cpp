@@ -9,6 +9,8 @@
 #include <limits>
 
 #include "analyzer/render/helm/funcs.h"
+#include "analyzer/render/helm/go_time.h"
+#include "analyzer/render/helm/unicode_go.h"
 #include "analyzer/support/yaml_tree.h"
 
 namespace sbr::render::helm {
@@ -185,36 +187,55 @@ Value from_json(const nlohmann::json& j, int depth) {
   }
 }
 
-void json_string(const std::string& s, std::string& out) {
+struct JsonStyle {
+  std::string indent;  // per level, as MarshalIndent's; "" writes compact JSON
+  bool escape_html = true;
+};
+
+// encoding/json's string: <, > and & as \u003c... when escaping HTML, \b and \f short, other
+// control bytes as \u00XX, an invalid UTF-8 byte as \ufffd, U+2028 and U+2029 escaped.
+void json_string(const std::string& s, std::string& out, const JsonStyle& style) {
   out += '"';
-  for (unsigned char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      std::size_t width = 0;
+      const char32_t r = go_unicode::decode(s, i, width);
+      if (r == go_unicode::kRuneError && width == 1) {
+        out += "\\ufffd";
+      } else if (r == 0x2028 || r == 0x2029) {
+        out += r == 0x2028 ? "\\u2028" : "\\u2029";
+      } else {
+        out.append(s, i, width);
+      }
+      i += width - 1;
+      continue;
+    }
     if (append_common_escape(c, out)) continue;
-    switch (c) {
-      case '<':
-        out += "\\u003c";
-        break;
-      case '>':
-        out += "\\u003e";
-        break;
-      case '&':
-        out += "\\u0026";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
+    if (c == '\b' || c == '\f') {
+      out += c == '\b' ? "\\b" : "\\f";
+    } else if (c < 0x20 || (style.escape_html && (c == '<' || c == '>' || c == '&'))) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
     }
   }
   out += '"';
 }
 
-void json_value(const Value& v, std::string& out, int depth) {
+void json_value(const Value& v, std::string& out, int depth, const JsonStyle& style) {
   if (depth > kMaxParseDepth) throw std::runtime_error("toJson: value nested too deeply");
   ValueDepth level;
+  // MarshalIndent: a newline and the indent per level before each element and the closer.
+  auto newline = [&](int level_of) {
+    if (style.indent.empty()) return;
+    out += '\n';
+    for (int k = 0; k < level_of; ++k) out += style.indent;
+  };
+  GoTime time;
+  if (as_time(v, time)) return json_string(time_rfc3339(time), out, style);
   switch (v.kind) {
     case Kind::Nil:
     case Kind::Method:
@@ -237,14 +258,16 @@ void json_value(const Value& v, std::string& out, int depth) {
       return;
     }
     case Kind::String:
-      json_string(v.s, out);
+      json_string(v.s, out, style);
       return;
     case Kind::List: {
       out += '[';
       for (std::size_t k = 0; k < v.list->size(); ++k) {
         if (k) out += ',';
-        json_value((*v.list)[k], out, depth + 1);
+        newline(depth + 1);
+        json_value((*v.list)[k], out, depth + 1, style);
       }
+      if (!v.list->empty()) newline(depth);
       out += ']';
       return;
     }
@@ -254,10 +277,12 @@ void json_value(const Value& v, std::string& out, int depth) {
       for (const auto& e : *v.map) {
         if (!first) out += ',';
         first = false;
-        json_string(e.first, out);
-        out += ':';
-        json_value(e.second, out, depth + 1);
+        newline(depth + 1);
+        json_string(e.first, out, style);
+        out += style.indent.empty() ? ":" : ": ";
+        json_value(e.second, out, depth + 1, style);
       }
+      if (!v.map->empty()) newline(depth);
       out += '}';
       return;
     }
@@ -277,8 +302,12 @@ bool parse_json_value(std::string_view text, Value& out, std::string& error) {
 }
 
 std::string to_json(const Value& v) {
+  return to_json_styled(v, "", true);
+}
+
+std::string to_json_styled(const Value& v, const std::string& indent, bool escape_html) {
   std::string out;
-  json_value(v, out, 0);
+  json_value(v, out, 0, JsonStyle{indent, escape_html});
   return out;
 }
 
