@@ -171,6 +171,15 @@ TEST_CASE("toJson, fromYaml, fromJson round trips", "[helm][functions]") {
   CHECK(run("{{ (fromYaml \"a: {b: 2}\").a.b }}") == "2");
   CHECK(run("{{ (fromJson \"{\\\"k\\\": \\\"v\\\"}\").k }}") == "v");
   CHECK(run("{{ (fromYaml \"a: [\").Error | contains \"line\" }}") == "true");
+  // toRawJson leaves HTML alone, and only the escapes toJson wrote for it (an escaped
+  // backslash before "u003c" is text).
+  CHECK(run(R"({{ toRawJson (dict "a" "<\\u003c&>") }})") == R"({"a":"<\\u003c&>"})");
+  // A document of another kind is json's type error; null is empty (helm's funcs_test.go has
+  // the list and map cases).
+  CHECK(run("{{ fromYaml \"3\" }}|{{ fromJsonArray \"true\" }}|{{ fromYaml \"~\" }}") ==
+        "map[Error:error unmarshaling JSON: while decoding JSON: json: cannot unmarshal number "
+        "into Go value of type map[string]interface {}]|[json: cannot unmarshal bool into Go "
+        "value of type []interface {}]|map[]");
 }
 
 TEST_CASE("tpl renders values text as a template, required and fail stop the render",
