@@ -101,6 +101,16 @@ TEST_CASE("strings: quote, trunc, trimSuffix, contains, replace, split, join, re
             "\"ab-12\" \"$2.$1\" }}") == "true 12.ab");
 }
 
+TEST_CASE("kebabcase splits words as huandu/xstrings does", "[helm][functions]") {
+  // xstrings' own samples beyond sprig's test table: a number joins the word before it unless
+  // letters follow it.
+  CHECK(run("{{ kebabcase \"http2xx\" }} {{ kebabcase \"HTTP20xOK\" }} "
+            "{{ kebabcase \"Duration2m3s\" }} {{ kebabcase \"Bld4Floor3rd\" }}") ==
+        "http-2xx http-20x-ok duration-2m3s bld4-floor-3rd");
+  CHECK(run("{{ kebabcase \"HTTPStatus\" }} {{ kebabcase \"a.b\" }} {{ kebabcase \"\" }}") ==
+        "http-status a.b ");
+}
+
 TEST_CASE("lists: list, append, has, uniq, first, last, without, compact", "[helm][functions]") {
   CHECK(run("{{ append (list 1 2) 3 | len }}") == "3");
   // sprig takes the list first: piping it into append puts it last, which fails as in Helm.

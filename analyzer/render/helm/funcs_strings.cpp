@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyzer/render/helm/funcs.h"
+#include "analyzer/render/helm/xstrings.h"
 
 namespace sbr::render::helm {
 
@@ -290,13 +291,7 @@ Value fn_nospace(Exec&, Args& a, const Location& at) {
 
 Value fn_kebabcase(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "kebabcase", at);
-  std::string s = text_of(a[0]), out;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    unsigned char c = s[k];
-    if (std::isupper(c) && k > 0 && out.back() != '-') out += '-';
-    out += (c == '_' || c == ' ') ? '-' : static_cast<char>(std::tolower(c));
-  }
-  return Value::string(out);
+  return Value::string(xstrings_lower_words(text_of(a[0]), '-'));
 }
 
 const RE2& regex_of(const std::string& pattern, const Location& at) {
