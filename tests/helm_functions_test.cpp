@@ -101,6 +101,16 @@ TEST_CASE("strings: quote, trunc, trimSuffix, contains, replace, split, join, re
             "\"ab-12\" \"$2.$1\" }}") == "true 12.ab");
 }
 
+TEST_CASE("regexReplaceAll and regexSplit match as Go's regexp does", "[helm][functions]") {
+  // An empty match right after a match is not replaced; a pattern matching the empty string
+  // splits between characters; named groups and `$$` in the template.
+  CHECK(run("{{ regexReplaceAll \"a*\" \"baaac\" \"X\" }} {{ regexSplit \"\" \"abc\" -1 }} "
+            "{{ regexReplaceAll \"(?P<v>[0-9]+)\" \"a1b22\" \"<${v}>$$\" }}") ==
+        "XbXcX [a b c] a<1>$b<22>$");
+  CHECK(run("{{ regexReplaceAll \"b\" \"abc\" \"$\" }} {{ regexReplaceAll \"b\" \"abc\" \"${1\" }} "
+            "{{ regexSplit \",\" \"a,b,c\" 2 }}") == "a$c a${1c [a b,c]");
+}
+
 TEST_CASE("kebabcase splits words as huandu/xstrings does", "[helm][functions]") {
   // xstrings' own samples beyond sprig's test table: a number joins the word before it unless
   // letters follow it.
