@@ -183,6 +183,10 @@ TEST_CASE("conversion, math, encoding and hashing", "[helm][functions]") {
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(run("{{ toString 3 }} {{ kindOf .Values.l }} {{ typeOf .Values.n }}", "l: []\nn: 1") ==
         "3 slice float64");
+  // sprig's strslice: a scalar is a list of one string, nil an empty list; until counts down
+  // to a negative count.
+  CHECK(run("{{ toStrings 3 }} {{ toStrings .Values.missing | len }} {{ join \"-\" nil }}|"
+            "{{ until -3 }} {{ until 0 }}") == "[3] 0 |[0 -1 -2] []");
 }
 
 TEST_CASE("toJson, fromYaml, fromJson round trips", "[helm][functions]") {

@@ -199,18 +199,21 @@ Value fn_sort_alpha(Exec&, Args& a, const Location& at) {
   return Value::new_list(std::move(out));
 }
 
+// sprig's until counts from 0 towards `n`, down when it is negative (untilStep 0 n -1).
 Value fn_until(Exec& ex, Args& a, const Location& at) {
   arity(a, 1, 1, "until", at);
   List out;
   const std::int64_t n = int_of(a[0]);
-  if (n > static_cast<std::int64_t>(kMaxListItems)) {
+  const std::uint64_t count = n < 0 ? 0 - static_cast<std::uint64_t>(n) : n;
+  if (count > kMaxListItems) {
     throw RenderError(fmt::format("until {} would build a list of {} items, past sbreview's "
                                   "budget of {}",
-                                  n, n, kMaxListItems),
+                                  n, count, kMaxListItems),
                       at);
   }
-  ex.charge(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)) * kElementBytes, "until", at);
-  for (std::int64_t k = 0; k < n; ++k) out.push_back(Value::integer(k));
+  ex.charge(count * kElementBytes, "until", at);
+  const std::int64_t step = n < 0 ? -1 : 1;
+  for (std::int64_t k = 0; k != n; k += step) out.push_back(Value::integer(k));
   return Value::new_list(std::move(out));
 }
 

@@ -236,6 +236,7 @@ Value fn_join(Exec& ex, Args& a, const Location& at) {
     ex.charge(sep.size() * a[1].list->size(), "join", at);
     bool first = true;
     for (const Value& v : *a[1].list) {
+      if (v.is_nil()) continue;  // sprig's strslice leaves nil out
       out += (first ? "" : sep) + text_of(v);
       first = false;
     }
