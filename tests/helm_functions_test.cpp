@@ -81,6 +81,13 @@ TEST_CASE("dicts are shared as Go maps: set, merge, mergeOverwrite, hasKey, dig"
   CHECK(
       run("{{ $m := mergeOverwrite (dict \"a\" 1) (dict \"a\" 2 \"b\" 3) }}{{ $m.a }}{{ $m.b }}") ==
       "23");
+  // mergo: a false fills nothing under merge, replaces under mergeOverwrite; nil is skipped,
+  // or stored with overwrite; a dict that would contain itself stops the template.
+  CHECK(run("{{ merge (dict \"a\" false \"b\" true) (dict \"a\" true \"b\" false \"c\" nil) }} "
+            "{{ mergeOverwrite (dict \"a\" true \"b\" 1) (dict \"a\" false \"b\" nil) }}") ==
+        "map[a:true b:true] map[a:false b:<nil>]");
+  CHECK(render_template("{{ $d := dict }}{{ $_ := mergeOverwrite $d (dict \"x\" (list $d)) }}")
+            .error.find("contain itself") != std::string::npos);
   CHECK(run("{{ dig \"a\" \"b\" \"none\" .Values }}|{{ dig \"a\" \"x\" \"none\" .Values }}",
             "a: {b: found}") == "found|none");
 }
