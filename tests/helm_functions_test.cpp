@@ -229,6 +229,20 @@ TEST_CASE("semverCompare against Kubernetes versions", "[helm][functions]") {
   CHECK(run("{{ semverCompare \"^1.2.0\" \"1.9.1\" }} {{ semverCompare \"~1.2.0\" \"1.3.0\" }}") ==
         "true false");
   CHECK(run("{{ semverCompare \">=1.20, <1.25 || >=1.30\" \"1.33.0\" }}") == "true");
+  // Prerelease parts compare as Masterminds does: numbers as numbers, below words.
+  CHECK(run("{{ semverCompare \">=1.0.0-alpha.10\" \"1.0.0-alpha.9\" }} "
+            "{{ semverCompare \">=1.0.0-alpha.10\" \"1.0.0-alpha.11\" }}") == "false true");
+}
+
+TEST_CASE("semver values have *semver.Version's comparison methods", "[helm][functions]") {
+  CHECK(run("{{ (semver \"1.0.0-alpha.10\").Compare (semver \"1.0.0-alpha.9\") }} "
+            "{{ (semver \"1.0.0-1\").Compare (semver \"1.0.0-a\") }} "
+            "{{ (semver \"1.0.0-rc.1\").LessThan (semver \"1.0.0\") }} "
+            "{{ (semver \"v2.1\").Equal (semver \"2.1.0+build\") }} "
+            "{{ (semver \"2.0.0\").GreaterThanEqual (semver \"2.0.0\") }}") ==
+        "1 -1 true true true");
+  CHECK(render_template("{{ (semver \"1.0.0\").Compare \"1.0.0\" }}")
+            .error.find("expected *semver.Version; got string") != std::string::npos);
 }
 
 TEST_CASE("non-deterministic functions return fixed placeholders", "[helm][functions]") {
