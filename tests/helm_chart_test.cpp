@@ -336,7 +336,10 @@ TEST_CASE(".Files, .Capabilities and .Template as helm template sets them", "[he
         "policy: {{ .Capabilities.APIVersions.Has \"policy/v1\" }} {{ "
         ".Capabilities.APIVersions.Has \"x/v9\" }}\n"
         "name: {{ .Template.Name }} {{ .Template.BasePath }}\n"
-        "ns: {{ .Release.Namespace }}\n");
+        "ns: {{ .Release.Namespace }}\n"
+        // .Files is helm's map of path to bytes: its files, not its methods, are entries.
+        "files: {{ len .Files }}{{ range $p, $_ := .Files }} {{ $p }}{{ end }} "
+        "{{ index .Files \"files/b.conf\" | trim }}\n");
   auto out = render_charts(t);
   REQUIRE(out.streams.size() == 1);
   CHECK(out.streams[0].text ==
@@ -350,7 +353,8 @@ TEST_CASE(".Files, .Capabilities and .Template as helm template sets them", "[he
         "kube: v1.33.0 33\n"
         "policy: true false\n"
         "name: c/templates/cm.yaml c/templates\n"
-        "ns: default\n");
+        "ns: default\n"
+        "files: 2 files/a.conf files/b.conf y=2\n");
   // files/ is not a template: it stays analysed raw.
   CHECK(std::find(out.consumed.begin(), out.consumed.end(), t.id("c/files/a.conf")) ==
         out.consumed.end());

@@ -181,6 +181,9 @@ Value files_object(FileList list) {
       Value::function([files](const std::vector<Value>&) { return as_config(files, false); });
   m["AsSecrets"] =
       Value::function([files](const std::vector<Value>&) { return as_config(files, true); });
+  // Helm's files is a map of path to bytes: `.Files.author` and `len` see the files (a method
+  // of the same name wins, as in Go).
+  for (const auto& f : *files) m.emplace(f.first, Value::string(f.second));
   return Value::new_map(std::move(m));
 }
 

@@ -298,7 +298,9 @@ Exec::Flow Exec::range(const Node& n, const Value& dot) {
     std::shared_ptr<Map> items = v.map;
     std::vector<std::string> keys;
     keys.reserve(items->size());
-    for (const auto& entry : *items) keys.push_back(entry.first);
+    for (const auto& entry : *items) {
+      if (entry.second.kind != Kind::Method) keys.push_back(entry.first);  // .Files' methods
+    }
     for (const std::string& key : keys) {
       auto it = items->find(key);
       Value item = it == items->end() ? Value() : it->second;  // a copy: the body may erase it
