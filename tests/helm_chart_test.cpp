@@ -371,15 +371,21 @@ TEST_CASE("dependency alias names the subchart, tags disable it", "[helm][chart]
   t.add("c/charts/metrics/Chart.yaml", "apiVersion: v2\nname: metrics\nversion: 1.0.0\n");
   t.add("c/charts/metrics/templates/m.yaml", "kind: ServiceMonitor\n");
   t.add("c/values.yaml", "sessions:\n  size: 3\ntags:\n  observability: false\n");
+  // .Subcharts holds the enabled subcharts by alias (helm v4), .Chart.IsRoot the top chart.
+  t.add("c/templates/s.yaml",
+        "subcharts: {{ keys .Subcharts }} {{ .Subcharts.sessions.Values.size }} "
+        "{{ .Subcharts.sessions.Chart.IsRoot }} {{ .Chart.IsRoot }}\n");
   auto out = render_charts(t);
   INFO((out.problems.empty() ? "" : out.problems[0].message));
   CHECK(out.problems.empty());
-  REQUIRE(out.streams.size() == 1);
+  REQUIRE(out.streams.size() == 2);
   CHECK(out.streams[0].text ==
         "# Source: c/charts/sessions/templates/a.yaml\nname: sessions\nsize: 3\n");
+  CHECK(out.streams[1].text ==
+        "# Source: c/templates/s.yaml\nsubcharts: [sessions] 3 false true\n");
   render::RenderOptions on;
   on.helm_set = {"tags.observability=true"};
-  CHECK(render_charts(t, on).streams.size() == 2);
+  CHECK(render_charts(t, on).streams.size() == 3);
 }
 
 }  // namespace helm_chart_test

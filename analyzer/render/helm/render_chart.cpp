@@ -177,14 +177,35 @@ bool blank(const std::string& s) {
                      [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; });
 }
 
-Value dot_for(const Unit& u, const Value& values, const Value& release, const Value& caps) {
-  return Value::new_map({{"Values", values},
-                         {"Release", release},
-                         {"Chart", u.chart->metadata},
-                         {"Capabilities", caps},
-                         {"Files", files_object(u.chart->files)},
-                         {"Template", Value::new_map({{"Name", Value::string(u.name)},
-                                                      {"BasePath", Value::string(u.base)}})}});
+// What helm's recAllTpls gives a chart's templates, one object per chart: its metadata with
+// IsRoot, its files, its values, and under .Subcharts the same object of each enabled
+// subchart (`.Subcharts.db.Values.port`). `objects` receives every chart's.
+using ChartObjects = std::map<const Chart*, Value>;
+Value chart_object(const Chart& c, bool root, const Value& values, const Value& release,
+                   const Value& caps, ChartObjects& objects, int depth) {
+  Map meta = c.metadata.is_map() ? *c.metadata.map : Map{};
+  meta["IsRoot"] = Value::boolean(root);
+  Map subcharts;
+  for (const Chart& sub : c.subcharts) {
+    if (sub.enabled && depth < 10)
+      subcharts[sub.name] = chart_object(sub, false, sub.values, release, caps, objects, depth + 1);
+  }
+  Value object = Value::new_map({{"Values", values},
+                                 {"Release", release},
+                                 {"Chart", Value::new_map(std::move(meta))},
+                                 {"Capabilities", caps},
+                                 {"Files", files_object(c.files)},
+                                 {"Subcharts", Value::new_map(std::move(subcharts))}});
+  objects[&c] = object;
+  return object;
+}
+
+// A template's dot: its chart's object and the template's name.
+Value dot_for(const Unit& u, const ChartObjects& objects) {
+  Map dot = *objects.at(u.chart).map;
+  dot["Template"] =
+      Value::new_map({{"Name", Value::string(u.name)}, {"BasePath", Value::string(u.base)}});
+  return Value::new_map(std::move(dot));
 }
 
 // A file's defines, and the file itself under its path (`agent/templates/config.yaml`): helm
@@ -262,16 +283,16 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
   if (!parse_all(units, set, result, chart, settings.reuse)) return result;
   std::sort(units.begin(), units.end(),
             [](const Unit& a, const Unit& b) { return a.name < b.name; });
-  Value release = release_object(settings.release);
-  Value caps = capabilities_object(settings.release);
+  ChartObjects objects;
+  chart_object(chart, true, values, release_object(settings.release),
+               capabilities_object(settings.release), objects, 0);
   std::vector<const Map*> roots = values_roots(units, chart, values);
   for (const Unit& u : units) {
     if (!u.render) continue;
     bool skip = false;
     if (const RenderedTemplate* same = reused(u, settings, skip)) result.templates.push_back(*same);
     if (skip) continue;
-    const Value& scoped = u.chart == &chart ? values : u.chart->values;
-    Exec exec(set, dot_for(u, scoped, release, caps));
+    Exec exec(set, dot_for(u, objects));
     if (settings.record_guards) {
       exec.record_guards(&result.guards);
       exec.record_reads(&result.reads[u.name], &roots);
