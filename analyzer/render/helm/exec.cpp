@@ -127,57 +127,6 @@ void Exec::run(const NodeList& nodes, const Value& dot, Output& out) {
   out_ = saved;
 }
 
-Output Exec::call_named(const std::string& name, const Value& dot, const Location& at) {
-  auto found = set_.named.find(name);
-  if (found == set_.named.end()) {
-    RenderError e(fmt::format("no template \"{}\" associated with the chart", name), at);
-    e.missing_define = name;
-    throw e;
-  }
-  if (depth_ >= kMaxIncludeDepth)
-    throw RenderError(fmt::format("template \"{}\": more than {} nested include/template calls",
-                                  name, kMaxIncludeDepth),
-                      at);
-  ++depth_;
-  auto saved_vars = std::move(vars_);
-  vars_.clear();
-  vars_.emplace_back("$", dot);
-  Output out;
-  Output* saved = out_;
-  out_ = &out;
-  std::shared_ptr<NodeList> body = found->second;  // a define may be replaced while it runs
-  try {
-    list(*body, dot);
-  } catch (...) {
-    out_ = saved;
-    vars_ = std::move(saved_vars);
-    --depth_;
-    throw;
-  }
-  out_ = saved;
-  vars_ = std::move(saved_vars);
-  --depth_;
-  return out;
-}
-
-Output Exec::run_text(const std::string& text, const Value& dot, const Location& at) {
-  auto parsed = std::make_shared<ParsedFile>();
-  ParseError error;
-  if (!parse_template(text, at.file, *parsed, error))
-    throw RenderError("tpl: " + error.message, at);
-  for (auto& d : parsed->defines) set_.named[d.first] = d.second;
-  set_.keep.push_back(parsed);
-  shared_ = shared_ || !parsed->defines.empty();
-  std::string name = "\x01tpl";
-  set_.named[name] = std::make_shared<NodeList>(parsed->body);
-  Output out = call_named(name, dot, at);
-  // tpl text has no file of its own: its spans are the calling action's.
-  for (Span& sp : out.spans) {
-    if (sp.at.file == at.file && !sp.values.valid()) sp.at = at;
-  }
-  return out;
-}
-
 Exec::Flow Exec::list(const NodeList& nodes, const Value& dot) {
   if (nesting_ >= kMaxBodyNesting) {
     throw RenderError(fmt::format("template bodies (if, range, with, include) nested more than {} "
