@@ -234,6 +234,22 @@ TEST_CASE("values files and --set pairs override chart defaults in order", "[hel
   CHECK(pod->text.find("privileged: false") != std::string::npos);
 }
 
+TEST_CASE("a chart's null defaults are no values, a user's null removes a default",
+          "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add("c/values.yaml", "top: null\nmap: {a: null, b: {c: null, d: 1}}\nkeep: 1\ngone: 2\n");
+  t.add("c/templates/cm.yaml",
+        "v: {{ hasKey .Values \"top\" }} {{ toJson .Values.map }} {{ hasKey .Values \"gone\" }} "
+        "{{ hasKey .Values \"mine\" }}\n");
+  render::RenderOptions o;
+  o.helm_set = {"gone=null", "mine=null"};
+  auto out = render_charts(t, o);
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text ==
+        "# Source: c/templates/cm.yaml\nv: false {\"b\":{\"d\":1}} false true\n");
+}
+
 TEST_CASE("the --set syntax: list indexes, escaped commas, typed scalars", "[helm][chart]") {
   Tree t;
   t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
