@@ -16,6 +16,7 @@
 #include <optional>
 #include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "analyzer/render/helm/chart_streams.h"
 #include "analyzer/render/helm/context.h"
@@ -35,78 +36,22 @@ const std::filesystem::path kDataDir =
 
 // The functions being added on another branch (issue 32): a case may wait for them only.
 // Remove this list with the last `pending: functions` marker.
-const char* const kPendingFunctions[] = {"abbrev",
-                                         "abbrevboth",
-                                         "ago",
-                                         "b32dec",
-                                         "b32enc",
-                                         "bcrypt",
-                                         "biggest",
-                                         "buildCustomCert",
-                                         "call",
-                                         "camelcase",
-                                         "chunk",
-                                         "dateInZone",
-                                         "dateModify",
-                                         "date_in_zone",
-                                         "date_modify",
-                                         "decryptAES",
-                                         "deepEqual",
-                                         "derivePassword",
-                                         "duration",
-                                         "durationRound",
-                                         "encryptAES",
-                                         "fromToml",
-                                         "genCAWithKey",
-                                         "genPrivateKey",
-                                         "genSelfSignedCertWithKey",
-                                         "genSignedCertWithKey",
-                                         "getHostByName",
-                                         "hello",
-                                         "htmlDate",
-                                         "htmlDateInZone",
-                                         "htpasswd",
-                                         "initials",
-                                         "mustChunk",
-                                         "mustDateModify",
-                                         "mustFromJson",
-                                         "mustRegexFindAll",
-                                         "mustSlice",
-                                         "mustToDate",
-                                         "mustToPrettyJson",
-                                         "mustToRawJson",
-                                         "mustToToml",
-                                         "must_date_modify",
-                                         "plural",
-                                         "randBytes",
-                                         "randInt",
-                                         "regexFindAll",
-                                         "regexQuoteMeta",
-                                         "round",
-                                         "seq",
-                                         "sha512sum",
-                                         "shuffle",
-                                         "snakecase",
-                                         "splitn",
-                                         "swapcase",
-                                         "toDate",
-                                         "toDecimal",
-                                         "toPrettyJson",
-                                         "toYamlPretty",
-                                         "trimall",
-                                         "typeIsLike",
-                                         "unixEpoch",
-                                         "untitle",
-                                         "urlJoin",
-                                         "urlParse",
-                                         "wrap",
-                                         "wrapWith"};
+constexpr std::string_view kPendingFunctions =
+    "abbrev abbrevboth ago b32dec b32enc bcrypt biggest buildCustomCert call camelcase chunk "
+    "dateInZone dateModify date_in_zone date_modify decryptAES deepEqual derivePassword "
+    "duration durationRound encryptAES fromToml genCAWithKey genPrivateKey "
+    "genSelfSignedCertWithKey genSignedCertWithKey getHostByName hello htmlDate htmlDateInZone "
+    "htpasswd initials mustChunk mustDateModify mustFromJson mustRegexFindAll mustSlice "
+    "mustToDate mustToPrettyJson mustToRawJson mustToToml must_date_modify plural randBytes "
+    "randInt regexFindAll regexQuoteMeta round seq sha512sum shuffle snakecase splitn swapcase "
+    "toDate toDecimal toPrettyJson toYamlPretty trimall typeIsLike unixEpoch untitle urlJoin "
+    "urlParse wrap wrapWith";
 
 struct Case {
   std::string file, name, source;
   std::string tmpl, defines;
   YAML::Node data, values, files, chart, expect_files;
-  std::string release, chart_dir;
+  std::string release;
   std::optional<std::string> expect, error;
   std::string exception, pending;
   std::string helm_differs;  // how helm's expectation differs from sprig's test
@@ -134,7 +79,6 @@ Case read_case(const YAML::Node& n, const std::string& file) {
   c.chart = field(n, "chart");
   c.expect_files = field(n, "expect_files");
   c.release = scalar(n, "release");
-  c.chart_dir = scalar(n, "chart_dir");
   if (n["expect"]) c.expect = n["expect"].as<std::string>();
   if (n["error"]) c.error = n["error"].as<std::string>();
   c.exception = scalar(n, "exception");
@@ -236,7 +180,7 @@ Outcome run_chart(const Case& c) {
   SourceSet set = chart_tree(c.chart);
   Chart chart;
   Outcome o;
-  std::string dir = c.chart_dir.empty() ? top_chart_dir(set) : c.chart_dir;
+  std::string dir = top_chart_dir(set);
   if (!load_chart(set, dir, chart)) {
     o.got = "chart not loaded: " + (chart.notes.empty() ? "" : chart.notes.front().message);
     return o;
@@ -270,8 +214,8 @@ bool is_word_char(char ch) {
 
 // Whether `text` calls one of the functions still to come (a whole word).
 bool names_pending_function(const std::string& text) {
-  for (const char* f : kPendingFunctions) {
-    const std::string name = f;
+  std::istringstream names{std::string(kPendingFunctions)};
+  for (std::string name; names >> name;) {
     for (auto at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
       bool before = at == 0 || !is_word_char(text[at - 1]);
       bool after = at + name.size() >= text.size() || !is_word_char(text[at + name.size()]);
