@@ -234,6 +234,22 @@ TEST_CASE("values files and --set pairs override chart defaults in order", "[hel
   CHECK(pod->text.find("privileged: false") != std::string::npos);
 }
 
+TEST_CASE("a chart's null defaults are no values, a user's null removes a default",
+          "[helm][chart]") {
+  Tree t;
+  t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add("c/values.yaml", "top: null\nmap: {a: null, b: {c: null, d: 1}}\nkeep: 1\ngone: 2\n");
+  t.add("c/templates/cm.yaml",
+        "v: {{ hasKey .Values \"top\" }} {{ toJson .Values.map }} {{ hasKey .Values \"gone\" }} "
+        "{{ hasKey .Values \"mine\" }}\n");
+  render::RenderOptions o;
+  o.helm_set = {"gone=null", "mine=null"};
+  auto out = render_charts(t, o);
+  REQUIRE(out.streams.size() == 1);
+  CHECK(out.streams[0].text ==
+        "# Source: c/templates/cm.yaml\nv: false {\"b\":{\"d\":1}} false true\n");
+}
+
 TEST_CASE("the --set syntax: list indexes, escaped commas, typed scalars", "[helm][chart]") {
   Tree t;
   t.add("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
@@ -338,7 +354,10 @@ TEST_CASE(".Files, .Capabilities and .Template as helm template sets them", "[he
         "policy: {{ .Capabilities.APIVersions.Has \"policy/v1\" }} {{ "
         ".Capabilities.APIVersions.Has \"x/v9\" }}\n"
         "name: {{ .Template.Name }} {{ .Template.BasePath }}\n"
-        "ns: {{ .Release.Namespace }}\n");
+        "ns: {{ .Release.Namespace }}\n"
+        // .Files is helm's map of path to bytes: its files, not its methods, are entries.
+        "files: {{ len .Files }}{{ range $p, $_ := .Files }} {{ $p }}{{ end }} "
+        "{{ index .Files \"files/b.conf\" | trim }}\n");
   auto out = render_charts(t);
   REQUIRE(out.streams.size() == 1);
   CHECK(out.streams[0].text ==
@@ -352,7 +371,8 @@ TEST_CASE(".Files, .Capabilities and .Template as helm template sets them", "[he
         "kube: v1.33.0 33\n"
         "policy: true false\n"
         "name: c/templates/cm.yaml c/templates\n"
-        "ns: default\n");
+        "ns: default\n"
+        "files: 2 files/a.conf files/b.conf y=2\n");
   // files/ is not a template: it stays analysed raw.
   CHECK(std::find(out.consumed.begin(), out.consumed.end(), t.id("c/files/a.conf")) ==
         out.consumed.end());
@@ -451,15 +471,21 @@ TEST_CASE("dependency alias names the subchart, tags disable it", "[helm][chart]
   t.add("c/charts/metrics/Chart.yaml", "apiVersion: v2\nname: metrics\nversion: 1.0.0\n");
   t.add("c/charts/metrics/templates/m.yaml", "kind: ServiceMonitor\n");
   t.add("c/values.yaml", "sessions:\n  size: 3\ntags:\n  observability: false\n");
+  // .Subcharts holds the enabled subcharts by alias (helm v4), .Chart.IsRoot the top chart.
+  t.add("c/templates/s.yaml",
+        "subcharts: {{ keys .Subcharts }} {{ .Subcharts.sessions.Values.size }} "
+        "{{ .Subcharts.sessions.Chart.IsRoot }} {{ .Chart.IsRoot }}\n");
   auto out = render_charts(t);
   INFO((out.problems.empty() ? "" : out.problems[0].message));
   CHECK(out.problems.empty());
-  REQUIRE(out.streams.size() == 1);
+  REQUIRE(out.streams.size() == 2);
   CHECK(out.streams[0].text ==
         "# Source: c/charts/sessions/templates/a.yaml\nname: sessions\nsize: 3\n");
+  CHECK(out.streams[1].text ==
+        "# Source: c/templates/s.yaml\nsubcharts: [sessions] 3 false true\n");
   render::RenderOptions on;
   on.helm_set = {"tags.observability=true"};
-  CHECK(render_charts(t, on).streams.size() == 2);
+  CHECK(render_charts(t, on).streams.size() == 3);
 }
 
 }  // namespace helm_chart_test

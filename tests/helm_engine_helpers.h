@@ -16,17 +16,11 @@ struct Rendered {
   render::helm::Output out;
 };
 
-// `values_yaml` becomes `.Values` (file id 9 for locations); `defines` is parsed first.
-inline Rendered render_template(const std::string& text, const std::string& values_yaml = "{}",
+// Runs `text` with `dot` as its data (`.`); `defines` is parsed first.
+inline Rendered render_with_dot(const std::string& text, const render::helm::Value& dot,
                                 const std::string& defines = "") {
   using namespace render::helm;
   Rendered r;
-  Value values;
-  std::string error;
-  if (!parse_yaml_value(values_yaml, 9, "", values, error)) {
-    r.error = "values: " + error;
-    return r;
-  }
   TemplateSet set;
   ParsedFile lib, main;
   ParseError pe;
@@ -42,7 +36,6 @@ inline Rendered render_template(const std::string& text, const std::string& valu
     return r;
   }
   for (auto& d : main.defines) set.named[d.first] = d.second;
-  Value dot = Value::new_map({{"Values", values}});
   Exec exec(set, dot);
   try {
     exec.run(main.body, dot, r.out);
@@ -52,6 +45,20 @@ inline Rendered render_template(const std::string& text, const std::string& valu
   }
   r.text = r.out.text;
   return r;
+}
+
+// `values_yaml` becomes `.Values` (file id 9 for locations); `defines` is parsed first.
+inline Rendered render_template(const std::string& text, const std::string& values_yaml = "{}",
+                                const std::string& defines = "") {
+  using namespace render::helm;
+  Value values;
+  std::string error;
+  if (!parse_yaml_value(values_yaml, 9, "", values, error)) {
+    Rendered r;
+    r.error = "values: " + error;
+    return r;
+  }
+  return render_with_dot(text, Value::new_map({{"Values", values}}), defines);
 }
 
 // The output of a template that must run; the test fails with the engine's error otherwise.

@@ -81,6 +81,13 @@ TEST_CASE("dicts are shared as Go maps: set, merge, mergeOverwrite, hasKey, dig"
   CHECK(
       run("{{ $m := mergeOverwrite (dict \"a\" 1) (dict \"a\" 2 \"b\" 3) }}{{ $m.a }}{{ $m.b }}") ==
       "23");
+  // mergo: a false fills nothing under merge, replaces under mergeOverwrite; nil is skipped,
+  // or stored with overwrite; a dict that would contain itself stops the template.
+  CHECK(run("{{ merge (dict \"a\" false \"b\" true) (dict \"a\" true \"b\" false \"c\" nil) }} "
+            "{{ mergeOverwrite (dict \"a\" true \"b\" 1) (dict \"a\" false \"b\" nil) }}") ==
+        "map[a:true b:true] map[a:false b:<nil>]");
+  CHECK(render_template("{{ $d := dict }}{{ $_ := mergeOverwrite $d (dict \"x\" (list $d)) }}")
+            .error.find("contain itself") != std::string::npos);
   CHECK(run("{{ dig \"a\" \"b\" \"none\" .Values }}|{{ dig \"a\" \"x\" \"none\" .Values }}",
             "a: {b: found}") == "found|none");
 }
@@ -99,6 +106,26 @@ TEST_CASE("strings: quote, trunc, trimSuffix, contains, replace, split, join, re
         "a+b p");
   CHECK(run("{{ regexMatch \"^v[0-9]+\" \"v12\" }} {{ regexReplaceAll \"([a-z]+)-([0-9]+)\" "
             "\"ab-12\" \"$2.$1\" }}") == "true 12.ab");
+}
+
+TEST_CASE("regexReplaceAll and regexSplit match as Go's regexp does", "[helm][functions]") {
+  // An empty match right after a match is not replaced; a pattern matching the empty string
+  // splits between characters; named groups and `$$` in the template.
+  CHECK(run("{{ regexReplaceAll \"a*\" \"baaac\" \"X\" }} {{ regexSplit \"\" \"abc\" -1 }} "
+            "{{ regexReplaceAll \"(?P<v>[0-9]+)\" \"a1b22\" \"<${v}>$$\" }}") ==
+        "XbXcX [a b c] a<1>$b<22>$");
+  CHECK(run("{{ regexReplaceAll \"b\" \"abc\" \"$\" }} {{ regexReplaceAll \"b\" \"abc\" \"${1\" }} "
+            "{{ regexSplit \",\" \"a,b,c\" 2 }}") == "a$c a${1c [a b,c]");
+}
+
+TEST_CASE("kebabcase splits words as huandu/xstrings does", "[helm][functions]") {
+  // xstrings' own samples beyond sprig's test table: a number joins the word before it unless
+  // letters follow it.
+  CHECK(run("{{ kebabcase \"http2xx\" }} {{ kebabcase \"HTTP20xOK\" }} "
+            "{{ kebabcase \"Duration2m3s\" }} {{ kebabcase \"Bld4Floor3rd\" }}") ==
+        "http-2xx http-20x-ok duration-2m3s bld4-floor-3rd");
+  CHECK(run("{{ kebabcase \"HTTPStatus\" }} {{ kebabcase \"a.b\" }} {{ kebabcase \"\" }}") ==
+        "http-status a.b ");
 }
 
 TEST_CASE("lists: list, append, has, uniq, first, last, without, compact", "[helm][functions]") {
@@ -163,6 +190,10 @@ TEST_CASE("conversion, math, encoding and hashing", "[helm][functions]") {
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(run("{{ toString 3 }} {{ kindOf .Values.l }} {{ typeOf .Values.n }}", "l: []\nn: 1") ==
         "3 slice float64");
+  // sprig's strslice: a scalar is a list of one string, nil an empty list; until counts down
+  // to a negative count.
+  CHECK(run("{{ toStrings 3 }} {{ toStrings .Values.missing | len }} {{ join \"-\" nil }}|"
+            "{{ until -3 }} {{ until 0 }}") == "[3] 0 |[0 -1 -2] []");
 }
 
 TEST_CASE("toJson, fromYaml, fromJson round trips", "[helm][functions]") {
@@ -171,6 +202,15 @@ TEST_CASE("toJson, fromYaml, fromJson round trips", "[helm][functions]") {
   CHECK(run("{{ (fromYaml \"a: {b: 2}\").a.b }}") == "2");
   CHECK(run("{{ (fromJson \"{\\\"k\\\": \\\"v\\\"}\").k }}") == "v");
   CHECK(run("{{ (fromYaml \"a: [\").Error | contains \"line\" }}") == "true");
+  // toRawJson leaves HTML alone, and only the escapes toJson wrote for it (an escaped
+  // backslash before "u003c" is text).
+  CHECK(run(R"({{ toRawJson (dict "a" "<\\u003c&>") }})") == R"({"a":"<\\u003c&>"})");
+  // A document of another kind is json's type error; null is empty (helm's funcs_test.go has
+  // the list and map cases).
+  CHECK(run("{{ fromYaml \"3\" }}|{{ fromJsonArray \"true\" }}|{{ fromYaml \"~\" }}") ==
+        "map[Error:error unmarshaling JSON: while decoding JSON: json: cannot unmarshal number "
+        "into Go value of type map[string]interface {}]|[json: cannot unmarshal bool into Go "
+        "value of type []interface {}]|map[]");
 }
 
 TEST_CASE("tpl renders values text as a template, required and fail stop the render",
@@ -200,6 +240,20 @@ TEST_CASE("semverCompare against Kubernetes versions", "[helm][functions]") {
   CHECK(run("{{ semverCompare \"^1.2.0\" \"1.9.1\" }} {{ semverCompare \"~1.2.0\" \"1.3.0\" }}") ==
         "true false");
   CHECK(run("{{ semverCompare \">=1.20, <1.25 || >=1.30\" \"1.33.0\" }}") == "true");
+  // Prerelease parts compare as Masterminds does: numbers as numbers, below words.
+  CHECK(run("{{ semverCompare \">=1.0.0-alpha.10\" \"1.0.0-alpha.9\" }} "
+            "{{ semverCompare \">=1.0.0-alpha.10\" \"1.0.0-alpha.11\" }}") == "false true");
+}
+
+TEST_CASE("semver values have *semver.Version's comparison methods", "[helm][functions]") {
+  CHECK(run("{{ (semver \"1.0.0-alpha.10\").Compare (semver \"1.0.0-alpha.9\") }} "
+            "{{ (semver \"1.0.0-1\").Compare (semver \"1.0.0-a\") }} "
+            "{{ (semver \"1.0.0-rc.1\").LessThan (semver \"1.0.0\") }} "
+            "{{ (semver \"v2.1\").Equal (semver \"2.1.0+build\") }} "
+            "{{ (semver \"2.0.0\").GreaterThanEqual (semver \"2.0.0\") }}") ==
+        "1 -1 true true true");
+  CHECK(render_template("{{ (semver \"1.0.0\").Compare \"1.0.0\" }}")
+            .error.find("expected *semver.Version; got string") != std::string::npos);
 }
 
 TEST_CASE("non-deterministic functions return fixed placeholders", "[helm][functions]") {

@@ -64,9 +64,6 @@ std::vector<std::string> find_chart_roots(const SourceSet& sources);
 bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, int depth = 0,
                 VirtualFiles* virtual_files = nullptr);
 
-// Helm v4.2 coalesces a chart's own defaults without their nulls (its cleanNilValues): `key:`
-// left empty in values.yaml is no key at all (`hasKey` is false, `toYaml` leaves it out).
-void drop_default_nulls(Value& v, int depth = 0);
 // Helm's value coalescing: `over` wins, maps merge, a null in `over` removes the key.
 void coalesce_values(Value& over, const Value& defaults, int depth = 0);
 // The value at a dotted key path ("debug.enabled", "a.list[0].b"), or nullptr.

@@ -311,7 +311,6 @@ bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, 
     chart.values = Value::new_map();
     chart.values.from = at;
   }
-  drop_default_nulls(chart.values);
   collect_files(sources, chart);
   if (depth < kMaxSubchartDepth) load_subcharts(sources, chart, depth, virtual_files);
   return true;

@@ -130,86 +130,6 @@ void Exec::run(const NodeList& nodes, const Value& dot, Output& out) {
   out_ = saved;
 }
 
-Output Exec::call_named(const std::string& name, const Value& dot, const Location& at) {
-  auto found = set_.named.find(name);
-  if (found == set_.named.end()) {
-    RenderError e(fmt::format("no template \"{}\" associated with the chart", name), at);
-    e.missing_define = name;
-    throw e;
-  }
-  if (depth_ >= kMaxIncludeDepth)
-    throw RenderError(fmt::format("template \"{}\": more than {} nested include/template calls",
-                                  name, kMaxIncludeDepth),
-                      at);
-  ++depth_;
-  auto saved_vars = std::move(vars_);
-  vars_.clear();
-  vars_.emplace_back("$", dot);
-  Output out;
-  Output* saved = out_;
-  out_ = &out;
-  std::shared_ptr<NodeList> body = found->second;  // a define may be replaced while it runs
-  try {
-    list(*body, dot);
-  } catch (...) {
-    out_ = saved;
-    vars_ = std::move(saved_vars);
-    --depth_;
-    throw;
-  }
-  out_ = saved;
-  vars_ = std::move(saved_vars);
-  --depth_;
-  return out;
-}
-
-namespace {
-
-// Defines put into a template set for one `tpl` call, taken out (the earlier ones back) after.
-struct ScopedDefines {
-  TemplateSet& set;
-  std::vector<std::pair<std::string, std::shared_ptr<NodeList>>> saved;
-  explicit ScopedDefines(TemplateSet& s) : set(s) {}
-  void put(const std::string& name, std::shared_ptr<NodeList> body) {
-    auto found = set.named.find(name);
-    saved.emplace_back(name, found == set.named.end() ? nullptr : found->second);
-    set.named[name] = std::move(body);
-  }
-  ~ScopedDefines() {
-    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
-      if (it->second) {
-        set.named[it->first] = it->second;
-      } else {
-        set.named.erase(it->first);
-      }
-    }
-  }
-  ScopedDefines(const ScopedDefines&) = delete;
-  ScopedDefines& operator=(const ScopedDefines&) = delete;
-};
-
-}  // namespace
-
-Output Exec::run_text(const std::string& text, const Value& dot, const Location& at) {
-  auto parsed = std::make_shared<ParsedFile>();
-  ParseError error;
-  if (!parse_template(text, at.file, *parsed, error))
-    throw RenderError("tpl: " + error.message, at);
-  // helm runs `tpl` in a clone of the template set: the text's defines are seen by it and by
-  // what it includes, and are gone afterwards.
-  ScopedDefines scoped(set_);
-  for (auto& d : parsed->defines) scoped.put(d.first, d.second);
-  set_.keep.push_back(parsed);
-  std::string name = "\x01tpl";
-  scoped.put(name, std::make_shared<NodeList>(parsed->body));
-  Output out = call_named(name, dot, at);
-  // tpl text has no file of its own: its spans are the calling action's.
-  for (Span& sp : out.spans) {
-    if (sp.at.file == at.file && !sp.values.valid()) sp.at = at;
-  }
-  return out;
-}
-
 Exec::Flow Exec::list(const NodeList& nodes, const Value& dot) {
   if (nesting_ >= kMaxBodyNesting) {
     throw RenderError(fmt::format("template bodies (if, range, with, include) nested more than {} "
@@ -332,7 +252,9 @@ Exec::Flow Exec::range(const Node& n, const Value& dot) {
     std::shared_ptr<Map> items = v.map;
     std::vector<std::string> keys;
     keys.reserve(items->size());
-    for (const auto& entry : *items) keys.push_back(entry.first);
+    for (const auto& entry : *items) {
+      if (entry.second.kind != Kind::Method) keys.push_back(entry.first);  // .Files' methods
+    }
     for (const std::string& key : keys) {
       auto it = items->find(key);
       Value item = it == items->end() ? Value() : it->second;  // a copy: the body may erase it

@@ -109,15 +109,15 @@ class Exec {
   void run(const NodeList& nodes, const Value& dot, Output& out);
   // `include NAME DOT` / `template NAME DOT`: the named template's output.
   Output call_named(const std::string& name, const Value& dot, const Location& at);
-  // `tpl TEXT DOT`: parses `text` in this template set and runs it.
+  // `tpl TEXT DOT`: parses `text` in this template set and runs it; its defines last as long.
   Output run_text(const std::string& text, const Value& dot, const Location& at);
   const Value& root() const { return root_; }
   TemplateSet& set() { return set_; }
   // Records every guard whose deciding value came from .Values (the chart's switches).
   void record_guards(std::vector<GuardSeen>* into) { guards_ = into; }
   // Records every value taken from .Values (`roots`: the maps that are a chart's whole
-  // .Values), and whether the template changed state other templates share (`set` on a map,
-  // `tpl` defines), after which re-running it alone would not reproduce a whole render.
+  // .Values), and whether the template changed state other templates share (`set` on a map),
+  // after which re-running it alone would not reproduce a whole render.
   void record_reads(std::vector<ValueRead>* into, const std::vector<const Map*>* roots) {
     reads_ = into;
     roots_ = roots;

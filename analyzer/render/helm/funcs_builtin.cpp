@@ -61,7 +61,11 @@ Value fn_len(Exec&, std::vector<Value>& a, const Location& at) {
   const Value& v = a[0];
   if (v.is_string()) return Value::integer(static_cast<std::int64_t>(v.s.size()));
   if (v.is_list()) return Value::integer(static_cast<std::int64_t>(v.list->size()));
-  if (v.is_map()) return Value::integer(static_cast<std::int64_t>(v.map->size()));
+  if (v.is_map()) {
+    std::int64_t n = 0;
+    for (const auto& e : *v.map) n += e.second.kind != Kind::Method;  // .Files' methods
+    return Value::integer(n);
+  }
   throw RenderError("error calling len: len of type " + type_name(v), at);
 }
 

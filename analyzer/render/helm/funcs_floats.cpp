@@ -3,6 +3,8 @@
 // in decimal (shopspring's decimal) and returns the nearest float64: 0.1 + 0.2 is 0.3 there. The
 // result here is the double's value rounded to 15 significant digits, which gives the same float64
 // for the values charts use (memory units, ratios); docs/rendering.md notes the difference.
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -79,6 +81,22 @@ Value fn_adler32(Exec&, Args& a, const Location& at) {
 
 // `semver "1.2.3-rc.1"`: Masterminds' Version, whose methods read as fields (`.Major`) and which
 // prints as its String() ("1.2.3-rc.1").
+// A *semver.Version's comparison method (Compare, LessThan...) of the version `text`: its one
+// argument must be another version, whose order against this one `result` turns into a value.
+Value version_method(const std::string& text, Value (*result)(int order)) {
+  return Value::function([text, result](const std::vector<Value>& args) {
+    const Value* other = args.size() == 1 && args[0].is_map() ? &args[0] : nullptr;
+    auto self = other ? other->map->find("\x01") : Map::const_iterator{};
+    int order = 0;
+    if (!other || self == other->map->end() || !semver_order(text, self->second.s, order)) {
+      throw RenderError(fmt::format("wrong type for value; expected *semver.Version; got {}",
+                                    args.size() == 1 ? type_name(args[0]) : "no argument"),
+                        Location{});
+    }
+    return result(order);
+  });
+}
+
 Value fn_semver(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "semver", at);
   std::string original = text_of(a[0]), text;
@@ -97,13 +115,20 @@ Value fn_semver(Exec&, Args& a, const Location& at) {
     std::from_chars(core.data() + k, core.data() + dot, part[i]);
     k = dot + 1;
   }
-  return Value::new_map({{"Major", Value::integer(part[0])},
-                         {"Minor", Value::integer(part[1])},
-                         {"Patch", Value::integer(part[2])},
-                         {"Prerelease", Value::string(pre)},
-                         {"Metadata", Value::string(meta)},
-                         {"Original", Value::string(original)},
-                         {"\x01", Value::string(text)}});
+  return Value::new_map(
+      {{"Major", Value::integer(part[0])},
+       {"Minor", Value::integer(part[1])},
+       {"Patch", Value::integer(part[2])},
+       {"Prerelease", Value::string(pre)},
+       {"Metadata", Value::string(meta)},
+       {"Original", Value::string(original)},
+       {"Compare", version_method(text, [](int o) { return Value::integer(o); })},
+       {"Equal", version_method(text, [](int o) { return Value::boolean(o == 0); })},
+       {"LessThan", version_method(text, [](int o) { return Value::boolean(o < 0); })},
+       {"LessThanEqual", version_method(text, [](int o) { return Value::boolean(o <= 0); })},
+       {"GreaterThan", version_method(text, [](int o) { return Value::boolean(o > 0); })},
+       {"GreaterThanEqual", version_method(text, [](int o) { return Value::boolean(o >= 0); })},
+       {"\x01", Value::string(text)}});
 }
 
 }  // namespace

@@ -69,6 +69,48 @@ bool read_yaml(Exec& ex, const Args& a, const char* name, const Location& at, Va
   return ok;
 }
 
+// encoding/json's name for the kind of JSON value a Go map or slice cannot hold.
+const char* json_kind(const Value& v) {
+  switch (v.kind) {
+    case Kind::List:
+      return "array";
+    case Kind::Map:
+      return "object";
+    case Kind::String:
+      return "string";
+    case Kind::Int:
+    case Kind::Float:
+      return "number";
+    case Kind::Bool:
+      return "bool";
+    default:
+      return "null";
+  }
+}
+
+// sigs.k8s.io/yaml's Unmarshal converts to JSON first; its errors carry this prefix.
+constexpr const char* kYamlJsonError = "error unmarshaling JSON: while decoding JSON: ";
+
+// Helm unmarshals into a map[string]interface{} or a []interface{}: a document of another
+// kind is json's type error, which fromYaml/fromJson return as {"Error": message} and the
+// Array forms as the one-element list [message]. A null document is an empty result.
+Value as_map(const Value& v, const std::string& prefix) {
+  if (v.is_map()) return v;
+  if (v.is_nil()) return Value::new_map();
+  return Value::new_map(
+      {{"Error", Value::string(fmt::format("{}json: cannot unmarshal {} into Go value of type "
+                                           "map[string]interface {{}}",
+                                           prefix, json_kind(v)))}});
+}
+
+Value as_list(const Value& v, const std::string& prefix) {
+  if (v.is_list()) return v;
+  if (v.is_nil()) return Value::new_list();
+  return Value::new_list({Value::string(
+      fmt::format("{}json: cannot unmarshal {} into Go value of type []interface {{}}", prefix,
+                  json_kind(v)))});
+}
+
 // Helm's fromYaml turns a parse error into {"Error": message}.
 Value fn_from_yaml(Exec& ex, Args& a, const Location& at) {
   arity(a, 1, 1, "fromYaml", at);
@@ -76,7 +118,7 @@ Value fn_from_yaml(Exec& ex, Args& a, const Location& at) {
   std::string error;
   if (!read_yaml(ex, a, "fromYaml", at, out, error))
     return Value::new_map({{"Error", Value::string(error)}});
-  return out.is_map() ? out : Value::new_map();
+  return as_map(out, kYamlJsonError);
 }
 
 Value fn_from_yaml_array(Exec& ex, Args& a, const Location& at) {
@@ -85,7 +127,7 @@ Value fn_from_yaml_array(Exec& ex, Args& a, const Location& at) {
   std::string error;
   if (!read_yaml(ex, a, "fromYamlArray", at, out, error))
     return Value::new_list({Value::string(error)});
-  return out.is_list() ? out : Value::new_list();
+  return as_list(out, kYamlJsonError);
 }
 
 Value fn_to_json(Exec&, Args& a, const Location& at) {
@@ -108,7 +150,7 @@ Value fn_from_json(Exec&, Args& a, const Location& at) {
   std::string error;
   if (!parse_json_value(text_of(a[0]), out, error))
     return Value::new_map({{"Error", Value::string(error)}});
-  return out.is_map() ? out : Value::new_map();
+  return as_map(out, "");
 }
 
 Value fn_from_json_array(Exec&, Args& a, const Location& at) {
@@ -116,7 +158,7 @@ Value fn_from_json_array(Exec&, Args& a, const Location& at) {
   Value out;
   std::string error;
   if (!parse_json_value(text_of(a[0]), out, error)) return Value::new_list({Value::string(error)});
-  return out.is_list() ? out : Value::new_list();
+  return as_list(out, "");
 }
 
 // Helm's fromToml turns a parse error into {"Error": message}, as fromYaml.
@@ -168,7 +210,6 @@ void add_helm_functions(FunctionTable& t) {
   t["fromYamlArray"] = fn_from_yaml_array;
   t["toJson"] = fn_to_json;
   t["mustToJson"] = fn_to_json;
-  t["toRawJson"] = fn_to_json;
   t["toToml"] = fn_to_toml;
   t["mustToToml"] = fn_must_to_toml;
   t["fromToml"] = fn_from_toml;

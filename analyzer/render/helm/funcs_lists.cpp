@@ -199,18 +199,21 @@ Value fn_sort_alpha(Exec&, Args& a, const Location& at) {
   return Value::new_list(std::move(out));
 }
 
+// sprig's until counts from 0 towards `n`, down when it is negative (untilStep 0 n -1).
 Value fn_until(Exec& ex, Args& a, const Location& at) {
   arity(a, 1, 1, "until", at);
   List out;
   const std::int64_t n = int_of(a[0]);
-  if (n > static_cast<std::int64_t>(kMaxListItems)) {
+  const std::uint64_t count = n < 0 ? 0 - static_cast<std::uint64_t>(n) : n;
+  if (count > kMaxListItems) {
     throw RenderError(fmt::format("until {} would build a list of {} items, past sbreview's "
                                   "budget of {}",
-                                  n, n, kMaxListItems),
+                                  n, count, kMaxListItems),
                       at);
   }
-  ex.charge(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)) * kElementBytes, "until", at);
-  for (std::int64_t k = 0; k < n; ++k) out.push_back(Value::integer(k));
+  ex.charge(count * kElementBytes, "until", at);
+  const std::int64_t step = n < 0 ? -1 : 1;
+  for (std::int64_t k = 0; k != n; k += step) out.push_back(Value::integer(k));
   return Value::new_list(std::move(out));
 }
 
@@ -297,28 +300,53 @@ Value fn_pluck(Exec&, Args& a, const Location& at) {
   return Value::new_list(std::move(out));
 }
 
-// mergo's Merge: `dst` keeps its values; maps merge recursively; with `overwrite`, non-empty
-// source values replace (mergo.WithOverride skips empty ones).
-void merge_into(Map& dst, const Map& src, bool overwrite, int depth) {
-  if (depth > 100) return;
-  for (const auto& entry : src) {
-    auto f = dst.find(entry.first);
-    if (f == dst.end()) {
-      dst.emplace(entry.first, deep_copy(entry.second));
-    } else if (f->second.is_map() && entry.second.is_map()) {
-      merge_into(*f->second.map, *entry.second.map, overwrite, depth + 1);
-    } else if (overwrite ? !empty_value(entry.second)
-                         : empty_value(f->second) && f->second.kind != Kind::Bool) {
-      f->second = deep_copy(entry.second);
+// Stores `v` at `key` of `dst` as Go does, without a copy (its maps and lists are then shared),
+// unless `v` holds `dst` or a map holding it (`within`): that map would contain itself.
+void store(Map& dst, const std::string& key, const Value& v, const std::vector<const Map*>& within,
+           const Location& at) {
+  for (const Map* m : within) {
+    if (contains_map(v, m)) {
+      throw RenderError(
+          "merge would make a dict contain itself, which has no end: helm never "
+          "finishes printing or copying it",
+          at, Cause::Repository);
     }
   }
+  dst[key] = v;
+}
+
+// mergo v1.0.1's deepMerge of two map[string]interface{}, as sprig's merge (`overwrite` false)
+// and mergeOverwrite (mergo's WithOverride) call it, key by key: a nil source value is skipped
+// (stored with `overwrite`); a dict merges into a dict in place; any other value is stored when
+// `overwrite` or when the entry is missing or empty (false, 0, "", nil, empty dict or list), and
+// a dict or list source never replaces a non-empty entry without `overwrite`. A stored dict is
+// the source's own, as in Go: a later merge into it changes the source (sprig issue 188).
+void merge_into(Map& dst, const Map& src, bool overwrite, std::vector<const Map*>& within,
+                const Location& at) {
+  if (within.size() > 100) return;
+  within.push_back(&dst);
+  for (const auto& [key, value] : src) {
+    auto found = dst.find(key);
+    const bool present = found != dst.end();
+    if (value.is_nil()) {
+      if (overwrite) store(dst, key, value, within, at);
+      continue;
+    }
+    if (value.is_map() && present && found->second.is_map()) {
+      merge_into(*found->second.map, *value.map, overwrite, within, at);
+      if (!found->second.map->empty()) continue;  // mergo judges the merged dict
+    }
+    if (overwrite || !present || empty_value(found->second)) store(dst, key, value, within, at);
+  }
+  within.pop_back();
 }
 
 Value merge_fn(Args& a, const Location& at, bool overwrite, const char* name) {
   if (a.empty()) throw RenderError(fmt::format("wrong number of args for {}", name), at);
   Map& dst = map_arg(a[0], name, at);
+  std::vector<const Map*> within;
   for (std::size_t k = 1; k < a.size(); ++k)
-    merge_into(dst, read_map(a[k], name, at), overwrite, 0);
+    merge_into(dst, read_map(a[k], name, at), overwrite, within, at);
   return a[0];
 }
 

@@ -25,11 +25,17 @@ Value fn_float(Exec&, Args& a, const Location& at) {
   return Value::number(as_float(a[0]));
 }
 
+// sprig's strslice: a list's items as strings, nil items left out; another value is a list
+// of its one string, nil an empty list.
 Value fn_to_strings(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "toStrings", at);
   List out;
   if (a[0].is_list()) {
-    for (const Value& v : *a[0].list) out.push_back(Value::string(text_of(v)));
+    for (const Value& v : *a[0].list) {
+      if (!v.is_nil()) out.push_back(Value::string(text_of(v)));
+    }
+  } else if (!a[0].is_nil()) {
+    out.push_back(Value::string(text_of(a[0])));
   }
   return Value::new_list(std::move(out));
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyzer/render/helm/funcs.h"
+#include "analyzer/render/helm/go_regexp.h"
 
 namespace sbr::render::helm {
 
@@ -237,6 +238,7 @@ Value fn_join(Exec& ex, Args& a, const Location& at) {
     ex.charge(sep.size() * a[1].list->size(), "join", at);
     bool first = true;
     for (const Value& v : *a[1].list) {
+      if (v.is_nil()) continue;  // sprig's strslice leaves nil out
       out += (first ? "" : sep) + text_of(v);
       first = false;
     }
@@ -305,56 +307,26 @@ Value fn_regex_find(Exec&, Args& a, const Location& at) {
   return Value::string(std::string(match));
 }
 
-// Go's regexp expands $1 / ${name}; RE2 writes \1: translate the numbered forms.
-std::string go_replacement(const std::string& repl) {
-  std::string out;
-  for (std::size_t k = 0; k < repl.size(); ++k) {
-    if (repl[k] == '\\') {
-      out += "\\\\";
-    } else if (repl[k] == '$' && k + 1 < repl.size() &&
-               std::isdigit(static_cast<unsigned char>(repl[k + 1]))) {
-      out += '\\';
-      out += repl[++k];
-    } else if (repl[k] == '$' && k + 2 < repl.size() && repl[k + 1] == '{' &&
-               std::isdigit(static_cast<unsigned char>(repl[k + 2]))) {
-      std::size_t close = repl.find('}', k);
-      out += '\\' + repl.substr(k + 2, close - k - 2);
-      k = close;
-    } else {
-      out += repl[k];
-    }
-  }
-  return out;
-}
-
+// sprig's regexReplaceAll is Go's ReplaceAllString: `$1W` names a group "1W" (there is none:
+// empty), `${1}W` is group 1 then W, `$$` a dollar.
 Value fn_regex_replace_all(Exec&, Args& a, const Location& at) {
   arity(a, 3, 3, "regexReplaceAll", at);
-  std::string s = text_of(a[1]);
-  RE2::GlobalReplace(&s, regex_of(text_of(a[0]), at), go_replacement(text_of(a[2])));
-  return Value::string(s);
+  return Value::string(
+      go_replace_all(regex_of(text_of(a[0]), at), text_of(a[1]), text_of(a[2]), false));
 }
 
 Value fn_regex_replace_literal(Exec&, Args& a, const Location& at) {
   arity(a, 3, 3, "regexReplaceAllLiteral", at);
-  std::string s = text_of(a[1]), repl;
-  for (char c : text_of(a[2])) repl += c == '\\' ? std::string("\\\\") : std::string(1, c);
-  RE2::GlobalReplace(&s, regex_of(text_of(a[0]), at), repl);
-  return Value::string(s);
+  return Value::string(
+      go_replace_all(regex_of(text_of(a[0]), at), text_of(a[1]), text_of(a[2]), true));
 }
 
+// Go's Split: n == 0 is no pieces, an empty match splits between characters.
 Value fn_regex_split(Exec&, Args& a, const Location& at) {
   arity(a, 3, 3, "regexSplit", at);
-  std::string s = text_of(a[1]);
-  const RE2& re = regex_of(text_of(a[0]), at);
-  std::int64_t n = int_of(a[2]);
   List out;
-  re2::StringPiece rest(s), m;
-  while ((n < 0 || static_cast<std::int64_t>(out.size()) + 1 < n) &&
-         re.Match(rest, 0, rest.size(), RE2::UNANCHORED, &m, 1) && !m.empty()) {
-    out.push_back(Value::string(std::string(rest.substr(0, m.data() - rest.data()))));
-    rest.remove_prefix(m.data() - rest.data() + m.size());
-  }
-  out.push_back(Value::string(std::string(rest)));
+  for (std::string& piece : go_split(regex_of(text_of(a[0]), at), text_of(a[1]), int_of(a[2])))
+    out.push_back(Value::string(std::move(piece)));
   return Value::new_list(std::move(out));
 }
 

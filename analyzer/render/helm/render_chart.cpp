@@ -179,41 +179,35 @@ bool blank(const std::string& s) {
                      [](char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; });
 }
 
-// What a chart's templates see, as helm's recAllTpls builds it once per chart: its metadata with
-// IsRoot, its files, its scoped values and `.Subcharts` (each enabled subchart's own objects).
-Value chart_objects(const Chart& c, const Value& values, const Value& release, const Value& caps,
-                    bool root, int depth) {
-  Value subcharts = Value::new_map();
+// What helm's recAllTpls gives a chart's templates, one object per chart: its metadata with
+// IsRoot, its files, its values, and under .Subcharts the same object of each enabled
+// subchart (`.Subcharts.db.Values.port`). `objects` receives every chart's.
+using ChartObjects = std::map<const Chart*, Value>;
+Value chart_object(const Chart& c, bool root, const Value& values, const Value& release,
+                   const Value& caps, ChartObjects& objects, int depth) {
+  Map meta = c.metadata.is_map() ? *c.metadata.map : Map{};
+  meta["IsRoot"] = Value::boolean(root);
+  Map subcharts;
   for (const Chart& sub : c.subcharts) {
     if (sub.enabled && depth < 10)
-      (*subcharts.map)[sub.name] = chart_objects(sub, sub.values, release, caps, false, depth + 1);
+      subcharts[sub.name] = chart_object(sub, false, sub.values, release, caps, objects, depth + 1);
   }
-  Value meta = Value::new_map(*c.metadata.map);
-  (*meta.map)["IsRoot"] = Value::boolean(root);
-  return Value::new_map({{"Values", values},
-                         {"Release", release},
-                         {"Chart", meta},
-                         {"Capabilities", caps},
-                         {"Files", files_object(c.files)},
-                         {"Subcharts", subcharts}});
+  Value object = Value::new_map({{"Values", values},
+                                 {"Release", release},
+                                 {"Chart", Value::new_map(std::move(meta))},
+                                 {"Capabilities", caps},
+                                 {"Files", files_object(c.files)},
+                                 {"Subcharts", Value::new_map(std::move(subcharts))}});
+  objects[&c] = object;
+  return object;
 }
 
-// Each chart's objects by chart, for dot_for.
-void index_objects(const Value& objects, const Chart& c, std::map<const Chart*, Value>& out,
-                   int depth) {
-  out.emplace(&c, objects);
-  const Value& subs = objects.map->at("Subcharts");
-  for (const Chart& sub : c.subcharts) {
-    auto found = subs.map->find(sub.name);
-    if (found != subs.map->end() && depth < 10) index_objects(found->second, sub, out, depth + 1);
-  }
-}
-
-Value dot_for(const Unit& u, const std::map<const Chart*, Value>& objects) {
-  Value dot = Value::new_map(*objects.at(u.chart).map);
-  (*dot.map)["Template"] =
+// A template's dot: its chart's object and the template's name.
+Value dot_for(const Unit& u, const ChartObjects& objects) {
+  Map dot = *objects.at(u.chart).map;
+  dot["Template"] =
       Value::new_map({{"Name", Value::string(u.name)}, {"BasePath", Value::string(u.base)}});
-  return dot;
+  return Value::new_map(std::move(dot));
 }
 
 // A file's defines, and the file itself under its path (`agent/templates/config.yaml`): helm
@@ -291,12 +285,11 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
   if (!parse_all(units, set, result, chart, settings.reuse)) return result;
   std::sort(units.begin(), units.end(),
             [](const Unit& a, const Unit& b) { return a.name < b.name; });
-  Value release = release_object(settings.release);
-  Value caps = capabilities_object(settings.release);
+  ChartObjects objects;
+  chart_object(chart, true, values, release_object(settings.release),
+               capabilities_object(settings.release), objects, 0);
   std::vector<const Map*> roots = values_roots(units, chart, values);
   std::vector<const Map*> stand_ins = stand_ins_of(chart, values);
-  std::map<const Chart*, Value> objects;
-  index_objects(chart_objects(chart, values, release, caps, true, 0), chart, objects, 0);
   for (const Unit& u : units) {
     if (!u.render) continue;
     bool skip = false;

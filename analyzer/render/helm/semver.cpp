@@ -1,5 +1,6 @@
 #include "analyzer/render/helm/semver.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <vector>
@@ -48,6 +49,41 @@ bool parse(std::string s, Version& v) {
   return v.given > 0 || v.wildcard;
 }
 
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// Masterminds' comparePrePart: numbers compare as numbers and below words, a missing part
+// below any.
+int compare_part(const std::string& a, const std::string& b) {
+  if (a == b) return 0;
+  if (a.empty() || b.empty()) return a.empty() ? -1 : 1;
+  const bool na = all_digits(a) && a.size() <= 19, nb = all_digits(b) && b.size() <= 19;
+  if (na && nb) return std::stoull(a) > std::stoull(b) ? 1 : -1;
+  if (na != nb) return na ? -1 : 1;
+  return a > b ? 1 : -1;
+}
+
+std::vector<std::string> dot_parts(const std::string& s) {
+  std::vector<std::string> parts;
+  for (std::size_t k = 0;; ++k) {
+    std::size_t dot = s.find('.', k);
+    parts.push_back(s.substr(k, dot - k));
+    if (dot == std::string::npos) return parts;
+    k = dot;
+  }
+}
+
+// Masterminds' comparePrerelease: dot-separated parts in turn.
+int compare_prerelease(const std::string& a, const std::string& b) {
+  const std::vector<std::string> pa = dot_parts(a), pb = dot_parts(b);
+  for (std::size_t k = 0; k < std::max(pa.size(), pb.size()); ++k) {
+    int d = compare_part(k < pa.size() ? pa[k] : "", k < pb.size() ? pb[k] : "");
+    if (d != 0) return d;
+  }
+  return 0;
+}
+
 int compare(const Version& a, const Version& b) {
   for (int k = 0; k < 3; ++k) {
     if (a.n[k] != b.n[k]) return a.n[k] < b.n[k] ? -1 : 1;
@@ -55,7 +91,7 @@ int compare(const Version& a, const Version& b) {
   if (a.pre == b.pre) return 0;
   if (a.pre.empty()) return 1;
   if (b.pre.empty()) return -1;
-  return a.pre < b.pre ? -1 : 1;
+  return compare_prerelease(a.pre, b.pre);
 }
 
 Version bump(const Version& v, int part) {
@@ -159,6 +195,13 @@ bool semver_normalize(const std::string& text, std::string& out) {
   if (!parse(text, v) || v.wildcard) return false;
   out = std::to_string(v.n[0]) + "." + std::to_string(v.n[1]) + "." + std::to_string(v.n[2]) +
         (v.pre.empty() ? "" : "-" + v.pre) + meta;
+  return true;
+}
+
+bool semver_order(const std::string& a, const std::string& b, int& order) {
+  Version va, vb;
+  if (!parse(a, va) || !parse(b, vb) || va.wildcard || vb.wildcard) return false;
+  order = compare(va, vb);
   return true;
 }
 

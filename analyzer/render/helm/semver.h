@@ -14,4 +14,8 @@ bool semver_satisfies(const std::string& constraint, const std::string& version,
 // build metadata kept). False when `text` is not a version.
 bool semver_normalize(const std::string& text, std::string& out);
 
+// Masterminds' Version.Compare of two versions: -1, 0 or 1 in `order` (build metadata aside,
+// prerelease parts numerically where they are numbers). False when either does not parse.
+bool semver_order(const std::string& a, const std::string& b, int& order);
+
 }  // namespace sbr::render::helm

@@ -133,13 +133,15 @@ bool set_path(Value& root, const std::string& path, const Value& v) {
   return true;
 }
 
-void drop_default_nulls(Value& v, int depth) {
+// Removes the nil entries of `v`'s maps, at every depth (helm's cleanNilValues; lists are
+// left as they are).
+static void drop_default_nils(Value& v, int depth = 0) {
   if (!v.is_map() || depth > kMaxValuesDepth) return;
   for (auto it = v.map->begin(); it != v.map->end();) {
     if (it->second.is_nil()) {
       it = v.map->erase(it);
     } else {
-      drop_default_nulls(it->second, depth + 1);
+      drop_default_nils(it->second, depth + 1);
       ++it;
     }
   }
@@ -150,7 +152,12 @@ void coalesce_values(Value& over, const Value& defaults, int depth) {
   for (const auto& entry : *defaults.map) {
     Value* mine = member(over, entry.first);
     if (!mine) {
-      over.map->emplace(entry.first, deep_copy(entry.second));
+      // A chart's null default is no value at all (helm v4 skips it and cleans the nulls of a
+      // default table, so that `hasKey` does not see them nor printf print %!s(<nil>)).
+      if (entry.second.is_nil()) continue;
+      Value copy = deep_copy(entry.second);
+      drop_default_nils(copy);
+      over.map->emplace(entry.first, std::move(copy));
     } else if (mine->is_map() && entry.second.is_map()) {
       coalesce_values(*mine, entry.second, depth + 1);
     }
