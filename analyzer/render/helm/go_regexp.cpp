@@ -89,9 +89,11 @@ void expand(const RE2& re, std::string_view tmpl, std::string_view s, const GoMa
     }
     tmpl.remove_prefix(length);
     const int g = group_of(re, name);
-    if (g >= 0 && static_cast<std::size_t>(2 * g + 1) < m.size() && m[2 * g] >= 0)
-      out += s.substr(static_cast<std::size_t>(m[2 * g]),
-                      static_cast<std::size_t>(m[2 * g + 1] - m[2 * g]));
+    if (g < 0) continue;
+    const std::size_t start = 2 * static_cast<std::size_t>(g);  // the group's bounds in `m`
+    if (start + 1 < m.size() && m[start] >= 0)
+      out += s.substr(static_cast<std::size_t>(m[start]),
+                      static_cast<std::size_t>(m[start + 1] - m[start]));
   }
   out += tmpl;
 }

@@ -164,7 +164,8 @@ bool nanoseconds(std::string_view value, std::size_t nbytes, std::int64_t& ns, s
 
 bool go_parse(std::string_view layout, std::string_view value, GoTime& out, std::string& error) {
   const std::string_view full_layout = layout, full_value = value;
-  auto fail = [&](std::string_view layout_elem, std::string_view value_elem, std::string message) {
+  auto fail = [&](std::string_view layout_elem, std::string_view value_elem,
+                  const std::string& message) {
     error = "parsing time " + time_quote(full_value);
     error += message.empty() ? " as " + time_quote(full_layout) + ": cannot parse " +
                                    time_quote(value_elem) + " as " + time_quote(layout_elem)
