@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <vector>
 
 namespace sbr::bash {
 namespace recover {
@@ -216,7 +217,8 @@ std::optional<TestSpan> test_at(const SyntaxTree& tree, TSNode err) {
   std::uint32_t s = ts_node_start_byte(err);
   TSNode open{};
   for (TSNode a = err; !ts_node_is_null(a); a = ts_node_parent(a)) {
-    if (is(a, K::test_command) && std::strcmp(ts_node_type(ts_node_child(a, 0)), "[[") == 0) {
+    if (is(a, K::test_command) && ts_node_child_count(a) > 0 &&
+        std::strcmp(ts_node_type(ts_node_child(a, 0)), "[[") == 0) {
       open = ts_node_child(a, 0);
       break;
     }
@@ -362,48 +364,66 @@ std::optional<std::uint32_t> background_statement(TSNode root, std::uint32_t byt
   return ts_node_start_byte(n);
 }
 
+// The rewrites for the tree's first error that would change its text, narrowest first.
+std::vector<recover::Rewrite> candidates_for(const SyntaxTree& t, TSNode err) {
+  std::vector<recover::Rewrite> out;
+  for (Finder find : kFinders) {
+    auto rw = find(t, err);
+    if (!rw || rw->bytes.empty() || rw->begin + rw->bytes.size() > t.text.size()) continue;
+    if (t.text.compare(rw->begin, rw->bytes.size(), rw->bytes) == 0) continue;
+    out.push_back(std::move(*rw));
+  }
+  return out;
+}
+
+void keep_repair(SyntaxTree& t, recover::Rewrite& rw, TSTree* parsed, std::string text) {
+  t.tree = parsed;
+  t.text = std::move(text);
+  Repair r;
+  r.begin = rw.begin;
+  r.end = rw.begin + static_cast<std::uint32_t>(rw.bytes.size());
+  r.affected_begin = rw.affected_begin;
+  r.affected_end = rw.affected_end;
+  TSPoint at = repair_point(t.text, rw.affected_begin);
+  r.row = at.row;
+  r.column = at.column;
+  r.what = std::move(rw.what);
+  if (rw.background) {
+    auto stmt = background_statement(t.root(), rw.begin);
+    r.background = stmt.has_value();
+    r.statement = stmt.value_or(0);
+  }
+  t.repairs.push_back(std::move(r));
+}
+
 // Tries each rewrite for the tree's first error; keeps the first that moves the first error
-// later (or removes every error). False when none did, or the parse budget is spent.
+// past its construct (or removes every error). The current tree is freed while they are tried
+// (a 4 MiB script's tree is about 240 MB: one at a time) and parsed again when none helped.
+// False when none did, or the parse budget is spent.
 bool repair_first_error(SyntaxTree& t, std::size_t& budget) {
   TSNode err = first_error(t.root());
   if (ts_node_is_null(err)) return false;
   const std::uint32_t err_at = ts_node_start_byte(err);
   const std::size_t cost = std::max<std::size_t>(t.text.size(), 1);
-  for (Finder find : kFinders) {
-    auto rw = find(t, err);
-    if (!rw || rw->bytes.empty() || rw->begin + rw->bytes.size() > t.text.size()) continue;
-    if (t.text.compare(rw->begin, rw->bytes.size(), rw->bytes) == 0) continue;
-    if (budget < cost) return false;
+  std::vector<recover::Rewrite> candidates = candidates_for(t, err);
+  if (candidates.empty() || budget < cost) return false;
+  ts_tree_delete(t.tree);
+  t.tree = nullptr;
+  for (recover::Rewrite& rw : candidates) {
+    if (budget < cost) break;
     budget -= cost;
     std::string next = t.text;
-    next.replace(rw->begin, rw->bytes.size(), rw->bytes);
+    next.replace(rw.begin, rw.bytes.size(), rw.bytes);
     TSTree* nt = reparse_text(next);
     TSNode nerr = first_error(ts_tree_root_node(nt));
-    if (!ts_node_is_null(nerr) &&
-        (ts_node_start_byte(nerr) <= err_at || ts_node_start_byte(nerr) < rw->settle_past)) {
-      ts_tree_delete(nt);
-      continue;
+    if (ts_node_is_null(nerr) ||
+        (ts_node_start_byte(nerr) > err_at && ts_node_start_byte(nerr) >= rw.settle_past)) {
+      keep_repair(t, rw, nt, std::move(next));
+      return true;
     }
-    ts_tree_delete(t.tree);
-    t.tree = nt;
-    t.text = std::move(next);
-    Repair r;
-    r.begin = rw->begin;
-    r.end = rw->begin + static_cast<std::uint32_t>(rw->bytes.size());
-    r.affected_begin = rw->affected_begin;
-    r.affected_end = rw->affected_end;
-    TSPoint at = repair_point(t.text, rw->affected_begin);
-    r.row = at.row;
-    r.column = at.column;
-    r.what = std::move(rw->what);
-    if (rw->background) {
-      auto stmt = background_statement(t.root(), rw->begin);
-      r.background = stmt.has_value();
-      r.statement = stmt.value_or(0);
-    }
-    t.repairs.push_back(std::move(r));
-    return true;
+    ts_tree_delete(nt);
   }
+  t.tree = reparse_text(t.text);
   return false;
 }
 
