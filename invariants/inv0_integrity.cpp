@@ -45,6 +45,8 @@ RuleId rule_for(ProblemKind k) {
       return rule::argv_partly_unknown;
     case ProblemKind::SwitchNotRendered:
       return rule::switch_not_rendered;
+    case ProblemKind::ParseRecovered:
+      return rule::parse_recovered;
   }
   return rule::parse_error;
 }

@@ -28,6 +28,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/agentctl",
                           "launchers/compose-layers",
                           "launchers/entrypoint",
+                          "launchers/grammar-gaps",
                           "launchers/iptables-allowlist",
                           "launchers/podkit",
                           "launchers/agentpen",

@@ -67,6 +67,14 @@ TEST_CASE("bash -n decides a syntax error, with its own line and words", "[inv0]
   CHECK(bad->message == "syntax error: unexpected end of file");
 }
 
+TEST_CASE("bash -n's words count where its status does not", "[inv0][cause]") {
+  // bash 5.2 -n exits 0 here, and prints the error; run, the script stops at it.
+  auto v = bash::bash_verdict("[[ $x =~ a b ]]\necho after\n");
+  REQUIRE(v.has_value());
+  CHECK_FALSE(v->accepts);
+  CHECK(v->line == 1);
+}
+
 TEST_CASE("every invariant-0 rule has a cause and no other rule has one", "[inv0][cause]") {
   for (const Rule& r : Catalog::embedded().rules()) {
     INFO(r.id);

@@ -39,6 +39,7 @@ enum class ProblemKind : std::uint8_t {
   SourceUnresolved,   // `source FILE` whose file is not in the analysed tree
   ArgvPartlyUnknown,  // a launch word that could be an option, with a value the script leaves open
   SwitchNotRendered,  // a chart switch that was not rendered flipped (bound, or a failed render)
+  ParseRecovered,     // bash tree-sitter-bash could not parse, read with the construct neutralised
 };
 
 struct Problem {

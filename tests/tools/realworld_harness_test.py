@@ -20,9 +20,11 @@ CHART = {
     "templates/pod.yaml": ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: agent\nspec:\n"
                            "  containers:\n    - name: agent\n      image: {{ .Values.image }}\n"),
 }
-# Valid bash that tree-sitter-bash cannot parse: bash -n accepts it, sbreview reports SB0001.
-PROBE = ("#!/usr/bin/env bash\nset -euo pipefail\nport=3128\n"
-         "if exec 3<>\"/dev/tcp/127.0.0.1/$port\"; then echo up; fi\n")
+# Valid bash that tree-sitter-bash cannot parse and sbreview does not recover (a gap it recovers,
+# `exec 3<>/dev/tcp/...`, is SB0018 and no disagreement): bash -n accepts it, sbreview reports
+# SB0001.
+PROBE = ("#!/usr/bin/env bash\nset -euo pipefail\na=alpha\nb=beta\n"
+         "if [ \"$a\" \\< \"$b\" ]; then echo sorted; fi\n")
 
 
 def write(root, files):

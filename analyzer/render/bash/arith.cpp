@@ -40,6 +40,8 @@ std::optional<long long> Evaluator::arith(TSNode n, Ctx& ctx) {
   step(n, ctx);
   Nest nest(*this, n, ctx);
   K k = sym(n);
+  // An operand a parse repair rewrote (`10#$n` read as `$n`): its value is not known.
+  if (ts_node_named_child_count(n) == 0 && ctx.tree->touches_repair(n)) return std::nullopt;
   if (k == K::number) {
     long long x;
     std::string t(ctx.tree->slice(n));

@@ -81,7 +81,9 @@ std::optional<BashVerdict> bash_verdict(std::string_view script) {
   render::RunResult r = render::run_isolated({bash, "--norc", "--noprofile", "-n"}, "", limits);
   if (!r.started || r.timed_out || r.too_large || r.exit_code < 0) return std::nullopt;
   BashVerdict v;
-  v.accepts = r.exit_code == 0;
+  // bash 5.2 -n exits 0 on an error inside `[[ ]]` (`[[ $x =~ a b ]]`), and says so; run, the
+  // script stops there. Its words count, not only its status.
+  v.accepts = r.exit_code == 0 && r.err.find("syntax error") == std::string::npos;
   if (!v.accepts) read_error(r.err, v);
   return v;
 }

@@ -70,21 +70,14 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
       if (f.path != *n || !f.readable) continue;
       if (f.bytes.size() > limits_.max_script_bytes)
         abort_budget(script_too_large(f.bytes.size()), at);
-      auto t = parse_bash(f.bytes);
+      auto t = parse_bash_recovering(f.bytes);
       t->file_id = f.id;
       std::string lower = f.path;
       bool script =
           lower.size() > 3 && (lower.substr(lower.size() - 3) == ".sh" ||
                                (lower.size() > 5 && lower.substr(lower.size() - 5) == ".bash"));
       t->config_file = !script;
-      TSNode err = first_error(t->root());
-      if (!ts_node_is_null(err)) {
-        out_.problems.push_back({ProblemKind::ParseError,
-                                 fmt::format("tree-sitter-bash cannot parse the sourced file {} "
-                                             "here",
-                                             f.path),
-                                 loc(err, t.get())});
-      }
+      report_syntax(*t, f.path);
       trees_.push_back(std::move(t));
       return trees_.back().get();
     }

@@ -189,6 +189,8 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
   Nest nest(*this, n, ctx);
   K k = sym(n);
   Truth unknown = undecided(n, ctx);
+  // A test a parse repair rewrote: not decided on the rewritten text.
+  if (k == K::test_command && ctx.tree->within_repair(n)) return unknown;
   if (k == K::test_command) return test_command_truth(n, ctx, unknown);
   if (k == K::negated_command) {
     for (TSNode c : named_children(n)) return negate(condition(c, ctx));
@@ -215,7 +217,7 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
 // A command's status, not decided: "`nft` is installed" for `command -v nft`, else "`src`
 // succeeds".
 Truth Evaluator::undecided(TSNode n, const Ctx& ctx) {
-  std::string src(ctx.tree->slice(n));
+  std::string src(ctx.tree->shown(n));
   if (src.size() > 80) src = src.substr(0, 77) + "...";
   Truth unknown;
   CondAtom said = outcome_atom(src, false);
@@ -264,8 +266,8 @@ Truth Evaluator::binary_truth(TSNode n, Ctx& ctx, const Truth& unknown) {
   const Value vb = joined_value(r, ctx);
   const EWord a = va.words().empty() ? EWord{} : va.words().front();
   const EWord b = vb.words().empty() ? EWord{} : vb.words().front();
-  std::string la = label_of(ctx.tree->slice(l));
-  std::string lb = label_of(ctx.tree->slice(r));
+  std::string la = label_of(ctx.tree->shown(l));
+  std::string lb = label_of(ctx.tree->shown(r));
   Truth t;
   std::string shown_b = b.w.symbolic ? lb : b.w.text;
   describe_comparison(la, op, shown_b, b.w.text, t);

@@ -13,7 +13,10 @@ Evaluator::Evaluator(const SourceFile& file, const SourceSet* sources, const Ren
     : file_(file), sources_(sources), limits_(limits) {}
 
 Location Evaluator::loc(TSNode n, const SyntaxTree* tree) const {
-  TSPoint p = ts_node_start_point(n);
+  return loc(ts_node_start_point(n), tree);
+}
+
+Location Evaluator::loc(TSPoint p, const SyntaxTree* tree) const {
   Location l;
   l.file = tree ? tree->file_id : file_.id;
   unsigned line0 = tree ? tree->line0 : 0, col0 = tree ? tree->column0 : 0;
@@ -80,27 +83,11 @@ ScriptRender Evaluator::run() {
                              Location{file_.id, 1, 1}});
     return std::move(out_);
   }
-  auto tree = parse_bash(file_.bytes);
+  auto tree = parse_bash_recovering(file_.bytes);
   tree->file_id = file_.id;
   const SyntaxTree* t = tree.get();
   trees_.push_back(std::move(tree));
-  TSNode err = first_error(t->root());
-  if (!ts_node_is_null(err)) {
-    Location at = loc(err, t);
-    std::string_view text = t->slice(err);
-    std::string near(text.substr(0, std::min<size_t>(text.size(), 30)));
-    std::replace(near.begin(), near.end(), '\n', ' ');
-    out_.problems.push_back(
-        {ProblemKind::ParseError,
-         ts_node_is_missing(err)
-             ? fmt::format("tree-sitter-bash cannot parse the script here (a missing `{}`); the "
-                           "rest of the script was still rendered where it parsed",
-                           ts_node_type(err))
-             : fmt::format("tree-sitter-bash cannot parse the script near `{}`; the rest of the "
-                           "script was still rendered where it parsed",
-                           near),
-         at});
-  }
+  report_syntax(*t, "");
   // The shebang decides sh vs bash semantics (sh runs no EXIT trap on a signal) and `-x`.
   std::string_view head = std::string_view(file_.bytes).substr(0, file_.bytes.find('\n'));
   if (head.rfind("#!", 0) == 0) {
@@ -133,7 +120,38 @@ ScriptRender Evaluator::run() {
   return std::move(out_);
 }
 
-// Runs the statements among `parent`'s named children, honouring a trailing `&`.
+void Evaluator::report_syntax(const SyntaxTree& t, const std::string& sourced) {
+  std::string where = sourced.empty() ? "the script" : "the sourced file " + sourced;
+  for (const Repair& r : t.repairs) {
+    out_.problems.push_back({ProblemKind::ParseRecovered,
+                             fmt::format("{}; the rest of {} was analysed", r.what, where),
+                             loc(TSPoint{r.row, r.column}, &t)});
+  }
+  TSNode err = first_error(t.root());
+  if (ts_node_is_null(err)) return;
+  Location at = loc(err, &t);
+  if (!sourced.empty()) {
+    out_.problems.push_back(
+        {ProblemKind::ParseError, fmt::format("tree-sitter-bash cannot parse {} here", where), at});
+    return;
+  }
+  std::string_view text = t.shown(err);
+  std::string near(text.substr(0, std::min<size_t>(text.size(), 30)));
+  std::replace(near.begin(), near.end(), '\n', ' ');
+  out_.problems.push_back(
+      {ProblemKind::ParseError,
+       ts_node_is_missing(err)
+           ? fmt::format("tree-sitter-bash cannot parse the script here (a missing `{}`); the "
+                         "rest of the script was still rendered where it parsed",
+                         ts_node_type(err))
+           : fmt::format("tree-sitter-bash cannot parse the script near `{}`; the rest of the "
+                         "script was still rendered where it parsed",
+                         near),
+       at});
+}
+
+// Runs the statements among `parent`'s named children, honouring a trailing `&` (written, or
+// blanked by a parse repair after a here-document's start).
 void Evaluator::statements(TSNode parent, Ctx& ctx) {
   uint32_t count = ts_node_child_count(parent);
   for (uint32_t i = 0; i < count; ++i) {
@@ -144,8 +162,9 @@ void Evaluator::statements(TSNode parent, Ctx& ctx) {
     if (k == K::comment || k == K::heredoc_body || k == K::variable_name || k == K::word) continue;
     Ctx c = ctx;
     // `cmd &` puts the `&` after the statement as an anonymous sibling.
-    if (i + 1 < count && !ts_node_is_named(ts_node_child(parent, i + 1)) &&
-        is(ts_node_child(parent, i + 1), K::amp)) {
+    if ((i + 1 < count && !ts_node_is_named(ts_node_child(parent, i + 1)) &&
+         is(ts_node_child(parent, i + 1), K::amp)) ||
+        ctx.tree->background_at(ts_node_start_byte(n))) {
       c.background = true;
       c.errexit_suppressed = true;
     }
@@ -332,6 +351,8 @@ void Evaluator::declaration(TSNode n, Ctx& ctx) {
     local = !global;
   }
   for (TSNode c : named_children(n)) {
+    // A name a parse repair read as x's: what it declares is not known, nothing is declared.
+    if (ctx.tree->touches_repair(c)) continue;
     if (is(c, K::variable_assignment) && nameref) {
       declare_nameref(c, ctx);
     } else if (is(c, K::variable_assignment)) {

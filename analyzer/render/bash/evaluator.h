@@ -359,6 +359,10 @@ class Evaluator {
   void finish_facts();
 
   Location loc(TSNode n, const SyntaxTree* tree) const;
+  Location loc(TSPoint p, const SyntaxTree* tree) const;
+  // A parsed file's repairs (SB0018) and the error it still has (SB0001); `sourced` names a
+  // sourced file, empty for the script itself.
+  void report_syntax(const SyntaxTree& t, const std::string& sourced);
   Provenance prov(TSNode n, const Ctx& ctx) const;
   void step(TSNode n, const Ctx& ctx);
   [[noreturn]] void abort_budget(const std::string& what, Location at);

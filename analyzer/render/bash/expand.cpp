@@ -48,6 +48,11 @@ Value Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   step(n, ctx);
   Nest nest(*this, n, ctx);
   K k = sym(n);
+  // A word a parse repair rewrote (recover.cpp): its value is not known, never the x's.
+  if (ctx.tree->touches_repair(n)) {
+    return finish_expansion(
+        n, ctx, Value({symbolic_word("`" + short_text(ctx.tree->shown(n)) + "`, not parsed")}));
+  }
   if (k == K::translated_string) {
     for (TSNode c : named_children(n)) return expand_word(c, ctx, assignment);
     return expand_literal(n, ctx);

@@ -20,6 +20,40 @@ std::unique_ptr<SyntaxTree> parse_bash(std::string text) {
   return t;
 }
 
+bool SyntaxTree::touches_repair(TSNode n) const {
+  if (repairs.empty() || ts_node_is_null(n)) return false;
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  for (const Repair& r : repairs) {
+    if (r.affected_begin < r.affected_end && r.affected_begin < e && b < r.affected_end)
+      return true;
+  }
+  return false;
+}
+
+bool SyntaxTree::within_repair(TSNode n) const {
+  if (repairs.empty() || ts_node_is_null(n)) return false;
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  for (const Repair& r : repairs) {
+    if (r.affected_begin < r.affected_end && r.affected_begin <= b && e <= r.affected_end)
+      return true;
+  }
+  return false;
+}
+
+std::string_view SyntaxTree::shown(TSNode n) const {
+  if (original.size() != text.size()) return slice(n);
+  uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (b > original.size()) return {};
+  return std::string_view(original).substr(b, std::min<size_t>(e, original.size()) - b);
+}
+
+bool SyntaxTree::background_at(std::uint32_t byte) const {
+  for (const Repair& r : repairs) {
+    if (r.background && r.statement == byte) return true;
+  }
+  return false;
+}
+
 namespace {
 
 struct Kinds {
@@ -148,6 +182,21 @@ std::vector<GuardSite> guard_sites(TSNode root) {
     return Walk::Into;
   });
   return out;
+}
+
+TSNode find_token(TSNode root, const char* type, uint32_t from, uint32_t to, bool last) {
+  TSNode found{};
+  walk_preorder(root, [&](TSNode n) {
+    uint32_t b = ts_node_start_byte(n);
+    if (b > to) return Walk::Stop;  // every later node starts later still
+    if (ts_node_end_byte(n) < from) return Walk::Over;
+    if (b >= from && !ts_node_is_named(n) && std::strcmp(ts_node_type(n), type) == 0) {
+      found = n;
+      if (!last) return Walk::Stop;
+    }
+    return Walk::Into;
+  });
+  return found;
 }
 
 TSNode first_error(TSNode root) {

@@ -15,11 +15,29 @@ extern "C" const TSLanguage* tree_sitter_bash(void);
 
 namespace sbr::bash {
 
+// A construct tree-sitter-bash cannot parse and bash accepts, rewritten in the parsed text with
+// bytes of the same length and the same newlines (recover.cpp): every offset, line and column
+// stays the file's own.
+struct Repair {
+  std::uint32_t begin = 0, end = 0;  // the bytes rewritten
+  // The bytes whose meaning is not known as a result: a word, test or arithmetic that touches
+  // them is open (not decided) for the evaluator.
+  std::uint32_t affected_begin = 0, affected_end = 0;
+  std::uint32_t row = 0, column = 0;  // where the construct starts, 0-based
+  std::string what;                   // the finding's words: what was rewritten, what is unknown
+  // A blanked `&` after a here-document start: the statement starting at this byte still runs
+  // in the background (SyntaxTree::background_at).
+  bool background = false;
+  std::uint32_t statement = 0;
+};
+
 // One parsed text. The evaluator keeps every tree it parses (sourced files, trap handlers,
 // `sh -c` strings) alive for the whole render, because function bodies point into them.
 struct SyntaxTree {
-  std::string text;
+  std::string text;  // what was parsed: the file's bytes, with `repairs` applied
   TSTree* tree = nullptr;
+  std::vector<Repair> repairs;  // in the order made; none when tree-sitter-bash parsed the text
+  std::string original;         // the bytes as written, kept only when `repairs` rewrote `text`
   // Where the text starts in its file: re-parsed strings (a trap handler, `sh -c "..."`)
   // report locations at the string's own position.
   unsigned file_id = 0xffffffffu;
@@ -33,6 +51,14 @@ struct SyntaxTree {
   ~SyntaxTree();
 
   TSNode root() const { return ts_tree_root_node(tree); }
+  // Whether `n` covers bytes a repair left not known.
+  bool touches_repair(TSNode n) const;
+  // Whether all of `n` lies in bytes a repair left not known (a test rewritten as a whole).
+  bool within_repair(TSNode n) const;
+  // The bytes of `n` as written (for messages): the original text where a repair rewrote it.
+  std::string_view shown(TSNode n) const;
+  // Whether the statement starting at `byte` had its trailing `&` blanked by a repair.
+  bool background_at(std::uint32_t byte) const;
   std::string_view slice(TSNode n) const {
     uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (b > text.size()) return {};
@@ -41,6 +67,10 @@ struct SyntaxTree {
 };
 
 std::unique_ptr<SyntaxTree> parse_bash(std::string text);
+// parse_bash, then, where tree-sitter-bash fails on a construct bash accepts, the construct
+// neutralised and the text parsed again, a bounded number of times (recover.cpp). The tree may
+// still have errors: those it could not recover.
+std::unique_ptr<SyntaxTree> parse_bash_recovering(std::string text);
 
 // The node kinds and fields the evaluator dispatches on, resolved to the grammar's symbol and
 // field ids once per process: a walk compares small integers, never type strings.
@@ -115,5 +145,8 @@ std::vector<TSNode> named_children(TSNode n);
 std::vector<TSNode> children(TSNode n);  // named and anonymous
 // The first ERROR or MISSING node in document order, or a null node.
 TSNode first_error(TSNode root);
+// The first (or the last) anonymous token of grammar type `type` (`[[`) below `root` that
+// starts in [from, to]; a null node when there is none.
+TSNode find_token(TSNode root, const char* type, uint32_t from, uint32_t to, bool last);
 
 }  // namespace sbr::bash
