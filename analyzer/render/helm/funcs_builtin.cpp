@@ -97,20 +97,6 @@ Value fn_index(Exec&, std::vector<Value>& a, const Location& at) {
   return v;
 }
 
-Value fn_slice(Exec&, std::vector<Value>& a, const Location& at) {
-  if (a.empty()) throw RenderError("wrong number of args for slice: want at least 1 got 0", at);
-  const Value& v = a[0];
-  std::size_t size = v.is_list() ? v.list->size() : v.is_string() ? v.s.size() : 0;
-  if (!v.is_list() && !v.is_string())
-    throw RenderError("error calling slice: can't slice item of type " + type_name(v), at);
-  std::int64_t lo = a.size() > 1 ? int_of(a[1]) : 0;
-  std::int64_t hi = a.size() > 2 ? int_of(a[2]) : static_cast<std::int64_t>(size);
-  if (lo < 0 || hi < lo || static_cast<std::size_t>(hi) > size)
-    throw RenderError(fmt::format("error calling slice: index out of range: {}", hi), at);
-  if (v.is_string()) return Value::string(v.s.substr(lo, hi - lo));
-  return Value::new_list(List(v.list->begin() + lo, v.list->begin() + hi));
-}
-
 // Go's fmt.Sprint: a space between operands when neither is a string.
 std::string sprint(const std::vector<Value>& a, bool spaces_always) {
   std::string out;
@@ -268,7 +254,7 @@ void add_builtin_functions(FunctionTable& t) {
   t["not"] = fn_not;
   t["len"] = fn_len;
   t["index"] = fn_index;
-  t["slice"] = fn_slice;
+  // `slice` is sprig's, which helm's function map puts over Go's builtin (funcs_reflect.cpp).
   t["print"] = fn_print;
   t["println"] = fn_println;
   t["printf"] = fn_printf;
