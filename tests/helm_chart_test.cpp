@@ -317,6 +317,36 @@ TEST_CASE("a missing dependency is a note, the template that needs it fails alon
   CHECK(failed);
 }
 
+TEST_CASE("templates a missing dependency's helpers stop are one finding per chart",
+          "[helm][chart]") {
+  // bitnami's charts: every template includes `common.*` from a library chart not committed.
+  Tree t;
+  t.add("c/Chart.yaml",
+        "apiVersion: v2\nname: c\nversion: 1.0.0\ndependencies:\n  - name: common\n    "
+        "repository: oci://registry-1.docker.io/bitnamicharts\n");
+  t.add("c/templates/cm.yaml",
+        "kind: ConfigMap\nname: {{ include \"common.names.fullname\" . }}\n");
+  t.add("c/templates/sts.yaml",
+        "apiVersion: {{ include \"common.capabilities.statefulset.apiVersion\" . }}\n");
+  t.add("c/templates/svc.yaml",
+        "kind: Service\nname: {{ template \"common.names.fullname\" . }}\n");
+  t.add("c/templates/np.yaml", "kind: NetworkPolicy\n");
+  auto out = render_charts(t);
+  REQUIRE(out.streams.size() == 1);   // np.yaml
+  REQUIRE(out.problems.size() == 2);  // the dependency, and the three templates together
+  const Problem& p = out.problems[1].message.find("3 templates") != std::string::npos
+                         ? out.problems[1]
+                         : out.problems[0];
+  CHECK(p.message ==
+        "3 templates of chart c are not rendered: they include defines no template of the chart "
+        "has (\"common.names.fullname\", \"common.capabilities.statefulset.apiVersion\"); the "
+        "dependency \"common\" is not vendored in charts/ and probably defines them. What they "
+        "would create is not known, the chart's other templates are analysed. Not rendered: "
+        "c/templates/cm.yaml, c/templates/sts.yaml, c/templates/svc.yaml");
+  CHECK(p.at == Location{t.id("c/templates/cm.yaml"), 2, 10});
+  CHECK(p.cause == Cause::Environment);
+}
+
 TEST_CASE("chart roots exclude subcharts, a broken Chart.yaml is one problem", "[helm][chart]") {
   Tree t;
   t.add("a/Chart.yaml", "name: [\n");

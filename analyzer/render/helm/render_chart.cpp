@@ -140,23 +140,6 @@ std::vector<std::string> missing_near(const Unit& u, const Chart& top) {
   return out;
 }
 
-// An include of a define nobody has, in a chart with a dependency that is not vendored: the
-// define is most likely that dependency's (bitnami's `common.*` helpers), so the gap is the
-// missing dependency's, not the chart's nor sbreview's.
-std::optional<std::string> missing_dependency_message(const Unit& u, const Chart& top,
-                                                      const RenderError& e) {
-  if (e.missing_define.empty()) return std::nullopt;
-  std::vector<std::string> missing = missing_near(u, top);
-  if (missing.empty()) return std::nullopt;
-  return fmt::format(
-      "template {} of chart {} is not rendered: it includes \"{}\" (line {}), "
-      "which no template of the chart defines; the dependency {} is not vendored "
-      "in charts/ and probably defines it. What the template would create is not "
-      "known, the chart's other templates are analysed",
-      u.name, top.name, e.missing_define, e.at.line,
-      fmt::format("\"{}\"", fmt::join(missing, "\", \"")));
-}
-
 // A template that stopped while running: the chart's own `fail`/`required` (helm stops there
 // too), or a place where sbreview's engine could not follow.
 std::string failed_template_message(const std::string& name, const std::string& chart,
@@ -290,6 +273,7 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
                capabilities_object(settings.release), objects, 0);
   std::vector<const Map*> roots = values_roots(units, chart, values);
   std::vector<const Map*> stand_ins = stand_ins_of(chart, values);
+  std::vector<BlockedTemplate> blocked;  // stopped by a define a missing dependency has
   for (const Unit& u : units) {
     if (!u.render) continue;
     bool skip = false;
@@ -312,8 +296,8 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
       exec.run(u.parsed->body, exec.root(), t.out);
     } catch (const RenderError& e) {
       Location at = e.at.valid() ? e.at : Location{u.file->id, 1, 1};
-      if (auto why = missing_dependency_message(u, chart, e)) {
-        result.problems.push_back({ProblemKind::RenderFailed, *why, at, Cause::Environment});
+      if (!e.missing_define.empty() && !missing_near(u, chart).empty()) {
+        blocked.push_back({u.name, e.missing_define, at});
       } else {
         result.problems.push_back({ProblemKind::RenderFailed,
                                    failed_template_message(u.name, chart.name, e), at, e.cause});
@@ -330,6 +314,17 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
            Cause::Environment});
     }
     if (!blank(t.out.text)) result.templates.push_back(std::move(t));
+  }
+  if (!blocked.empty()) {
+    std::vector<std::string> missing = chart.missing_dependencies;
+    for (const Unit& u : units) {
+      for (const std::string& d : missing_near(u, chart)) {
+        if (std::find(missing.begin(), missing.end(), d) == missing.end()) missing.push_back(d);
+      }
+    }
+    result.problems.push_back({ProblemKind::RenderFailed,
+                               blocked_message(chart.name, blocked, missing), blocked.front().at,
+                               Cause::Environment});
   }
   return result;
 }

@@ -74,4 +74,35 @@ std::string stand_in_message(const std::string& name, const std::string& chart,
       chart, read.path, name, whose);
 }
 
+std::string blocked_message(const std::string& chart, const std::vector<BlockedTemplate>& blocked,
+                            const std::vector<std::string>& missing) {
+  std::string deps = fmt::format("\"{}\"", fmt::join(missing, "\", \""));
+  const BlockedTemplate& first = blocked.front();
+  if (blocked.size() == 1) {
+    return fmt::format(
+        "template {} of chart {} is not rendered: it includes \"{}\" (line {}), which no "
+        "template of the chart defines; the dependency {} is not vendored in charts/ and "
+        "probably defines it. What the template would create is not known, the chart's other "
+        "templates are analysed",
+        first.name, chart, first.define, first.at.line, deps);
+  }
+  std::vector<std::string> defines, names;
+  for (const BlockedTemplate& b : blocked) {
+    if (std::find(defines.begin(), defines.end(), b.define) == defines.end())
+      defines.push_back(b.define);
+    if (names.size() < 8) names.push_back(b.name);
+  }
+  const bool more_defines = defines.size() > 4;
+  if (more_defines) defines.resize(4);
+  return fmt::format(
+      "{} templates of chart {} are not rendered: they include defines no template of the chart "
+      "has (\"{}\"{}); the dependency {} is not vendored in charts/ and probably defines them. "
+      "What they would create is not known, the chart's other templates are analysed. Not "
+      "rendered: {}{}",
+      blocked.size(), chart, fmt::join(defines, "\", \""), more_defines ? ", ..." : "", deps,
+      fmt::join(names, ", "),
+      blocked.size() > names.size() ? fmt::format(" and {} more", blocked.size() - names.size())
+                                    : "");
+}
+
 }  // namespace sbr::render::helm

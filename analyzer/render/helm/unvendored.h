@@ -23,4 +23,16 @@ std::vector<const Map*> stand_ins_of(const Chart& chart, const Value& values, in
 std::string stand_in_message(const std::string& name, const std::string& chart,
                              const StandInRead& read, const std::vector<std::string>& missing);
 
+// A template that includes a define no template of the chart has, while a dependency is not
+// vendored: most likely that dependency's helper (bitnami's `common.*`).
+struct BlockedTemplate {
+  std::string name;    // the template
+  std::string define;  // what it includes
+  Location at;         // the include
+};
+// One finding for every template of a chart that such an include stopped: they share one cause
+// and one fix (vendor the dependency), so a chart of 40 templates is one finding, not 40.
+std::string blocked_message(const std::string& chart, const std::vector<BlockedTemplate>& blocked,
+                            const std::vector<std::string>& missing);
+
 }  // namespace sbr::render::helm
