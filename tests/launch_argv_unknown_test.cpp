@@ -103,16 +103,31 @@ TEST_CASE("an unquoted value split on an unknown part is never the image",
   REQUIRE(out.problems.size() == 1);
   CHECK(out.problems[0].at.column == column_of(2));
 
-  // Two open words in a row before a plain image reference: both are options.
-  FilePart two = launch_of({{"docker"}, {"run"}, {"", true}, {"", true}, {"ghcr.io/acme/a:1"}});
-  CHECK(two.workloads[0].image == "ghcr.io/acme/a:1");
-  CHECK(two.problems.size() == 2);
+  // An open word after an open image proves nothing: `"$IMAGE" $ARGS --log-level trace`.
+  FilePart two = launch_of({{"docker"},
+                            {"run"},
+                            {"", true, "env IMAGE"},
+                            {"", true, "env ARGS"},
+                            {"--log-level"},
+                            {"trace"}});
+  CHECK(two.workloads[0].image == "env IMAGE");
+  CHECK(two.workloads[0].command.size() == 3);
+  CHECK(two.problems.empty());
+
+  // A variable before an option: the entrypoint's flags after an image the environment picks.
+  FilePart flags = launch_of(
+      {{"docker"}, {"run"}, {"", true, "env IMAGE, default empty"}, {"--log-level"}, {"trace"}});
+  CHECK(flags.workloads[0].image == "env IMAGE, default empty");
+  CHECK(flags.problems.empty());
 }
 
 TEST_CASE("no word certainly the image: the image is unknown, not guessed",
           "[launch][argv-unknown]") {
-  FilePart out =
-      launch_of({{"docker"}, {"run"}, {"", true, "env EXTRA"}, {"-e"}, {"GITHUB_TOKEN=abc"}});
+  FilePart out = launch_of({{"docker"},
+                            {"run"},
+                            {"", true, "command substitution `extra_flags`"},
+                            {"-e"},
+                            {"GITHUB_TOKEN=abc"}});
   const Workload& w = out.workloads[0];
   CHECK(w.image.empty());
   CHECK(has_env(w, "GITHUB_TOKEN"));
@@ -123,8 +138,12 @@ TEST_CASE("no word certainly the image: the image is unknown, not guessed",
         std::string::npos);
 
   // A last open word after the options is the image: `docker run $FLAGS -e X=1 "$IMAGE"`.
-  FilePart last = launch_of(
-      {{"docker"}, {"run"}, {"", true, "env FLAGS"}, {"-e"}, {"X=1"}, {"", true, "env IMAGE"}});
+  FilePart last = launch_of({{"docker"},
+                             {"run"},
+                             {"", true, "command substitution `f`"},
+                             {"-e"},
+                             {"X=1"},
+                             {"", true, "env IMAGE"}});
   CHECK(last.workloads[0].image == "env IMAGE");
   CHECK_FALSE(has_unknown_option(last.workloads[0], "image unknown"));
 }
@@ -156,6 +175,20 @@ TEST_CASE("an open word in an option's value place is that value", "[launch][arg
   CHECK(w.mounts.size() == 1);
   CHECK(w.network.ports.size() == 1);
   CHECK(out.problems.empty());
+}
+
+TEST_CASE("many open words before options are each read once", "[launch][argv-unknown]") {
+  // Hostile input: 100,000 open words, each before an `-e`, then the image.
+  std::vector<Arg> args = {{"docker"}, {"run"}};
+  for (int k = 0; k < 100'000; ++k) {
+    args.push_back({"", true, "command substitution `flags`"});
+    args.push_back({"-e"});
+    args.push_back({"K=1"});
+  }
+  args.push_back({"ghcr.io/acme/agent:1"});
+  FilePart out = launch_of(args);
+  CHECK(out.workloads[0].image == "ghcr.io/acme/agent:1");
+  CHECK(out.problems.size() == 100'000);
 }
 
 }  // namespace launch_argv_unknown_test

@@ -225,22 +225,24 @@ bool starts_with_dash(const Word& w) {
 // Whether the open word at `i`, standing where the image goes, is rather a splice of options.
 // A word the script leaves open can be any number of words at run time, options among them;
 // it is the image only when what follows reads as the command. It stands for options when it
-// holds blanks (an unquoted value that splits, `$MOUNTS` = " -v a:b -v c:d"), or when the next
-// word is an option (`$(build_flags) -e KEY=...`: with the open word as the image, `-e` would
-// be the command's), a plain image reference, or another open word that stands for options.
+// holds blanks (an unquoted value that splits, `$MOUNTS` = " -v a:b -v c:d"), when the next
+// word is a plain image reference, or when it is a command's output and the next word is an
+// option or such a splice (`$(build_flags) -e KEY=...`: with it as the image, `-e` would be
+// the command's). A variable or argument before an option stays the image: `"$IMAGE"
+// --log-level trace` is how an entrypoint's flags follow an image the environment picks
+// (kata's monitor test).
 bool open_word_is_options(const std::vector<Word>& argv, std::size_t i) {
-  for (; i < argv.size(); ++i) {
-    const Word& w = argv[i];
-    if (!w.symbolic || starts_with_dash(w)) return false;
-    if (w.text.find_first_of(" \t\n") != std::string::npos) return true;
-    // Its guess is an image reference (`"${REGISTRY:-ghcr.io/acme/agent}:$TAG"`): the image,
-    // whatever the command after it looks like (`-c 'script'` for a shell entrypoint).
-    if (reads_as_image(w.text)) return false;
-    if (i + 1 >= argv.size()) return false;
-    const Word& next = argv[i + 1];
-    if (starts_with_dash(next) || plain_image_reference(next)) return true;
-  }
-  return false;
+  const Word& w = argv[i];
+  if (!w.symbolic || starts_with_dash(w)) return false;
+  if (w.text.find_first_of(" \t\n") != std::string::npos) return true;
+  // Its guess is an image reference (`"${REGISTRY:-ghcr.io/acme/agent}:$TAG"`): the image,
+  // whatever the command after it looks like (`-c 'script'` for a shell entrypoint).
+  if (reads_as_image(w.text) || i + 1 >= argv.size()) return false;
+  const Word& next = argv[i + 1];
+  if (plain_image_reference(next)) return true;
+  bool output = w.origin.starts_with("command substitution") || w.origin.starts_with("output of");
+  bool splice_next = next.symbolic && next.text.find_first_of(" \t\n") != std::string::npos;
+  return output && (starts_with_dash(next) || splice_next);
 }
 
 }  // namespace
