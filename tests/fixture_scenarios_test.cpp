@@ -29,6 +29,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/compose-layers",
                           "launchers/entrypoint",
                           "launchers/grammar-gaps",
+                          "launchers/argv-splice",
                           "launchers/iptables-allowlist",
                           "launchers/podkit",
                           "launchers/agentpen",

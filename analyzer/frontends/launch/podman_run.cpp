@@ -293,6 +293,12 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
                args.image.from));
     }
   }
+  if (!args.has_image && args.open_before_image) {
+    // Said, not guessed: the open words may hold the image, or options and then nothing.
+    w.unknown_options.push_back(
+        fact(std::string("image unknown: no word after the open ones is certainly the image"),
+             inv.from));
+  }
   for (const auto& o : args.options) {
     if (o.name == "entrypoint" && o.has_value)
       w.command.push_back(fact(o.value.text, o.value.from));

@@ -218,7 +218,47 @@ Word sub_word(const Word& w, std::string text) {
   return out;
 }
 
+bool starts_with_dash(const Word& w) {
+  return !w.text.empty() && w.text[0] == '-';
+}
+
+// Whether the open word at `i`, standing where the image goes, is rather a splice of options.
+// A word the script leaves open can be any number of words at run time, options among them;
+// it is the image only when what follows reads as the command. It stands for options when it
+// holds blanks (an unquoted value that splits, `$MOUNTS` = " -v a:b -v c:d"), when the next
+// word is a plain image reference, or when it is a command's output and the next word is an
+// option or such a splice (`$(build_flags) -e KEY=...`: with it as the image, `-e` would be
+// the command's). A variable or argument before an option stays the image: `"$IMAGE"
+// --log-level trace` is how an entrypoint's flags follow an image the environment picks
+// (kata's monitor test).
+bool open_word_is_options(const std::vector<Word>& argv, std::size_t i) {
+  const Word& w = argv[i];
+  if (!w.symbolic || starts_with_dash(w)) return false;
+  if (w.text.find_first_of(" \t\n") != std::string::npos) return true;
+  // Its guess is an image reference (`"${REGISTRY:-ghcr.io/acme/agent}:$TAG"`): the image,
+  // whatever the command after it looks like (`-c 'script'` for a shell entrypoint).
+  if (reads_as_image(w.text) || i + 1 >= argv.size()) return false;
+  const Word& next = argv[i + 1];
+  if (plain_image_reference(next)) return true;
+  bool output = w.origin.starts_with("command substitution") || w.origin.starts_with("output of");
+  bool splice_next = next.symbolic && next.text.find_first_of(" \t\n") != std::string::npos;
+  return output && (starts_with_dash(next) || splice_next);
+}
+
 }  // namespace
+
+// `ghcr.io/acme/agent:1.2`, `agent:latest`, `localhost/agent@sha256:...`: what an image looks
+// like, as opposed to a command (`bash`, `/bin/sh`) or a flag.
+bool reads_as_image(std::string_view t) {
+  if (t.empty() || t[0] == '-' || t[0] == '/') return false;
+  if (t.find_first_of(" \t\n=") != std::string_view::npos) return false;
+  return t.find('/') != std::string_view::npos || t.find(':') != std::string_view::npos ||
+         t.find('@') != std::string_view::npos;
+}
+
+bool plain_image_reference(const Word& w) {
+  return !w.symbolic && reads_as_image(w.text);
+}
 
 bool option_takes_value(std::string_view n) {
   return std::binary_search(kValueOptions.begin(), kValueOptions.end(), n);
@@ -340,6 +380,17 @@ ParsedRun parse_run_args(const std::vector<Word>& argv, std::size_t i, bool opti
       o.name = w.text;
       o.known = false;
       out.options.push_back(std::move(o));
+      ++i;
+      continue;
+    }
+    if (open_word_is_options(argv, i)) {
+      // Kept in its place as an unknown option (SB0013); the options after it are still read.
+      ParsedOption o;
+      o.flag = w;
+      o.name = w.origin.empty() ? w.text : w.origin;
+      o.known = false;
+      out.options.push_back(std::move(o));
+      out.open_before_image = true;
       ++i;
       continue;
     }

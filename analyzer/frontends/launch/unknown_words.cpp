@@ -1,7 +1,8 @@
 // Nothing unknown is silent: a launch word whose value the script leaves open and that stands
 // where an option goes can add any option at run time (`podman run $EXTRA img`: EXTRA may be
 // `--privileged -v /:/host`). The review cannot see those options, so the launch says so
-// (invariant 0, SB0013) instead of the model treating the word as the image.
+// (invariant 0, SB0013) instead of the model treating the word as the image. Which open words
+// stand for options rather than the image is the parser's choice (run_options.cpp).
 #include <fmt/format.h>
 
 #include "analyzer/frontends/launch/run_options.h"
@@ -9,49 +10,34 @@
 namespace sbr::launch {
 namespace {
 
-// `ghcr.io/acme/agent:1.2`, `alpine`, `localhost/agent@sha256:...`: what an image looks like,
-// as opposed to a command (`bash`, `/bin/sh`) or a flag.
-bool looks_like_image(const Word& w) {
-  if (w.symbolic || w.text.empty() || w.text[0] == '-' || w.text[0] == '/') return false;
-  if (w.text.find_first_of(" \t=") != std::string::npos) return false;
-  return w.text.find('/') != std::string::npos || w.text.find(':') != std::string::npos ||
-         w.text.find('@') != std::string::npos;
-}
-
-std::string shown(const Word& w) {
+std::string shown_open_word(const Word& w) {
   if (!w.origin.empty()) return w.origin;
   return w.text.empty() ? "an unknown word" : "`" + w.text + "`";
 }
 
 }  // namespace
 
-std::vector<Problem> unknown_option_words(ParsedRun& run) {
+std::vector<Problem> unknown_option_words(const ParsedRun& run) {
   std::vector<Problem> out;
-  auto report = [&](const Word& w, std::string_view where) {
+  for (const ParsedOption& o : run.options) {
+    // A flag word the script does not fix (`${NET_FLAG:---network=none}`): parsed by its
+    // default, but the environment chooses it. An open word the parser kept as options where
+    // the image goes (`$(build_flags)`) is one too.
+    if (!o.flag.symbolic) continue;
+    std::string where = "where an option goes";
+    if (!o.known && run.open_before_image && !o.flag.text.starts_with("-")) {
+      where = run.has_image ? fmt::format("before the image {}", run.image.text.empty()
+                                                                     ? shown_open_word(run.image)
+                                                                     : run.image.text)
+                            : "where an option or the image goes, and no word after it is "
+                              "certainly the image";
+    }
     out.push_back({ProblemKind::ArgvPartlyUnknown,
                    fmt::format("container launch argument list partly unknown: {} stands {}; its "
                                "value at run time can add options (`--privileged`, `-v /:/host`) "
                                "that were not reviewed",
-                               shown(w), where),
-                   w.from.at});
-  };
-  for (const ParsedOption& o : run.options) {
-    // A flag word the script does not fix (`${NET_FLAG:---network=none}`): parsed by its
-    // default, but the environment chooses it.
-    if (o.flag.symbolic) report(o.flag, "where an option goes");
-  }
-  // A symbolic word taken for the image, followed by a word that is plainly the image: the
-  // model takes that word as the image and keeps the open one as an unknown option.
-  if (run.has_image && run.image.symbolic && !run.command.empty() &&
-      looks_like_image(run.command.front())) {
-    report(run.image, fmt::format("before the image {}", run.command.front().text));
-    ParsedOption open;
-    open.flag = run.image;
-    open.name = run.image.origin;
-    open.known = false;
-    run.options.push_back(std::move(open));
-    run.image = run.command.front();
-    run.command.erase(run.command.begin());
+                               shown_open_word(o.flag), where),
+                   o.flag.from.at});
   }
   return out;
 }
