@@ -70,4 +70,12 @@ inline std::string render_ok(const std::string& text, const std::string& values_
   return r.text;
 }
 
+// The error of a template that must stop; the test fails with its output otherwise.
+inline std::string render_error(const std::string& text, const std::string& values_yaml = "{}") {
+  Rendered r = render_template(text, values_yaml);
+  INFO(r.text);
+  REQUIRE_FALSE(r.error.empty());
+  return r.error;
+}
+
 }  // namespace sbr::test

@@ -6,19 +6,10 @@
 
 namespace helm_functions_sprig_more_test {
 
-using sbr::test::render_template;
-
 namespace {
 
 std::string run(const std::string& text, const std::string& values = "{}") {
   return sbr::test::render_ok(text, values);
-}
-
-std::string error_of(const std::string& text, const std::string& values = "{}") {
-  auto r = render_template(text, values);
-  INFO(r.text);
-  REQUIRE_FALSE(r.error.empty());
-  return r.error;
 }
 
 bool has(const std::string& text, const std::string& part) {
@@ -43,7 +34,8 @@ TEST_CASE("passwords and keys are fixed placeholders with sprig's checks", "[hel
   CHECK(
       run("{{ encryptAES \"k\" \"\" }}|{{ encryptAES \"k\" \"t\" }}|{{ decryptAES \"k\" \"\" }}") ==
       "|SBREVIEW-PLACEHOLDER-ENCRYPTED|");
-  CHECK(has(error_of("{{ decryptAES \"k\" \"YWJj\" }}"), "slice bounds out of range [:16]"));
+  CHECK(has(sbr::test::render_error("{{ decryptAES \"k\" \"YWJj\" }}"),
+            "slice bounds out of range [:16]"));
 }
 
 TEST_CASE("certificates with the chart's own key keep that key", "[helm][functions]") {
@@ -53,7 +45,8 @@ TEST_CASE("certificates with the chart's own key keep that key", "[helm][functio
         "-----END RSA PRIVATE KEY-----\n");
   CHECK(run("{{ (genSelfSignedCertWithKey \"a\" (list) (list) 1 (genPrivateKey \"\")).Cert }}") ==
         "SBREVIEW-PLACEHOLDER-CERT");
-  CHECK(has(error_of("{{ genSignedCertWithKey \"a\" nil nil 1 (genCA \"x\" 1) \"nokey\" }}"),
+  CHECK(has(sbr::test::render_error(
+                "{{ genSignedCertWithKey \"a\" nil nil 1 (genCA \"x\" 1) \"nokey\" }}"),
             "parsing private key: no PEM data in input"));
   // The chart's own certificate and key come back decoded, as given.
   const char* pems =
@@ -64,14 +57,16 @@ TEST_CASE("certificates with the chart's own key keep that key", "[helm][functio
             pems) ==
         "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
         "-----BEGIN EC PRIVATE KEY-----\nMHc\n-----END EC PRIVATE KEY-----\n");
-  CHECK(has(error_of("{{ buildCustomCert \"\" \"\" }}"), "unable to decode certificate"));
-  CHECK(has(error_of("{{ buildCustomCert \"!\" \"\" }}"), "unable to decode base64 certificate"));
+  CHECK(has(sbr::test::render_error("{{ buildCustomCert \"\" \"\" }}"),
+            "unable to decode certificate"));
+  CHECK(has(sbr::test::render_error("{{ buildCustomCert \"!\" \"\" }}"),
+            "unable to decode base64 certificate"));
 }
 
 TEST_CASE("randomness and DNS give fixed results", "[helm][functions]") {
   CHECK(run("{{ randBytes 3 }} {{ randBytes 4 }} {{ randInt 5 10 }} {{ shuffle \"hello\" }}") ==
         "AAAA AAAAAA== 5 hello");
-  CHECK(has(error_of("{{ randInt 5 5 }}"), "invalid argument to Intn"));
+  CHECK(has(sbr::test::render_error("{{ randInt 5 5 }}"), "invalid argument to Intn"));
   CHECK(run("[{{ getHostByName \"example.com\" }}]") == "[]");
 }
 
@@ -100,7 +95,7 @@ TEST_CASE("toPrettyJson indents as MarshalIndent, toRawJson keeps HTML", "[helm]
   CHECK(run("{{ mustToRawJson (list 1) }} {{ mustToPrettyJson \"s\" }}") == "[1] \"s\"");
   CHECK(run("{{ mustFromJson \"[1, 2]\" }} {{ (mustFromJson \"{\\\"a\\\": \\\"b\\\"}\").a }}") ==
         "[1 2] b");
-  CHECK_FALSE(error_of("{{ mustFromJson \"{\" }}").empty());
+  CHECK_FALSE(sbr::test::render_error("{{ mustFromJson \"{\" }}").empty());
 }
 
 TEST_CASE("regexQuoteMeta and regexFindAll as Go's regexp", "[helm][functions]") {
@@ -108,7 +103,7 @@ TEST_CASE("regexQuoteMeta and regexFindAll as Go's regexp", "[helm][functions]")
   CHECK(run("{{ regexFindAll \"[2,4,6,8]\" \"123456789\" -1 }} {{ regexFindAll \"[2,4,6,8]\" "
             "\"123456789\" 2 }}") == "[2 4 6 8] [2 4]");
   CHECK(run("{{ mustRegexFindAll \"a.\" \"aXaYaZ\" -1 }}") == "[aX aY aZ]");
-  CHECK(has(error_of("{{ regexFindAll \"(\" \"x\" 1 }}"), "missing"));
+  CHECK(has(sbr::test::render_error("{{ regexFindAll \"(\" \"x\" 1 }}"), "missing"));
 }
 
 TEST_CASE("urlParse and urlJoin as net/url", "[helm][functions]") {
@@ -121,9 +116,9 @@ TEST_CASE("urlParse and urlJoin as net/url", "[helm][functions]") {
         "mailto a@b.c");
   CHECK(run("{{ (urlParse \"/a%20b\").path }} {{ urlJoin (dict \"path\" \"/a b\") }}") ==
         "/a b /a%20b");
-  CHECK(has(error_of("{{ urlParse \":x\" }}"),
+  CHECK(has(sbr::test::render_error("{{ urlParse \":x\" }}"),
             "unable to parse url: parse \":x\": missing protocol scheme"));
-  CHECK(has(error_of("{{ urlJoin (dict \"host\" 1) }}"),
+  CHECK(has(sbr::test::render_error("{{ urlJoin (dict \"host\" 1) }}"),
             "unable to parse host key, must be of type string, but int found"));
 }
 
@@ -147,18 +142,19 @@ TEST_CASE("seq counts as sprig's GNU-like seq", "[helm][functions]") {
 
 TEST_CASE("sprig's slice and chunk work on lists only", "[helm][functions]") {
   CHECK(run("{{ chunk 2 (list 1 2 3 4 5) }} {{ mustChunk 2 (list) }}") == "[[1 2] [3 4] [5]] []");
-  CHECK(has(error_of("{{ mustChunk 2 \"abc\" }}"), "Cannot chunk type string"));
+  CHECK(has(sbr::test::render_error("{{ mustChunk 2 \"abc\" }}"), "Cannot chunk type string"));
   CHECK(run("{{ slice (list 1 2 3 4) 1 3 }} {{ mustSlice (list 1 2 3) 1 }} [{{ slice (list) }}]") ==
         "[2 3] [2 3] []");
-  CHECK(
-      has(error_of("{{ slice \"abc\" 1 2 }}"), "list should be type of slice or array but string"));
-  CHECK(has(error_of("{{ mustSlice (list 1 2) 1 5 }}"), "slice index out of range"));
+  CHECK(has(sbr::test::render_error("{{ slice \"abc\" 1 2 }}"),
+            "list should be type of slice or array but string"));
+  CHECK(has(sbr::test::render_error("{{ mustSlice (list 1 2) 1 5 }}"), "slice index out of range"));
 }
 
 TEST_CASE("call has no function to call in a chart", "[helm][functions]") {
-  CHECK(has(error_of("{{ call .Values.x 1 }}", "x: s"),
+  CHECK(has(sbr::test::render_error("{{ call .Values.x 1 }}", "x: s"),
             "error calling call: non-function .Values.x of type string"));
-  CHECK(has(error_of("{{ call .Values.missing }}"), "error calling call: call of nil"));
+  CHECK(has(sbr::test::render_error("{{ call .Values.missing }}"),
+            "error calling call: call of nil"));
 }
 
 TEST_CASE("fromToml reads TOML into a dict, its errors as helm reports them", "[helm][functions]") {
@@ -184,7 +180,7 @@ TEST_CASE("fromToml reads TOML into a dict, its errors as helm reports them", "[
 
 TEST_CASE("mustToToml and toYamlPretty", "[helm][functions]") {
   CHECK(run("{{ mustToToml (dict \"foo\" \"bar\") }}") == "foo = \"bar\"\n");
-  CHECK(has(error_of("{{ mustToToml (list 1) }}"),
+  CHECK(has(sbr::test::render_error("{{ mustToToml (list 1) }}"),
             "error calling mustToToml: toml: top-level values must be Go maps or structs"));
   CHECK(run("{{ toYamlPretty (dict \"baz\" (list 1 2 3)) }}") == "baz:\n  - 1\n  - 2\n  - 3");
   CHECK(run("{{ toYamlPretty .Values }}", "a: {l: [x, {k: v}]}\nn: 1000000\nm: 1.5\ns: \"1:20\"") ==

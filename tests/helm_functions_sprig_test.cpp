@@ -7,19 +7,10 @@
 
 namespace helm_functions_sprig_test {
 
-using sbr::test::render_template;
-
 namespace {
 
 std::string run(const std::string& text, const std::string& values = "{}") {
   return sbr::test::render_ok(text, values);
-}
-
-std::string error_of(const std::string& text, const std::string& values = "{}") {
-  auto r = render_template(text, values);
-  INFO(r.text);
-  REQUIRE_FALSE(r.error.empty());
-  return r.error;
 }
 
 }  // namespace
@@ -104,15 +95,16 @@ TEST_CASE("toDate parses with Go's layouts", "[helm][functions]") {
   CHECK(run("{{ toDate \"15:04\" \"13:05\" | date \"3:04PM\" }}") == "1:05PM");
   CHECK(run("{{ toDate \"2006-01-02\" \"2020-03-01\" | date \"002 __2\" }}") == "061  61");
   CHECK(run("{{ toDate \"2006-01-02\" \"nope\" }}") == "0001-01-01 00:00:00 +0000 UTC");
-  CHECK(error_of("{{ mustToDate \"2006-01-02\" \"nope\" }}")
+  CHECK(sbr::test::render_error("{{ mustToDate \"2006-01-02\" \"nope\" }}")
             .find("parsing time \"nope\" as \"2006-01-02\": cannot parse \"nope\" as \"2006\"") !=
         std::string::npos);
-  CHECK(error_of("{{ mustToDate \"2006-01-02\" \"2017-13-01\" }}")
+  CHECK(sbr::test::render_error("{{ mustToDate \"2006-01-02\" \"2017-13-01\" }}")
             .find("parsing time \"2017-13-01\": month out of range") != std::string::npos);
-  CHECK(error_of("{{ mustToDate \"2006-01-02\" \"2017-02-30\" }}")
+  CHECK(sbr::test::render_error("{{ mustToDate \"2006-01-02\" \"2017-02-30\" }}")
             .find("parsing time \"2017-02-30\": day out of range") != std::string::npos);
-  CHECK(error_of("{{ unixEpoch \"2017\" }}").find("expected time.Time; got string") !=
-        std::string::npos);
+  CHECK(
+      sbr::test::render_error("{{ unixEpoch \"2017\" }}").find("expected time.Time; got string") !=
+      std::string::npos);
 }
 
 TEST_CASE("durations: duration, durationRound, ago, dateModify", "[helm][functions]") {
@@ -126,10 +118,10 @@ TEST_CASE("durations: duration, durationRound, ago, dateModify", "[helm][functio
   CHECK(run("{{ now | date_modify \"-1.5h\" | date \"2006-01-02 15:04\" }}") == "1999-12-31 22:30");
   CHECK(run("{{ now | dateModify \"90m\" | date \"15:04\" }} {{ dateModify \"x\" now | date "
             "\"2006\" }}") == "01:30 2000");
-  CHECK(error_of("{{ mustDateModify \"x\" now }}")
+  CHECK(sbr::test::render_error("{{ mustDateModify \"x\" now }}")
             .find("error calling mustDateModify: time: invalid duration \"x\"") !=
         std::string::npos);
-  CHECK(error_of("{{ must_date_modify \"5\" now }}")
+  CHECK(sbr::test::render_error("{{ must_date_modify \"5\" now }}")
             .find("must_date_modify: time: missing unit in duration \"5\"") != std::string::npos);
 }
 

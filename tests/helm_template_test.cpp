@@ -17,12 +17,6 @@ std::string run(const std::string& text, const std::string& values = "{}",
   return sbr::test::render_ok(text, values, defines);
 }
 
-std::string error_of(const std::string& text, const std::string& values = "{}") {
-  auto r = render_template(text, values);
-  REQUIRE_FALSE(r.error.empty());
-  return r.error;
-}
-
 }  // namespace
 
 TEST_CASE("text, actions and trim markers", "[helm][template]") {
@@ -39,11 +33,10 @@ TEST_CASE("text, actions and trim markers", "[helm][template]") {
 TEST_CASE("fields, missing keys and nil as Helm sets missingkey=zero", "[helm][template]") {
   CHECK(run("{{ .Values.a.b }}", "a: {b: hi}") == "hi");
   CHECK(run("[{{ .Values.missing }}]", "a: 1") == "[]");  // <no value>, which Helm removes
-  CHECK(
-      error_of("{{ .Values.missing.deeper }}").find("nil pointer evaluating interface {}.deeper") !=
-      std::string::npos);
-  CHECK(error_of("{{ .Values.a.b }}", "a: text").find("can't evaluate field b in type string") !=
-        std::string::npos);
+  CHECK(sbr::test::render_error("{{ .Values.missing.deeper }}")
+            .find("nil pointer evaluating interface {}.deeper") != std::string::npos);
+  CHECK(sbr::test::render_error("{{ .Values.a.b }}", "a: text")
+            .find("can't evaluate field b in type string") != std::string::npos);
   // A pipeline's or a variable's nil is Go's invalid value: its fields are empty, no error
   // (cert-manager's `(.Values.cainjector.config.metricsTLSConfig).dynamic` with `config: {}`).
   CHECK(run("[{{ (.Values.config.tls).dynamic }}]", "config: {}") == "[]");
@@ -51,7 +44,7 @@ TEST_CASE("fields, missing keys and nil as Helm sets missingkey=zero", "[helm][t
   CHECK(run("{{ $v := .Values.config.tls }}[{{ $v.dynamic.deeper }}]", "config: {}") == "[]");
   CHECK(run("[{{ ((.Values.c.d).e).f }}]", "c: {}") == "[]");
   // A map's missing key inside the chain is still a nil interface, as in Go.
-  CHECK(error_of("{{ (.Values.config).tls.dynamic }}", "config: {}")
+  CHECK(sbr::test::render_error("{{ (.Values.config).tls.dynamic }}", "config: {}")
             .find("nil pointer evaluating interface {}.dynamic") != std::string::npos);
   CHECK(run("{{ .Values.n }} {{ .Values.big }} {{ .Values.f }}", "n: 3\nbig: 1e21\nf: 0.5") ==
         "3 1e+21 0.5");
@@ -90,16 +83,17 @@ TEST_CASE("range over lists, maps in key order, integers, break and continue", "
 TEST_CASE("a value that would contain itself or nest past the bound stops the template",
           "[helm][template]") {
   // Go lets `set` make a map contain itself, and then never finishes printing it.
-  CHECK(error_of("{{ $d := dict }}{{ $_ := set $d \"a\" $d }}{{ $d }}")
+  CHECK(sbr::test::render_error("{{ $d := dict }}{{ $_ := set $d \"a\" $d }}{{ $d }}")
             .find("set would make a dict contain itself") != std::string::npos);
-  CHECK(error_of("{{ $d := dict }}{{ $_ := set $d \"a\" (list 1 (dict \"b\" $d)) }}")
+  CHECK(sbr::test::render_error("{{ $d := dict }}{{ $_ := set $d \"a\" (list 1 (dict \"b\" $d)) }}")
             .find("contain itself") != std::string::npos);
   // A sibling that holds the same map twice is no cycle.
   CHECK(run("{{ $d := dict }}{{ $e := dict \"x\" 1 }}{{ $_ := set $d \"a\" $e }}"
             "{{ $_ := set $d \"b\" $e }}{{ len $d }}") == "2");
   // Nested a level per iteration, past kMaxValueDepth: printing stops; freeing it does not
   // overflow the stack either.
-  CHECK(error_of("{{ $d := dict }}{{ range until 600 }}{{ $d = dict \"a\" $d }}{{ end }}{{ $d }}")
+  CHECK(sbr::test::render_error(
+            "{{ $d := dict }}{{ range until 600 }}{{ $d = dict \"a\" $d }}{{ end }}{{ $d }}")
             .find("nested more than 512 levels") != std::string::npos);
   CHECK(run("{{ $d := dict }}{{ range until 100000 }}{{ $d = dict \"a\" $d }}{{ end }}ok") == "ok");
   // A define that includes itself, 50 ifs deep: the bodies' nesting bound holds first.
@@ -123,7 +117,7 @@ TEST_CASE("variables: declaration, assignment, scope and $", "[helm][template]")
   CHECK(run("{{ $x := \"a\" }}{{ if true }}{{ $x = \"b\" }}{{ end }}{{ $x }}") == "b");
   CHECK(run("{{ $x := 1 }}{{ if true }}{{ $x := 2 }}{{ end }}{{ $x }}") == "1");
   CHECK(run("{{ with .Values.a }}{{ $.Values.top }}{{ end }}", "a: 1\ntop: root") == "root");
-  CHECK(error_of("{{ $nope }}").find("undefined variable") != std::string::npos);
+  CHECK(sbr::test::render_error("{{ $nope }}").find("undefined variable") != std::string::npos);
 }
 
 TEST_CASE("define, template, block and include", "[helm][template]") {
@@ -131,7 +125,7 @@ TEST_CASE("define, template, block and include", "[helm][template]") {
   CHECK(run("{{ template \"n\" . }}", "x: 1", defs) == "name-1");
   CHECK(run("{{ include \"n\" . | upper }}", "x: why", defs) == "NAME-WHY");
   CHECK(run("{{ block \"b\" . }}default{{ end }}") == "default");
-  CHECK(error_of("{{ include \"missing\" . }}").find("no template \"missing\"") !=
+  CHECK(sbr::test::render_error("{{ include \"missing\" . }}").find("no template \"missing\"") !=
         std::string::npos);
 }
 
@@ -154,7 +148,8 @@ TEST_CASE("comparisons follow Go's kinds", "[helm][template]") {
         "true true true true");
   CHECK(run("{{ eq .Values.s \"x\" \"zz\" }}", "s: zz") == "true");
   // Values numbers are float64: comparing one with an int literal is Go's error.
-  CHECK(error_of("{{ eq .Values.n 3 }}", "n: 3").find("incompatible types") != std::string::npos);
+  CHECK(sbr::test::render_error("{{ eq .Values.n 3 }}", "n: 3").find("incompatible types") !=
+        std::string::npos);
   CHECK(run("{{ eq .Values.missing \"x\" }}", "{}") == "false");
 }
 

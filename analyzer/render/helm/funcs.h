@@ -31,6 +31,9 @@ void add_reflect_functions(FunctionTable& t);   // deepEqual, typeIsLike, seq, c
 // Throws "wrong number of args" unless `args` has between `min` and `max` values.
 void arity(const std::vector<Value>& args, std::size_t min, std::size_t max, const char* name,
            const Location& at);
+// reflect's Kind name of a value, as sprig's kindOf prints it ("slice", "map", "struct" for a
+// time...); also the word sprig's list functions use in their type errors.
+std::string kind_of(const Value& v);
 // Sprig's toString: "" for nil, %v otherwise.
 std::string text_of(const Value& v);
 std::int64_t int_of(const Value& v);

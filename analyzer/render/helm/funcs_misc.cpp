@@ -94,6 +94,8 @@ Value fn_ceil(Exec&, Args& a, const Location& at) {
   return Value::number(std::ceil(as_float(a[0])));
 }
 
+}  // namespace
+
 std::string kind_of(const Value& v) {
   switch (v.kind) {
     case Kind::Nil:
@@ -115,6 +117,8 @@ std::string kind_of(const Value& v) {
   }
   return "invalid";
 }
+
+namespace {
 
 Value fn_kind_of(Exec&, Args& a, const Location& at) {
   arity(a, 1, 1, "kindOf", at);

@@ -26,15 +26,13 @@ bool reflect_equal(const Value& x, const Value& y) {
   if (x.kind != y.kind) return false;
   switch (x.kind) {
     case Kind::Nil:
-      return true;
     case Kind::Bool:
-      return x.b == y.b;
     case Kind::Int:
-      return x.i == y.i;
     case Kind::Float:
-      return x.f == y.f;
-    case Kind::String:
-      return x.s == y.s;
+    case Kind::String: {
+      bool comparable = true;
+      return basic_equal(x, y, comparable);
+    }
     case Kind::List:
       return x.list->size() == y.list->size() &&
              std::equal(x.list->begin(), x.list->end(), y.list->begin(), reflect_equal);
@@ -132,26 +130,6 @@ Value fn_seq(Exec& ex, Args& a, const Location& at) {
   return Value::string(out);
 }
 
-// reflect's Kind name of a value that is not a list, for sprig's messages.
-std::string kind_word(const Value& v) {
-  switch (v.kind) {
-    case Kind::Bool:
-      return "bool";
-    case Kind::Int:
-      return "int";
-    case Kind::Float:
-      return "float64";
-    case Kind::String:
-      return "string";
-    case Kind::Map:
-      return "map";
-    case Kind::Method:
-      return "func";
-    default:
-      return "slice";
-  }
-}
-
 // reflect.TypeOf(nil).Kind() is a nil dereference in sprig's list functions.
 void not_nil(const Value& v, const char* name, const Location& at) {
   if (v.is_nil())
@@ -167,7 +145,7 @@ Value chunk(Args& a, const Location& at, const char* name) {
   arity(a, 2, 2, name, at);
   not_nil(a[1], name, at);
   if (!a[1].is_list())
-    throw RenderError(fmt::format("error calling {}: Cannot chunk type {}", name, kind_word(a[1])),
+    throw RenderError(fmt::format("error calling {}: Cannot chunk type {}", name, kind_of(a[1])),
                       at);
   const List& l = *a[1].list;
   const std::int64_t size = int_of(a[0]);
@@ -216,7 +194,7 @@ Value slice(Args& a, const Location& at, const char* name) {
   not_nil(a[0], name, at);
   if (!a[0].is_list())
     throw RenderError(fmt::format("error calling {}: list should be type of slice or array but {}",
-                                  name, kind_word(a[0])),
+                                  name, kind_of(a[0])),
                       at);
   const List& l = *a[0].list;
   if (l.empty()) return Value{};
