@@ -47,6 +47,8 @@ RuleId rule_for(ProblemKind k) {
       return rule::switch_not_rendered;
     case ProblemKind::ParseRecovered:
       return rule::parse_recovered;
+    case ProblemKind::PathCut:
+      return rule::analysis_path_cut;
   }
   return rule::parse_error;
 }
@@ -79,9 +81,13 @@ void check_integrity(const Model& model, Findings& out) {
            std::tie(b->at.file, b->at.line, b->at.column);
   });
   const std::set<Location> hatches = escape_hatch_words(model);
+  // A library sourced by thirty scripts is evaluated thirty times, and a loop of it cut the
+  // same way each time: one fact, one finding.
+  std::set<std::tuple<ProblemKind, Location, std::string>> seen;
   for (const Problem* pp : sorted) {
     const Problem& p = *pp;
     if (p.kind == ProblemKind::ArgvPartlyUnknown && hatches.count(p.at) > 0) continue;
+    if (!seen.emplace(p.kind, p.at, p.message).second) continue;
     Finding f;
     f.rule_id = rule_for(p.kind);
     f.message = p.message;

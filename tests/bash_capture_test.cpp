@@ -117,7 +117,7 @@ TEST_CASE("a read loop over a long input stops at the loop bound", "[bash-captur
   s += "EOF\n";
   auto r = test::render_text(s);
   REQUIRE(r.problems.size() == 1);
-  CHECK(r.problems[0].kind == ProblemKind::BudgetExceeded);
+  CHECK(r.problems[0].kind == ProblemKind::PathCut);  // the loop, not the script
   CHECK(r.invocations.size() == 64);
 }
 

@@ -30,6 +30,8 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/entrypoint",
                           "launchers/grammar-gaps",
                           "launchers/argv-splice",
+                          "launchers/dispatcher",
+                          "launchers/mount-dedupe",
                           "launchers/iptables-allowlist",
                           "launchers/podkit",
                           "launchers/agentpen",

@@ -120,7 +120,8 @@ TEST_CASE("hostile repository: every input named, the pod behind invalid UTF-8 s
   CHECK(where["SB0007"].count("deep.yaml") == 1);    // nesting
   CHECK(where["SB0007"].count("stream.yaml") == 1);  // documents past limits.max_documents
   CHECK(where["SB0007"].count("nest.sh") == 1);      // 20,000 nested $(
-  CHECK(where["SB0007"].count("recurse.sh") == 1);   // recursion
+  CHECK(where["SB0019"].count("recurse.sh") == 1);   // recursion: its path is cut
+  CHECK(where["SB6001"].count("recurse.sh") == 1);   // and its launch is still judged
   CHECK(where["SB0001"].count("blob.yaml") == 1);
   CHECK(where["SB0003"] == std::set<std::string>{"loop1.yaml", "loop2.yaml", "shadow.yaml"});
   CHECK(where["SB0008"].count("fifo.yaml") == 1);

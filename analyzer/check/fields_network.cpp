@@ -15,7 +15,9 @@ bool port_bound(const Workload& w, const PublishedPort& p) {
   if (!w.network.mode) return true;
   NetMode m = w.network.mode->value;
   const Condition& mc = w.network.mode->from.condition();
-  bool same_path = mc.always() || mc == p.from.condition();
+  // The mode holds wherever the port is reached when the port's path implies the mode's: a
+  // function run for another path's arguments sets both, the port on a narrower path.
+  bool same_path = mc.always() || p.from.condition().implies(mc);
   return !same_path || (m != NetMode::None && m != NetMode::Host && m != NetMode::Container);
 }
 

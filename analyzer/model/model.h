@@ -40,6 +40,7 @@ enum class ProblemKind : std::uint8_t {
   ArgvPartlyUnknown,  // a launch word that could be an option, with a value the script leaves open
   SwitchNotRendered,  // a chart switch that was not rendered flipped (bound, or a failed render)
   ParseRecovered,     // bash tree-sitter-bash could not parse, read with the construct neutralised
+  PathCut,            // a budget cut one path (a loop's later iterations); the rest was rendered
 };
 
 struct Problem {

@@ -183,9 +183,23 @@ void Evaluator::builtin_trap(const BuiltinCall& c) {
 // `source FILE` / `. FILE`: a file inside the analysed tree runs here, in this state.
 void Evaluator::builtin_source(const BuiltinCall& c) {
   if (c.cmd.size() < 2) return;
-  if (++depth_ > static_cast<int>(limits_.max_call_depth)) {
-    abort_budget("`source` nested too deeply", loc(c.n, c.ctx.tree));
+  if (depth_ + 1 > static_cast<int>(limits_.max_call_depth)) {
+    // This `source` is not followed and the script goes on. A file that sources itself is
+    // recursion (its path is cut); a chain of that many distinct files is a budget finding.
+    const std::string self = "source " + base_name(c.cmd[1].w.text);
+    if (std::find(call_path_.begin(), call_path_.end(), self) != call_path_.end())
+      cut_path(fmt::format("`source` nested deeper than {}: this file was not sourced again",
+                           limits_.max_call_depth),
+               loc(c.n, c.ctx.tree));
+    else
+      out_.problems.push_back({ProblemKind::BudgetExceeded,
+                               fmt::format("`source` nested too deeply (deeper than {}): this "
+                                           "file was not sourced",
+                                           limits_.max_call_depth),
+                               loc(c.n, c.ctx.tree)});
+    return;
   }
+  ++depth_;
   const EWord& target = c.cmd[1];
   const SyntaxTree* t = tree_for_source(target.w.text, loc(c.n, c.ctx.tree));
   if (t != nullptr) {

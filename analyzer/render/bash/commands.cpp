@@ -96,11 +96,16 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
     // followed; the step budget stops a recursion that fans out.
     if (!recursion_reported_) {
       recursion_reported_ = true;
-      out_.problems.push_back(
-          {ProblemKind::BudgetExceeded,
-           fmt::format("function calls nested deeper than {}: deeper calls were not rendered",
-                       limits_.max_call_depth),
-           loc(n, ctx.tree)});
+      const std::string what =
+          fmt::format("function calls nested deeper than {}: deeper calls were not rendered",
+                      limits_.max_call_depth);
+      // A function that calls itself (a retry, a directory walk) is recursion, bounded as
+      // such: its path is cut. A chain of that many distinct functions is no script a person
+      // writes: a budget finding (SB0007), and the rest of the script still runs.
+      if (std::find(call_path_.begin(), call_path_.end(), name) != call_path_.end())
+        cut_path(what, loc(n, ctx.tree));
+      else
+        out_.problems.push_back({ProblemKind::BudgetExceeded, what, loc(n, ctx.tree)});
     }
     return;
   }
@@ -108,6 +113,7 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
   if (std::find(call_path_.begin(), call_path_.end(), name) != call_path_.end())
     recursive_.insert(name);
   call_path_.push_back(name);
+  call_sites_.push_back(loc(n, ctx.tree));
   called_.insert(name);
   std::vector<EWord> fargs(cmd.begin() + 1, cmd.end());
   for (auto& a : fargs) {
@@ -157,6 +163,7 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
     st_.positional_unknown = saved_unknown;
   }
   call_path_.pop_back();
+  call_sites_.pop_back();
   --depth_;
 }
 
@@ -187,7 +194,10 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   // before it.
   const State before = st_;
   const std::size_t first = out_.invocations.size();  // the default list's, when recorded
+  const bool function_call = variants.size() > 1 && calls_function(variants[0].argv);
   const bool recorded = run_words(variants[0].argv, *cw, n, ctx);
+  // The same function on another path's words runs again on that path (path_budget.cpp).
+  if (function_call) run_function_variants(variants, *cw, before, n, ctx);
   for (std::size_t k = 1; k < variants.size(); ++k) {
     if (!recorded && (variants[k].argv.empty() || variants[0].argv.empty() ||
                       variants[k].argv[0].w.text == variants[0].argv[0].w.text))
@@ -230,7 +240,7 @@ void Evaluator::record_stdin_variants(const ArgvVariant& def, const CommandWords
     run_words(std::move(v.argv), std::move(ic), n, vc);
     // Another path's input of the same command, not a command run after it (the gate collector
     // replays the script with it in the default one's place).
-    if (at < out_.invocations.size())
+    if (first < at && at < out_.invocations.size())
       out_.invocations[at].input_of = static_cast<std::uint32_t>(first);
     st_ = std::move(after);
   }
@@ -285,6 +295,7 @@ bool Evaluator::run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ct
 void Evaluator::record_invocation(Invocation inv, const std::vector<EWord>& cmd, CommandWords& cw,
                                   const std::string& bname, TSNode n, Ctx& ctx) {
   capture_output(cmd, cw.stdout_redirected, ctx, prov(n, ctx));
+  if (!record_run_here(bname, n, ctx)) return;
   if (out_.invocations.size() >= limits_.max_invocations) {
     abort_budget(fmt::format("more than {} commands", limits_.max_invocations), loc(n, ctx.tree));
   }

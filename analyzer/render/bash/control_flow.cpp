@@ -7,6 +7,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/path_merge.h"
 #include "analyzer/render/bash/platform_tests.h"
 #include "analyzer/support/strings.h"
 
@@ -49,51 +50,6 @@ TSNode split_clause(TSNode n, std::vector<TSNode>& body, std::vector<TSNode>* re
   }
   return cond;
 }
-
-// The states of a `case` on an unknown value, merged into one. The base is the default path's
-// state (the item the default value takes, or the state before the `case` when no item is the
-// default path); every other item is merged into it as a path of its own, so that each item's
-// values are alternatives under that item's condition. Items that run before the default
-// item wait until it has run: the script's commands are evaluated in the script's order.
-class CaseMerge {
- public:
-  // `real`: the base is a path (the default item's state, or "no item matched"), not only a
-  // stand-in for the values the variables had before the `case`.
-  void start(State base, const Condition& cond, bool real) {
-    acc_ = std::move(base);
-    acc_cond_ = cond;
-    alive_ = real;
-    for (auto& [s, c] : pending_) fold(std::move(s), c);
-    pending_.clear();
-  }
-  void add(State s, const Condition& cond) {
-    if (!acc_) {
-      pending_.emplace_back(std::move(s), cond);
-      return;
-    }
-    fold(std::move(s), cond);
-  }
-  // Nothing runs after the `case` when no path through it is alive.
-  State finish() {
-    State out = std::move(*acc_);
-    if (!alive_) out.dead = true;
-    return out;
-  }
-
- private:
-  void fold(State s, const Condition& cond) {
-    if (s.dead) return;
-    alive_ = true;
-    acc_ = merge_states(std::move(*acc_), std::move(s), acc_cond_, cond, true, merges_ > 0);
-    ++merges_;
-  }
-
-  std::optional<State> acc_;
-  Condition acc_cond_;
-  std::vector<std::pair<State, Condition>> pending_;
-  int merges_ = 0;
-  bool alive_ = false;
-};
 
 }  // namespace
 
@@ -287,7 +243,7 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
       return;
     }
     State before = st_;
-    CaseMerge merge;
+    PathMerge merge;
     run_item(taken, ctx);
     const bool dead = st_.dead;
     merge.start(dead ? before : std::move(st_), ctx.cond, !dead);
@@ -322,7 +278,7 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
       names_platform(var.empty() ? std::string(ctx.tree->slice(value)) : var);
   std::vector<std::string> platforms_before;
   State before = st_;
-  CaseMerge merge;
+  PathMerge merge;
   // No item is the default path: the base is the path where no item matched, or (with a
   // catch-all) a stand-in holding the values from before the `case`.
   if (!default_item) merge.start(before, ctx.cond, !catch_all);

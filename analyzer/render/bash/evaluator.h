@@ -152,6 +152,15 @@ class Evaluator {
   void call_function(const std::string& name, const std::vector<EWord>& cmd,
                      const std::vector<TSNode>& args, std::pair<TSNode, const SyntaxTree*> fn,
                      TSNode n, Ctx& ctx);
+  // Budgets of one path (path_budget.cpp): the path is cut and reported (SB0019), the rest of
+  // the script goes on.
+  void cut_path(const std::string& what, Location at);
+  bool calls_function(const std::vector<EWord>& argv) const;
+  void run_function_variants(std::vector<ArgvVariant>& variants, CommandWords& cw,
+                             const State& before, TSNode n, Ctx& ctx);
+  // Whether this run of command `bname` is recorded: false past max_runs_per_place runs from
+  // one call site, and for a text tool past max_text_tool_invocations commands.
+  bool record_run_here(const std::string& bname, TSNode n, const Ctx& ctx);
   // A builtin that changes the evaluator's state, as it is called (builtins.cpp).
   struct BuiltinCall {
     const std::vector<EWord>& cmd;
@@ -448,6 +457,13 @@ class Evaluator {
   bool uses_net_admin_ = false;
   Provenance net_admin_at_;
   bool recursion_reported_ = false;
+  // The call sites entered on the way to the current command, innermost last, and the runs
+  // recorded per (command, innermost call site).
+  std::vector<Location> call_sites_;
+  std::map<std::pair<Location, Location>, std::uint32_t> runs_at_;
+  std::uint32_t function_variant_runs_ = 0;
+  bool text_tools_cut_ = false;
+  int function_variant_depth_ = 0;
   std::vector<std::string> defined_;  // the analysed file's functions, in definition order
   std::set<std::string> called_;      // functions the evaluation called
   std::uint64_t assignments_ = 0;     // Var::serial of the latest assignment

@@ -66,11 +66,9 @@ void Evaluator::for_statement(TSNode n, Ctx& ctx) {
     list.push_back(w);
   }
   if (list.size() > limits_.max_loop_iterations) {
-    out_.problems.push_back({ProblemKind::BudgetExceeded,
-                             fmt::format("for loop over {} values: only the first {} were "
-                                         "rendered",
-                                         list.size(), limits_.max_loop_iterations),
-                             loc(n, ctx.tree)});
+    cut_path(fmt::format("for loop over {} values: only the first {} were rendered", list.size(),
+                         limits_.max_loop_iterations),
+             loc(n, ctx.tree));
     list.resize(limits_.max_loop_iterations);
   }
   for (const EWord& item : list) {
@@ -134,18 +132,15 @@ void Evaluator::loop_statement(TSNode n, Ctx& ctx) {
     if (iter == 0 && constant && !node_exits(body, ctx.tree) &&
         !runs_command(body, ctx.tree, "break")) {
       // An endless loop (a watchdog, a restart loop): its body once, and say so.
-      out_.problems.push_back({ProblemKind::BudgetExceeded,
-                               "loop without an exit: one iteration rendered", loc(n, ctx.tree)});
+      cut_path("loop without an exit: one iteration rendered", loc(n, ctx.tree));
       statement(body, ctx);
       st_.breaking = 0;
       break;
     }
     if (++iter > limits_.max_loop_iterations) {
-      out_.problems.push_back({ProblemKind::BudgetExceeded,
-                               fmt::format("loop still running after {} iterations: rendered "
-                                           "no further",
-                                           limits_.max_loop_iterations),
-                               loc(n, ctx.tree)});
+      cut_path(fmt::format("loop still running after {} iterations: rendered no further",
+                           limits_.max_loop_iterations),
+               loc(n, ctx.tree));
       break;
     }
     statement(body, ctx);

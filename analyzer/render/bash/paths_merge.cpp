@@ -27,6 +27,11 @@ bool same_elems(const std::vector<EWord>& a, const std::vector<EWord>& b) {
   return true;
 }
 
+bool is_option_word(const EWord& w) {
+  return !w.w.symbolic && w.w.text.size() > 1 && w.w.text[0] == '-' &&
+         w.w.text.find('=') == std::string::npos;
+}
+
 void tag(std::vector<EWord>& ws, const Condition& c) {
   for (auto& w : ws) w.w.from.set_condition(join(c, w.w.from.condition()));
 }
@@ -91,6 +96,12 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
     std::vector<EWord> eb = other ? other->elems() : std::vector<EWord>{};
     size_t p = 0;
     while (p < ea.size() && p < eb.size() && same_word(ea[p], eb[p])) ++p;
+    // An option and its value stay together on each path: a function run once per argument
+    // list (`NET_ARGS=(--network "$1")`) gives both paths the same `--network` word, and
+    // `--network none host` would read as a network and an image.
+    if (p > 0 && p < ea.size() && p < eb.size() && is_option_word(ea[p - 1]) &&
+        !is_option_word(ea[p]) && !is_option_word(eb[p]))
+      --p;
     std::vector<EWord> elems(ea.begin(), ea.begin() + static_cast<long>(p));
     std::vector<EWord> ra(ea.begin() + static_cast<long>(p), ea.end());
     std::vector<EWord> rb(eb.begin() + static_cast<long>(p), eb.end());

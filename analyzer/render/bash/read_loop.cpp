@@ -65,11 +65,9 @@ void Evaluator::read_loop_lines(TSNode loop, const std::vector<EWord>& input, Ct
   std::uint32_t iter = 0;
   for (const EWord& line : split_lines(input)) {
     if (++iter > limits_.max_loop_iterations) {
-      out_.problems.push_back(
-          {ProblemKind::BudgetExceeded,
-           fmt::format("input of more than {} lines: the loop was rendered no further",
-                       limits_.max_loop_iterations),
-           loc(loop, ctx.tree)});
+      cut_path(fmt::format("input of more than {} lines: the loop was rendered no further",
+                           limits_.max_loop_iterations),
+               loc(loop, ctx.tree));
       break;
     }
     Ctx cc = ctx;

@@ -20,7 +20,7 @@ namespace sbr::bash {
 inline constexpr std::size_t kWordBytes = 64;
 
 struct RenderLimits {
-  std::uint32_t max_steps = 200000;        // evaluated syntax nodes, in total
+  std::uint32_t max_steps = 1000000;       // evaluated syntax nodes, in total
   std::uint32_t max_loop_iterations = 64;  // per loop
   std::uint32_t max_call_depth = 32;       // function calls and `source`, nested
   // Statements, words, conditions and arithmetic nested inside each other: each level is a
@@ -28,7 +28,15 @@ struct RenderLimits {
   std::uint32_t max_nesting = 200;
   std::size_t max_value_bytes = std::size_t{256} * 1024;        // one expanded word
   std::size_t max_total_bytes = std::size_t{16} * 1024 * 1024;  // every expansion of the render
-  std::uint32_t max_invocations = 5000;
+  // Commands recorded: past max_text_tool_invocations, commands that only read and print
+  // (echo, printf, grep, dirname...) are evaluated but no longer recorded (SB0019); past
+  // max_invocations, the rest of the script is not rendered (SB0007).
+  std::uint32_t max_text_tool_invocations = 5000;
+  std::uint32_t max_invocations = 10000;
+  // Per path, not per file (SB0019): a command's recorded runs from one call site (a loop inside
+  // a helper called for every mount), and a function's runs for argument lists of other paths.
+  std::uint32_t max_runs_per_place = 64;
+  std::uint32_t max_function_variant_runs = 256;
   // One script or sourced file's text: tree-sitter takes about 60 bytes of memory per byte of a
   // long script (12 MB of `: $x` lines took 745 MB); the longest real launcher is 290 KB.
   std::size_t max_script_bytes = std::size_t{4} << 20;

@@ -1,0 +1,193 @@
+// Budgets of one path (issue 33): a function runs once per argument list its callers give it on
+// different paths, and a loop, a call or a command past its bound cuts that path only (PathCut,
+// SB0019), never the rest of the script.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "analyzer/render/bash/render.h"
+#include "tests/bash_helpers.h"
+
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace bash_path_budget_test {
+
+using namespace sbr;
+using sbr::test::argv_text;
+using sbr::test::launches;
+using sbr::test::render_text;
+
+namespace {
+
+std::size_t path_cuts(const bash::ScriptRender& r) {
+  std::size_t n = 0;
+  for (const Problem& p : r.problems) n += p.kind == ProblemKind::PathCut ? 1 : 0;
+  return n;
+}
+
+bool rest_cut(const bash::ScriptRender& r) {
+  for (const Problem& p : r.problems)
+    if (p.kind == ProblemKind::BudgetExceeded) return true;
+  return false;
+}
+
+// The shape of a dispatcher: main's option loop sets a value that it passes to the function
+// building the engine command.
+const char* const kDispatcher = R"(#!/bin/bash
+launch() {
+  local network="$1"
+  podman run --rm --network "$network" img
+}
+main() {
+  local net=none
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --host) net=host; shift ;;
+      *) break ;;
+    esac
+  done
+  launch "$net"
+}
+main "$@"
+)";
+
+}  // namespace
+
+TEST_CASE("a function runs once per argument list of another path, on that path",
+          "[bash-path-budget]") {
+  auto r = render_text(kDispatcher);
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 2);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --network none img");
+  CHECK(ls[0]->from.condition().always());
+  CHECK(argv_text(*ls[1]) == "podman run --rm --network host img");
+  CHECK(ls[1]->from.condition().text.find("`--host`") != std::string::npos);
+  CHECK(path_cuts(r) == 0);
+}
+
+TEST_CASE("what a function sets for another path's arguments is that path's value after it",
+          "[bash-path-budget]") {
+  auto r = render_text(R"(#!/bin/bash
+set_net() { NET_ARGS=(--network "$1"); }
+net=none
+if [[ $1 == --host ]]; then net=host; fi
+set_net "$net"
+podman run --rm "${NET_ARGS[@]}" img
+)");
+  auto ls = launches(r, "podman");
+  REQUIRE_FALSE(ls.empty());
+  std::string all;
+  for (const Invocation* inv : ls) all += argv_text(*inv) + "\n";
+  CHECK(all.find("--network none") != std::string::npos);
+  CHECK(all.find("--network host") != std::string::npos);
+}
+
+TEST_CASE("past the bound on such runs, a call takes its default arguments and says so",
+          "[bash-path-budget]") {
+  bash::RenderLimits limits;
+  limits.max_function_variant_runs = 0;
+  auto r = render_text(kDispatcher, "launch.sh", nullptr, limits);
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 1);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --network none img");
+  REQUIRE(path_cuts(r) == 1);
+  CHECK(r.problems[0].message.find("`launch` is called here with 1 more argument list") !=
+        std::string::npos);
+}
+
+TEST_CASE("a command run past its bound from one call site is cut there, not the script",
+          "[bash-path-budget]") {
+  bash::RenderLimits limits;
+  limits.max_runs_per_place = 4;
+  auto r = render_text(R"(#!/bin/bash
+show() { printf '%s\n' "$1"; }
+for m in a b c d e f g h i j; do
+  show "$m"
+done
+podman run --rm img
+)",
+                       "launch.sh", nullptr, limits);
+  CHECK(launches(r, "printf").size() == 4);
+  CHECK(launches(r, "podman").size() == 1);
+  CHECK(path_cuts(r) == 1);
+  CHECK_FALSE(rest_cut(r));
+}
+
+TEST_CASE("the same command from another call site has its own bound", "[bash-path-budget]") {
+  bash::RenderLimits limits;
+  limits.max_runs_per_place = 2;
+  auto r = render_text(R"(#!/bin/bash
+log() { echo "$1"; }
+log one
+log two
+log three
+)",
+                       "launch.sh", nullptr, limits);
+  CHECK(launches(r, "echo").size() == 3);
+  CHECK(path_cuts(r) == 0);
+}
+
+TEST_CASE("past the text-tool bound, echo and printf stop being recorded, launches do not",
+          "[bash-path-budget]") {
+  bash::RenderLimits limits;
+  limits.max_text_tool_invocations = 3;
+  auto r = render_text(R"(#!/bin/bash
+echo 1
+echo 2
+echo 3
+echo 4
+printf '%s\n' 5
+podman run --rm img
+echo 6
+)",
+                       "launch.sh", nullptr, limits);
+  CHECK(launches(r, "echo").size() == 3);
+  CHECK(launches(r, "printf").empty());
+  CHECK(launches(r, "podman").size() == 1);
+  CHECK(path_cuts(r) == 1);
+  CHECK_FALSE(rest_cut(r));
+}
+
+TEST_CASE("past the command bound, the rest of the script is not rendered (SB0007)",
+          "[bash-path-budget]") {
+  bash::RenderLimits limits;
+  limits.max_invocations = 2;
+  auto r = render_text("#!/bin/bash\nmkdir a\nmkdir b\nmkdir c\npodman run --rm img\n", "launch.sh",
+                       nullptr, limits);
+  CHECK(launches(r, "podman").empty());
+  CHECK(rest_cut(r));
+}
+
+TEST_CASE("a file that sources itself is cut at the bound and the script goes on",
+          "[bash-path-budget]") {
+  SourceSet set;
+  SourceFile lib;
+  lib.id = 1;
+  lib.path = "lib.sh";
+  lib.type = FileType::Shell;
+  lib.bytes = "COUNT=x$COUNT\nsource ./lib.sh\n";
+  lib.readable = true;
+  set.files.push_back(lib);
+  auto r = render_text("#!/bin/bash\nsource ./lib.sh\npodman run --rm img\n", "launch.sh", &set);
+  CHECK(launches(r, "podman").size() == 1);
+  CHECK(path_cuts(r) == 1);
+  CHECK_FALSE(rest_cut(r));
+}
+
+TEST_CASE("recursion is cut as a path, a chain of distinct calls past the bound is a budget",
+          "[bash-path-budget]") {
+  auto rec = render_text("#!/bin/bash\nwalk() { walk \"$1/x\"; }\nwalk /\npodman run --rm img\n");
+  CHECK(path_cuts(rec) == 1);
+  CHECK_FALSE(rest_cut(rec));
+  CHECK(launches(rec, "podman").size() == 1);
+
+  std::string chain = "#!/bin/bash\n";
+  for (int i = 0; i < 40; ++i)
+    chain += "f" + std::to_string(i) + "() { f" + std::to_string(i + 1) + "; }\n";
+  auto deep = render_text(chain + "f0\npodman run --rm img\n");
+  CHECK(path_cuts(deep) == 0);
+  CHECK(rest_cut(deep));                        // SB0007: no script nests 40 functions
+  CHECK(launches(deep, "podman").size() == 1);  // and the rest still runs
+}
+
+}  // namespace bash_path_budget_test
