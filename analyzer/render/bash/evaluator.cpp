@@ -30,10 +30,13 @@ Provenance Evaluator::prov(TSNode n, const Ctx& ctx) const {
 }
 
 void Evaluator::abort_budget(const std::string& what, Location at) {
+  // Hit inside a sourced library, the place is the library's: the message names the script
+  // whose rendering stopped (thirty test scripts source one library).
+  const std::string script = at.file == file_.id ? "the script" : "`" + file_.path + "`";
   throw RenderAbort{Problem{ProblemKind::BudgetExceeded,
-                            fmt::format("bash evaluation budget exceeded ({}); the rest of the "
-                                        "script was not rendered",
-                                        what),
+                            fmt::format("bash evaluation budget exceeded ({}); the rest of {} "
+                                        "was not rendered",
+                                        what, script),
                             at}};
 }
 
