@@ -82,6 +82,22 @@ TEST_CASE("iptables list, check and wait options parse and add no rule", "[gates
   CHECK(out->rules[1].ports.at(0).from == 80);
 }
 
+TEST_CASE("iptables -D by position removes that rule", "[gates]") {
+  // ContainAI's cleanup loop: `_cai_iptables -D "$chain" "$rule_num"`.
+  gates::Ruleset rs;
+  auto problems = apply(
+      {
+          "-A OUTPUT -p tcp --dport 443 -j ACCEPT", "-A OUTPUT -p tcp --dport 80 -j ACCEPT",
+          "-D OUTPUT 1",
+          "-D OUTPUT 7",  // past the end: nothing to remove
+      },
+      rs);
+  for (const auto& p : problems) INFO(p.message);
+  CHECK(problems.empty());
+  REQUIRE(output_rules(rs) == 1);
+  CHECK(rs.tables[0].chain("OUTPUT")->rules[0].ports.at(0).from == 80);
+}
+
 TEST_CASE("a stray word after a list command is still a parse problem", "[gates]") {
   gates::Ruleset rs;
   auto problems = apply({"-L OUTPUT INPUT"}, rs);

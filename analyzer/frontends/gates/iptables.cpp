@@ -131,6 +131,11 @@ bool apply_iptables(const std::vector<Arg>& args, bool v6, const Provenance& at,
     case 'D': {
       // Delete the first rule equal to the spec (by position in the source is not possible).
       auto& rules = chain(t, c.chain, at).rules;
+      if (c.by_position) {
+        if (c.insert_at < rules.size())
+          rules.erase(rules.begin() + static_cast<std::ptrdiff_t>(c.insert_at));
+        break;
+      }
       for (auto it = rules.begin(); it != rules.end(); ++it) {
         if (it->verdict == c.rule.verdict && it->daddr.size() == c.rule.daddr.size() &&
             it->ports.size() == c.rule.ports.size()) {

@@ -152,6 +152,11 @@ class ArgReader {
       } else if (auto* v = val(i, w)) {
         c_.chain = v->text;
       }
+      // `-D CHAIN 3`: the rule at that position, not a rule spec.
+      if (c_.op == 'D' && i + 1 < a_.size() && all_digits(a_[i + 1].text)) {
+        c_.insert_at = std::stoul(a_[++i].text.substr(0, 9)) - 1;
+        c_.by_position = true;
+      }
     } else if (w == "-I" || w == "--insert") {
       c_.op = 'I';
       if (auto* v = val(i, w)) c_.chain = v->text;
@@ -255,7 +260,9 @@ class ArgReader {
     } else if (!w.empty() && w[0] == '-') {
       if (i + 1 < a_.size() && !a_[i + 1].text.empty() && a_[i + 1].text[0] != '-') ++i;
       c_.rule.other_match = true;
-    } else if (!a_[i].symbolic) {
+    } else if (!a_[i].symbolic && !w.empty()) {
+      // (An empty word is an expansion that came out empty on the path rendered, `"$@"` of a
+      // wrapper called without arguments: not something written, so not rejected.)
       err_ = "unexpected argument `" + w + "`";
       err_at_ = i;
       return false;

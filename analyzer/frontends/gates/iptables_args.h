@@ -16,7 +16,8 @@ struct Cmd {
   std::string chain;
   std::string table = "filter";
   std::string policy;
-  size_t insert_at = 0;
+  size_t insert_at = 0;  // -I CHAIN N, and -D CHAIN N when by_position
+  bool by_position = false;
   Rule rule;
 };
 
