@@ -111,6 +111,28 @@ TEST_CASE("source follows the script-directory idioms inside the tree", "[bash-p
   }
 }
 
+TEST_CASE("a source by the repository's path inside the container is that file", "[bash-paths]") {
+  // ai-sandbox's startup scripts: the repository is the container's /workspace.
+  SourceSet set;
+  set.files.push_back(shell_file(0, ".sandbox/lib/flags.sh", "agent_flags=(--cap-drop=ALL)\n"));
+  set.files.push_back(shell_file(1, ".sandbox/scripts/start.sh", ""));
+  set.files[1].bytes = R"(#!/bin/bash
+WORKSPACE="${WORKSPACE:-/workspace}"
+source "$WORKSPACE/.sandbox/lib/flags.sh"
+source /etc/os-release
+source /opt/agent/.sandbox/other.sh
+podman run "${agent_flags[@]}" img
+)";
+  auto r = render_text(set.files[1].bytes, ".sandbox/scripts/start.sh", &set);
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 1);
+  CHECK(argv_text(*ls[0]) == "podman run --cap-drop=ALL img");
+  // Outside the repository, or a tail that names no file of it: not followed, as before.
+  REQUIRE(r.problems.size() == 2);
+  CHECK(r.problems[0].message.find("/etc/os-release") != std::string::npos);
+  CHECK(r.problems[1].message.find("other.sh") != std::string::npos);
+}
+
 TEST_CASE("a source that leaves the tree or depends on the environment is a note", "[bash-paths]") {
   SourceSet set;
   set.files.push_back(shell_file(0, "run.sh", ""));

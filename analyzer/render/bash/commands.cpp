@@ -56,13 +56,24 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
   if (sources_ == nullptr) return nullptr;
   // Resolve relative to the repository root (paths built on the script's directory) or to
   // the script's directory; never outside the root.
-  if (path_in.empty() || path_in[0] == '/' || path_in[0] == '$' || path_in[0] == '~')
-    return nullptr;
+  if (path_in.empty() || path_in[0] == '$' || path_in[0] == '~') return nullptr;
   std::vector<std::string> candidates;
-  std::string dir = script_dir();
-  if (starts(path_in, dir + "/") || dir == ".") candidates.push_back(path_in);
-  candidates.push_back(dir == "." ? path_in : dir + "/" + path_in);
-  candidates.push_back(path_in);
+  if (path_in[0] == '/') {
+    // Inside the container the repository is mounted or copied somewhere
+    // (`$WORKSPACE/.sandbox/scripts/common.sh`, WORKSPACE=/workspace): a tail naming one of
+    // its files is that file.
+    auto in_repo = in_container_path(path_in, [&](const std::string& p) {
+      return std::any_of(sources_->files.begin(), sources_->files.end(),
+                         [&](const SourceFile& f) { return f.path == p && f.readable; });
+    });
+    if (!in_repo) return nullptr;
+    candidates.push_back(*in_repo);
+  } else {
+    std::string dir = script_dir();
+    if (starts(path_in, dir + "/") || dir == ".") candidates.push_back(path_in);
+    candidates.push_back(dir == "." ? path_in : dir + "/" + path_in);
+    candidates.push_back(path_in);
+  }
   for (const auto& c : candidates) {
     auto n = normalise_repo_path(c);
     if (!n) continue;
