@@ -15,11 +15,11 @@ TEST_CASE("redactor: secret-named and key-format env values, secret data, key fo
           "[report]") {
   Model m;
   Workload w;
-  w.env.push_back({"DB_PASSWORD", "correct-horse", EnvSource::Literal, "", false, {}});
-  w.env.push_back({"GREETING", "hello world", EnvSource::Literal, "", false, {}});
-  w.env.push_back({"OPAQUE", "AKIAABCDEFGHIJKLMNOP", EnvSource::Literal, "", false, {}});
-  w.env.push_back({"SHORT_TOKEN", "abc", EnvSource::Literal, "", false, {}});
-  w.env.push_back({"API_TOKEN", "$UPSTREAM_TOKEN", EnvSource::Symbolic, "", true, {}});
+  w.env.push_back({"DB_PASSWORD", "correct-horse", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"GREETING", "hello world", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"OPAQUE", "AKIAABCDEFGHIJKLMNOP", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"SHORT_TOKEN", "abc", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"API_TOKEN", "$UPSTREAM_TOKEN", EnvSource::Symbolic, "", true, {}, false});
   m.workloads.push_back(w);
   m.cluster.data.push_back({"Secret/ns/db", "conn", "postgres://u:pw@db/x", {}});
   m.cluster.data.push_back({"ConfigMap/ns/app", "mode", "production", {}});
