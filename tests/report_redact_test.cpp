@@ -38,6 +38,25 @@ TEST_CASE("redactor: secret-named and key-format env values, secret data, key fo
   CHECK(r("conn: cG9zdGdyZXM6Ly91OnB3QGRiL3g=") == "conn: <redacted>");
 }
 
+TEST_CASE("redactor: a secret is redacted as itself, never inside other words", "[report]") {
+  Model m;
+  Workload w;
+  // Compose's stock database password, a short one and a real one of the same stack.
+  w.env.push_back({"POSTGRES_PASSWORD", "postgres", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"REDIS_PASSWORD", "default", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"API_SECRET", "s3cr3t-v4lue", EnvSource::Literal, "", false, {}, false});
+  m.workloads.push_back(w);
+  Redactor r(m);
+  // Words and short values are no secrets to hunt for in other text.
+  CHECK(r("service postgres depends on \"postgresql\"") ==
+        "service postgres depends on \"postgresql\"");
+  CHECK(r("runs under the engine's default runtime") == "runs under the engine's default runtime");
+  // A secret is redacted where it stands as a token, not where it is part of a longer word.
+  CHECK(r("API_SECRET=s3cr3t-v4lue") == "API_SECRET=<redacted>");
+  CHECK(r("token: \"s3cr3t-v4lue\",") == "token: \"<redacted>\",");
+  CHECK(r("xs3cr3t-v4lue2") == "xs3cr3t-v4lue2");
+}
+
 TEST_CASE("redactor: overlapping secrets and multi-line values are covered whole", "[report]") {
   Redactor r(
       std::vector<std::string>{"secret-one", "one-two-three", "line-one-of-key\nline-two-of-key"});
