@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include "generated/rule_ids.h"
@@ -81,13 +82,13 @@ void check_integrity(const Model& model, Findings& out) {
            std::tie(b->at.file, b->at.line, b->at.column);
   });
   const std::set<Location> hatches = escape_hatch_words(model);
-  // A library sourced by thirty scripts is evaluated thirty times, and a loop of it cut the
-  // same way each time: one fact, one finding.
-  std::set<std::tuple<ProblemKind, Location, std::string>> seen;
+  // A file sourced by several scripts is evaluated once per script and records the same
+  // problem each time: one place and one message is one gap.
+  std::set<std::tuple<Location, ProblemKind, std::string_view>> seen;
   for (const Problem* pp : sorted) {
     const Problem& p = *pp;
     if (p.kind == ProblemKind::ArgvPartlyUnknown && hatches.count(p.at) > 0) continue;
-    if (!seen.emplace(p.kind, p.at, p.message).second) continue;
+    if (!seen.emplace(p.at, p.kind, p.message).second) continue;
     Finding f;
     f.rule_id = rule_for(p.kind);
     f.message = p.message;

@@ -65,43 +65,87 @@ std::string_view capability_risk(Capability c) {
   }
 }
 
-void check_capabilities(const Model& model, const Workload& w, FactFindings& out) {
-  bool drops_all = std::any_of(w.identity.cap_drop.begin(), w.identity.cap_drop.end(),
-                               [](const auto& c) { return c.value == Capability::All; });
-  // privileged ignores the capability lists; SB1001 already reports it.
-  if (!drops_all && !is_privileged(w)) {
-    UserState u = user_state(w);
-    bool rootish = u == UserState::Root || u == UserState::Unknown;
-    std::string what =
-        fmt::format("does not drop all capabilities (no {})",
-                    spell(w, "capabilities.drop: [ALL]", "--cap-drop=ALL", "cap_drop: [ALL]"));
-    if (engine::keeps_net_raw_by_default(w.engine)) {
-      what += w.engine_unresolved
-                  ? "; the engine is unresolved and judged as docker, whose default set keeps "
-                    "NET_RAW among others"
-                  : "; the engine's default set keeps NET_RAW among others";
-    } else {
-      what += "; the engine's default set still holds CHOWN, DAC_OVERRIDE, SETUID and others";
-    }
-    if (rootish) {
-      what += u == UserState::Root ? ", and it runs as root"
-                                   : ", and nothing shows it runs as a non-root user";
-    }
-    std::vector<Related> related;
-    for (const auto& d : w.identity.cap_drop) {
-      related.push_back({d.from.at, fmt::format("drops {}", capability_name(d.value))});
-    }
-    out.add(w, rootish ? rule::capabilities_not_dropped_as_root : rule::capabilities_not_dropped,
-            what + admission_note(w, PsaLevel::Restricted),
-            // A drop list without ALL is the field to change; with none, the place to add one.
-            w.identity.cap_drop.empty() ? container_security_anchor(w)
-                                        : w.identity.cap_drop.front().from,
-            "capabilities.drop", std::move(related));
+// The engine's default capabilities that the workload names in its add list (never a
+// host-escape one: those are judged by themselves whatever the default).
+std::vector<const Fact<Capability>*> default_adds(const Workload& w) {
+  std::vector<const Fact<Capability>*> out;
+  for (const auto& c : w.identity.cap_add) {
+    if (!is_dangerous(c.value) && engine::in_default_set(w.engine, c.value)) out.push_back(&c);
   }
+  return out;
+}
 
-  if (w.identity.cap_add.empty()) return;
+std::string capability_list(const std::vector<const Fact<Capability>*>& caps) {
+  std::string out;
+  for (const auto* c : caps) {
+    if (!out.empty()) out += ", ";
+    out += capability_name(c->value);
+  }
+  return out;
+}
+
+std::string root_note(UserState u) {
+  if (u == UserState::Root) return ", and it runs as root";
+  if (u == UserState::Unknown) return ", and nothing shows it runs as a non-root user";
+  return "";
+}
+
+bool rootish(UserState u) {
+  return u == UserState::Root || u == UserState::Unknown;
+}
+
+// The default set kept whole: no `drop: [ALL]`. Adding one of its capabilities changes
+// nothing, so those adds are this finding's related places, not findings of their own.
+void check_default_set_kept(const Workload& w, FactFindings& out) {
+  UserState u = user_state(w);
+  std::string what =
+      fmt::format("does not drop all capabilities (no {})",
+                  spell(w, "capabilities.drop: [ALL]", "--cap-drop=ALL", "cap_drop: [ALL]"));
+  if (engine::keeps_net_raw_by_default(w.engine)) {
+    what += w.engine_unresolved
+                ? "; the engine is unresolved and judged as docker, whose default set keeps "
+                  "NET_RAW among others"
+                : "; the engine's default set keeps NET_RAW among others";
+  } else {
+    what += "; the engine's default set still holds CHOWN, DAC_OVERRIDE, SETUID and others";
+  }
+  what += root_note(u);
+  std::vector<Related> related;
+  for (const auto& d : w.identity.cap_drop) {
+    related.push_back({d.from.at, fmt::format("drops {}", capability_name(d.value))});
+  }
+  for (const auto* c : default_adds(w)) {
+    related.push_back({c->from.at, fmt::format("adds {}, which the engine grants by default",
+                                               capability_name(c->value))});
+  }
+  out.add(
+      w, rootish(u) ? rule::capabilities_not_dropped_as_root : rule::capabilities_not_dropped,
+      what + admission_note(w, PsaLevel::Restricted),
+      // A drop list without ALL is the field to change; with none, the place to add one.
+      w.identity.cap_drop.empty() ? container_security_anchor(w) : w.identity.cap_drop.front().from,
+      "capabilities.drop", std::move(related));
+}
+
+// `drop: [ALL]` then some of the default set added back: a subset of what keeping the default
+// set gives, so never judged worse than that (one finding of the same rule, not one per add).
+void check_default_set_readded(const Workload& w, FactFindings& out) {
+  auto adds = default_adds(w);
+  if (adds.empty()) return;
+  UserState u = user_state(w);
+  std::vector<Related> related;
+  for (size_t i = 1; i < adds.size(); ++i) {
+    related.push_back({adds[i]->from.at, fmt::format("adds {}", capability_name(adds[i]->value))});
+  }
+  out.add(w, rootish(u) ? rule::capabilities_not_dropped_as_root : rule::capabilities_not_dropped,
+          fmt::format("drops all capabilities, then adds back {} of the engine's default set{}{}",
+                      capability_list(adds), root_note(u), admission_note(w, PsaLevel::Restricted)),
+          adds.front()->from, "capabilities.drop", std::move(related));
+}
+
+void check_added(const Model& model, const Workload& w, FactFindings& out) {
   ResolvedRuntime r = resolve_runtime(model, w);
   for (const auto& c : w.identity.cap_add) {
+    if (!is_dangerous(c.value) && engine::in_default_set(w.engine, c.value)) continue;
     std::string name(capability_name(c.value));
     std::string note =
         admission_note(w, baseline_allows(c.value) ? PsaLevel::Restricted : PsaLevel::Baseline);
@@ -124,6 +168,22 @@ void check_capabilities(const Model& model, const Workload& w, FactFindings& out
             fmt::format("adds capability {}{}: {}{}", name, where, capability_risk(c.value), note),
             c.from, "capabilities.add/" + name, std::move(related));
   }
+}
+
+void check_capabilities(const Model& model, const Workload& w, FactFindings& out) {
+  // privileged ignores the capability lists; SB1001 already reports it.
+  if (is_privileged(w)) {
+    if (!w.identity.cap_add.empty()) check_added(model, w, out);
+    return;
+  }
+  bool drops_all = std::any_of(w.identity.cap_drop.begin(), w.identity.cap_drop.end(),
+                               [](const auto& c) { return c.value == Capability::All; });
+  if (drops_all) {
+    check_default_set_readded(w, out);
+  } else {
+    check_default_set_kept(w, out);
+  }
+  if (!w.identity.cap_add.empty()) check_added(model, w, out);
 }
 
 // How the image decides a root user: `USER root` written in its Dockerfile, or no USER in the

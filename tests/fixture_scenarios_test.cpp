@@ -2,6 +2,10 @@
 // is annotated, inline or in `<dir>.expect` beside the directory, and nothing else is reported.
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string>
+#include <tuple>
+
 #include "tests/fixture_harness.h"
 
 // Each test file in its own namespace: the test binary is built in unity batches
@@ -32,6 +36,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/argv-splice",
                           "launchers/dispatcher",
                           "launchers/mount-dedupe",
+                          "launchers/engine-choice",
                           "launchers/iptables-allowlist",
                           "launchers/podkit",
                           "launchers/agentpen",
@@ -71,6 +76,28 @@ TEST_CASE("a self-recursive launcher's finding names its launch once", "[fixture
   CHECK(m.find("launcher bin/agent-watchdog (keep_running (recursive), line 16) adds capability "
                "SYS_PTRACE") == 0);
   CHECK(m.find("line 16,") == std::string::npos);
+}
+
+// claude-docker's shape: the engine picked by which binary is installed, one flag array consumed
+// by two launches. Each fact is one finding (issue 34 §3); the capabilities added back after
+// --cap-drop ALL are the default set's one finding; SB4070 judges only the helper's token.
+TEST_CASE("an engine branch and a shared flag array give one finding per place", "[fixtures]") {
+  auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/launchers/engine-choice",
+                                      {}, true);
+  std::set<std::tuple<std::string, std::uint32_t, std::uint32_t>> places;
+  int caps = 0;
+  for (const sbr::Finding& f : r.findings) {
+    INFO(f.rule_id.str() << ": " << f.message);
+    CHECK(places.emplace(std::string(f.rule_id.str()), f.at.line, f.at.column).second);
+    CHECK(f.rule_id.str() != "SB2004");
+    if (f.rule_id.str() == "SB2002") {
+      ++caps;
+      CHECK(f.message.find("drops all capabilities, then adds back CHOWN, SETUID, SETGID, "
+                           "DAC_OVERRIDE of the engine's default set") != std::string::npos);
+    }
+    if (f.rule_id.str() == "SB4070") CHECK(f.message.find("`UPSTREAM`") != std::string::npos);
+  }
+  CHECK(caps == 1);
 }
 
 }  // namespace fixture_scenarios_test

@@ -85,10 +85,16 @@ struct ReportFixture {
 
     Workload w;
     w.id = {"Pod", "", "default", "agent", "main", "k8s/agent.yaml"};
-    w.env.push_back({"DB_PASSWORD", kDbPassword, EnvSource::Literal, "", false, {{agent, 13, 14}}});
     w.env.push_back(
-        {"ANTHROPIC_API_KEY", kAnthropicKey, EnvSource::Literal, "", false, {{agent, 15, 14}}});
-    w.env.push_back({"LOG_LEVEL", "debug", EnvSource::Literal, "", false, {{agent, 0, 0}}});
+        {"DB_PASSWORD", kDbPassword, EnvSource::Literal, "", false, {{agent, 13, 14}}, false});
+    w.env.push_back({"ANTHROPIC_API_KEY",
+                     kAnthropicKey,
+                     EnvSource::Literal,
+                     "",
+                     false,
+                     {{agent, 15, 14}},
+                     false});
+    w.env.push_back({"LOG_LEVEL", "debug", EnvSource::Literal, "", false, {{agent, 0, 0}}, false});
     model.workloads.push_back(std::move(w));
 
     for (Rule r : {make_rule("SB0002", "unreadable-file", 0, Severity::High),

@@ -15,11 +15,11 @@ TEST_CASE("redactor: secret-named and key-format env values, secret data, key fo
           "[report]") {
   Model m;
   Workload w;
-  w.env.push_back({"DB_PASSWORD", "correct-horse", EnvSource::Literal, "", false, {}});
-  w.env.push_back({"GREETING", "hello world", EnvSource::Literal, "", false, {}});
-  w.env.push_back({"OPAQUE", "AKIAABCDEFGHIJKLMNOP", EnvSource::Literal, "", false, {}});
-  w.env.push_back({"SHORT_TOKEN", "abc", EnvSource::Literal, "", false, {}});
-  w.env.push_back({"API_TOKEN", "$UPSTREAM_TOKEN", EnvSource::Symbolic, "", true, {}});
+  w.env.push_back({"DB_PASSWORD", "correct-horse", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"GREETING", "hello world", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"OPAQUE", "AKIAABCDEFGHIJKLMNOP", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"SHORT_TOKEN", "abc", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"API_TOKEN", "$UPSTREAM_TOKEN", EnvSource::Symbolic, "", true, {}, false});
   m.workloads.push_back(w);
   m.cluster.data.push_back({"Secret/ns/db", "conn", "postgres://u:pw@db/x", {}});
   m.cluster.data.push_back({"ConfigMap/ns/app", "mode", "production", {}});
@@ -36,6 +36,25 @@ TEST_CASE("redactor: secret-named and key-format env values, secret data, key fo
   CHECK(r("ghp_0123456789abcdefghijABCDEFGHIJ012345") == "<redacted>");
   // The base64 form (Secret manifests) is redacted too.
   CHECK(r("conn: cG9zdGdyZXM6Ly91OnB3QGRiL3g=") == "conn: <redacted>");
+}
+
+TEST_CASE("redactor: a secret is redacted as itself, never inside other words", "[report]") {
+  Model m;
+  Workload w;
+  // Compose's stock database password, a short one and a real one of the same stack.
+  w.env.push_back({"POSTGRES_PASSWORD", "postgres", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"REDIS_PASSWORD", "default", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"API_SECRET", "s3cr3t-v4lue", EnvSource::Literal, "", false, {}, false});
+  m.workloads.push_back(w);
+  Redactor r(m);
+  // Words and short values are no secrets to hunt for in other text.
+  CHECK(r("service postgres depends on \"postgresql\"") ==
+        "service postgres depends on \"postgresql\"");
+  CHECK(r("runs under the engine's default runtime") == "runs under the engine's default runtime");
+  // A secret is redacted where it stands as a token, not where it is part of a longer word.
+  CHECK(r("API_SECRET=s3cr3t-v4lue") == "API_SECRET=<redacted>");
+  CHECK(r("token: \"s3cr3t-v4lue\",") == "token: \"<redacted>\",");
+  CHECK(r("xs3cr3t-v4lue2") == "xs3cr3t-v4lue2");
 }
 
 TEST_CASE("redactor: overlapping secrets and multi-line values are covered whole", "[report]") {

@@ -100,7 +100,12 @@ TEST_CASE("sarif: results carry index, level, location, fingerprint and properti
   CHECK_FALSE(priv["properties"].contains("condition"));
   CHECK_FALSE(priv.contains("suppressions"));
 
+  // The effective severity per result (docs/output-formats.md, "Severity per result").
+  CHECK(priv["properties"]["security-severity"] == "9.5");
   CHECK(results[4]["level"] == "note");  // low
+  CHECK(results[4]["properties"]["security-severity"] == "2.0");
+  // An accepted finding is a note whatever its rule: its alert says so too.
+  CHECK(results[1]["properties"]["security-severity"] == "0.0");
   CHECK(results[4]["properties"]["condition"] == "[[ $MODE == full ]]");
   // Columns are UTF-16 code units in SARIF: "é" counts once.
   CHECK(results[5]["locations"][0]["physicalLocation"]["region"]["startColumn"] == 16);

@@ -162,6 +162,15 @@ void env_fields(std::vector<FieldDef>& f) {
                "the name looks secret (*_TOKEN, *_KEY, *SECRET*, *PASSWORD*, AWS_*)",
                [](const Scope& s) { return of(secrets::is_secret_name(s.as<EnvVar>().name)); },
                true});
+  f.push_back({"secret_word", FieldType::Bool,
+               "a word of the name says secret where secret_name does not look (TOKEN, AUTH, "
+               "PIN, PASSPHRASE, COOKIE mid-name: TF_TOKEN_app_terraform_io)",
+               [](const Scope& s) { return of(secrets::has_secret_word(s.as<EnvVar>().name)); },
+               true});
+  f.push_back({"secret_source", FieldType::Bool,
+               "the launcher computes the value from a secret: a credential helper, a secret "
+               "file, a secret-named variable (`$(gh auth token)`, `$(cat ~/.token)`, `$GH_TOKEN`)",
+               [](const Scope& s) { return of(s.as<EnvVar>().secret_source); }});
   f.push_back({"key_format", FieldType::String,
                "the key format a literal value is in (`GitHub token`), unset when none",
                [](const Scope& s) {

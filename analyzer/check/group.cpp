@@ -46,29 +46,6 @@ void add_related(Finding& into, const std::vector<Related>& more) {
   }
 }
 
-std::string joined_labels(const std::vector<std::string>& labels) {
-  size_t named = std::min(labels.size(), kNamedInMessage);
-  std::string out;
-  for (size_t i = 0; i < named; ++i) {
-    if (i > 0) out += (i + 1 == named && named == labels.size()) ? " and " : ", ";
-    out += labels[i];
-  }
-  if (named < labels.size()) out += fmt::format(" and {} more", labels.size() - named);
-  return out;
-}
-
-// The message of the first workload, reworded to name all of them.
-std::string name_all(const std::string& message, const std::string& label,
-                     const std::vector<std::string>& labels) {
-  std::string all = joined_labels(labels);
-  if (!label.empty()) {
-    if (size_t at = message.find(label); at != std::string::npos) {
-      return message.substr(0, at) + all + message.substr(at + label.size());
-    }
-  }
-  return message + fmt::format(" (also: {})", all);
-}
-
 std::string reason_rules(const Finding& f) {
   std::string out;
   for (const Reason& r : f.reasons) out += std::string(r.rule_id.str()) + ",";
@@ -128,6 +105,32 @@ bool fact_less(const Finding& a, const Finding& b) {
 
 }  // namespace
 
+namespace {
+
+std::string joined_labels(const std::vector<std::string>& labels) {
+  size_t named = std::min(labels.size(), kNamedInMessage);
+  std::string out;
+  for (size_t i = 0; i < named; ++i) {
+    if (i > 0) out += (i + 1 == named && named == labels.size()) ? " and " : ", ";
+    out += labels[i];
+  }
+  if (named < labels.size()) out += fmt::format(" and {} more", labels.size() - named);
+  return out;
+}
+
+}  // namespace
+
+std::string name_workloads(const std::string& message, const std::string& label,
+                           const std::vector<std::string>& labels) {
+  std::string all = joined_labels(labels);
+  if (!label.empty()) {
+    if (size_t at = message.find(label); at != std::string::npos) {
+      return message.substr(0, at) + all + message.substr(at + label.size());
+    }
+  }
+  return message + fmt::format(" (also: {})", all);
+}
+
 void fold_reasons(std::vector<Finding>& findings, const Catalog& catalog) {
   auto runs = runs_of(
       findings, [](const Finding& a, const Finding& b) { return place_key(a) < place_key(b); });
@@ -175,8 +178,8 @@ void merge_shared(std::vector<Finding>& findings) {
   }
   for (auto& [i, named] : labels) {
     Finding& f = findings[i];
-    f.message = name_all(f.message, f.label, named);
-    for (Reason& r : f.reasons) r.message = name_all(r.message, f.label, named);
+    f.message = name_workloads(f.message, f.label, named);
+    for (Reason& r : f.reasons) r.message = name_workloads(r.message, f.label, named);
   }
   erase_marked(findings, drop);
 }

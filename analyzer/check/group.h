@@ -4,6 +4,7 @@
 // per rule. A reviewer fixes each of those in one place, so they are reported in one place.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "analyzer/check/catalog.h"
@@ -20,5 +21,10 @@ void fold_reasons(std::vector<Finding>& findings, const Catalog& catalog);
 // workload into the first: the others become its `shared_with` and its message names them all.
 // Findings whose severity, threat class or acceptance differ stay apart: they are judged apart.
 void merge_shared(std::vector<Finding>& findings);
+
+// The message of the first workload (named `label` in it), reworded to name all of `labels`
+// (the first six, then a count); `label` not in the message: the names follow in parentheses.
+std::string name_workloads(const std::string& message, const std::string& label,
+                           const std::vector<std::string>& labels);
 
 }  // namespace sbr

@@ -9,6 +9,7 @@
 #include "analyzer/check/group.h"
 #include "analyzer/check/implied.h"
 #include "analyzer/check/registry.h"
+#include "analyzer/check/same_place.h"
 #include "analyzer/check/suppress.h"
 #include "generated/rule_ids.h"
 
@@ -154,10 +155,7 @@ struct Finisher {
     if (!s) return false;
     // A fact reached only on some path says which path, in the message itself (INVARIANTS.md:
     // "the condition is in the message and in the fingerprint").
-    if (!f.condition().always()) {
-      f.message += fmt::format(" [only {}{}]", f.condition().text,
-                               f.condition().needs_switch ? ", a non-default switch" : "");
-    }
+    f.message += condition_note(f.condition());
     f.severity = *s;
     accept(f);
     suppressions.apply(f);
@@ -239,6 +237,7 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   drop_implied(out);
   fold_reasons(out, catalog);
   merge_shared(out);
+  merge_same_place(out);
   return out;
 }
 

@@ -44,6 +44,30 @@ SeccompKind effective_seccomp(const Workload& w, const ClusterFacts& cluster) {
   return SeccompKind::RuntimeDefault;
 }
 
+bool in_default_set(Engine e, Capability c) {
+  switch (c) {
+    case Capability::Chown:
+    case Capability::DacOverride:
+    case Capability::Fowner:
+    case Capability::Fsetid:
+    case Capability::Kill:
+    case Capability::NetBindService:
+    case Capability::Setfcap:
+    case Capability::Setgid:
+    case Capability::Setpcap:
+    case Capability::Setuid:
+    case Capability::SysChroot:
+      return true;
+    // podman's containers.conf left these out in 4.0; docker and containerd still grant them.
+    case Capability::Mknod:
+    case Capability::NetRaw:
+    case Capability::AuditWrite:
+      return keeps_net_raw_by_default(e);
+    default:
+      return false;
+  }
+}
+
 bool keeps_net_raw_by_default(Engine e) {
   switch (e) {
     case Engine::Podman:

@@ -31,6 +31,11 @@ SeccompKind effective_seccomp(const Workload& w, const ClusterFacts& cluster);
 // Engines that keep NET_RAW in the default capability set (docker does; podman does not).
 bool keeps_net_raw_by_default(Engine e);
 
+// Whether the engine grants `c` to a container that asks for nothing (docker's and containerd's
+// fourteen, podman's eleven). Adding such a capability back after `--cap-drop ALL` leaves a
+// subset of the default set; adding it without a drop changes nothing.
+bool in_default_set(Engine e, Capability c);
+
 // The engine's default pids limit (podman 2048; docker none; Kubernetes: the kubelet's
 // podPidsLimit when declared).
 std::optional<std::int64_t> default_pids_limit(Engine e, const ClusterFacts& cluster);

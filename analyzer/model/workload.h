@@ -144,6 +144,9 @@ struct EnvVar {
   std::string ref;       // secret / configmap name
   bool on_argv = false;  // -e NAME=value on a command line: visible in the process list
   Provenance from;
+  // The launcher computes the value from a secret: a credential helper, a secret file, a
+  // secret-named variable (secrets::is_secret_source of the word's origin).
+  bool secret_source = false;
 };
 
 enum class EnvBulkKind : std::uint8_t {

@@ -1,6 +1,7 @@
 #include "analyzer/report/redact.h"
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include "analyzer/support/secrets.h"
@@ -9,9 +10,30 @@
 namespace sbr {
 namespace {
 
-// Shorter values are too likely to be ordinary words or numbers ("true", "1"): replacing them
-// everywhere would mangle messages. Key formats are still redacted whatever their length.
-constexpr size_t kMinSecretLength = 4;
+// Shorter values are too likely to be ordinary words, names or numbers ("true", "datadog",
+// "default"): replacing them everywhere mangled messages and source lines. Key formats are
+// still redacted whatever their length.
+constexpr size_t kMinSecretLength = 8;
+
+// A value of letters only ("postgres", "changeme", "password") is a word: it also names
+// services, images and packages, and redacting it turned `postgresql` into `<redacted>ql`.
+bool ordinary_word(std::string_view v) {
+  return std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isalpha(c) != 0; });
+}
+
+bool worth_redacting(std::string_view v) {
+  return v.size() >= kMinSecretLength && !ordinary_word(v);
+}
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+// A secret is where it stands as a whole token, never inside a longer word.
+bool stands_alone(std::string_view text, size_t begin, size_t end) {
+  return (begin == 0 || !word_char(text[begin - 1])) &&
+         (end >= text.size() || !word_char(text[end]));
+}
 
 std::string base64(std::string_view in) {
   static constexpr char kAlphabet[] =
@@ -73,7 +95,7 @@ Redactor::Redactor(const std::vector<std::string>& secrets) {
 }
 
 void Redactor::add(std::string_view value) {
-  if (value.size() >= kMinSecretLength) {
+  if (worth_redacting(value)) {
     secrets_.emplace_back(value);
     // Manifests carry Secret data base64-encoded: the source line shows that form.
     secrets_.push_back(base64(value));
@@ -85,7 +107,7 @@ void Redactor::add(std::string_view value) {
       size_t end = value.find('\n', start);
       if (end == std::string_view::npos) end = value.size();
       std::string_view line = trim(value.substr(start, end - start));
-      if (line.size() >= kMinSecretLength) secrets_.emplace_back(line);
+      if (worth_redacting(line)) secrets_.emplace_back(line);
       start = end + 1;
     }
   }
@@ -112,7 +134,7 @@ std::string Redactor::operator()(std::string_view text) const {
       if (it == by_prefix_.end()) continue;
       for (std::uint32_t i : it->second) {
         const std::string& s = secrets_[i];
-        if (text.compare(pos, s.size(), s) == 0) {
+        if (text.compare(pos, s.size(), s) == 0 && stands_alone(text, pos, pos + s.size())) {
           spans.emplace_back(pos, pos + s.size());
           break;
         }

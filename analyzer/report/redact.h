@@ -17,12 +17,14 @@ class Redactor {
  public:
   // Collects the secret values of `model` once: literal env values whose name looks secret or
   // whose value is in a key format, and cluster data values (ConfigMap/Secret) that look secret.
+  // Values shorter than eight characters or made of letters only ("postgres") are words, not
+  // secrets to hunt for in other text; key formats are redacted whatever their length.
   explicit Redactor(const Model& model);
   // For tests and callers that know extra secret values.
   explicit Redactor(const std::vector<std::string>& secrets);
 
-  // `text` with every known secret value and every recognisable key replaced by
-  // secrets::kRedacted.
+  // `text` with every known secret value that stands as a whole token (not inside a longer
+  // word) and every recognisable key replaced by secrets::kRedacted.
   std::string operator()(std::string_view text) const;
 
   const std::vector<std::string>& secrets() const { return secrets_; }  // longest first

@@ -301,6 +301,10 @@ Json result_json(const Emit& e, const Finding& f) {
   props["threat-class"] = threat_class_name(f.threat);
   if (!f.threat_reason.empty()) props["threat-class-reason"] = redact(f.threat_reason);
   props["severity"] = severity_name(f.severity);
+  // The rule's security-severity is its catalog severity; a result judged lower (threat class,
+  // a non-default switch, an acceptance) or higher (a folded reason) says its own, which code
+  // scanning shows for the alert instead (docs/output-formats.md, "Severity per result").
+  props["security-severity"] = report::security_severity(f.severity);
   if (f.cause) props["cause"] = cause_name(*f.cause);
   props["subject"] = redact(f.subject);
   if (!f.condition().always()) props["condition"] = redact(f.condition().text);

@@ -39,10 +39,66 @@ const std::vector<std::unique_ptr<RE2>>& compiled() {
 
 }  // namespace
 
-bool is_secret_name(std::string_view name) {
-  std::string up(name);
+namespace {
+
+std::string secret_upper(std::string_view s) {
+  std::string up(s);
   std::transform(up.begin(), up.end(), up.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return up;
+}
+
+std::string secret_lower(std::string_view s) {
+  std::string low(s);
+  std::transform(low.begin(), low.end(), low.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return low;
+}
+
+// A command that prints a credential: what a helper or a secret file's name says.
+bool prints_secret(std::string_view command) {
+  static constexpr std::string_view kWords[] = {"token",
+                                                "secret",
+                                                "credential",
+                                                "passw",
+                                                ".netrc",
+                                                "api_key",
+                                                "apikey",
+                                                "api-key",
+                                                "private",
+                                                "id_rsa",
+                                                "id_ed25519",
+                                                ".pem",
+                                                "op read",
+                                                "op item get",
+                                                "pass show",
+                                                "secret-tool",
+                                                "find-generic-password",
+                                                "find-internet-password",
+                                                "vault ",
+                                                "bw get",
+                                                "lpass show",
+                                                "keyring get",
+                                                "docker-credential-",
+                                                "get-login-password",
+                                                "export-credentials",
+                                                "auth print"};
+  std::string low = secret_lower(command);
+  return std::any_of(std::begin(kWords), std::end(kWords),
+                     [&](std::string_view w) { return low.find(w) != std::string::npos; });
+}
+
+// The variable name at the start of `s` ("GITHUB_TOKEN" of "GITHUB_TOKEN, default x").
+std::string_view leading_name(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && (std::isalnum(static_cast<unsigned char>(s[n])) != 0 || s[n] == '_')) ++n;
+  return s.substr(0, n);
+}
+
+}  // namespace
+
+bool is_secret_name(std::string_view name) {
+  std::string up = secret_upper(name);
   auto ends = [&](std::string_view s) {
     return up.size() >= s.size() && up.compare(up.size() - s.size(), s.size(), s) == 0;
   };
@@ -50,6 +106,47 @@ bool is_secret_name(std::string_view name) {
   return ends("_TOKEN") || ends("TOKEN") || ends("_KEY") || ends("APIKEY") || has("SECRET") ||
          has("PASSWORD") || has("PASSWD") || up.rfind("AWS_", 0) == 0 || has("CREDENTIAL") ||
          has("PRIVATE_KEY") || ends("_PAT") || has("API_KEY");
+}
+
+bool has_secret_word(std::string_view name) {
+  static constexpr std::string_view kWords[] = {"TOKEN",  "AUTH",   "PIN",   "PASSPHRASE",
+                                                "COOKIE", "BEARER", "CREDS", "APIKEY"};
+  // The last word says what the value is: GH_AUTH_FILE is a path, SSH_AUTH_SOCK a socket.
+  static constexpr std::string_view kNotValues[] = {"SOCK", "SOCKET", "PATH", "FILE", "DIR",
+                                                    "URL",  "HOST",   "PORT", "TYPE", "MODE"};
+  std::string up = secret_upper(name);
+  std::string_view last =
+      std::string_view(up).substr(up.rfind('_') == std::string::npos ? 0 : up.rfind('_') + 1);
+  if (std::find(std::begin(kNotValues), std::end(kNotValues), last) != std::end(kNotValues)) {
+    return false;
+  }
+  std::size_t start = 0;
+  while (start <= up.size()) {
+    std::size_t end = up.find('_', start);
+    if (end == std::string::npos) end = up.size();
+    std::string_view word = std::string_view(up).substr(start, end - start);
+    if (std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords)) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+bool is_secret_source(std::string_view origin) {
+  constexpr std::string_view kEnv = "env ";
+  constexpr std::string_view kSubst = "command substitution `";
+  constexpr std::string_view kConfig = "config file ";
+  if (origin.rfind(kEnv, 0) == 0) {
+    std::string_view name = leading_name(origin.substr(kEnv.size()));
+    return is_secret_name(name) || has_secret_word(name);
+  }
+  if (origin.rfind(kSubst, 0) == 0) return prints_secret(origin.substr(kSubst.size()));
+  if (origin.rfind(kConfig, 0) == 0) {
+    std::size_t open = origin.rfind('(');
+    std::string_view name =
+        open == std::string_view::npos ? "" : leading_name(origin.substr(open + 1));
+    return is_secret_name(name) || has_secret_word(name);
+  }
+  return false;
 }
 
 std::string key_format(std::string_view value) {

@@ -11,6 +11,17 @@ namespace sbr::secrets {
 // *_TOKEN, *_KEY, *SECRET*, *PASSWORD*, AWS_*, ... (case-insensitive).
 bool is_secret_name(std::string_view name);
 
+// A name with a word that says "secret" which is_secret_name leaves out, because it also
+// appears mid-name: TF_TOKEN_app_terraform_io, KBUILD_SIGN_PIN, SESSION_COOKIE, GH_AUTH.
+// Words are `_`-separated and whole: GIT_AUTHOR_NAME and MAX_OUTPUT_TOKENS are not.
+bool has_secret_word(std::string_view name);
+
+// Whether a value that the launcher computes comes from a secret, by the origin the bash
+// evaluator gives its unknown part (analyzer/model/invocation.h, Word::origin): a credential
+// helper or a secret file (`command substitution `gh auth token``, `cat ~/.config/x/token`),
+// or a variable whose name is secret (`env GITHUB_TOKEN`, `config file .env (API_KEY)`).
+bool is_secret_source(std::string_view origin);
+
 // The first recognisable key format in `value` ("AWS access key id", "GitHub token",
 // "private key block", "OpenAI-style API key", ...), or "" when none.
 std::string key_format(std::string_view value);

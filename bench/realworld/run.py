@@ -6,7 +6,9 @@ usage: run.py CORPUS [--out DIR] [--repo OWNER/NAME ...] [--sbreview BIN] [--tim
 CORPUS holds OWNER+NAME folders (bench/realworld/unpack.py). For each repository:
   - `sbreview check --format json` over the whole tree: exit status, wall time, peak RSS
     (/usr/bin/time), findings by rule and severity, files by status, workloads by engine and
-    threat class, every invariant-0 finding with its cause;
+    threat class, every invariant-0 finding with its cause, every (rule, file, line, column)
+    that more than one finding has (`duplicates`; `duplicate_findings` in the totals counts
+    each finding past the first);
   - every chart directory rendered alone (`sbreview render helm DIR`): rendered or the first
     error, charts whose dependencies are not vendored counted apart;
   - every shell script (by shebang or extension) checked with `bash -n`: scripts bash accepts
@@ -95,6 +97,15 @@ def finding_key(f):
     return f"{f['rule']} {loc.get('file')}:{loc.get('line')} {f['message'][:160]}"
 
 
+def duplicate_findings(findings):
+    """Findings that repeat another's (rule, file, line, column): one fact reported twice."""
+    keys = collections.Counter()
+    for f in findings:
+        loc = f.get("location") or {}
+        keys[(f["rule"], loc.get("file"), loc.get("line"), loc.get("column"))] += 1
+    return sorted(f"{r} {f}:{l}:{c} x{n}" for (r, f, l, c), n in keys.items() if n > 1)
+
+
 def summarise_check(doc):
     by_rule = collections.Counter(f["rule"] for f in doc["findings"])
     by_sev = collections.Counter(f["severity"] for f in doc["findings"])
@@ -125,6 +136,7 @@ def summarise_check(doc):
         "workloads_by_class": dict(sorted(collections.Counter(
             w.get("threat_class", "?") for w in workloads).items())),
         "finding_keys": sorted(finding_key(f) for f in doc["findings"]),
+        "duplicates": duplicate_findings(doc["findings"]),
     }
 
 
@@ -171,6 +183,9 @@ def totals(records):
         t["repositories"] += 1
         t["crashed_or_timeout"] += c["rc"] not in (0, 1)
         t["findings"] += c.get("findings", 0)
+        # Each key "x N" is N findings of which N - 1 repeat the first.
+        t["duplicate_findings"] += sum(int(d.rsplit("x", 1)[1]) - 1
+                                       for d in c.get("duplicates", []))
         for s, n in c.get("by_severity", {}).items():
             t[s] += n
         by_rule.update(c.get("by_rule", {}))

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "analyzer/frontends/launch/specs.h"
+#include "analyzer/support/secrets.h"
 
 namespace sbr::launch {
 namespace {
@@ -175,7 +176,7 @@ void apply_add_host(std::string_view v, const Provenance& at, Workload& w) {
 }
 
 void apply_env_assignment(std::string_view text, bool symbolic, bool on_argv, const Provenance& at,
-                          Workload& w, bool expanded) {
+                          Workload& w, bool expanded, std::string_view origin) {
   EnvVar e;
   e.from = at;
   std::size_t eq = text.find('=');
@@ -191,6 +192,7 @@ void apply_env_assignment(std::string_view text, bool symbolic, bool on_argv, co
                                       (!e.value.empty() && e.value.front() == '$'));
     e.source = symbolic || interpolated ? EnvSource::Symbolic : EnvSource::Literal;
     e.on_argv = on_argv;
+    e.secret_source = symbolic && secrets::is_secret_source(origin);
   }
   if (!e.name.empty()) w.env.push_back(std::move(e));
 }
@@ -238,7 +240,7 @@ void apply_options(const ParsedRun& run, Workload& w, ApplyOutcome& outcome) {
     } else if (n == "tmpfs") {
       add_mount(parse_tmpfs(v), at, w);
     } else if (n == "env") {
-      apply_env_assignment(v, o.value.symbolic, true, at, w);
+      apply_env_assignment(v, o.value.symbolic, true, at, w, false, o.value.origin);
     } else if (n == "env-file") {
       w.env_bulk.push_back({EnvBulkKind::EnvFile, v, at});
     } else if (n == "env-host") {

@@ -187,7 +187,7 @@ class Reader {
       EnvSource src = v.find('$') != std::string::npos ? EnvSource::Symbolic : EnvSource::Literal;
       std::string value = dockerfile::expand_known(v, s.vars);
       s.vars[k] = value;
-      s.env.push_back({k, v, src, "", false, here});
+      s.env.push_back({k, v, src, "", false, here, false});
     }
   }
 
