@@ -110,7 +110,13 @@ void pod_evidence(const Model& m, std::vector<Evidence>& evidence) {
     if (!is_kubernetes(w)) continue;
     WorkloadId pod = w.id;
     pod.container.clear();
-    pods[identity_key(pod)].push_back(i);
+    // A chart rendered with a switch flipped is a pod of its own (PodOnce does the same): the
+    // variant without its RoleBinding must not speak for the default render's containers.
+    std::string key = identity_key(pod);
+    if (from_render_switch(w.object_from.condition())) {
+      key += "\x1f" + w.object_from.condition().text;
+    }
+    pods[key].push_back(i);
   }
   for (const auto& [key, members] : pods) {
     auto runs = std::find_if(members.begin(), members.end(),
