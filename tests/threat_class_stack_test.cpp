@@ -155,7 +155,7 @@ TEST_CASE("a launch or a pod with the socket is not taken for an orchestrator", 
   }
 }
 
-TEST_CASE("a service named as the sandbox is; its platform is not", "[threat]") {
+TEST_CASE("a service named as the sandbox is taken for it, its platform is not", "[threat]") {
   Model m = stack({service("oj-judge"), service("sandbox-web"),
                    service("gateway", "ghcr.io/foxerine/code-interpreter-gateway:latest"),
                    service("builder", "ghcr.io/foxerine/code-interpreter-worker:latest")});
