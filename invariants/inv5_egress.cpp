@@ -303,7 +303,12 @@ void check_egress(const Model& model, Findings& out) {
   for (const Workload* wp : main_containers_first(model)) {
     const Workload& w = *wp;
     engine::EgressPosture p = engine::egress_posture(w);
-    auto secrets = engine::secrets_inside(w, model.intended_secrets);
+    // The secrets of a program of the platform (a database's password, a proxy's upstream
+    // credentials) are its own: no prompt injection runs inside to send them out, so its open
+    // egress is SB5001/SB5003 at its class's severity, not the critical twin.
+    auto secrets = w.threat == ThreatClass::UntrustedInput
+                       ? std::vector<engine::SecretInside>{}
+                       : engine::secrets_inside(w, model.intended_secrets);
     check_default_deny(w, p, secrets, once, out);
     check_allows(Subject{model, &w, &once, nullptr}, p, secrets, out);
     check_dns_policy(w, once, out);

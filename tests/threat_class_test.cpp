@@ -126,6 +126,7 @@ TEST_CASE("a proxy named in HTTPS_PROXY through its Service is untrusted-input",
   Workload proxy = hardened_pod("squid");
   proxy.pod_labels = {{"app", "egress-proxy"}};
   Workload agent = hardened_pod("agent");
+  agent.id.name = "agent";  // its own pod: a pod has one class (threat_stack.cpp)
   EnvVar e;
   e.name = "HTTPS_PROXY";
   e.value = "http://egress-proxy.agents.svc.cluster.local:3128";

@@ -244,6 +244,14 @@ void add_fact_lists(std::vector<KindDef>& out) {
       },
       "the option word (`--cgroupns=host`)"));
   out.push_back(fact_list_kind(
+      "depends_on", "Workload::depends_on",
+      "A compose service this one starts after or reaches by name (depends_on, links).",
+      [](const Scope& p, ChildVisitor v, void* u) {
+        each_of<Fact<std::string>>(
+            p, v, u, [](const Workload& w) -> auto& { return w.depends_on; });
+      },
+      "the service's name"));
+  out.push_back(fact_list_kind(
       "setup_command", "Workload::setup_commands",
       "A command run inside the container around its start (postCreateCommand...).",
       [](const Scope& p, ChildVisitor v, void* u) {

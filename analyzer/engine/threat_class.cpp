@@ -12,11 +12,43 @@
 #include <map>
 #include <set>
 
+#include "analyzer/engine/threat_evidence.h"
 #include "analyzer/model/enum_names.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::engine {
+
+namespace threat {
+
+void add(Evidence& out, ThreatSignal s, ThreatClass c, std::string text, const Provenance& from) {
+  out.push_back({s, c, std::move(text), from});
+}
+
+std::string where(const Model& m, const Provenance& p) {
+  if (!p.at.valid()) return "";
+  return fmt::format("{}:{}", m.files.path(p.at.file), p.at.line);
+}
+
+std::string reader_name(const Workload& w) {
+  if (is_kubernetes(w)) return fmt::format("{} {}", w.id.kind, w.id.name);
+  return fmt::format("{} {}", w.id.kind == "compose" ? "compose service" : w.id.kind,
+                     w.id.container);
+}
+
+bool strong_code(const Evidence& ev) {
+  return std::any_of(ev.begin(), ev.end(), [](const ThreatEvidence& e) {
+    return e.points_to == ThreatClass::UntrustedCode && e.signal != ThreatSignal::Launcher;
+  });
+}
+
+}  // namespace threat
+
 namespace {
+
+using threat::add;
+using threat::reader_name;
+using threat::strong_code;
+using threat::where;
 
 constexpr std::array<std::string_view, 20> kHarnesses = {
     "claude",    "claude-code", "codex",        "gemini",   "aider", "goose",   "opencode",
@@ -53,16 +85,6 @@ constexpr std::array<std::string_view, 6> kProxyVariables = {
 template <class C>
 bool contains(const C& c, std::string_view v) {
   return std::find(c.begin(), c.end(), v) != c.end();
-}
-
-std::string where(const Model& m, const Provenance& p) {
-  if (!p.at.valid()) return "";
-  return fmt::format("{}:{}", m.files.path(p.at.file), p.at.line);
-}
-
-void add(std::vector<ThreatEvidence>& out, ThreatSignal s, ThreatClass c, std::string text,
-         const Provenance& from) {
-  out.push_back({s, c, std::move(text), from});
 }
 
 // Command words, split on blanks and shell punctuation so that `sh -c "exec claude -p"` and
@@ -148,9 +170,15 @@ void kind_evidence(const Workload& w, std::vector<ThreatEvidence>& out) {
     add(out, ThreatSignal::Devcontainer, ThreatClass::UntrustedCode,
         "a devcontainer: the container the agent works in", w.object_from);
   } else if (w.runs_devcontainer) {
+    const std::string& dev = w.runs_devcontainer->value;
     add(out, ThreatSignal::Devcontainer, ThreatClass::UntrustedCode,
-        fmt::format("it builds and runs the devcontainer {}: the container the agent works in",
-                    w.runs_devcontainer->value),
+        w.engine == Engine::Compose
+            ? fmt::format("the devcontainer {} runs as this service: the container the agent "
+                          "works in",
+                          dev)
+            : fmt::format("it builds and runs the devcontainer {}: the container the agent works "
+                          "in",
+                          dev),
         w.runs_devcontainer->from);
   } else if (w.lifecycle.controller == Controller::Launcher) {
     add(out, ThreatSignal::Launcher, ThreatClass::UntrustedCode,
@@ -261,12 +289,6 @@ std::string proxy_host(std::string v) {
   return v.substr(0, v.find_first_of(":/"));
 }
 
-std::string reader_name(const Workload& w) {
-  if (is_kubernetes(w)) return fmt::format("{} {}", w.id.kind, w.id.name);
-  return fmt::format("{} {}", w.id.kind == "compose" ? "compose service" : w.id.kind,
-                     w.id.container);
-}
-
 // Who sends traffic through whom, indexed once: by the container name a launch or compose
 // service joins or names as its proxy, and by the host a Kubernetes proxy variable names.
 // Comparing every workload with every other would be quadratic on a 10,000-workload stream.
@@ -353,40 +375,6 @@ void traffic_evidence(const Model& m, const TrafficIndex& t, std::size_t wi,
   }
 }
 
-bool strong_code(const std::vector<ThreatEvidence>& ev) {
-  return std::any_of(ev.begin(), ev.end(), [](const ThreatEvidence& e) {
-    return e.points_to == ThreatClass::UntrustedCode && e.signal != ThreatSignal::Launcher;
-  });
-}
-
-// The containers of one pod share its ServiceAccount token and its network: when one of them
-// runs untrusted code, the pod's RBAC, webhook or bundle evidence does not make the others
-// platform (an agent pod given `create pods` is an over-privileged sandbox, not a controller).
-void pod_evidence(const Model& m, std::vector<std::vector<ThreatEvidence>>& evidence) {
-  std::map<std::string, std::vector<std::size_t>> pods;
-  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
-    const Workload& w = m.workloads[i];
-    if (!is_kubernetes(w)) continue;
-    WorkloadId pod = w.id;
-    pod.container.clear();
-    pods[identity_key(pod)].push_back(i);
-  }
-  for (const auto& [key, members] : pods) {
-    auto runs = std::find_if(members.begin(), members.end(),
-                             [&](std::size_t i) { return strong_code(evidence[i]); });
-    if (runs == members.end()) continue;
-    const Workload& code = m.workloads[*runs];
-    for (std::size_t i : members) {
-      if (strong_code(evidence[i])) continue;
-      add(evidence[i], ThreatSignal::PodRunsCode, ThreatClass::UntrustedCode,
-          fmt::format("container {} of its pod runs untrusted code and shares its "
-                      "ServiceAccount token and network",
-                      code.id.container),
-          code.container_from);
-    }
-  }
-}
-
 std::string join_texts(const std::vector<ThreatEvidence>& ev, ThreatClass c, bool strong_only) {
   std::string out;
   for (const auto& e : ev) {
@@ -438,6 +426,8 @@ void infer_threat_classes(Model& model) {
     kind_evidence(w, evidence[i]);
     harness_evidence(w, evidence[i]);
     harness_dir_evidence(w, evidence[i]);
+    threat::image_evidence(model, w, evidence[i]);
+    threat::orchestrator_evidence(w, evidence[i]);
     if (is_kubernetes(w)) {
       rbac_evidence(model, w, evidence[i]);
       webhook_evidence(model, w, evidence[i]);
@@ -445,7 +435,8 @@ void infer_threat_classes(Model& model) {
     }
     traffic_evidence(model, traffic, i, evidence[i]);
   }
-  pod_evidence(model, evidence);
+  threat::pod_evidence(model, evidence);
+  threat::app_server_evidence(model, evidence);
   for (std::size_t i = 0; i < model.workloads.size(); ++i) {
     model.workloads[i].threat_evidence = std::move(evidence[i]);
     decide(model.workloads[i]);

@@ -38,6 +38,10 @@ std::string_view threat_signal_name(ThreatSignal s) {
       return "launcher";
     case ThreatSignal::PodRunsCode:
       return "pod-runs-code";
+    case ThreatSignal::CodeImage:
+      return "code-image";
+    case ThreatSignal::SandboxName:
+      return "sandbox-name";
     case ThreatSignal::RbacSandboxes:
       return "rbac-sandboxes";
     case ThreatSignal::RbacPods:
@@ -50,6 +54,14 @@ std::string_view threat_signal_name(ThreatSignal s) {
       return "network-joined";
     case ThreatSignal::ProxyOf:
       return "proxy-of";
+    case ThreatSignal::ServiceImage:
+      return "service-image";
+    case ThreatSignal::Orchestrator:
+      return "orchestrator";
+    case ThreatSignal::AppServer:
+      return "app-server";
+    case ThreatSignal::PodPlatform:
+      return "pod-platform";
   }
   return "unknown";
 }

@@ -361,12 +361,18 @@ enum class ThreatSignal : std::uint8_t {
   Devcontainer,    // a devcontainer: the agent's working container
   Launcher,        // started by a launcher script (weak: platform evidence outweighs it)
   PodRunsCode,     // another container of its pod runs untrusted code (shared token, network)
+  CodeImage,       // its image runs the code it is sent (a code interpreter, a Jupyter server)
+  SandboxName,     // a compose service whose name or image says it is the sandbox
   RbacSandboxes,   // its ServiceAccount may manage sandbox objects
   RbacPods,        // its ServiceAccount may create pods
   Webhook,         // an admission webhook's Service selects it
   InstallBundle,   // shipped in the same install bundle as the sandbox CRDs
   NetworkJoined,   // another workload joins its network namespace (service:X, container:X)
   ProxyOf,         // another workload names it in HTTP(S)_PROXY
+  ServiceImage,    // a well-known service image: a database, cache, queue, proxy, web server
+  Orchestrator,    // it holds a container runtime socket: it starts the other containers
+  AppServer,       // a compose service that talks to its project's sandbox service
+  PodPlatform,     // an init container without evidence in a pod whose containers are platform
 };
 
 // One input of the threat-class inference, kept so that `diff` can tell a class got weaker
@@ -466,6 +472,9 @@ struct Workload {
   // is that compose service; link_launches merges the two into the compose workload.
   std::vector<std::string> compose_files;
   Maybe<std::string> compose_service;
+  // Compose `depends_on` and `links`: the services of its project it starts after or reaches
+  // by name (the threat-class inference reads who talks to the sandbox).
+  std::vector<Fact<std::string>> depends_on;
   std::string dockerfile;     // path (in the source set) of the Dockerfile the image is built from
   std::string build_context;  // its build context directory in the source set ("" = unknown)
   // Grants of the image resolved against the build context: the Dockerfile's own and those of
@@ -483,7 +492,8 @@ struct Workload {
   std::vector<ImageFile> start_scripts;
   // The devcontainer.json (path in the source set) this Kubernetes container builds and runs
   // itself from (envbuilder), with where the input says so; link_envbuilder folds the
-  // devcontainer into this workload and drops its standalone one.
+  // devcontainer into this workload and drops its standalone one. For a compose service, the
+  // devcontainer that runs as it (`dockerComposeFile` + `service`, link_devcontainers).
   Maybe<std::string> runs_devcontainer;
   // A devcontainer this Kubernetes container builds and runs itself that is not in the input
   // (a remote ENVBUILDER_GIT_URL, a setting from a Secret): why, in words, where it is chosen.

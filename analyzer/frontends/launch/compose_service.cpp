@@ -50,6 +50,7 @@ class ServiceReader {
     for (const Node* c : items(get("entrypoint"))) w_.command.push_back(fact(str(c), at(c)));
     for (const Node* c : items(get("command"))) w_.command.push_back(fact(str(c), at(c)));
     build();
+    dependencies();
     replace_redefined(mounts_before, env_before);
   }
 
@@ -105,6 +106,19 @@ class ServiceReader {
     Capability want = parse_capability(c);
     return std::any_of(w_.identity.cap_add.begin(), w_.identity.cap_add.end(),
                        [&](const auto& f) { return f.value == want; });
+  }
+
+  // `depends_on: [a]`, `depends_on: {a: {condition: ...}}`, `links: [a, "b:alias"]`.
+  void dependencies() {
+    if (const Node* d = get("depends_on"); d && d->is_map()) {
+      for (const auto& [k, v] : d->entries) w_.depends_on.push_back(fact(str(k), at(k)));
+    } else {
+      for (const Node* n : items(d)) w_.depends_on.push_back(fact(str(n), at(n)));
+    }
+    for (const Node* l : items(get("links"))) {
+      std::string s = str(l);
+      w_.depends_on.push_back(fact(s.substr(0, s.find(':')), at(l)));
+    }
   }
 
   void long_volume(const Node* v) {

@@ -38,6 +38,9 @@ void merge_into(Workload& svc, const Workload& dev) {
   append(svc.features, dev.features);
   take(svc.init, dev.init);
   take(svc.working_dir, dev.working_dir);  // its workspaceFolder: where its commands start
+  // The agent works in this service: without the mark the service would look like any other of
+  // its project, and one holding the Docker socket would pass for the stack's orchestrator.
+  svc.runs_devcontainer = fact(dev.id.name, dev.object_from);
 }
 
 }  // namespace

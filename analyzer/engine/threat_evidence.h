@@ -1,0 +1,41 @@
+// The evidence collectors of the threat-class inference, one kind of observation per file, and
+// the helpers they share; threat_class.cpp runs them and decides. Internal to analyzer/engine:
+// checks read the class and the recorded evidence, never these functions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/model/model.h"
+
+namespace sbr::engine::threat {
+
+using Evidence = std::vector<ThreatEvidence>;
+
+void add(Evidence& out, ThreatSignal s, ThreatClass c, std::string text, const Provenance& from);
+
+// "path:line" of a provenance, "" when it has none.
+std::string where(const Model& m, const Provenance& p);
+
+// "compose service agent", "Deployment manager", "launcher x": a workload in a reason's words.
+std::string reader_name(const Workload& w);
+
+// Untrusted-code evidence on the workload itself (anything but the launcher default): it wins
+// over every platform signal.
+bool strong_code(const Evidence& ev);
+
+// threat_images.cpp: what the image (or, for a compose service, its name) says the workload
+// is. A code interpreter or a service named as the sandbox: untrusted-code; a well-known
+// service image (by the image, or the base image of the Dockerfile it is built from):
+// untrusted-input.
+void image_evidence(const Model& m, const Workload& w, Evidence& out);
+
+// threat_stack.cpp: the workload's place in its stack. Holding a runtime socket (the
+// orchestrator), the containers of its pod (one class per pod), and talking to the compose
+// project's sandbox service (the app server). The last two read the other workloads' evidence,
+// so they run after every workload's own.
+void orchestrator_evidence(const Workload& w, Evidence& out);
+void pod_evidence(const Model& m, std::vector<Evidence>& evidence);
+void app_server_evidence(const Model& m, std::vector<Evidence>& evidence);
+
+}  // namespace sbr::engine::threat

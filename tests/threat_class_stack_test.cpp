@@ -1,0 +1,250 @@
+// The threat class of the workloads of a stack: well-known service images, the orchestrator
+// holding the runtime socket, the app server beside a compose sandbox, and the agent evidence
+// that outweighs them all. Hand-built models for each signal, then the fixture stack end to end.
+#include <catch2/catch.hpp>
+
+#include "analyzer/engine/threat_class.h"
+#include "analyzer/pipeline/analysis.h"
+#include "tests/fixture_harness.h"
+#include "tests/inv_test_support.h"
+
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace threat_class_stack_test {
+
+using namespace sbr;
+using sbr::test::at_line;
+
+namespace {
+
+Workload service(std::string name, std::string image = "") {
+  Workload w;
+  w.engine = Engine::Compose;
+  w.lifecycle.controller = Controller::ComposeService;
+  w.id.kind = "compose";
+  w.id.name = "docker-compose.yml";
+  w.id.container = std::move(name);
+  w.image = std::move(image);
+  w.container_from = w.object_from = at_line(3, Frontend::Compose);
+  return w;
+}
+
+Model stack(std::vector<Workload> ws) {
+  Model m;
+  m.files.add("docker-compose.yml");
+  m.workloads = std::move(ws);
+  engine::infer_threat_classes(m);
+  return m;
+}
+
+bool signal_in(const Workload& w, ThreatSignal s) {
+  return std::any_of(w.threat_evidence.begin(), w.threat_evidence.end(),
+                     [&](const ThreatEvidence& e) { return e.signal == s; });
+}
+
+Mount docker_socket() {
+  Mount m;
+  m.kind = MountKind::HostPath;
+  m.source = "/var/run/docker.sock";
+  m.target = "/var/run/docker.sock";
+  m.mount_from = at_line(9, Frontend::Compose);
+  return m;
+}
+
+EnvVar literal(std::string name, std::string value) {
+  EnvVar e;
+  e.name = std::move(name);
+  e.value = std::move(value);
+  e.from = at_line(12, Frontend::Compose);
+  return e;
+}
+
+const Workload& named(const Model& m, const std::string& container) {
+  for (const Workload& w : m.workloads) {
+    if (w.id.container == container) return w;
+  }
+  FAIL("no workload " << container);
+  return m.workloads.front();
+}
+
+}  // namespace
+
+TEST_CASE("a well-known service image is untrusted-input, whatever its registry and tag",
+          "[threat]") {
+  Model m = stack({service("db", "postgres:16-alpine"),
+                   service("cache", "ecr-public.aws.com/docker/library/redis:8.2.3-alpine"),
+                   service("pg", "docker.io/bitnami/postgresql:17@sha256:0123"),
+                   service("sclorg", "quay.io/sclorg/postgresql-16-c9s:latest"),
+                   service("exporter", "prometheuscommunity/postgres-exporter:v0.15.0")});
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[0].threat_reason ==
+        "its image postgres:16-alpine is a well-known database (postgres), a service of the "
+        "platform");
+  CHECK(m.workloads[1].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[2].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[3].threat == ThreatClass::UntrustedInput);
+  // Not the service itself: the exact name only, and no evidence is untrusted-code.
+  CHECK(m.workloads[4].threat == ThreatClass::UntrustedCode);
+  CHECK(m.workloads[4].threat_evidence.empty());
+}
+
+TEST_CASE("an image built FROM a service image is that service", "[threat]") {
+  Model m;
+  m.files.add("docker-compose.yml");
+  m.files.add("web/Dockerfile");
+  ImageBuild b;
+  b.path = "web/Dockerfile";
+  BaseImage builder{"node:22", false, false, false, at_line(1, Frontend::Dockerfile)};
+  BaseImage last{"nginx:1.27-alpine", false, false, false,
+                 Provenance{Location{1, 7, 1}, Frontend::Dockerfile}};
+  b.bases = {builder, last};
+  m.images.push_back(b);
+  Workload web = service("web");
+  web.dockerfile = "web/Dockerfile";
+  m.workloads.push_back(web);
+  engine::infer_threat_classes(m);
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[0].threat_reason.find("built FROM nginx:1.27-alpine (web/Dockerfile:7)") !=
+        std::string::npos);
+}
+
+TEST_CASE("agent evidence outweighs a service image, and the reason says so", "[threat]") {
+  Workload w = service("db", "postgres:16");
+  w.command.push_back(fact<std::string>("codex", at_line(5, Frontend::Compose)));
+  w.command.push_back(fact<std::string>("--full-auto", at_line(5, Frontend::Compose)));
+  Model m = stack({w});
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedCode);
+  CHECK(signal_in(m.workloads[0], ThreatSignal::ServiceImage));
+  CHECK(m.workloads[0].threat_reason.find("this outweighs the platform evidence: its image "
+                                          "postgres:16") != std::string::npos);
+}
+
+TEST_CASE("a code-interpreter image is untrusted-code evidence", "[threat]") {
+  Workload w = service("interpreter", "e2bdev/code-interpreter:latest");
+  w.mounts.push_back(docker_socket());
+  Model m = stack({w});
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedCode);
+  CHECK(signal_in(m.workloads[0], ThreatSignal::CodeImage));
+  CHECK(signal_in(m.workloads[0], ThreatSignal::Orchestrator));  // recorded, outweighed
+}
+
+TEST_CASE("a compose service holding the runtime socket is the orchestrator", "[threat]") {
+  Workload runner = service("runner");
+  runner.mounts.push_back(docker_socket());
+  Workload agent = service("agent");
+  agent.mounts.push_back(docker_socket());
+  agent.command.push_back(fact<std::string>("claude", at_line(20, Frontend::Compose)));
+  Model m = stack({runner, agent});
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[0].threat_reason ==
+        "it holds the container runtime socket /var/run/docker.sock (at /var/run/docker.sock): "
+        "the orchestrator that starts the other containers");
+  // An agent given the socket is an agent with an escape, not an orchestrator.
+  CHECK(m.workloads[1].threat == ThreatClass::UntrustedCode);
+}
+
+TEST_CASE("a launch or a pod with the socket is not taken for an orchestrator", "[threat]") {
+  Workload launch = test::hardened_launch();
+  launch.mounts.push_back(docker_socket());
+  Workload pod = test::hardened_pod("refactor-agent");
+  pod.mounts.push_back(docker_socket());
+  Model m = stack({launch, pod});
+  for (const Workload& w : m.workloads) {
+    CHECK(w.threat == ThreatClass::UntrustedCode);
+    CHECK_FALSE(signal_in(w, ThreatSignal::Orchestrator));
+  }
+}
+
+TEST_CASE("a service named as the sandbox is taken for it, its platform is not", "[threat]") {
+  Model m = stack({service("oj-judge"), service("sandbox-web"),
+                   service("gateway", "ghcr.io/foxerine/code-interpreter-gateway:latest"),
+                   service("builder", "ghcr.io/foxerine/code-interpreter-worker:latest")});
+  CHECK(signal_in(m.workloads[0], ThreatSignal::SandboxName));
+  CHECK_FALSE(signal_in(m.workloads[1], ThreatSignal::SandboxName));
+  CHECK_FALSE(signal_in(m.workloads[2], ThreatSignal::SandboxName));
+  CHECK(signal_in(m.workloads[3], ThreatSignal::SandboxName));
+  CHECK(m.workloads[3].threat_reason.find("its image ghcr.io/foxerine/code-interpreter-worker") ==
+        0);
+}
+
+TEST_CASE("a service that talks to its project's sandbox is the app server", "[threat]") {
+  Workload sandbox = service("sandbox");
+  Workload api = service("api");
+  api.depends_on.push_back(fact<std::string>("sandbox", at_line(14, Frontend::Compose)));
+  Workload worker = service("worker");
+  worker.env.push_back(literal("CODE_EXECUTION_ENDPOINT", "http://user:pw@sandbox:8194/run"));
+  Workload flags = service("flags");
+  flags.env.push_back(literal("MODE", "sandbox"));  // a word, not an address
+  Model m = stack({sandbox, api, worker, flags});
+  CHECK(named(m, "sandbox").threat == ThreatClass::UntrustedCode);
+  CHECK(named(m, "api").threat == ThreatClass::UntrustedInput);
+  CHECK(named(m, "api").threat_reason ==
+        "it talks to compose service sandbox, which runs the untrusted code (depends_on sandbox, "
+        "docker-compose.yml:14): the application around the sandbox");
+  CHECK(named(m, "worker").threat == ThreatClass::UntrustedInput);
+  // The host, never the value: the URL carries a password.
+  CHECK(named(m, "worker").threat_reason.find("pw") == std::string::npos);
+  CHECK(named(m, "flags").threat == ThreatClass::UntrustedCode);
+}
+
+TEST_CASE("the app server rule stays inside one compose project", "[threat]") {
+  Workload sandbox = service("sandbox");
+  sandbox.id.name = "other/docker-compose.yml";
+  Workload api = service("api");
+  api.depends_on.push_back(fact<std::string>("sandbox", at_line(14, Frontend::Compose)));
+  Model m = stack({sandbox, api});
+  CHECK(m.workloads[1].threat == ThreatClass::UntrustedCode);
+}
+
+TEST_CASE("a pod has one class: a sidecar's image does not lower its pod", "[threat]") {
+  Workload app = test::hardened_pod("inspector");
+  Workload web = test::hardened_pod("nginx");
+  web.image = "mirror.gcr.io/nginx:1.27-alpine";
+  Model m = stack({app, web});
+  CHECK(m.workloads[1].threat == ThreatClass::UntrustedCode);
+  CHECK(signal_in(m.workloads[1], ThreatSignal::ServiceImage));  // recorded, outweighed
+  CHECK(m.workloads[1].threat_reason.find("container inspector of its pod shows nothing") == 0);
+}
+
+TEST_CASE("an init container without evidence follows a pod of platform containers", "[threat]") {
+  Workload db = test::hardened_pod("postgres");
+  db.image = "docker.io/bitnami/postgresql:17";
+  Workload init = test::hardened_pod("volume-permissions");
+  init.image = "docker.io/bitnami/os-shell:12";
+  init.role = ContainerRole::Init;
+  Model m = stack({db, init});
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[1].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[1].threat_reason ==
+        "it prepares a pod whose containers are all platform (container postgres)");
+}
+
+TEST_CASE("the fixture stack: each workload gets the class a reviewer gives it", "[threat]") {
+  const std::string dir = test::source_dir() + "/fixtures/launch/compose-platform";
+  Analysis a = analyze({dir}, Config{}, AnalyzeOptions{});
+  const Model& m = a.model;
+  CHECK(named(m, "agent").threat == ThreatClass::UntrustedCode);
+  CHECK(signal_in(named(m, "agent"), ThreatSignal::Harness));
+  CHECK(signal_in(named(m, "api"), ThreatSignal::AppServer));
+  CHECK(signal_in(named(m, "runner"), ThreatSignal::Orchestrator));
+  for (const char* s : {"web", "db", "redis"}) {
+    INFO(s);
+    CHECK(signal_in(named(m, s), ThreatSignal::ServiceImage));
+  }
+  for (const char* s : {"api", "runner", "web", "db", "redis"}) {
+    INFO(s);
+    CHECK(named(m, s).threat == ThreatClass::UntrustedInput);
+  }
+  // What the class removes on the database: the critical "egress open while secrets are
+  // inside" for its own password, and the ephemerality of `restart: always`.
+  auto r = test::run_fixture_dir(dir, {}, true);
+  for (const Finding& f : r.findings) {
+    if (!f.subject.str().ends_with("/db")) continue;
+    INFO(f.rule_id.str() << " " << f.message);
+    CHECK(f.rule_id.str() != "SB5002");
+    CHECK(f.rule_id.str() != "SB7005");
+    CHECK(f.severity != Severity::Critical);
+  }
+}
+
+}  // namespace threat_class_stack_test
