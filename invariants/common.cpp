@@ -17,9 +17,9 @@ std::string describe_configured(const Workload& w) {
       return fmt::format("{} {}{} (a pod spec without containers)", w.id.kind, ns, w.id.name);
     // A container without a name (an invalid object, still judged) is said so, not left blank.
     return fmt::format("{} {}{}, container {}", w.id.kind, ns, w.id.name,
-                       w.id.container.empty() ? "(unnamed)" : w.id.container);
+                       w.id.container.empty() ? "(unnamed)" : reader_name(w.id.container));
   }
-  return fmt::format("{} {} ({})", w.id.kind, w.id.name, w.id.container);
+  return fmt::format("{} {} ({})", w.id.kind, w.id.name, reader_name(w.id.container));
 }
 
 }  // namespace

@@ -254,12 +254,12 @@ class Runner {
     if (it == fact_index_.end() || !p.at.at.valid()) {
       first_end_ = std::min(first_end_, order_.end_of(w));
       fact_index_.emplace(key, facts_.size());
-      p.containers.push_back(w.id.container);
+      p.containers.push_back(reader_name(w.id.container));
       facts_.push_back(std::move(p));
       return;
     }
     Pending& e = facts_[it->second];
-    e.containers.push_back(w.id.container);
+    e.containers.push_back(reader_name(w.id.container));
     if (inv::names_finding_better(w, *e.w)) e.w = &w;
   }
 

@@ -13,11 +13,12 @@ namespace {
 std::string name_of(const Workload& w) {
   if (is_kubernetes(w)) {
     std::string ns = w.id.ns.empty() ? "" : w.id.ns + "/";
-    return fmt::format("{} {}{}, container {}", w.id.kind, ns, w.id.name, w.id.container);
+    return fmt::format("{} {}{}, container {}", w.id.kind, ns, w.id.name,
+                       reader_name(w.id.container));
   }
   if (w.id.kind == "compose")
-    return fmt::format("compose service {} ({})", w.id.container, w.id.name);
-  return fmt::format("{} {} ({})", w.id.kind, w.id.name, w.id.container);
+    return fmt::format("compose service {} ({})", reader_name(w.id.container), w.id.name);
+  return fmt::format("{} {} ({})", w.id.kind, w.id.name, reader_name(w.id.container));
 }
 
 std::string runtime_text(const Workload& w, const ClusterFacts& cluster) {

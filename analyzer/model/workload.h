@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/model/capability.h"
@@ -64,6 +65,10 @@ struct WorkloadId {
 // The workload's identity for fingerprints: Kubernetes objects by render root, group, kind,
 // namespace, name and container; launchers by script and launch path. Fields joined by \x1f.
 std::string identity_key(const WorkloadId& id);
+
+// A name as a reader knows it: the identities of unknown values in a container name
+// (`gem-$project_name@bin/agent-box:390`, Word::identity) shown as written, `gem-$project_name`.
+std::string reader_name(std::string_view name);
 
 enum class SeccompKind : std::uint8_t { RuntimeDefault, Unconfined, Localhost, CustomFile };
 struct Seccomp {
