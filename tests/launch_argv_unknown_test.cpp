@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "analyzer/frontends/launch/launch.h"
+#include "tests/bash_helpers.h"
 
 // Each test file in its own namespace: the test binary is built in unity batches
 // (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
@@ -60,6 +61,36 @@ bool has_unknown_option(const Workload& w, std::string_view text) {
 }
 
 }  // namespace
+
+TEST_CASE("a known option with a quoted open value is that option, not an unknown one",
+          "[launch][argv-unknown]") {
+  // agentctl's `cmd+=(--memory="$memory")` on the path of `--memory=SIZE`.
+  auto r = test::render_text(R"(#!/bin/bash
+mem=$1
+podman run --rm --memory="$mem" img
+podman run --rm "--memory=$mem" img
+podman run --rm --memory=$mem img
+quoted=(--memory="$mem")
+podman run "${quoted[@]}" img
+split=(--memory=$mem)
+podman run "${split[@]}" img
+output=(--memory=$(pick_memory))
+podman run "${output[@]}" img
+)");
+  std::vector<std::size_t> open;
+  for (const Invocation& inv : r.invocations) {
+    if (!bash::is_container_launch(inv)) continue;  // `pick_memory` runs too
+    FilePart out;
+    LaunchContext ctx;
+    REQUIRE(workloads_from_invocation(inv, ctx, out));
+    std::size_t n = 0;
+    for (const Problem& p : out.problems) n += p.kind == ProblemKind::ArgvPartlyUnknown ? 1 : 0;
+    open.push_back(n);
+  }
+  // Only the unquoted ones can split into more options, also once stored in an array that a
+  // later use quotes.
+  CHECK(open == std::vector<std::size_t>{0, 0, 1, 0, 1, 1});
+}
 
 TEST_CASE("an open splice before the options is an unknown option, not the image",
           "[launch][argv-unknown]") {

@@ -29,6 +29,9 @@ struct Word {
   // A value computed from the host's own network configuration: what it was read from ("the
   // default gateway (`ip route`)"), followed through variables, functions and sourced files.
   std::string host_network;
+  // bash: every unknown part was expanded inside double quotes (`--memory="$memory"`), so the
+  // word stays one argument whatever its value; false when that is not known.
+  bool one_argument = false;
 
   // What the word names (a container, a network): its text, or the identity of an unknown value.
   const std::string& name() const { return identity.empty() ? text : identity; }

@@ -24,6 +24,11 @@ std::vector<Problem> unknown_option_words(const ParsedRun& run) {
     // default, but the environment chooses it. An open word the parser kept as options where
     // the image goes (`$(build_flags)`) is one too.
     if (!o.flag.symbolic) continue;
+    // `--memory="$memory"`: a known option written with its `=` and a quoted value is one
+    // argument; the value is open, but it cannot add an option.
+    if (o.known && o.flag.one_argument && o.flag.text.starts_with("--") &&
+        o.flag.text.find('=') != std::string::npos)
+      continue;
     std::string where = "where an option goes";
     if (!o.known && run.open_before_image && !o.flag.text.starts_with("-")) {
       where = run.has_image ? fmt::format("before the image {}", run.image.text.empty()

@@ -312,7 +312,10 @@ void Evaluator::record_invocation(Invocation inv, const std::vector<EWord>& cmd,
   }
   inv.from = prov(n, ctx);
   inv.call_path = call_path_;
-  for (const auto& w : cmd) inv.argv.push_back(w.w);
+  for (const auto& w : cmd) {
+    inv.argv.push_back(w.w);
+    inv.argv.back().one_argument = (w.in_quotes || w.open_quoted) && !w.split_open;
+  }
   for (auto& w : cw.env_prefix) inv.env_prefix.push_back(w.w);
   inv.shell.errexit = st_.opts.errexit;
   inv.shell.errexit_suppressed = ctx.errexit_suppressed;

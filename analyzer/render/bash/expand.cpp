@@ -60,7 +60,13 @@ Value Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   if (k == K::string) return expand_string(n, ctx);
   if (k == K::concatenation) return expand_concatenation(n, ctx, assignment);
   if (k == K::simple_expansion || k == K::expansion) return expand_parameter(n, ctx, assignment);
-  if (k == K::command_substitution) return finish_expansion(n, ctx, command_substitution(n, ctx));
+  if (k == K::command_substitution) {
+    Value out = command_substitution(n, ctx);
+    if (!assignment)  // unquoted: an unknown output may split at run time
+      for (Alt& a : out.alts)
+        for (EWord& w : a.elems) w.split_open = w.split_open || w.w.symbolic;
+    return finish_expansion(n, ctx, std::move(out));
+  }
   if (k == K::process_substitution) return finish_expansion(n, ctx, process_substitution(n, ctx));
   if (k == K::arithmetic_expansion) return expand_arithmetic(n, ctx);
   return expand_literal(n, ctx, assignment);

@@ -63,9 +63,15 @@ void Evaluator::mark_secret(const ParamRef& p, std::vector<EWord>& vals) {
 [[gnu::noinline]] Value Evaluator::parameter_fields(TSNode n, Ctx& ctx, Value vals,
                                                     bool assignment) {
   for (Alt& a : vals.alts) {
-    for (EWord& w : a.elems) w.in_quotes = false;  // the string around it, if any, sets it
+    for (EWord& w : a.elems) {
+      // How the value was quoted where it was assigned says nothing of this use: the string
+      // around it, if any, sets it.
+      w.in_quotes = false;
+      w.open_quoted = false;
+    }
     if (assignment) continue;
-    // Unquoted: split concrete values.
+    // Unquoted: split concrete values; an unknown one may split too, at run time.
+    for (EWord& w : a.elems) w.split_open = w.split_open || w.w.symbolic;
     std::vector<EWord> fields;
     const std::string ifs = current_ifs();
     for (const EWord& w : a.elems) {

@@ -60,7 +60,18 @@ void mark_site(EWord& w, StepRole role, const std::string& note) {
   w.site_note = note;
 }
 
+namespace {
+
+// Whether a piece adds no unknown text bash could split: literal, or expanded in quotes.
+bool piece_quoted(const EWord& x) {
+  return !x.w.symbolic || x.in_quotes || x.open_quoted;
+}
+
+}  // namespace
+
 void concat_into(EWord& a, const EWord& b) {
+  a.open_quoted = piece_quoted(a) && piece_quoted(b);
+  a.split_open = a.split_open || b.split_open;
   // A word built from pieces came through every piece's chain ("--network=$NET").
   if (b.site_role && b.w.from.at.valid()) {
     add_steps(a.w.from.edit_via(), {Step{*b.site_role, b.w.from.at, b.site_note}});

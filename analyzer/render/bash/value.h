@@ -33,6 +33,12 @@ struct EWord {
   // Expanded inside double quotes ("$ip"): one argument, not split (observe_splice.cpp tells a
   // value passed as one argument from one spliced into rule text).
   bool in_quotes = false;
+  // Built from pieces (`--memory="$memory"`) whose unknown ones were all expanded inside double
+  // quotes: one argument whatever the value, as in_quotes says of a single piece.
+  bool open_quoted = false;
+  // An unknown piece was expanded unquoted on the way here (`$mem` in `cmd=(--memory=$mem)`):
+  // bash may have split it into more words, whatever quotes a later use adds.
+  bool split_open = false;
   // An argument of a function evaluated as an entry point, with unknown arguments: that
   // function's name (its conditions read "when `fn` is called with ..."); "" otherwise.
   std::string args_of;
