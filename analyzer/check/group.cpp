@@ -16,6 +16,8 @@ namespace {
 // Up to this many workloads are named in a message; JSON and SARIF list every one.
 constexpr size_t kNamedInMessage = 6;
 
+}  // namespace
+
 void erase_marked(std::vector<Finding>& findings, const std::vector<bool>& drop) {
   size_t kept = 0;
   for (size_t i = 0; i < findings.size(); ++i) {
@@ -25,6 +27,8 @@ void erase_marked(std::vector<Finding>& findings, const std::vector<bool>& drop)
   }
   findings.resize(kept);
 }
+
+namespace {
 
 // The first finding among `members` whose rule is one `rule` folds into, in the catalog's
 // order of preference.

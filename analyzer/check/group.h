@@ -12,6 +12,10 @@
 
 namespace sbr {
 
+// Removes the findings whose `drop` is set, keeping the others in their order: the last step
+// of each grouping pass (here, implied.cpp, same_place.cpp).
+void erase_marked(std::vector<Finding>& findings, const std::vector<bool>& drop);
+
 // Folds a finding into another finding of the same workload at the same place and condition
 // when the catalog says its rule `folds_into` that one: it becomes one of that finding's
 // `reasons`, whose severity is the higher of the two. Accepted findings are never folded.

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "analyzer/check/group.h"
+
 namespace sbr {
 namespace {
 
@@ -55,13 +57,7 @@ void drop_implied(std::vector<Finding>& findings) {
     if (end - begin > 1) mark_implied(findings, &order[begin], order.data() + end, drop);
     begin = end;
   }
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < findings.size(); ++i) {
-    if (drop[i]) continue;
-    if (kept != i) findings[kept] = std::move(findings[i]);
-    ++kept;
-  }
-  findings.resize(kept);
+  erase_marked(findings, drop);
 }
 
 void drop_switch_repeats(std::vector<Finding>& findings) {

@@ -210,13 +210,7 @@ void merge_same_place(std::vector<Finding>& findings) {
   for (const PlaceGroup& g : place_groups(findings)) {
     if (g.members.size() > 1) merge_group(findings, g, drop);
   }
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < findings.size(); ++i) {
-    if (drop[i]) continue;
-    if (kept != i) findings[kept] = std::move(findings[i]);
-    ++kept;
-  }
-  findings.resize(kept);
+  erase_marked(findings, drop);
 }
 
 }  // namespace sbr

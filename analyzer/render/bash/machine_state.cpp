@@ -52,12 +52,6 @@ bool one_of_words(std::string_view w, std::string_view words) {
   return false;
 }
 
-// Text tools that only rearrange what they read.
-bool is_filter(std::string_view b) {
-  return in(b, {"awk", "gawk", "mawk", "sed", "cut", "tr", "grep", "egrep", "fgrep", "head", "tail",
-                "sort", "uniq", "wc", "paste", "column", "rev", "jq"});
-}
-
 // A file under the machine's own state directories (`/etc/resolv.conf`, `/proc/net/route`).
 bool state_file(std::string_view w) {
   return starts(w, "/etc/") || starts(w, "/proc/") || starts(w, "/sys/");
@@ -78,9 +72,9 @@ bool stage_keeps_state(TSNode stmt, bool first, const SyntaxTree* tree) {
   while (!words.empty() && in(words[0], {"sudo", "command", "env"})) words.erase(words.begin());
   if (words.empty()) return false;
   std::string b = base_name(words[0]);
-  if (!first) return is_filter(b);
+  if (!first) return is_text_filter(b);
   if (b == "echo" || b == "printf" || has_herestring(stmt)) return true;
-  if (is_filter(b) || b == "cat") {
+  if (is_text_filter(b) || b == "cat") {
     for (size_t i = 1; i < words.size(); ++i)
       if (state_file(words[i])) return true;
     return false;

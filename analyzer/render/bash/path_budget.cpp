@@ -22,11 +22,10 @@ constexpr int kMaxFunctionVariantDepth = 2;
 // are most of the commands (3,054 of 5,000 were echo and printf in one), and past
 // max_text_tool_invocations only their output is kept.
 bool is_text_tool(const std::string& b) {
-  return in(b, {"echo",     "printf",   "cat",    "grep", "egrep", "fgrep",    "sed",     "awk",
-                "gawk",     "tr",       "cut",    "head", "tail",  "basename", "dirname", "wc",
-                "sort",     "uniq",     "date",   "pwd",  "uname", "true",     "false",   "test",
-                "[",        "sleep",    "base64", "jq",   "yq",    "printenv", "id",      "whoami",
-                "realpath", "readlink", "stat",   "ls",   "seq"});
+  return is_text_filter(b) ||
+         in(b, {"echo", "printf", "cat",      "basename", "dirname", "date",   "pwd", "uname",
+                "true", "false",  "test",     "[",        "sleep",   "base64", "yq",  "printenv",
+                "id",   "whoami", "realpath", "readlink", "stat",    "ls",     "seq"});
 }
 
 // Counts a construct as entered for as long as it lives, also when a budget unwinds it.
@@ -85,7 +84,14 @@ void Evaluator::run_function_variants(std::vector<ArgvVariant>& variants, Comman
   }
   if (others.empty()) return;
   const Location at = loc(n, ctx.tree);
-  if (function_variant_depth_ >= kMaxFunctionVariantDepth) return;  // the outer run covers it
+  if (function_variant_depth_ >= kMaxFunctionVariantDepth) {
+    cut_path(fmt::format("`{}` is called here with {} more argument lists on other paths, inside "
+                         "a run for another path's arguments: only the default arguments were "
+                         "rendered",
+                         name, others.size()),
+             at);
+    return;
+  }
   if (function_variant_runs_ + others.size() > limits_.max_function_variant_runs) {
     cut_path(fmt::format("`{}` is called here with {} more argument lists on other paths "
                          "(the first: when {}): past {} such runs in the script, only the "

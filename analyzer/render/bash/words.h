@@ -48,4 +48,10 @@ inline bool numeric(const std::string& s, long long& v) {
   return true;
 }
 
+// Text tools that only rearrange what they read (awk, sed, cut, grep, jq...).
+inline bool is_text_filter(std::string_view b) {
+  return in(b, {"awk", "gawk", "mawk", "sed", "cut", "tr", "grep", "egrep", "fgrep", "head", "tail",
+                "sort", "uniq", "wc", "paste", "column", "rev", "jq"});
+}
+
 }  // namespace sbr::bash
