@@ -190,4 +190,53 @@ TEST_CASE("recursion is cut as a path, a chain of distinct calls past the bound 
   CHECK(launches(deep, "podman").size() == 1);  // and the rest still runs
 }
 
+// The shape of a test suite's helper: every test imports through a fresh shell that sources the
+// product's library.
+TEST_CASE("an sh -c script written at one place runs up to its bound, whoever calls it",
+          "[bash-path-budget]") {
+  bash::RenderLimits limits;
+  limits.max_inline_runs_per_place = 2;
+  auto r = render_text(R"(#!/bin/bash
+run_import() {
+  bash -c 'podman run --rm --name "imp-$1" img' _ "$1"
+}
+run_import a
+run_import b
+run_import c
+podman run --rm last
+)",
+                       "test.sh", nullptr, limits);
+  auto inner = launches(r, "podman");
+  REQUIRE(inner.size() == 3);
+  CHECK(argv_text(*inner[0]) == "podman run --rm --name imp-a img");
+  CHECK(argv_text(*inner[1]) == "podman run --rm --name imp-b img");
+  CHECK(argv_text(*inner[2]) == "podman run --rm last");
+  REQUIRE(path_cuts(r) == 1);
+  CHECK(r.problems[0].at.line == 3);
+  CHECK_FALSE(rest_cut(r));
+}
+
+TEST_CASE("a library sourced by every test is read once: its repairs are reported once",
+          "[bash-path-budget]") {
+  SourceSet set;
+  SourceFile lib;
+  lib.id = 1;
+  lib.path = "lib.sh";
+  lib.type = FileType::Shell;
+  // `exec 3<>"/dev/tcp/..."` is valid bash tree-sitter-bash needs recovering from.
+  lib.bytes = "probe() { exec 3<>\"/dev/tcp/127.0.0.1/$1\"; }\nLIB_IMAGE=img\n";
+  lib.readable = true;
+  set.files.push_back(lib);
+  auto r = render_text(
+      "#!/bin/bash\nsource ./lib.sh\nsource ./lib.sh\nsource ./lib.sh\npodman run --rm "
+      "\"$LIB_IMAGE\"\n",
+      "launch.sh", &set);
+  std::size_t repairs = 0;
+  for (const Problem& p : r.problems) repairs += p.kind == ProblemKind::ParseRecovered ? 1 : 0;
+  CHECK(repairs == 1);
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 1);
+  CHECK(argv_text(*ls[0]) == "podman run --rm img");
+}
+
 }  // namespace bash_path_budget_test

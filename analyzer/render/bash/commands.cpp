@@ -79,6 +79,9 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
     if (!n) continue;
     for (const SourceFile& f : sources_->files) {
       if (f.path != *n || !f.readable) continue;
+      // A library sourced again (by every test of a suite, through `bash -c 'source lib &&
+      // ...'`) is the same text: parsed and reported once per render, its tree shared.
+      if (auto seen = sourced_trees_.find(f.id); seen != sourced_trees_.end()) return seen->second;
       if (f.bytes.size() > limits_.max_script_bytes)
         abort_budget(script_too_large(f.bytes.size()), at);
       auto t = parse_bash_recovering(f.bytes);
@@ -90,6 +93,7 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
       t->config_file = !script;
       report_syntax(*t, f.path);
       trees_.push_back(std::move(t));
+      sourced_trees_.emplace(f.id, trees_.back().get());
       return trees_.back().get();
     }
   }
@@ -391,6 +395,20 @@ void Evaluator::note_file_write(size_t k, const CommandWords& cw, const std::vec
 }
 
 // `bash -c 'CODE' name args...`: the code is parsed and evaluated in place.
+// The tree of an `sh -c` script, parsed once per text and place: a helper that runs the same
+// code for every test keeps one tree, not one per run.
+const SyntaxTree* Evaluator::inline_tree(const std::string& code, Location at) {
+  auto key = std::make_pair(at, code);
+  if (auto seen = inline_trees_.find(key); seen != inline_trees_.end()) return seen->second;
+  auto t = parse_bash(code);
+  t->file_id = at.file;
+  t->line0 = at.line - 1;
+  t->column0 = at.column;  // skip the opening quote
+  trees_.push_back(std::move(t));
+  inline_trees_.emplace(std::move(key), trees_.back().get());
+  return trees_.back().get();
+}
+
 void Evaluator::run_inline_script(const std::vector<EWord>& cmd, const std::string& bname,
                                   Ctx& ctx) {
   if ((bname != "bash" && bname != "sh" && bname != "dash" && bname != "zsh") || cmd.size() <= 2)
@@ -400,13 +418,9 @@ void Evaluator::run_inline_script(const std::vector<EWord>& cmd, const std::stri
     if (!starts(o, "-") || o.find('c') == std::string::npos || starts(o, "--")) continue;
     const EWord& code = cmd[k + 1];
     if (code.w.symbolic) return;
-    auto t = parse_bash(code.w.text);
     Location at = code.w.from.at;
-    t->file_id = at.file;
-    t->line0 = at.line - 1;
-    t->column0 = at.column;  // skip the opening quote
-    const SyntaxTree* tp = t.get();
-    trees_.push_back(std::move(t));
+    if (!inline_run_allowed(at)) return;
+    const SyntaxTree* tp = inline_tree(code.w.text, at);
     State saved = st_;
     st_.positional.assign(cmd.begin() + static_cast<long>(std::min(cmd.size(), k + 3)), cmd.end());
     st_.positional_unknown = false;

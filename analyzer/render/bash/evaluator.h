@@ -149,6 +149,8 @@ class Evaluator {
   void note_file_write(std::size_t k, const CommandWords& cw, const std::vector<EWord>& cmd,
                        const std::string& bname, const Ctx& ctx);
   void run_inline_script(const std::vector<EWord>& cmd, const std::string& bname, Ctx& ctx);
+  const SyntaxTree* inline_tree(const std::string& code, Location at);
+  bool inline_run_allowed(Location at);
   void call_function(const std::string& name, const std::vector<EWord>& cmd,
                      const std::vector<TSNode>& args, std::pair<TSNode, const SyntaxTree*> fn,
                      TSNode n, Ctx& ctx);
@@ -422,6 +424,9 @@ class Evaluator {
   const SourceSet* sources_;
   RenderLimits limits_;
   std::vector<std::unique_ptr<SyntaxTree>> trees_;
+  std::map<FileId, const SyntaxTree*> sourced_trees_;                           // by file
+  std::map<std::pair<Location, std::string>, const SyntaxTree*> inline_trees_;  // `sh -c` code
+  std::map<Location, std::uint32_t> inline_runs_;                               // by its place
   // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
   // first: recorded on every invocation as its structural place in the script.
   std::vector<std::string> call_path_;

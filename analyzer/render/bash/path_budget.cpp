@@ -160,4 +160,19 @@ bool Evaluator::record_run_here(const std::string& bname, TSNode n, const Ctx& c
   return false;
 }
 
+// An `sh -c` script is a whole program, and one that sources the project's library (`bash -c
+// 'source lib.sh && cai import "$@"'` in a test helper) costs a render of that library per run:
+// one place's script runs up to the bound, whoever calls the helper; later runs are not
+// evaluated (their output and effects are unknown) and the place says so once.
+bool Evaluator::inline_run_allowed(Location at) {
+  std::uint32_t& runs = inline_runs_[at];
+  if (++runs <= limits_.max_inline_runs_per_place) return true;
+  if (runs == limits_.max_inline_runs_per_place + 1) {
+    cut_path(fmt::format("this `sh -c` script ran {} times: later runs were not evaluated",
+                         limits_.max_inline_runs_per_place),
+             at);
+  }
+  return false;
+}
+
 }  // namespace sbr::bash

@@ -26,8 +26,10 @@ struct RenderLimits {
   // Statements, words, conditions and arithmetic nested inside each other: each level is a
   // native stack frame, and a hostile file nests thousands deep (`$(` 2,000 times).
   std::uint32_t max_nesting = 200;
-  std::size_t max_value_bytes = std::size_t{256} * 1024;        // one expanded word
-  std::size_t max_total_bytes = std::size_t{16} * 1024 * 1024;  // every expansion of the render
+  std::size_t max_value_bytes = std::size_t{256} * 1024;  // one expanded word
+  // Every expansion of the render: the largest real script (a 6,200-line integration test
+  // that runs its product's import again and again) expands 55 MiB.
+  std::size_t max_total_bytes = std::size_t{64} * 1024 * 1024;
   // Commands recorded: past max_text_tool_invocations, commands that only read and print
   // (echo, printf, grep, dirname...) are evaluated but no longer recorded (SB0019); past
   // max_invocations, the rest of the script is not rendered (SB0007).
@@ -37,6 +39,8 @@ struct RenderLimits {
   // a helper called for every mount), and a function's runs for argument lists of other paths.
   std::uint32_t max_runs_per_place = 64;
   std::uint32_t max_function_variant_runs = 256;
+  // Runs of the `sh -c` script written at one place, evaluated (later ones are not).
+  std::uint32_t max_inline_runs_per_place = 4;
   // One script or sourced file's text: tree-sitter takes about 60 bytes of memory per byte of a
   // long script (12 MB of `: $x` lines took 745 MB); the longest real launcher is 290 KB.
   std::size_t max_script_bytes = std::size_t{4} << 20;
