@@ -93,6 +93,20 @@ TEST_CASE("past the bound on such runs, a call takes its default arguments and s
   REQUIRE(path_cuts(r) == 1);
   CHECK(r.problems[0].message.find("`launch` is called here with 1 more argument list") !=
         std::string::npos);
+  INFO(r.problems[0].message);
+  CHECK(r.problems[0].message.find("(the first: when started with `--host`)") != std::string::npos);
+
+  // A path that a command's success decides reads as a clause of its own: one "when".
+  auto s = render_text(R"(#!/bin/bash
+launch() { podman run --rm --network "$1" img; }
+net=none
+if grep -q host /etc/agent.conf; then net=host; fi
+launch "$net"
+)",
+                       "launch.sh", nullptr, limits);
+  REQUIRE(path_cuts(s) == 1);
+  CHECK(s.problems[0].message.find("when when") == std::string::npos);
+  CHECK(s.problems[0].message.find("(the first: when ") != std::string::npos);
 }
 
 TEST_CASE("a command run past its bound from one call site is cut there, not the script",

@@ -35,6 +35,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/entrypoint",
                           "launchers/grammar-gaps",
                           "launchers/argv-splice",
+                          "launchers/word-gaps",
                           "launchers/dispatcher",
                           "launchers/mount-dedupe",
                           "launchers/engine-choice",

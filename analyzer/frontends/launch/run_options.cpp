@@ -222,11 +222,39 @@ bool starts_with_dash(const Word& w) {
   return !w.text.empty() && w.text[0] == '-';
 }
 
+// Whether the words from `j` are known run options (with their values) and then a plain image
+// reference: `"${EXTRA[@]}" -e KEY=V -p 8080:8080 agent:1 claude` puts the image after the
+// open word. An unknown option on the way says nothing.
+bool options_then_image(const std::vector<Word>& argv, std::size_t j) {
+  while (j < argv.size()) {
+    const Word& w = argv[j];
+    // An open word counts when what the script knows of it reads as an image
+    // (`ghcr.io/acme/$agent-sandbox:1.4`).
+    if (!starts_with_dash(w) || w.symbolic) return reads_as_image(w.text);
+    const std::string& t = w.text;
+    std::string name;
+    if (t.starts_with("--")) {
+      name = canonical(
+          t.substr(2, t.find('=') == std::string::npos ? std::string::npos : t.find('=') - 2));
+      if (!option_is_known(name)) return false;
+    } else {
+      auto s = std::find_if(kShort.begin(), kShort.end(),
+                            [&](const Short& x) { return t.size() == 2 && x.c == t[1]; });
+      if (s == kShort.end()) return false;
+      name = std::string(s->long_name);
+    }
+    const bool valued = option_takes_value(name) && t.find('=') == std::string::npos;
+    j += valued ? 2 : 1;
+  }
+  return false;
+}
+
 // Whether the open word at `i`, standing where the image goes, is rather a splice of options.
 // A word the script leaves open can be any number of words at run time, options among them;
 // it is the image only when what follows reads as the command. It stands for options when it
-// holds blanks (an unquoted value that splits, `$MOUNTS` = " -v a:b -v c:d"), when the next
-// word is a plain image reference, or when it is a command's output and the next word is an
+// holds blanks (an unquoted value that splits, `$MOUNTS` = " -v a:b -v c:d"), when known
+// options and then a plain image reference follow it, or when it is a command's output and the
+// next word is an
 // option or such a splice (`$(build_flags) -e KEY=...`: with it as the image, `-e` would be
 // the command's). A variable or argument before an option stays the image: `"$IMAGE"
 // --log-level trace` is how an entrypoint's flags follow an image the environment picks
@@ -239,7 +267,7 @@ bool open_word_is_options(const std::vector<Word>& argv, std::size_t i) {
   // whatever the command after it looks like (`-c 'script'` for a shell entrypoint).
   if (reads_as_image(w.text) || i + 1 >= argv.size()) return false;
   const Word& next = argv[i + 1];
-  if (plain_image_reference(next)) return true;
+  if (options_then_image(argv, i + 1)) return true;
   bool output = w.origin.starts_with("command substitution") || w.origin.starts_with("output of");
   bool splice_next = next.symbolic && next.text.find_first_of(" \t\n") != std::string::npos;
   return output && (starts_with_dash(next) || splice_next);

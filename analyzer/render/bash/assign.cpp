@@ -131,7 +131,9 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
     Value value;
   };
   std::vector<Varying> varying;
-  for (TSNode c : named_children(value)) {
+  const std::vector<TSNode> items = named_children(value);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const TSNode c = items[i];
     if (is(c, K::comment)) continue;
     std::string_view t = ctx.tree->slice(c);
     if (assoc && t.rfind('[', 0) == 0 && t.find("]=") != std::string_view::npos) {
@@ -141,7 +143,7 @@ void Evaluator::assign_array(TSNode n, TSNode value, const Assignment& as, Ctx& 
       elems.push_back(ev.words().front());
       continue;
     }
-    Value ev = expand_word(c, ctx);
+    Value ev = expand_adjacent(items, i, ctx);
     for (Alt& a : ev.alts) {
       for (EWord& w : a.elems) {
         w.keep_from = true;

@@ -2,9 +2,11 @@
 // other paths, and the redirects read; then the distinct argument lists those values make
 // (INVARIANTS.md: a flag reached only on some path is a conditional finding).
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -49,9 +51,50 @@ std::optional<Evaluator::CommandWords> Evaluator::command_words(
   }
   for (TSNode c : named_children(name_node)) cw.words.push_back(expand_word(c, ctx));
   for (TSNode a : assigns) prefix_assignment(cw, a, ctx);
-  for (TSNode c : args) cw.words.push_back(expand_word(c, ctx));
+  for (std::size_t i = 0; i < args.size(); ++i) cw.words.push_back(expand_adjacent(args, i, ctx));
   redirect_words(cw, redirects, ctx);
   return cw;
+}
+
+namespace {
+
+bool parameter_start(std::string_view t) {
+  return !t.empty() && (std::isalpha(static_cast<unsigned char>(t[0])) != 0 || t[0] == '_');
+}
+
+// The `$` expand_concatenation appended as text, taken back (also from the identity of a word
+// that holds an unknown: `$PWD:/home/$`).
+void drop_trailing_dollar(Value& v) {
+  for (Alt& a : v.alts) {
+    if (a.elems.empty()) continue;
+    Word& w = a.elems.back().w;
+    if (w.text.ends_with('$')) w.text.pop_back();
+    if (w.identity.ends_with('$')) w.identity.pop_back();
+  }
+}
+
+}  // namespace
+
+// tree-sitter-bash ends some words early: `-v "$PWD":/home/$USER/work` comes out as the
+// arguments `"$PWD":/home/$` and `USER/work` with no space between them, which bash reads as one
+// word `$PWD:/home/` + `$USER/work`. Nodes that touch are joined into one word, a cut-off `$`
+// with the word after it; `i` moves to the last of them.
+Value Evaluator::expand_adjacent(const std::vector<TSNode>& nodes, std::size_t& i, Ctx& ctx) {
+  Value v = expand_word(nodes[i], ctx);
+  while (i + 1 < nodes.size() && ts_node_start_byte(nodes[i + 1]) == ts_node_end_byte(nodes[i])) {
+    const TSNode dollar = trailing_dollar(nodes[i]);
+    ++i;
+    std::optional<Value> next;
+    if (!ts_node_is_null(dollar) && parameter_start(ctx.tree->slice(nodes[i]))) {
+      // The `$` was read as text at the end of the word before: it starts this parameter.
+      drop_trailing_dollar(v);
+      next = reparsed_text("$" + std::string(ctx.tree->slice(nodes[i])), loc(dollar, ctx.tree), ctx,
+                           false);
+    }
+    bool started = true;
+    v = join_values(std::move(v), next ? *next : expand_word(nodes[i], ctx), started, ctx.cond);
+  }
+  return v;
 }
 
 // `NAME=value cmd`: the value on every path, as the command's environment words and as the

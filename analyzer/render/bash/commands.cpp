@@ -409,6 +409,20 @@ const SyntaxTree* Evaluator::inline_tree(const std::string& code, Location at) {
   return trees_.back().get();
 }
 
+// A word parsed again on its own (reparsed_word), as the argument of `: `, its positions
+// those of the word in the file.
+const SyntaxTree* Evaluator::word_tree(const std::string& text, Location at) {
+  auto key = std::make_pair(at, text);
+  if (auto seen = word_trees_.find(key); seen != word_trees_.end()) return seen->second;
+  auto t = parse_bash(": " + text);
+  t->file_id = at.file;
+  t->line0 = at.line - 1;
+  t->column0 = at.column >= 3 ? at.column - 3 : 0;  // `: ` stands before the word's column
+  trees_.push_back(std::move(t));
+  word_trees_.emplace(std::move(key), trees_.back().get());
+  return trees_.back().get();
+}
+
 void Evaluator::run_inline_script(const std::vector<EWord>& cmd, const std::string& bname,
                                   Ctx& ctx) {
   if ((bname != "bash" && bname != "sh" && bname != "dash" && bname != "zsh") || cmd.size() <= 2)

@@ -150,6 +150,11 @@ class Evaluator {
                        const std::string& bname, const Ctx& ctx);
   void run_inline_script(const std::vector<EWord>& cmd, const std::string& bname, Ctx& ctx);
   const SyntaxTree* inline_tree(const std::string& code, Location at);
+  const SyntaxTree* word_tree(const std::string& text, Location at);
+  std::optional<Value> reparsed_word(TSNode n, Ctx& ctx, bool assignment);
+  std::optional<Value> reparsed_text(const std::string& text, Location at, Ctx& ctx,
+                                     bool assignment);
+  Value expand_adjacent(const std::vector<TSNode>& nodes, std::size_t& i, Ctx& ctx);
   bool inline_run_allowed(Location at);
   void call_function(const std::string& name, const std::vector<EWord>& cmd,
                      const std::vector<TSNode>& args, std::pair<TSNode, const SyntaxTree*> fn,
@@ -426,7 +431,9 @@ class Evaluator {
   std::vector<std::unique_ptr<SyntaxTree>> trees_;
   std::map<FileId, const SyntaxTree*> sourced_trees_;                           // by file
   std::map<std::pair<Location, std::string>, const SyntaxTree*> inline_trees_;  // `sh -c` code
-  std::map<Location, std::uint32_t> inline_runs_;                               // by its place
+  std::map<std::pair<Location, std::string>, const SyntaxTree*> word_trees_;    // reparsed words
+  int reparsing_ = 0;
+  std::map<Location, std::uint32_t> inline_runs_;  // by its place
   // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
   // first: recorded on every invocation as its structural place in the script.
   std::vector<std::string> call_path_;

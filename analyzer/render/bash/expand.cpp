@@ -2,6 +2,7 @@
 // has its own piece; parameters (`$X`, `${X:-d}`, arrays) are in expand_param.cpp. Values the
 // script does not fix stay symbolic with their origin; values an outsider controls are tainted.
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string_view>
 
@@ -69,7 +70,55 @@ Value Evaluator::expand_word(TSNode n, Ctx& ctx, bool assignment) {
   }
   if (k == K::process_substitution) return finish_expansion(n, ctx, process_substitution(n, ctx));
   if (k == K::arithmetic_expansion) return expand_arithmetic(n, ctx);
+  if (k == K::word)
+    if (auto v = reparsed_word(n, ctx, assignment)) return std::move(*v);
   return expand_literal(n, ctx, assignment);
+}
+
+namespace {
+
+// An unescaped `$` that starts a parameter, a `${`, or a `$(`.
+bool holds_expansion(std::string_view s) {
+  for (std::size_t i = 0; i + 1 < s.size(); ++i) {
+    if (s[i] == '\\') {
+      ++i;
+      continue;
+    }
+    const char c = s[i + 1];
+    if (s[i] == '$' &&
+        (std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '{' || c == '('))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// tree-sitter-bash reads some expansions as plain text: the default of `${1:-$_DEFAULT}` (a
+// name that starts with `_`) and the tail of `"$PWD":/home/$USER/work` come out as the words
+// `$_DEFAULT` and `$USER/work`. Bash expands them, so such a word is parsed again on its own
+// (once: a word that parses as a word again stays text).
+[[gnu::noinline]] std::optional<Value> Evaluator::reparsed_word(TSNode n, Ctx& ctx,
+                                                                bool assignment) {
+  const std::string_view text = ctx.tree->slice(n);
+  if (reparsing_ > 0 || !holds_expansion(text)) return std::nullopt;
+  return reparsed_text(std::string(text), loc(n, ctx.tree), ctx, assignment);
+}
+
+std::optional<Value> Evaluator::reparsed_text(const std::string& text, Location at, Ctx& ctx,
+                                              bool assignment) {
+  const SyntaxTree* t = word_tree(text, at);
+  TSNode cmd = ts_node_named_child(t->root(), 0);
+  if (ts_node_is_null(cmd) || sym(cmd) != K::command || ts_node_named_child_count(cmd) != 2)
+    return std::nullopt;
+  TSNode arg = ts_node_named_child(cmd, 1);
+  if (sym(arg) == K::word) return std::nullopt;
+  Ctx wc = ctx;
+  wc.tree = t;
+  ++reparsing_;
+  Value v = expand_word(arg, wc, assignment);
+  --reparsing_;
+  return v;
 }
 
 // A word that expands to its own text: a plain word, '...', $'...', a brace expression. Not
@@ -178,6 +227,9 @@ Value Evaluator::expand_concatenation(TSNode n, Ctx& ctx, bool assignment) {
   bool started = false;
   for (TSNode c : named_children(n))
     acc = join_values(std::move(acc), expand_word(c, ctx, assignment), started, ctx.cond);
+  // A `$` at the end of a word is text (`cost=5$`); tree-sitter-bash makes it a token.
+  if (!ts_node_is_null(trailing_dollar(n)))
+    acc = join_values(std::move(acc), Value({literal("$")}), started, ctx.cond);
   for (Alt& a : acc.alts)
     for (auto& w : a.elems) w.keep_from = false;
   return finish_expansion(n, ctx, std::move(acc));

@@ -3,6 +3,8 @@
 // budgets of the whole render (steps, commands, bytes, nesting) stay in evaluator.cpp.
 #include <fmt/format.h>
 
+#include <string>
+
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/path_merge.h"
 #include "analyzer/render/bash/platform_tests.h"
@@ -54,6 +56,12 @@ Condition default_path(const std::vector<Condition>& others) {
   return out;
 }
 
+// A path's condition as a clause: "when started with --host"; a condition that reads as a
+// clause already ("when `cmd` succeeds and ...") is not given a second "when".
+std::string when_text(const std::string& cond) {
+  return cond.starts_with("when ") ? cond : "when " + cond;
+}
+
 }  // namespace
 
 void Evaluator::cut_path(const std::string& what, Location at) {
@@ -94,9 +102,9 @@ void Evaluator::run_function_variants(std::vector<ArgvVariant>& variants, Comman
   }
   if (function_variant_runs_ + others.size() > limits_.max_function_variant_runs) {
     cut_path(fmt::format("`{}` is called here with {} more argument lists on other paths "
-                         "(the first: when {}): past {} such runs in the script, only the "
+                         "(the first: {}): past {} such runs in the script, only the "
                          "default arguments were rendered",
-                         name, others.size(), variants[others[0]].cond.text,
+                         name, others.size(), when_text(variants[others[0]].cond.text),
                          limits_.max_function_variant_runs),
              at);
     return;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 namespace sbr::bash {
 
@@ -231,6 +232,14 @@ TSNode first_error(TSNode root) {
     found = inner;
   }
   return found;
+}
+
+TSNode trailing_dollar(TSNode n) {
+  const std::uint32_t count = ts_node_child_count(n);
+  if (count == 0) return TSNode{};
+  TSNode last = ts_node_child(n, count - 1);
+  if (ts_node_is_named(last) || std::string_view(ts_node_type(last)) != "$") return TSNode{};
+  return last;
 }
 
 }  // namespace sbr::bash

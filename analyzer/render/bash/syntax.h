@@ -148,5 +148,8 @@ TSNode first_error(TSNode root);
 // The first (or the last) anonymous token of grammar type `type` (`[[`) below `root` that
 // starts in [from, to]; a null node when there is none.
 TSNode find_token(TSNode root, const char* type, uint32_t from, uint32_t to, bool last);
+// The anonymous `$` token a word ends with (`cost=5$`, or `"$PWD":/home/$` when tree-sitter-bash
+// cut the parameter after it off), or a null node.
+TSNode trailing_dollar(TSNode n);
 
 }  // namespace sbr::bash
