@@ -253,4 +253,22 @@ TEST_CASE("a library sourced by every test is read once: its repairs are reporte
   CHECK(argv_text(*ls[0]) == "podman run --rm img");
 }
 
+// cco's mount upgrade: the index comes from a helper whose output is not known.
+TEST_CASE("an element written at an unknown index leaves the array as it was and says so",
+          "[bash-path-budget]") {
+  auto r = render_text(R"(#!/bin/bash
+args=(--rm -v "$HOME/.ssh:/home/agent/.ssh:ro")
+i=$(find_mount_index /home/agent/.ssh)
+args[$i]="$HOME/.ssh:/home/agent/.ssh"
+args[-1]="$HOME/.ssh:/home/agent/.ssh:ro,z"
+podman run "${args[@]}" agent:1
+)");
+  auto ls = launches(r, "podman");
+  REQUIRE(ls.size() == 1);
+  CHECK(argv_text(*ls[0]) == "podman run --rm -v $HOME/.ssh:/home/agent/.ssh:ro,z agent:1");
+  REQUIRE(path_cuts(r) == 1);
+  CHECK(r.problems[0].at.line == 4);
+  CHECK(r.problems[0].message.find("`[$i]`") != std::string::npos);
+}
+
 }  // namespace bash_path_budget_test

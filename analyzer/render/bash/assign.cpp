@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/fields.h"
@@ -270,9 +271,19 @@ EWord Evaluator::assigned_word(EWord v, TSNode n, TSNode value, const std::strin
 // the element is the array with that value in its place, on that value's path.
 void Evaluator::assign_element(Var& slot, TSNode index, const Value& val, bool force_assoc,
                                Ctx& ctx) {
+  const std::optional<std::size_t> place = element_slot(slot, index, force_assoc, ctx);
+  if (!place) {
+    // Appending would put a stray word into an argument list (cco's `docker_args[$i]=src:dst`
+    // upgrading a mount made `src:dst` the image); which element changes is not known.
+    cut_path(fmt::format("the element `[{}]` is written at an index sbreview cannot work out: "
+                         "the array was left as it was",
+                         ctx.tree->slice(index)),
+             loc(index, ctx.tree));
+    return;
+  }
+  const std::size_t at = *place;
   slot.array = true;
   slot.value.drop_others();
-  const std::size_t at = element_slot(slot, index, force_assoc, ctx);
   slot.elems()[at] = val.words().front();
   for (std::size_t i = 1; i < val.size() && slot.value.size() < kMaxValueAlts; ++i) {
     const Alt& a = val.alts[i];
@@ -282,8 +293,10 @@ void Evaluator::assign_element(Var& slot, TSNode index, const Value& val, bool f
   }
 }
 
-// Where `a[i]=` / `m[key]=` writes in the array's words, made room for.
-std::size_t Evaluator::element_slot(Var& slot, TSNode index, bool force_assoc, Ctx& ctx) {
+// Where `a[i]=` / `m[key]=` writes in the array's words, made room for; none when the index of
+// an indexed array is not known.
+std::optional<std::size_t> Evaluator::element_slot(Var& slot, TSNode index, bool force_assoc,
+                                                   Ctx& ctx) {
   if (slot.assoc || force_assoc) {
     EWord key = expand_joined(index, ctx);
     auto it = std::find(slot.keys.begin(), slot.keys.end(), key.w.text);
@@ -293,7 +306,10 @@ std::size_t Evaluator::element_slot(Var& slot, TSNode index, bool force_assoc, C
     return slot.elems().size() - 1;
   }
   auto iv = arith(index, ctx);
-  size_t i = iv && *iv >= 0 ? static_cast<size_t>(*iv) : slot.elems().size();
+  if (!iv) return std::nullopt;
+  const auto size = static_cast<long long>(slot.elems().size());
+  if (*iv < 0 && size + *iv < 0) return std::nullopt;          // bash: "bad array subscript"
+  size_t i = static_cast<size_t>(*iv < 0 ? size + *iv : *iv);  // `a[-1]` is the last element
   if (i > 4096) i = slot.elems().size();
   if (slot.elems().size() <= i) slot.elems().resize(i + 1);
   return i;

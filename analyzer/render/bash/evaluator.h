@@ -290,7 +290,7 @@ class Evaluator {
   EWord assigned_word(EWord v, TSNode n, TSNode value, const std::string& name,
                       const Ctx& ctx) const;
   void assign_element(Var& slot, TSNode index, const Value& val, bool force_assoc, Ctx& ctx);
-  std::size_t element_slot(Var& slot, TSNode index, bool force_assoc, Ctx& ctx);
+  std::optional<std::size_t> element_slot(Var& slot, TSNode index, bool force_assoc, Ctx& ctx);
   static void store_scalar(Var& slot, EWord v, const Assignment& as);
   // An unknown value stored in `name` here is the same value wherever it is used.
   void name_value(EWord& v, const std::string& name, TSNode n, const Ctx& ctx) const;
