@@ -63,6 +63,19 @@ TEST_CASE("a test harness is in a README's scope only when the README names it",
   CHECK(reported(t, "SB1101") == std::vector<std::string>{"SECURITY.md:3"});
 }
 
+// sdlcforge/ai-sandbox's docs name their compose service `ai-sandbox`; in a run over several
+// repositories, YujiSuzuki/ai-sandbox has a service of the same name.
+TEST_CASE("a service name is first the document's own project's", "[doc-claims]") {
+  MemoryTree t;
+  t.add_file("one/compose.yaml",
+             "services:\n  ai-sandbox:\n    image: agent:1\n"
+             "    network_mode: none\n    runtime: runsc\n");
+  t.add_file("one/README.md", "# one\n\nThe `ai-sandbox` service has no network.\n");
+  t.add_file("two/compose.yaml", "services:\n  ai-sandbox:\n    image: agent:1\n");
+  CHECK(reported(t, "SB5100").empty());
+  CHECK(reported(t, "SB5101").empty());
+}
+
 TEST_CASE("a plan, a proposal or a roadmap claims nothing about today", "[doc-claims]") {
   MemoryTree t;
   t.add_file("bin/agent-box", kLauncher);

@@ -142,8 +142,19 @@ std::vector<std::size_t> by_default(const Model& m, const Document& doc, std::st
     if (!doc_in_tests && in_test_tree(m.files.path(w.object_from.at.file), base)) continue;
     about.insert(i);
   }
-  for (const DocMention& mention : doc.mentions)
-    named_by(m, mention.text, parent_of(path), base, about);
+  for (const DocMention& mention : doc.mentions) {
+    std::set<std::size_t> named;
+    named_by(m, mention.text, parent_of(path), base, named);
+    // A name (the `ai-sandbox` service) is first the project's own: another project's (or, in
+    // a run over several repositories, another repository's) service of that name is not the
+    // one the document speaks about.
+    std::set<std::size_t> own;
+    for (std::size_t i : named) {
+      if (any_within(workload_paths(m, m.workloads[i]), base)) own.insert(i);
+    }
+    const std::set<std::size_t>& kept = own.empty() ? named : own;
+    about.insert(kept.begin(), kept.end());
+  }
   return {about.begin(), about.end()};
 }
 
