@@ -105,6 +105,7 @@ TEST_CASE("words that only look like a property claim stay quiet", "[doc-claims]
   for (const char* s : {
            "Credentials are never baked into the Docker image.",
            "The token never enters shell history.",
+           "Cost efficient: ephemeral clusters for testing, destroyed after use.",
            "Why not just mount the Docker socket so the AI can access containers directly?",
            "It does not grant host root unless the Docker socket is mounted.",
            "Claude cannot modify host files outside mounted paths.",
