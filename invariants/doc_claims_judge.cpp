@@ -19,6 +19,8 @@ namespace pred = claims;
 const FormCheck kFormChecks[] = {
     {pred::hardened_runtime, F::HardenedRuntime, rule::doc_claim_contradicted_isolation, {}},
     {pred::not_privileged, F::NotPrivileged, rule::doc_claim_contradicted_isolation_critical, {}},
+    {pred::no_runtime_socket, F::NoRuntimeSocket, rule::doc_claim_contradicted_isolation,
+     rule::doc_claim_contradicted_isolation_critical},
     {pred::cap_drop_all, F::CapDropAll, rule::doc_claim_contradicted_privilege,
      rule::doc_claim_contradicted_privilege_critical},
     {pred::no_new_privileges, F::NoNewPrivileges, rule::doc_claim_contradicted_privilege, {}},
@@ -30,13 +32,19 @@ const FormCheck kFormChecks[] = {
      rule::doc_claim_contradicted_filesystem_critical},
     {pred::only_mounts, F::OnlyMounts, rule::doc_claim_contradicted_filesystem,
      rule::doc_claim_contradicted_filesystem_critical},
+    {pred::not_mounted, F::NotMounted, rule::doc_claim_contradicted_filesystem,
+     rule::doc_claim_contradicted_filesystem_critical},
     {pred::no_token_automount, F::NoTokenAutomount, rule::doc_claim_contradicted_secrets, {}},
+    {pred::no_credentials, F::NoCredentials, rule::doc_claim_contradicted_secrets,
+     rule::doc_claim_contradicted_secrets_critical},
     {pred::no_network, F::NoNetwork, rule::doc_claim_contradicted_network,
      rule::doc_claim_contradicted_network_critical},
     {pred::egress_default_deny, F::EgressDefaultDeny, rule::doc_claim_contradicted_network,
      rule::doc_claim_contradicted_network_critical},
     {pred::proxy_deny_all, F::ProxyDenyAll, rule::doc_claim_contradicted_network, {}},
     {pred::proxy_only, F::ProxyOnly, rule::doc_claim_contradicted_network,
+     rule::doc_claim_contradicted_network_critical},
+    {pred::no_internal_reach, F::NoInternalReach, rule::doc_claim_contradicted_network,
      rule::doc_claim_contradicted_network_critical},
     {pred::loopback_publish, F::LoopbackPublish, rule::doc_claim_contradicted_network, {}},
     {pred::memory_limit, F::MemoryLimit, rule::doc_claim_contradicted_resources, {}},
@@ -115,6 +123,12 @@ std::optional<ClaimVerdict> by_mood(const Claim& claim) {
       return ClaimVerdict{
           VerdictKind::NotAClaim,
           fmt::format("advice (`{}`): an instruction, not a claim about the configuration",
+                      claim.marker),
+          {}};
+    case ClaimMood::Planned:
+      return ClaimVerdict{
+          VerdictKind::NotAClaim,
+          fmt::format("planned (`{}`): about the future, not the configuration today",
                       claim.marker),
           {}};
     case ClaimMood::Conditional:

@@ -86,6 +86,31 @@ Judgement only_mounts(const ClaimContext& c, const Workload& w, const Claim& cla
   return holds();
 }
 
+Judgement not_mounted(const ClaimContext& c, const Workload& w, const Claim& claim) {
+  for (const std::string& path : claim.arguments) {
+    for (const Mount& m : w.mounts) {
+      if (!concerns(m, path) || !mount_reached(m, c)) continue;
+      return contradicted(
+          fmt::format("mounts {}{}", where(m), writes_host(m) ? " writable" : " read-only"),
+          mount_anchor(w, m), "the mount of a path the document says is out of reach",
+          critical_mount(m));
+    }
+  }
+  return holds();
+}
+
+Judgement no_runtime_socket(const ClaimContext& c, const Workload& w, const Claim&) {
+  for (const Mount& m : w.mounts) {
+    if (m.kind != MountKind::HostPath || !mount_reached(m, c)) continue;
+    engine::HostPathClass k = engine::classify_host_path(m.source);
+    if (k.kind != engine::HostPathKind::RuntimeSocket) continue;
+    // A socket answers through a read-only mount too (INVARIANTS.md 1): always critical.
+    return contradicted(fmt::format("mounts the runtime socket {}", where(m)), mount_anchor(w, m),
+                        "the runtime socket, mounted in", true);
+  }
+  return holds();
+}
+
 Judgement no_persistence(const ClaimContext& c, const Workload& w, const Claim&) {
   for (const Mount& m : w.mounts) {
     if (!mount_reached(m, c) || !outlives_run(m, w) || !writes_host(m)) continue;

@@ -132,6 +132,43 @@ Judgement proxy_only(const ClaimContext& c, const Workload& w, const Claim&) {
   return holds();
 }
 
+// "cannot reach the host / cloud metadata / the LAN": open egress reaches all three; a gate's
+// allow of a sensitive range (SB5005), of the host's own subnet (SB5077) or a way to the host's
+// loopback (SB5052) reaches the one it names.
+Judgement no_internal_reach(const ClaimContext& c, const Workload& w, const Claim& claim) {
+  engine::EgressPosture p = engine::egress_posture(w);
+  bool host = claim.value == "host", metadata = claim.value == "metadata";
+  if (host_network(c, w) || !denies(c, w, p)) {
+    Judgement j = open_egress(c, w, p);
+    // Metadata reachable with open egress is critical by itself (INVARIANTS.md, "Severity").
+    j.critical = j.critical || metadata;
+    return j;
+  }
+  for (const engine::SensitiveAllow& s : p.sensitive) {
+    if (!present_on_path(s.ref.gate->from, c)) continue;
+    for (const engine::SensitiveRange& r : s.reached) {
+      // The host and the LAN are private ranges; metadata is its own address.
+      if (r.metadata != metadata) continue;
+      return contradicted(fmt::format("lets egress reach {} ({} allows {})", r.what,
+                                      describe_gate(*s.ref.gate), s.ref.allow->value),
+                          s.ref.allow->from, "this allow reaches it", metadata);
+    }
+  }
+  if (!metadata && !p.host_subnet.empty()) {
+    const engine::AllowRef& r = p.host_subnet.front();
+    return contradicted(fmt::format("lets egress reach the host's own network ({} allows {})",
+                                    describe_gate(*r.gate), r.allow->value),
+                        r.allow->from, "this allow reaches the host's network");
+  }
+  for (const Fact<std::string>& f : w.network.host_loopback) {
+    if (!host || !reached_on_path(f.from, c)) continue;
+    return contradicted(fmt::format("reaches the host's loopback services ({})", f.value), f.from,
+                        "the way to the host's loopback");
+  }
+  if (auto alt = switched_host_mode(c, w)) return *alt;
+  return holds();
+}
+
 Judgement loopback_publish(const ClaimContext& c, const Workload& w, const Claim&) {
   for (const PublishedPort& port : w.network.ports) {
     if (!reached_on_path(port.from, c)) continue;

@@ -40,7 +40,7 @@ inline Judgement not_applicable(std::string why) {
 const Provenance& lacks_at(const Workload& w);
 
 // Predicates, one per claim form (doc_claims_identity.cpp, doc_claims_mounts.cpp,
-// doc_claims_network.cpp).
+// doc_claims_network.cpp, doc_claims_secrets.cpp).
 Judgement hardened_runtime(const ClaimContext&, const Workload&, const Claim&);
 Judgement not_privileged(const ClaimContext&, const Workload&, const Claim&);
 Judgement cap_drop_all(const ClaimContext&, const Workload&, const Claim&);
@@ -56,6 +56,10 @@ Judgement cpu_limit(const ClaimContext&, const Workload&, const Claim&);
 Judgement wall_clock(const ClaimContext&, const Workload&, const Claim&);
 Judgement mount_read_only(const ClaimContext&, const Workload&, const Claim&);
 Judgement only_mounts(const ClaimContext&, const Workload&, const Claim&);
+Judgement not_mounted(const ClaimContext&, const Workload&, const Claim&);
+Judgement no_runtime_socket(const ClaimContext&, const Workload&, const Claim&);
+Judgement no_credentials(const ClaimContext&, const Workload&, const Claim&);
+Judgement no_internal_reach(const ClaimContext&, const Workload&, const Claim&);
 Judgement no_persistence(const ClaimContext&, const Workload&, const Claim&);
 Judgement ephemeral(const ClaimContext&, const Workload&, const Claim&);
 Judgement fail_closed(const ClaimContext&, const Workload&, const Claim&);

@@ -150,8 +150,10 @@ TEST_CASE("negations: next to the control they unmake the claim", "[doc-claims]"
   REQUIRE(list.size() == 2);
   CHECK(list[1].mood == ClaimMood::Negated);
   auto next = prose("It cannot reach the host and it runs under gVisor.\n");
-  REQUIRE(next.size() == 1);
-  CHECK(next[0].mood == ClaimMood::Asserted);
+  REQUIRE(next.size() == 2);
+  CHECK(next[0].form == ClaimForm::NoInternalReach);
+  CHECK(next[1].form == ClaimForm::HardenedRuntime);
+  CHECK(next[1].mood == ClaimMood::Asserted);
   // A negation elsewhere in the clause does not govern the control.
   auto d =
       prose("The agent cannot rewrite its skills, because `~/.agents` is mounted read-only.\n");

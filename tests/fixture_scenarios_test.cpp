@@ -53,6 +53,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "claims/devbox-platforms",
                           "claims/agent-layers",
                           "claims/evidence-outside",
+                          "claims/property-drift",
                           "helm/sandbox-switches",
                           "helm/packaged-subchart",
                           "helm/build-service",

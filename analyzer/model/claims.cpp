@@ -14,6 +14,7 @@ constexpr FormInfo kForms[] = {
     {"unknown", 0, ClaimForm::Unknown},
     {"hardened-runtime", 1, ClaimForm::HardenedRuntime},
     {"not-privileged", 1, ClaimForm::NotPrivileged},
+    {"no-runtime-socket", 1, ClaimForm::NoRuntimeSocket},
     {"cap-drop-all", 2, ClaimForm::CapDropAll},
     {"no-new-privileges", 2, ClaimForm::NoNewPrivileges},
     {"non-root-user", 2, ClaimForm::NonRootUser},
@@ -22,11 +23,14 @@ constexpr FormInfo kForms[] = {
     {"apparmor-profile", 2, ClaimForm::AppArmorProfile},
     {"mount-read-only", 3, ClaimForm::MountReadOnly},
     {"only-mounts", 3, ClaimForm::OnlyMounts},
+    {"not-mounted", 3, ClaimForm::NotMounted},
     {"no-token-automount", 4, ClaimForm::NoTokenAutomount},
+    {"no-credentials", 4, ClaimForm::NoCredentials},
     {"no-network", 5, ClaimForm::NoNetwork},
     {"egress-default-deny", 5, ClaimForm::EgressDefaultDeny},
     {"proxy-deny-all", 5, ClaimForm::ProxyDenyAll},
     {"proxy-only", 5, ClaimForm::ProxyOnly},
+    {"no-internal-reach", 5, ClaimForm::NoInternalReach},
     {"loopback-publish", 5, ClaimForm::LoopbackPublish},
     {"memory-limit", 6, ClaimForm::MemoryLimit},
     {"pids-limit", 6, ClaimForm::PidsLimit},
@@ -66,6 +70,8 @@ std::string_view claim_mood_name(ClaimMood m) {
       return "hedged";
     case ClaimMood::Advice:
       return "advice";
+    case ClaimMood::Planned:
+      return "planned";
   }
   return "asserted";
 }

@@ -20,6 +20,7 @@ enum class ClaimForm : std::uint8_t {
   Unknown,            // a flag in a control cell that the vocabulary does not know
   HardenedRuntime,    // 1: gVisor / runsc, a microVM (Kata, Firecracker); value: gvisor|microvm
   NotPrivileged,      // 1: "never `--privileged`"
+  NoRuntimeSocket,    // 1: "no access to the Docker socket", "the Docker daemon is not mounted"
   CapDropAll,         // 2: `--cap-drop=ALL`, `drop: [ALL]`, "drops all capabilities"
   NoNewPrivileges,    // 2: `--security-opt no-new-privileges`, `allowPrivilegeEscalation: false`
   NonRootUser,        // 2: `--user 1000`, `runAsNonRoot: true`, "runs as a non-root user"
@@ -28,11 +29,14 @@ enum class ClaimForm : std::uint8_t {
   AppArmorProfile,    // 2: an AppArmor profile (value: its name)
   MountReadOnly,      // 3: "`~/.agents` is mounted read-only" (arguments: the paths)
   OnlyMounts,         // 3: "only the project directory is mounted" (arguments: the others)
+  NotMounted,         // 3: "cannot access `~/.ssh`" (arguments: the paths)
   NoTokenAutomount,   // 4: `automountServiceAccountToken: false`
+  NoCredentials,      // 4: "credentials never enter the container"
   NoNetwork,          // 5: `--network none`, "no network"
   EgressDefaultDeny,  // 5: `policy drop`, "default-deny egress"
   ProxyDenyAll,       // 5: squid's `http_access deny all`
   ProxyOnly,          // 5: "all traffic goes through the proxy"
+  NoInternalReach,    // 5: "cannot reach the host / cloud metadata / the LAN" (value: which)
   LoopbackPublish,    // 5: "published ports bind 127.0.0.1 by default"
   MemoryLimit,        // 6: `--memory`, `limits.memory`, "memory limit"
   PidsLimit,          // 6: `--pids-limit`, "pids limit"
@@ -61,6 +65,7 @@ enum class ClaimMood : std::uint8_t {
   Conditional,  // only on a path the document names ("when `--strict` is given")
   Hedged,       // "optional", "may", "can be"
   Advice,       // an instruction ("add `--cap-drop=ALL`", "should"): not a claim
+  Planned,      // the future ("we plan to", "on the roadmap"): not a claim about today
 };
 
 struct Claim {

@@ -1,5 +1,6 @@
 #include "analyzer/frontends/markdown/claims_extract.h"
 
+#include <fmt/format.h>
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -108,6 +109,17 @@ void span_candidates(const Flat& f, const Clause& c, ClaimOrigin origin,
   }
 }
 
+// Whether a path at `at` is what a "not mounted" phrase speaks of: after "cannot access", up to
+// the next statement ("because", "but"...); before "is not mounted".
+bool names_object(std::string_view clause, const PhraseHit& h, std::size_t at) {
+  std::string first = lower(clause.substr(h.begin, 4));
+  bool passive = first.starts_with("is ") || first.starts_with("are ");
+  if (passive || at < h.begin) return passive && at < h.begin;
+  static const auto kStop =
+      compile_ci(R"(\b(?:because|but|while|since|so|as|which|where|when|whereas|though)\b)");
+  return !RE2::PartialMatch(clause.substr(h.end, at - std::min(at, h.end)), *kStop);
+}
+
 void phrase_candidates(const Flat& f, const Clause& c, const CodeSpan* subject,
                        std::vector<Candidate>& out) {
   std::string_view text = std::string_view(f.text).substr(c.begin, c.end - c.begin);
@@ -135,8 +147,20 @@ void phrase_candidates(const Flat& f, const Clause& c, const CodeSpan* subject,
       cand.names = named_before(f, c, h.begin);
       if (!cl.value.empty()) cl.tokens.push_back(cl.value);
     }
-    if (h.form == ClaimForm::OnlyMounts) {
+    if (h.form == ClaimForm::OnlyMounts && !h.workspace_only) {
       for (const CodeSpan* p : path_spans(f, c, subject)) cl.arguments.push_back(p->literal);
+    }
+    // "cannot access `~/.ssh`": about the host paths the clause names; without one, "cannot"
+    // is not about a mount at all.
+    if (h.form == ClaimForm::NotMounted) {
+      for (const CodeSpan* p : path_spans(f, c, subject)) {
+        if (is_host_path(p->literal) && names_object(text, h, p->begin - c.begin))
+          cl.arguments.push_back(p->literal);
+      }
+      if (cl.arguments.empty()) continue;
+      cl.control = shorten(text.substr(cand.begin, cand.end - cand.begin)) + " " +
+                   fmt::format("`{}`", fmt::join(cl.arguments, "`, `"));
+      cl.tokens = cl.arguments;
     }
     auto [line, column] = f.position(c.begin + h.begin);
     cl.at.line = line;
@@ -152,7 +176,8 @@ void mount_candidates(const Flat& f, const Clause& c, const CodeSpan* subject,
                       const std::vector<Candidate>& found, std::vector<Candidate>& out) {
   if (subject != nullptr && is_host_path(subject->literal)) subject = nullptr;
   for (const Candidate& k : found) {
-    if (k.claim.form == ClaimForm::OnlyMounts) return;  // its paths are its arguments
+    // Their paths are their arguments.
+    if (k.claim.form == ClaimForm::OnlyMounts || k.claim.form == ClaimForm::NotMounted) return;
   }
   std::string_view text = std::string_view(f.text).substr(c.begin, c.end - c.begin);
   std::vector<AccessWord> words = access_words(text);
@@ -193,12 +218,16 @@ void mount_candidates(const Flat& f, const Clause& c, const CodeSpan* subject,
   }
 }
 
-// One claim of a form per clause: the literal control wins over the phrase that describes it.
+// One claim of a form per clause: the literal control wins over the phrase that describes it,
+// and the first phrase over a later one that says the same ("Ephemeral containers: destroyed
+// after each use").
 void drop_duplicates(std::vector<Candidate>& c) {
   std::vector<Candidate> kept;
   for (Candidate& x : c) {
     bool dup = std::any_of(c.begin(), c.end(), [&](const Candidate& y) {
-      return &x != &y && y.from_span && !x.from_span && x.claim.form == y.claim.form;
+      if (&x == &y || x.from_span || x.claim.form != y.claim.form) return false;
+      return y.from_span || (y.begin < x.begin && x.claim.arguments.empty() &&
+                             y.claim.arguments.empty() && x.claim.value == y.claim.value);
     });
     if (!dup) kept.push_back(std::move(x));
   }
@@ -227,7 +256,15 @@ bool read_mood(std::string_view clause, ClaimOrigin origin, Candidate& cand) {
   }
   std::string_view near_before = before.substr(before.size() > 40 ? before.size() - 40 : 0);
   std::string window = std::string(near_before) + " " + std::string(after.substr(0, 30));
-  if (std::string m = advice_marker(clause, origin == ClaimOrigin::Prose); !m.empty()) {
+  // "outbound traffic must traverse Squid": a modal inside the phrase is the claim's own
+  // wording, not advice.
+  std::string unphrased(clause);
+  if (!cand.from_span)
+    unphrased.replace(cand.begin, cand.end - cand.begin, cand.end - cand.begin, ' ');
+  if (std::string m = planned_marker(clause); !m.empty()) {
+    cl.mood = ClaimMood::Planned;
+    cl.marker = m;
+  } else if (std::string m = advice_marker(unphrased, origin == ClaimOrigin::Prose); !m.empty()) {
     cl.mood = ClaimMood::Advice;
     cl.marker = m;
   } else if (std::string h = hedge_marker(window); !h.empty()) {

@@ -106,7 +106,9 @@ void resolve_evidence(Extracted& x, std::string_view doc_path, const SourceSet* 
       const std::vector<std::string_view>& files = found.texts;
       for (std::size_t i : row.claims) {
         const Claim& c = x.claims[i];
-        if (c.mood == ClaimMood::Negated || c.mood == ClaimMood::Advice) continue;
+        if (c.mood == ClaimMood::Negated || c.mood == ClaimMood::Advice ||
+            c.mood == ClaimMood::Planned)
+          continue;
         std::string shown = c.literal ? "`" + c.control + "`" : "\"" + c.control + "\"";
         e.controls.push_back(shown);
         // A flag the vocabulary does not know is already reported as not checkable.

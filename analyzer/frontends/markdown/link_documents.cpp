@@ -23,18 +23,45 @@ bool within(std::string_view path, std::string_view dir) {
          (path.size() > dir.size() && path.substr(0, dir.size()) == dir && path[dir.size()] == '/');
 }
 
-// A documentation folder speaks about the project around it: docs/threat-model.md is about the
-// repository, not about docs/.
+bool is_doc_folder(std::string_view name) {
+  std::string n = lower(name);
+  return n == "docs" || n == "doc" || n == "documentation" || n == ".github" || n == "wiki";
+}
+
+// A documentation tree speaks about the project around it: docs/threat-model.md and
+// docs/explanations/decisions/0015-egress.md are about the repository, not about docs/. The
+// nearest documentation folder above the document decides; a site generator's `website/docs`
+// (or `site/docs`) belongs to the project above `website/`.
 std::string project_dir(std::string_view doc_path) {
-  std::string dir = parent_of(doc_path);
-  for (;;) {
-    std::string last = lower(base_name(dir));
-    if (dir.empty() || (last != "docs" && last != "doc" && last != "documentation" &&
-                        last != ".github" && last != "wiki")) {
-      return dir;
+  std::vector<std::string> parts = path_components(parent_of(doc_path));
+  std::size_t keep = parts.size();
+  for (std::size_t i = parts.size(); i-- > 0;) {
+    if (!is_doc_folder(parts[i])) continue;
+    keep = i;
+    // docs/docs/docs/..., website/docs/...: the whole documentation tree.
+    while (keep > 0 && (is_doc_folder(parts[keep - 1]) || lower(parts[keep - 1]) == "website" ||
+                        lower(parts[keep - 1]) == "site")) {
+      --keep;
     }
-    dir = parent_of(dir);
+    break;
   }
+  std::string out;
+  for (std::size_t i = 0; i < keep; ++i) out += (out.empty() ? "" : "/") + parts[i];
+  return out;
+}
+
+// A project's test harness (tests/, e2e/, smoke/...) starts containers to test the product; a
+// README or a threat model speaks about the product. Such workloads are in a document's scope
+// only when it names them, or when the document lives in that tree itself.
+bool in_test_tree(std::string_view path, std::string_view base) {
+  std::string_view rel = path.substr(std::min(path.size(), base.empty() ? 0 : base.size() + 1));
+  std::vector<std::string> parts = path_components(rel);
+  if (!parts.empty()) parts.pop_back();  // the file itself
+  return std::any_of(parts.begin(), parts.end(), [](const std::string& p) {
+    std::string n = lower(p);
+    return n == "test" || n == "tests" || n == "e2e" || n == "smoke" || n == "testdata" ||
+           n == "integration-tests" || n == "__tests__";
+  });
 }
 
 // "./deploy/", "deploy" -> "deploy"; ".." components resolved against `dir`.
@@ -108,13 +135,53 @@ std::vector<std::size_t> configured(const Model& m, const DocumentScope& s) {
 std::vector<std::size_t> by_default(const Model& m, const Document& doc, std::string_view path,
                                     const std::string& base) {
   std::set<std::size_t> about;
+  const bool doc_in_tests = in_test_tree(path, "");
   for (std::size_t i = 0; i < m.workloads.size(); ++i) {
     const Workload& w = m.workloads[i];
-    if (w.example_of.empty() && any_within(workload_paths(m, w), base)) about.insert(i);
+    if (!w.example_of.empty() || !any_within(workload_paths(m, w), base)) continue;
+    if (!doc_in_tests && in_test_tree(m.files.path(w.object_from.at.file), base)) continue;
+    about.insert(i);
   }
-  for (const DocMention& mention : doc.mentions)
-    named_by(m, mention.text, parent_of(path), base, about);
+  for (const DocMention& mention : doc.mentions) {
+    std::set<std::size_t> named;
+    named_by(m, mention.text, parent_of(path), base, named);
+    // A name (the `ai-sandbox` service) is first the project's own: another project's (or, in
+    // a run over several repositories, another repository's) service of that name is not the
+    // one the document speaks about.
+    std::set<std::size_t> own;
+    for (std::size_t i : named) {
+      if (any_within(workload_paths(m, m.workloads[i]), base)) own.insert(i);
+    }
+    const std::set<std::size_t>& kept = own.empty() ? named : own;
+    about.insert(kept.begin(), kept.end());
+  }
   return {about.begin(), about.end()};
+}
+
+// Plans, proposals and research notes speak about what may be built, not about the
+// configuration today: a document under such a folder, or a roadmap, claims nothing.
+std::string planned_folder(std::string_view doc_path) {
+  std::vector<std::string> parts = path_components(doc_path);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string n = lower(parts[i]);
+    bool last = i + 1 == parts.size();
+    if ((!last && (n == "plans" || n == "plan" || n == "proposals" || n == "design-proposals" ||
+                   n == "rfcs" || n == "research")) ||
+        (last && n.starts_with("roadmap"))) {
+      return parts[i];
+    }
+  }
+  return "";
+}
+
+void mark_planned(Document& doc, std::string_view path) {
+  std::string folder = planned_folder(path);
+  if (folder.empty()) return;
+  for (Claim& c : doc.claims) {
+    if (c.mood == ClaimMood::Negated || c.mood == ClaimMood::Advice) continue;
+    c.mood = ClaimMood::Planned;
+    c.marker = folder;
+  }
 }
 
 }  // namespace
@@ -124,6 +191,7 @@ void link_documents(Model& model, const std::vector<DocumentScope>& scopes) {
     const std::string& path = model.files.path(doc.file);
     const DocumentScope* s = scope_for(path, &scopes);
     const std::string base = project_dir(path);
+    mark_planned(doc, path);
     std::vector<std::size_t> about;
     if (s != nullptr && !s->about.empty()) {
       about = configured(model, *s);

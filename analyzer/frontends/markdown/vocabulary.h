@@ -45,6 +45,9 @@ struct PhraseHit {
   std::size_t begin = 0, end = 0;
   std::string value;
   bool writable_only = false;  // OnlyMounts: "the only writable mount"
+  // OnlyMounts: about the workspace alone ("sees only the project directory"): the clause's
+  // other paths are not mounts it allows.
+  bool workspace_only = false;
   // Where the phrase names its value ("runs under runc instead of gVisor": at "gVisor"); a
   // negation right before it unmakes the claim like one before the phrase. `begin` when none.
   std::size_t value_at = 0;
@@ -72,6 +75,8 @@ std::string negation_before(std::string_view before, int max_words = 4);
 std::string negation_after(std::string_view after);
 std::string advice_marker(std::string_view clause, bool imperative_counts);
 std::string hedge_marker(std::string_view clause);
+// "we plan to", "on the roadmap", "not yet": the clause speaks about the future, not today.
+std::string planned_marker(std::string_view clause);
 std::string condition_marker(std::string_view before);
 // "on macOS", "under WSL": the clause is about one platform. Launchers' platform branches are
 // not modelled, so such a claim is conditional.

@@ -109,6 +109,14 @@ std::string hedge_marker(std::string_view clause) {
   return "";
 }
 
+std::string planned_marker(std::string_view clause) {
+  static const auto kPlanned = compile_ci(
+      R"(\b(we (?:plan|intend|want|hope|aim) to|(?:is|are) planned|planned for|on (?:the|our) roadmap|roadmap|in a future (?:release|version)|in the future|future work|coming soon|not yet|todo|will eventually|is proposed|are proposed)\b)");
+  std::string m;
+  if (RE2::PartialMatch(clause, *kPlanned, &m)) return lower(m);
+  return "";
+}
+
 std::string condition_marker(std::string_view before) {
   static const auto kCondition = compile_ci(
       R"(\b(if|when|whenever|once|only (?:if|when|with|in|under|on)|in \S+ mode|with \S+ (?:set|enabled|given))\b)");

@@ -16,7 +16,9 @@ namespace {
 using F = ClaimForm;
 
 // What a phrase's first group, when it has one, means.
-enum class Group { None, Value, Runtime, Writable, LayerValue };
+// WorkspaceOnly: a property of the workspace alone ("cannot access files outside your project
+// folder"); paths elsewhere in the clause are not exceptions to it.
+enum class Group { None, Value, Runtime, Writable, LayerValue, Reach, WorkspaceOnly };
 
 // A match that is not the claim after all, by what surrounds it.
 using Reject = bool (*)(std::string_view text, std::size_t begin, std::size_t end);
@@ -51,41 +53,77 @@ bool not_loopback(std::string_view text, std::size_t begin, std::size_t end) {
          (begin >= 4 && lower(text.substr(begin - 4, 4)) == "non-");
 }
 
+// "cannot reach your host credentials": the host's files, not the host over the network.
+bool host_thing_follows(std::string_view text, std::size_t, std::size_t end) {
+  static constexpr std::array<std::string_view, 9> kThings = {
+      "credentials", "files", "file", "filesystem", "home", "directories", "paths", "keys", "os"};
+  std::string w = lower(next_word(text, end));
+  return std::find(kThings.begin(), kThings.end(), w) != kThings.end();
+}
+
+// "use the `kata-log-parser`", "run `kata-runtime check`": a tool named after the runtime, not
+// the runtime (a dash follows, or a code span goes on past it; "runs under `runsc`" stays).
+bool runtime_is_a_tool(std::string_view text, std::size_t, std::size_t end) {
+  auto ticks = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '`');
+  char next = end < text.size() ? text[end] : ' ';
+  return next == '-' || (ticks % 2 == 1 && next != '`');
+}
+
+// "HostMCP is the only path out": a way out of the sandbox, not a mount.
+bool way_follows(std::string_view text, std::size_t, std::size_t end) {
+  std::string w = lower(next_word(text, end));
+  return w == "out" || w == "to" || w == "for" || w == "through" || w == "into";
+}
+
 // "read-only root" inside "read-only-ish": hedged wording is not the claim.
 bool ish_follows(std::string_view text, std::size_t, std::size_t end) {
   return end < text.size() &&
          (text[end] == '-' || std::isalnum(static_cast<unsigned char>(text[end])) != 0);
 }
 
+// The table is data: one rule per entry, its pattern on one line.
+// clang-format off
 constexpr PhraseRule kPhrases[] = {
     // 1: the runtime boundary, next to a verb that puts the workload in it
     {R"((?:\bruns?|\brunning|\bran|\bexecutes?|\bexecuted|\bsandboxed|\bisolated|\blaunched|\bstarted|\buses?|\busing|\bunder|\binside|\bwithin)\b[^.;]{0,30}?\b(g[Vv]isor|runsc)\b)",
-     F::HardenedRuntime, Group::Runtime},
+     F::HardenedRuntime, Group::Runtime, runtime_is_a_tool},
     {R"((?:\bruns?|\brunning|\bran|\bexecutes?|\bexecuted|\bsandboxed|\bisolated|\blaunched|\bstarted|\buses?|\busing|\bunder|\binside|\bwithin)\b[^.;]{0,30}?\b(micro-?vms?|firecracker|kata)\b)",
-     F::HardenedRuntime, Group::Runtime},
-    {R"(\b(?:never|not|no) (?:runs? |running )?(?:as )?privileged\b)", F::NotPrivileged},
+     F::HardenedRuntime, Group::Runtime, runtime_is_a_tool},
+    {R"(\b(?:never|not|no) (?:runs? |running )?(?:as )?privileged\b)",
+     F::NotPrivileged},
     {R"(\b(?:un|non-)privileged containers?\b)", F::NotPrivileged},
+    // 1: the runtime's socket ("the sandbox has no Docker socket", "no access to the
+    // Docker
+    // daemon"): a socket mounted in is the host's root.
+    {R"(\bno (?:direct )?(?:access to (?:the )?)?(?:host'?s? )?(?:docker|podman|containerd|container[- ]runtime) (?:socket|daemon|engine)(?: access)?\b)",
+     F::NoRuntimeSocket},
+    {R"(\b(?:docker|podman|containerd|container[- ]runtime) (?:socket|daemon) (?:is|are) (?:never |not )(?:mounted|exposed|shared|passed|available|accessible|reachable)\b)",
+     F::NoRuntimeSocket},
+    {R"(\b(?:cannot|can't|can not) (?:reach|access|talk to|use|connect to) the (?:host'?s? )?(?:docker|podman|containerd) (?:socket|daemon|engine)\b)",
+     F::NoRuntimeSocket},
     // 2: least privilege
     {R"(\bdrops? (?:all|every) (?:linux )?capabilit(?:y|ies)\b)", F::CapDropAll},
     {R"(\ball (?:linux )?capabilities (?:are |were |get )?dropped\b)", F::CapDropAll},
     {R"(\b(?:no|zero) (?:linux )?capabilities\b)", F::CapDropAll},
     {R"(\bwithout (?:any )?(?:linux )?capabilities\b)", F::CapDropAll},
     {R"(\bno[- ]new[- ]privileges?\b)", F::NoNewPrivileges},
-    {R"(\bcannot (?:gain|acquire|regain) (?:new |more |any )?privileges?\b)", F::NoNewPrivileges},
+    {R"(\bcannot (?:gain|acquire|regain) (?:new |more |any )?privileges?\b)",
+     F::NoNewPrivileges},
     {R"(\bprivilege escalation is (?:blocked|disabled|prevented|off|impossible|not possible)\b)",
      F::NoNewPrivileges},
     {R"(\b(?:non-?root|unprivileged) (?:user|uid)\b)", F::NonRootUser},
     {R"(\b(?:never|not) (?:runs? )?as root\b)", F::NonRootUser},
     {R"(\bread[- ]?only root(?: ?file ?system|fs| fs)?)", F::ReadOnlyRoot, Group::None,
      ish_follows},
-    {R"(\broot (?:file ?system|fs) is (?:mounted )?read[- ]?only)", F::ReadOnlyRoot, Group::None,
-     ish_follows},
+    {R"(\broot (?:file ?system|fs) is (?:mounted )?read[- ]?only)", F::ReadOnlyRoot,
+     Group::None, ish_follows},
     {R"(\bread[- ]?only (?:container )?file ?system\b)", F::ReadOnlyRoot},
     {R"(\bseccomp(?: profile)? `([^`]+)`)", F::SeccompProfile, Group::Value},
     {R"(\b(?:default |a )?seccomp (?:profile |filter )?(?:is )?(?:enabled|enforced|applied|on)\b)",
      F::SeccompProfile},
     {R"(\bapparmor(?: profile)? `([^`]+)`)", F::AppArmorProfile, Group::Value},
-    // "`bin/agentbox` implements layer 3: AppArmor profile `agentbox`": a defence-in-depth
+    // "`bin/agentbox` implements layer 3: AppArmor profile `agentbox`": a
+    // defence-in-depth
     // list; the profile belongs to the invocation or service the clause names.
     {R"(\b(?:implements? )?(?:defen[cs]e )?layer (?:\d+|[a-z]+) ?(?::|-|\x{2013}|\x{2014}) ?(?:an? |the )?apparmor (?:profile )?`?([A-Za-z0-9_.:/-]*[A-Za-z0-9_/-])`?)",
      F::AppArmorProfile, Group::LayerValue},
@@ -97,14 +135,38 @@ constexpr PhraseRule kPhrases[] = {
     {R"(\bonly (?:`[^`]+`)(?:,? (?:and )?`[^`]+`)* (?:is|are) (?:bind[- ])?mounted\b)",
      F::OnlyMounts},
     {R"(\b(?:is|are) the only (?:(writable|read-write) )?(?:host )?(?:mount|bind(?: mount)?|path|directory|volume)s?\b)",
-     F::OnlyMounts, Group::Writable},
+     F::OnlyMounts, Group::Writable, way_follows},
     {R"(\bthe only (?:(writable|read-write) )?(?:host )?(?:mount|bind|path|directory) is\b)",
      F::OnlyMounts, Group::Writable},
     {R"(\bnothing (?:else )?(?:from the host )?is (?:bind[- ])?mounted (?:but|except|besides)\b)",
      F::OnlyMounts},
+    // The same property in the words a README uses: what the agent can see or touch.
+    {R"(\b(?:cannot|can't|can not|is unable to|has no (?:way|access) to) (?:access|see|read|modify|touch|write|reach)?(?: or (?:access|see|read|modify|write))? ?(?:any )?(?:files?|anything|data|directories|folders)(?: on the host)? outside (?:of )?(?:your|the|its) (?:project|workspace|repo(?:sitory)?|working director(?:y|ies)|current director(?:y|ies))(?: (?:folder|directory|dir|tree))?)",
+     F::OnlyMounts, Group::WorkspaceOnly},
+    {R"(\b(?:sees|can see|can only see|only sees|has access to) only (?:the|your|its) (?:project|workspace|repo(?:sitory)?|working|current)(?: (?:folder|directory|dir|tree))?\b)",
+     F::OnlyMounts, Group::WorkspaceOnly},
+    {R"(\bcan only (?:read|write|access|see|modify)(?: and (?:read|write|modify))? (?:files )?(?:within|in|inside|under) (?:the|your|its) (?:project|workspace|repo(?:sitory)?|working|current)(?: (?:folder|directory|dir|tree))?\b)",
+     F::OnlyMounts, Group::WorkspaceOnly},
+    {R"(\bonly (?:the|your) (?:project|workspace|repo(?:sitory)?|working|current)(?: (?:folder|directory|dir|tree))? (?:is|are) (?:visible|accessible|exposed|shared)\b)",
+     F::OnlyMounts, Group::WorkspaceOnly},
+    {R"(\b(?:has |have )?no access to (?:the )?host(?: os)? (?:files|file ?system)\b)",
+     F::OnlyMounts, Group::WorkspaceOnly},
+    // "the blast radius is limited to `/workspace`": nothing else can be written.
+    {R"(\bblast radius (?:is )?(?:limited|confined|restricted|contained) (to)\b)",
+     F::OnlyMounts, Group::Writable},
+    // "cannot access `~/.ssh`, `/etc` or other projects": the paths are not mounted at
+    // all.
+    {R"(\b(?:(?:cannot|can't|can not) (?:access|read|see|touch|reach)|(?:has |have )?no access to)\b)",
+     F::NotMounted},
+    {R"(\b(?:is|are) (?:never |not |NOT )(?:bind[- ])?(?:mounted|shared|exposed)\b)",
+     F::NotMounted},
     // 4: tokens
     {R"(\bno service[- ]?account token\b)", F::NoTokenAutomount},
     {R"(\bservice[- ]?account token is not (?:auto)?mounted\b)", F::NoTokenAutomount},
+    {R"(\b(?:credentials?|secrets?|api[- ]keys?|tokens?|keys)\b(?: \([^)]*\))? (?:never|do not|don't|are not|aren't|are never|will never|cannot|can't|is not|isn't|does not|doesn't)(?: be)? (?:enter|reach|get (?:into|to)|pass(?:ed)? (?:in)?to|passed|forwarded|injected|mounted|exposed|copied|placed|end up in|touch)(?:s|es|ed)?\b[^.;]{0,25}?\b(?:containers?|sandbox(?:es)?|agents?|vms?|jails?|workloads?)\b)",
+     F::NoCredentials},
+    {R"(\bno (?:host |cloud |real |long-lived )?(?:credentials|secrets|api keys|tokens)(?: or [a-z ]{1,30})? (?:enter|reach|are (?:mounted|passed|forwarded) (?:in)?to|inside)\b)",
+     F::NoCredentials},
     // 5: the network
     {R"(\bno network(?: access| connectivity)?\b)", F::NoNetwork, Group::None,
      network_object_follows},
@@ -125,34 +187,64 @@ constexpr PhraseRule kPhrases[] = {
     {R"(\bdefault (?:iptables |nft |nftables |firewall |egress |output )?policy (?:is |of |to )?(?:drop|deny)\b)",
      F::EgressDefaultDeny},
     {R"(\bfilters? (?:all )?(?:outbound|egress)(?: traffic)?\b)", F::EgressDefaultDeny},
-    {R"(\bno (?:internet|outbound|egress) (?:access|traffic|connections)\b)", F::EgressDefaultDeny},
+    {R"(\bno (?:internet|outbound|egress) (?:access|traffic|connections)\b)",
+     F::EgressDefaultDeny},
     {R"(\begress is (?:gated|filtered|closed)\b)", F::EgressDefaultDeny},
+    // "outbound traffic is restricted to a whitelist of allowed hosts", "can only reach
+    // approved destinations": whatever is not listed is denied.
+    {R"(\b(?:outbound|egress|network|internet)(?: traffic| access| connections| requests)? (?:is |are )?(?:restricted|limited) to\b)",
+     F::EgressDefaultDeny},
+    {R"(\bcan only (?:reach|connect to|talk to|access) (?:the )?(?:approved|allowed|allow-?listed|white-?listed|listed|permitted) (?:destinations|hosts|domains|endpoints)\b)",
+     F::EgressDefaultDeny},
+    // "cannot reach the host, the cloud metadata service or the LAN".
+    {R"(\b(?:cannot|can't|can not|unable to|no way to|never) (?:reach|access|connect to|talk to|probe|hit)\b[^.;]{0,40}?\b(the host(?:'s)?(?: (?:network|services|machine|ports))?|(?:cloud |instance )?metadata(?: (?:service|endpoint|server|api)s?)?|(?:the |your )?lan\b|(?:the )?local network|private (?:networks?|ranges?|ips?|addresses)|rfc ?1918|169\.254\.169\.254)\b)",
+     F::NoInternalReach, Group::Reach, host_thing_follows},
+    {R"(\b((?:cloud |instance )?metadata|private ips?|private ranges?|lan|link-local) (?:(?:and|or) [a-z ]{1,30} )?(?:endpoints?|services?|addresses|ranges )?(?:are |is )?(?:blocked|denied|dropped|unreachable|blackholed)\b)",
+     F::NoInternalReach, Group::Reach},
     {R"(\ball (?:outbound |egress )?(?:traffic|requests|connections) (?:goes|go|passes|pass|is routed|are routed|flows?|is forced|are forced) (?:only )?through (?:the|an|a) (?:egress |http |https |squid )?(?:proxy|gate|gateway)\b)",
      F::ProxyOnly},
     {R"(\bonly (?:through|via) the (?:egress )?(?:proxy|gate)\b)", F::ProxyOnly},
+    {R"(\b(?:all )?(?:outbound |egress )?(?:traffic|requests|connections) (?:must|has to|have to) (?:go|pass|traverse|be routed)(?: through| via)? (?:the |an? )?(?:egress |http |https |squid )?(?:proxy|gate|gateway|squid)\b)",
+     F::ProxyOnly},
+    {R"(\bforces? all (?:outbound |egress )?(?:traffic|requests|connections) (?:through|via) (?:the |an? )?(?:egress |http |squid )?(?:proxy|gate|gateway)\b)",
+     F::ProxyOnly},
     {R"(\b(?:binds?|bound|listens?|listening|publish(?:es|ed)?|forwards?)\b[^.;]{0,40}?(?:127\.0\.0\.1|\bloopback\b|\blocalhost\b|::1))",
      F::LoopbackPublish, Group::None, not_loopback},
     {R"(\bloopback[- ]only\b)", F::LoopbackPublish},
-    {R"(\bonly (?:on|to) (?:the )?(?:loopback|localhost|127\.0\.0\.1)\b)", F::LoopbackPublish},
+    {R"(\bonly (?:on|to) (?:the )?(?:loopback|localhost|127\.0\.0\.1)\b)",
+     F::LoopbackPublish},
     // 6: budgets (pids, memory and cpu are read by limit_hits below)
     {R"(\b(?:wall[- ]clock|time|run ?time|duration) limit\b)", F::WallClock},
     {R"(\b(?:is |are )?killed after\b)", F::WallClock},
     {R"(\btimes? out after\b)", F::WallClock},
     // 7: lifecycle
     {R"(\brefuses? to (?:start|run|launch|continue|proceed)\b)", F::FailClosed},
-    {R"(\b(?:will not|won't|does not|doesn't|never) (?:start|launch)\b)", F::FailClosed},
+    {R"(\b(?:will not|won't|does not|doesn't|never) (?:start|launch)\b)",
+     F::FailClosed},
     {R"(\bfails? closed\b)", F::FailClosed},
     {R"(\bhard error\b)", F::FailClosed},
     {R"(\baborts? (?:the (?:run|launch|start)|before|if|when)\b)", F::FailClosed},
     {R"(\bexits? (?:non-zero|with an error|with a non-zero status)\b)", F::FailClosed},
-    {R"(\b(?:removed|deleted|discarded|destroyed|thrown away) (?:when|after|as soon as) (?:the |each )?(?:container|run|session|sandbox|task)\b)",
+    {R"(\b(?:removed|deleted|discarded|destroyed|thrown away) (?:(?:when|after|as soon as|on) (?:the |each |every )?(?:container|run|session|sandbox|task|exit|invocation)|after (?:each|every) use)\b)",
      F::Ephemeral},
+    {R"(\bephemeral (?:containers?|sandbox(?:es)?|vms?)\b)", F::Ephemeral},
+    {R"(\b(?:containers?|sandbox(?:es)?) (?:is|are) ephemeral\b)", F::Ephemeral},
     {R"(\bcannot persist\b)", F::NoPersistence},
     {R"(\bnothing (?:persists|survives)\b)", F::NoPersistence},
     {R"(\b(?:does not|doesn't|never) persists?\b)", F::NoPersistence},
     {R"(\bno persistent (?:state|storage|volumes?|home|data)\b)", F::NoPersistence},
     {R"(\bleaves? nothing behind\b)", F::NoPersistence},
 };
+// clang-format on
+
+// "the host's network", "cloud metadata", "RFC1918": which of the three a reach claim names.
+std::string reach_value(std::string_view target) {
+  std::string t = lower(target);
+  if (t.find("metadata") != std::string::npos || t.find("169.254") != std::string::npos)
+    return "metadata";
+  if (t.find("host") != std::string::npos) return "host";
+  return "lan";
+}
 
 struct CompiledPhrase {
   const PhraseRule* rule;
@@ -198,7 +290,7 @@ void limit_hits(std::string_view clause, std::vector<PhraseHit>& out) {
                      ClaimForm f = word.front() == 'p'   ? F::PidsLimit
                                    : word.front() == 'c' ? F::CpuLimit
                                                          : F::MemoryLimit;
-                     out.push_back({f, b + wb, b + we, "", false, b + wb});
+                     out.push_back({f, b + wb, b + we, "", false, false, b + wb, false});
                    });
   });
 }
@@ -210,7 +302,7 @@ std::vector<PhraseHit> find_phrases(std::string_view clause) {
   for (const CompiledPhrase& c : compiled_phrases()) {
     for_each_match(*c.re, clause, [&](std::size_t b, std::size_t e, std::string_view g) {
       if (c.rule->reject && c.rule->reject(clause, b, e)) return;
-      PhraseHit h{c.rule->form, b, e, "", false, b};
+      PhraseHit h{c.rule->form, b, e, "", false, false, b, false};
       if (c.rule->group == Group::Value || c.rule->group == Group::LayerValue)
         h.value = std::string(g);
       h.layer = c.rule->group == Group::LayerValue;
@@ -219,6 +311,8 @@ std::vector<PhraseHit> find_phrases(std::string_view clause) {
         h.value_at = static_cast<std::size_t>(g.data() - clause.data());
       }
       if (c.rule->group == Group::Writable) h.writable_only = !g.empty();
+      if (c.rule->group == Group::Reach) h.value = reach_value(g);
+      h.workspace_only = c.rule->group == Group::WorkspaceOnly;
       hits.push_back(std::move(h));
     });
   }

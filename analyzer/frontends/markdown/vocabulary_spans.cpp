@@ -188,7 +188,14 @@ std::vector<std::string> form_tokens(ClaimForm f) {
       return {"apparmor"};
     case F::MountReadOnly:
     case F::OnlyMounts:
+    case F::NotMounted:
       return {":ro", "readOnly", "--mount", "-v"};
+    case F::NoRuntimeSocket:
+      return {"docker.sock", "podman.sock", "containerd.sock"};
+    case F::NoCredentials:
+      return {"--env", "-e", "env_file", "secretKeyRef"};
+    case F::NoInternalReach:
+      return {"169.254.169.254", "DROP", "NetworkPolicy"};
     case F::NoTokenAutomount:
       return {"automountServiceAccountToken"};
     case F::NoNetwork:
