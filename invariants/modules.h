@@ -20,6 +20,8 @@ void check_lifecycle(const Model& model, Findings& out);   // 7
 void check_script_privilege(const Model& model, Findings& out);  // 2: inv2_script.cpp
 void check_script_secrets(const Model& model, Findings& out);    // 4: inv4_script.cpp
 void check_script_lifecycle(const Model& model, Findings& out);  // 7: inv7_script.cpp
+// 7: SB7050/SB7058 at an image start script's exec (inv7_start_script.cpp)
+void check_start_script_strict_mode(const Model& model, Findings& out);
 
 }  // namespace sbr::inv
 
