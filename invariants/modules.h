@@ -30,6 +30,7 @@ namespace sbr::inv {
 void check_seccomp_profiles(const Model& model, Findings& out);  // 2: SB2051, SB2052
 void check_image_grants(const Model& model, Findings& out);      // 2: SB2060-SB2063
 void check_servers(const Model& model, Findings& out);           // 5: SB5053
+void check_gate_reruns(const Model& model, Findings& out);       // 5: SB5079
 void check_unresolved_links(const Model& model, Findings& out);  // 0: SB0052, SB0053
 // Doc claims, every invariant: SB0030-SB0032, SBn100/SBn101 (doc_claims_findings.cpp);
 // called from check_integrity.
