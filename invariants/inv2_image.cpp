@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
@@ -15,6 +16,7 @@
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
+#include "invariants/workload_facts.h"
 
 namespace sbr::inv {
 namespace {
@@ -262,12 +264,53 @@ void start_script_bounding_set(const Workload& w, const Workload::ImageFile& s,
   }
 }
 
+// The variable an atom tests (`HOST_UID=0` tests HOST_UID), when it compares it with root.
+std::string root_test_variable(const CondAtom& a) {
+  if (a.equals != "0" && a.equals != "root") return "";
+  std::size_t n = 0;
+  while (n < a.shown.size() &&
+         (std::isalnum(static_cast<unsigned char>(a.shown[n])) != 0 || a.shown[n] == '_'))
+    ++n;
+  return a.shown.substr(0, n);
+}
+
+// `HOST_UID=${HOST_UID:-0}; if [ "$HOST_UID" = 0 ]; then exec "$@"; fi; ... exec runuser -u
+// claude -- "$@"`: the script means to drop root, but its default path hands the command over
+// as the image's user, root, unless the workload sets the variable it tests.
+void root_default_exec(const Workload& w, const Workload::ImageFile& s, const ScriptFacts& sf,
+                       GrantFindings& out) {
+  const auto& execs = sf.observed.execs;
+  bool drops = std::any_of(execs.begin(), execs.end(),
+                           [](const ExecHandover& e) { return !e.user_switch.empty(); });
+  if (!drops || user_state(w) != UserState::Root) return;
+  for (const ExecHandover& e : execs) {
+    const Condition& c = e.from.condition();
+    if (!e.user_switch.empty() || c.always() || c.needs_switch) continue;
+    for (const CondAtom& a : c.atoms) {
+      std::string var = root_test_variable(a);
+      bool set_by_workload =
+          std::any_of(w.env.begin(), w.env.end(), [&](const EnvVar& v) { return v.name == var; });
+      if (var.empty() || set_by_workload) continue;
+      std::string what = fmt::format(
+          "runs the agent as root unless the caller sets {} (when `{}`, the default, it execs "
+          "the command without switching user)",
+          var, a.shown);
+      ImageGrant g{ImageGrantKind::PrivilegedGroup, what, s.repo_path, e.from};
+      out.add(w, rule::entrypoint_regains_root, g,
+              fmt::format("{}'s image starts {} (the repository's {}), which {}", describe(w),
+                          s.container_path, s.repo_path, what));
+      break;
+    }
+  }
+}
+
 void judge_start_script(const Model& model, const Workload& w, const Workload::ImageFile& s,
                         GrantFindings& out) {
   for (const ScriptFacts& sf : model.scripts) {
     if (model.files.path(sf.file) != s.repo_path) continue;
     start_script_grants(w, s, sf, out);
     start_script_bounding_set(w, s, sf, out);
+    root_default_exec(w, s, sf, out);
     bool socket_seen = false;
     for (const Invocation& inv : sf.invocations) {
       std::string what = socket_handover(inv, socket_seen);
