@@ -16,7 +16,6 @@
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
-#include "invariants/workload_facts.h"
 
 namespace sbr::inv {
 namespace {
@@ -64,15 +63,20 @@ bool is_gate_script(const ScriptFacts& s) {
                      [](const ResourceStart& r) { return r.kind == ResourceKind::Proxy; });
 }
 
-// The operands a command writes rather than reads: the destination of cp/mv/install/ln/rsync,
-// every path of the commands that only change files.
-bool written_operand(const Invocation& inv, std::size_t i) {
+// Whether the command reads (or runs) its operand `i`: the program itself, or a path given to
+// a command that copies, links, parses or loads it. The destination of cp/mv/install/ln/rsync
+// is written, not read; a command outside this list (cd, echo, mkdir, test) reads no content.
+bool reads_operand(const Invocation& inv, std::size_t i) {
+  static const std::set<std::string> kReaders{
+      "cp",   "install", "ln",     "rsync",   "cat",     "source",           ".",
+      "nft",  "ipset",   "squid",  "bash",    "sh",      "iptables-restore", "ip6tables-restore",
+      "grep", "awk",     "sed",    "jq",      "yq",      "envsubst",         "xargs",
+      "head", "tail",    "python", "python3", "dnsmasq", "tinyproxy"};
+  if (i == 0) return true;
   const std::string cmd = base_name(inv.argv[0].text);
-  if (cmd == "mkdir" || cmd == "rm" || cmd == "touch" || cmd == "chown" || cmd == "chmod" ||
-      cmd == "tee" || cmd == "rmdir")
-    return true;
-  bool copies = cmd == "cp" || cmd == "mv" || cmd == "install" || cmd == "ln" || cmd == "rsync";
-  return copies && i + 1 == inv.argv.size();
+  if (kReaders.count(cmd) == 0) return false;
+  bool copies = cmd == "cp" || cmd == "install" || cmd == "ln" || cmd == "rsync";
+  return !copies || i + 1 < inv.argv.size();
 }
 
 struct AgentInput {
@@ -86,12 +90,14 @@ std::optional<AgentInput> writable_file_input(const Workload& w, const ScriptFac
   for (const Invocation& inv : s.invocations) {
     for (std::size_t i = 0; i < inv.argv.size(); ++i) {
       const Word& word = inv.argv[i];
-      if (word.symbolic || !word.text.starts_with("/") || written_operand(inv, i)) continue;
+      if (word.symbolic || !word.text.starts_with("/") || !reads_operand(inv, i)) continue;
       for (const Mount& m : w.mounts) {
         bool writable = !(m.read_only && m.read_only->value);
         if (m.target.empty() || !writable || !engine::path_within(word.text, m.target)) continue;
         std::vector<Related> at{{word.from.at, fmt::format("the gate reads {} here", word.text)}};
-        for (auto& r : mount_related(m)) at.push_back(std::move(r));
+        const Location& mount_at = m.mount_from.at.valid() ? m.mount_from.at : m.source_from.at;
+        if (mount_at.valid())
+          at.push_back({mount_at, "writable by the agent: mounted at " + m.target});
         return AgentInput{fmt::format("{}, inside the writable mount at {}", word.text, m.target),
                           std::move(at), inv.from.condition()};
       }
