@@ -125,13 +125,17 @@ void judge(const Model& model, const Workload& w, const ImageGrant& g,
     std::optional<AgentInput> in = writable_file_input(w, *s);
     if (!in && c.open_arguments) in = argument_input(*s);
     if (!in || !seen.insert({g.from.at, c.path}).second) continue;
-    Finding f = make(w, rule::gate_rerun_with_agent_input,
-                     fmt::format("{}'s image lets its user run the egress gate {} (the "
-                                 "repository's {}) as root without a password (`NOPASSWD` in "
-                                 "{}), and the gate takes what it allows from {}: the agent "
-                                 "changes that and re-runs the gate with sudo",
-                                 describe(w), c.path, model.files.path(s->file), g.via, in->what),
-                     g.from, "gate-rerun:" + c.path);
+    // A sudoers path the build did not resolve (`/etc/sudoers.d/${USER}`) is no name to show.
+    Finding f =
+        make(w, rule::gate_rerun_with_agent_input,
+             fmt::format("{}'s image lets its user run the egress gate {} (the "
+                         "repository's {}) as root without a password (`NOPASSWD` in "
+                         "{}), and the gate takes what it allows from {}: the agent "
+                         "changes that and re-runs the gate with sudo",
+                         describe(w), c.path, model.files.path(s->file),
+                         g.via.find('$') == std::string::npos ? g.via : "sudoers configuration",
+                         in->what),
+             g.from, "gate-rerun:" + c.path);
     if (!in->condition.always()) f.set_condition(in->condition);
     f.related = std::move(in->at);
     out.add(std::move(f));
