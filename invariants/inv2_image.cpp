@@ -6,14 +6,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "analyzer/engine/defaults.h"
+#include "analyzer/model/capability.h"
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
+#include "invariants/workload_facts.h"
 
 namespace sbr::inv {
 namespace {
@@ -91,15 +94,23 @@ class GrantFindings {
  public:
   explicit GrantFindings(Findings& out) : out_(out) {}
 
-  void add(const Workload& w, RuleId rule, const ImageGrant& g, std::string message) {
+  void add(const Workload& w, RuleId rule, const ImageGrant& g, std::string message,
+           std::vector<Related> related = {}) {
     Key key{std::string(rule), g.from.at, fact_path(g)};
     if (auto it = index_.find(key); it != index_.end()) {
-      items_[it->second].related.push_back(
-          {w.container_from.at, "also built from it: " + describe(w)});
+      // One launch seen on several paths of its script is one workload to a reader.
+      std::vector<Related>& rel = items_[it->second].related;
+      Related also{w.container_from.at, "also built from it: " + describe(w)};
+      bool known =
+          owners_[it->second] == w.container_from.at ||
+          std::any_of(rel.begin(), rel.end(), [&](const Related& r) { return r.at == also.at; });
+      if (!known) rel.push_back(std::move(also));
       return;
     }
     index_.emplace(key, items_.size());
     items_.push_back(make(w, rule, std::move(message), g.from, fact_path(g)));
+    owners_.push_back(w.container_from.at);
+    for (auto& r : related) items_.back().related.push_back(std::move(r));
   }
   void flush() {
     for (auto& f : items_) out_.add(std::move(f));
@@ -110,6 +121,7 @@ class GrantFindings {
   Findings& out_;
   std::map<Key, std::size_t> index_;
   std::vector<Finding> items_;
+  std::vector<Location> owners_;  // the launch each item names
 };
 
 void judge_workload(const Workload& w, GrantFindings& out) {
@@ -193,10 +205,112 @@ std::string socket_handover(const Invocation& inv, bool socket_seen) {
   return "";
 }
 
+// A sudoers rule the start script writes at run time (`echo "$USER ALL=(ALL) NOPASSWD:ALL" >
+// /etc/sudoers.d/$USER`): the user it then switches to becomes root without a password. Only
+// NOPASSWD rules: a sudo group alone asks for a password the agent's user does not have.
+void start_script_grants(const Workload& w, const Workload::ImageFile& s, const ScriptFacts& sf,
+                         GrantFindings& out) {
+  std::set<Location> seen;
+  for (const PrivilegeGrant& pg : sf.observed.grants) {
+    if (pg.kind != GrantKind::SudoersRule || !pg.nopasswd || !seen.insert(pg.from.at).second)
+      continue;
+    std::string what = fmt::format(
+        "writes a passwordless sudo rule into {} when the container starts ({}): the user it "
+        "hands over to becomes root without a password",
+        plain(pg.target, "sudoers configuration"),
+        pg.grants_all ? "`NOPASSWD: ALL`" : "`NOPASSWD`");
+    ImageGrant g{ImageGrantKind::PasswordlessSudo, what, s.repo_path, pg.from};
+    out.add(w, rule::entrypoint_regains_root, g,
+            fmt::format("{}'s image starts {} (the repository's {}), which {}", describe(w),
+                        s.container_path, s.repo_path, what));
+  }
+}
+
+// What the container holds beyond the engine's default set, in words, and where: privileged, or
+// the first capability it adds outside that set. "" when none: regaining the default set is the
+// missing no-new-privileges finding's (SB2005), not this one's.
+std::pair<std::string, Location> held_capability(const Workload& w) {
+  if (w.identity.privileged && w.identity.privileged->value)
+    return {"runs privileged", w.identity.privileged->from.at};
+  for (const auto& c : w.identity.cap_add) {
+    if (c.value == Capability::All || !engine::in_default_set(w.engine, c.value))
+      return {fmt::format("adds {}", capability_name(c.value)), c.from.at};
+  }
+  return {"", {}};
+}
+
+// A user switch (gosu, su-exec, su, runuser) in the start script of a container that holds
+// extra capabilities: the switch clears the effective set, not the bounding set, and without
+// no-new-privileges a setuid or file-capability binary regains them. The script's own NET_ADMIN
+// use is judged on the script (SB2050 there); this is the workload's grant.
+void start_script_bounding_set(const Workload& w, const Workload::ImageFile& s,
+                               const ScriptFacts& sf, GrantFindings& out) {
+  auto [held, held_at] = held_capability(w);
+  if (held.empty() || !engine::privilege_escalation_allowed(w)) return;
+  std::set<Location> seen;
+  for (const ExecHandover& e : sf.observed.execs) {
+    if (e.user_switch.empty() || e.bounding_set_dropped || e.net_admin_used_at.valid() ||
+        !seen.insert(e.from.at).second)
+      continue;
+    std::string what = fmt::format(
+        "switches user with `{}` but keeps the bounding set, and the container {} without "
+        "no-new-privileges: a setuid or file-capability binary regains what it holds",
+        e.user_switch, held);
+    ImageGrant g{ImageGrantKind::SetuidBit, what, s.repo_path, e.from};
+    out.add(w, rule::capability_kept_across_exec, g,
+            fmt::format("{}'s image starts {} (the repository's {}), which {}", describe(w),
+                        s.container_path, s.repo_path, what),
+            {{held_at, fmt::format("the container {} here", held)}});
+  }
+}
+
+// The variable an atom tests (`HOST_UID=0` tests HOST_UID), when it compares it with root.
+std::string root_test_variable(const CondAtom& a) {
+  if (a.equals != "0" && a.equals != "root") return "";
+  std::size_t n = 0;
+  while (n < a.shown.size() &&
+         (std::isalnum(static_cast<unsigned char>(a.shown[n])) != 0 || a.shown[n] == '_'))
+    ++n;
+  return a.shown.substr(0, n);
+}
+
+// `HOST_UID=${HOST_UID:-0}; if [ "$HOST_UID" = 0 ]; then exec "$@"; fi; ... exec runuser -u
+// claude -- "$@"`: the script means to drop root, but its default path hands the command over
+// as the image's user, root, unless the workload sets the variable it tests.
+void root_default_exec(const Workload& w, const Workload::ImageFile& s, const ScriptFacts& sf,
+                       GrantFindings& out) {
+  const auto& execs = sf.observed.execs;
+  bool drops = std::any_of(execs.begin(), execs.end(),
+                           [](const ExecHandover& e) { return !e.user_switch.empty(); });
+  if (!drops || user_state(w) != UserState::Root) return;
+  for (const ExecHandover& e : execs) {
+    const Condition& c = e.from.condition();
+    if (!e.user_switch.empty() || c.always() || c.needs_switch) continue;
+    for (const CondAtom& a : c.atoms) {
+      std::string var = root_test_variable(a);
+      bool set_by_workload =
+          std::any_of(w.env.begin(), w.env.end(), [&](const EnvVar& v) { return v.name == var; });
+      if (var.empty() || set_by_workload) continue;
+      std::string what = fmt::format(
+          "runs the agent as root unless the caller sets {} (when `{}`, the default, it execs "
+          "the command without switching user)",
+          var, a.shown);
+      ImageGrant g{ImageGrantKind::PrivilegedGroup, what, s.repo_path, e.from};
+      out.add(w, rule::entrypoint_regains_root, g,
+              fmt::format("{}'s image starts {} (the repository's {}), which {}", describe(w),
+                          s.container_path, s.repo_path, what));
+      break;
+    }
+  }
+}
+
 void judge_start_script(const Model& model, const Workload& w, const Workload::ImageFile& s,
                         GrantFindings& out) {
   for (const ScriptFacts& sf : model.scripts) {
     if (model.files.path(sf.file) != s.repo_path) continue;
+    start_script_grants(w, s, sf, out);
+    start_script_bounding_set(w, s, sf, out);
+    root_default_exec(w, s, sf, out);
     bool socket_seen = false;
     for (const Invocation& inv : sf.invocations) {
       std::string what = socket_handover(inv, socket_seen);

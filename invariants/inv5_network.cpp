@@ -70,6 +70,7 @@ void check_network(const Model& model, Findings& out) {
   check_ingress(model, out);
   check_policy_enforcement(model, out);
   check_gates(model, out);
+  check_gate_reruns(model, out);  // SB5079: invariants/inv5_gate_rerun.cpp
   check_servers(model, out);
 }
 

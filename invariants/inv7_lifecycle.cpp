@@ -74,7 +74,8 @@ void check_home_volume(const Workload& w, Findings& out) {
 }  // namespace
 
 void check_lifecycle(const Model& model, Findings& out) {
-  check_script_lifecycle(model, out);  // launcher scripts: invariants/inv7_script.cpp
+  check_script_lifecycle(model, out);          // launcher scripts: invariants/inv7_script.cpp
+  check_start_script_strict_mode(model, out);  // invariants/inv7_start_script.cpp
   for (const Workload& w : model.workloads) {
     if (w.role != ContainerRole::Ephemeral) check_home_volume(w, out);
   }

@@ -20,6 +20,8 @@ void check_lifecycle(const Model& model, Findings& out);   // 7
 void check_script_privilege(const Model& model, Findings& out);  // 2: inv2_script.cpp
 void check_script_secrets(const Model& model, Findings& out);    // 4: inv4_script.cpp
 void check_script_lifecycle(const Model& model, Findings& out);  // 7: inv7_script.cpp
+// 7: SB7050/SB7058 at an image start script's exec (inv7_start_script.cpp)
+void check_start_script_strict_mode(const Model& model, Findings& out);
 
 }  // namespace sbr::inv
 
@@ -28,6 +30,7 @@ namespace sbr::inv {
 void check_seccomp_profiles(const Model& model, Findings& out);  // 2: SB2051, SB2052
 void check_image_grants(const Model& model, Findings& out);      // 2: SB2060-SB2063
 void check_servers(const Model& model, Findings& out);           // 5: SB5053
+void check_gate_reruns(const Model& model, Findings& out);       // 5: SB5079
 void check_unresolved_links(const Model& model, Findings& out);  // 0: SB0052, SB0053
 // Doc claims, every invariant: SB0030-SB0032, SBn100/SBn101 (doc_claims_findings.cpp);
 // called from check_integrity.
