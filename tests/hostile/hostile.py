@@ -202,7 +202,8 @@ def helm_slow_chart_meets_the_wall_clock():
 def bash_function_doubling_its_arguments():
     arr = "a=(" + " ".join(f"x{k}" for k in range(100000)) + ")\n"
     sh = "#!/bin/bash\n" + arr + 'f() { f "$@" "$@"; }\nf a\n'
-    return {"run.sh": sh}, "bytes of expansions"
+    # Stopped by the words of one expansion: each word held costs far more than its text.
+    return {"run.sh": sh}, "an expansion of more than 16384 words"
 
 
 @case

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/fields.h"
@@ -157,7 +158,11 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
   } else {
     stmts.push_back(body);
   }
-  State before_sub = st_;
+  // A body that runs in a subshell keeps only what it launched: the state before it, copied
+  // only then.
+  const bool subshell = is(body, K::subshell) || ctx.background || ctx.in_pipeline_not_last;
+  std::optional<State> before_sub;
+  if (subshell) before_sub = st_;
   for (size_t k = 0; k < stmts.size(); ++k) {
     if (st_.dead || st_.returning) break;
     Ctx sc = fc;
@@ -170,9 +175,8 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
   st_.positional = saved_pos;
   st_.positional_unknown = saved_unknown;
   st_.returning = false;
-  if (is(body, K::subshell) || ctx.background || ctx.in_pipeline_not_last) {
-    // Runs in a subshell: only what it launched is kept.
-    st_ = before_sub;
+  if (before_sub) {
+    st_ = std::move(*before_sub);
     st_.frames.pop_back();
     st_.positional = saved_pos;
     st_.positional_unknown = saved_unknown;
@@ -206,11 +210,14 @@ void Evaluator::command(TSNode n, Ctx& ctx, const std::vector<TSNode>& outer_red
   // command (a dispatch table: `"${handlers[$cmd]}"`), which then runs on its path.
   cw->env_prefix = variants[0].env;
   // Another command named on another path runs instead of the default one, from the state
-  // before it.
-  const State before = st_;
+  // before it. The copy only when there is another path: a state holds every variable, and a
+  // copy per command (per level of a recursion) was most of a render's memory.
+  const bool other_paths = variants.size() > 1 || cw->stdin_value.size() > 1;
+  const State before = other_paths ? st_ : State{};
   const std::size_t first = out_.invocations.size();  // the default list's, when recorded
   const bool function_call = variants.size() > 1 && calls_function(variants[0].argv);
   const bool recorded = run_words(variants[0].argv, *cw, n, ctx);
+  if (!other_paths) return;
   // The same function on another path's words runs again on that path (path_budget.cpp).
   if (function_call) run_function_variants(variants, *cw, before, n, ctx);
   for (std::size_t k = 1; k < variants.size(); ++k) {

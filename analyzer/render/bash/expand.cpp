@@ -1,7 +1,9 @@
 // Word expansion: quoting and word splitting, command substitution, arithmetic. Each node kind
 // has its own piece; parameters (`$X`, `${X:-d}`, arrays) are in expand_param.cpp. Values the
 // script does not fix stay symbolic with their origin; values an outsider controls are tainted.
+#include <fmt/format.h>
 #include <algorithm>
+
 #include <cctype>
 #include <optional>
 #include <string_view>
@@ -149,6 +151,11 @@ std::optional<Value> Evaluator::reparsed_text(const std::string& text, Location 
 // Moves every alternative's words to their place of use.
 Value Evaluator::finish_expansion(TSNode n, Ctx& ctx, Value v) {
   Provenance use = prov(n, ctx);
+  std::size_t words = 0;
+  for (const Alt& a : v.alts) words += a.elems.size();
+  if (words > limits_.max_value_words)
+    abort_budget(fmt::format("an expansion of more than {} words", limits_.max_value_words),
+                 use.at);
   for (Alt& a : v.alts) {
     for (EWord& w : a.elems) {
       if (w.keep_from) {

@@ -27,6 +27,9 @@ struct RenderLimits {
   // native stack frame, and a hostile file nests thousands deep (`$(` 2,000 times).
   std::uint32_t max_nesting = 200;
   std::size_t max_value_bytes = std::size_t{256} * 1024;  // one expanded word
+  // Words of one expansion (all its paths): `f "$@" "$@"` doubles them at every call, and each
+  // word held costs far more than its text (about 1 KB with its copies in the call frames).
+  std::size_t max_value_words = 16384;
   // Every expansion of the render: the largest real script (a 6,200-line integration test
   // that runs its product's import again and again) expands 55 MiB.
   std::size_t max_total_bytes = std::size_t{64} * 1024 * 1024;
