@@ -1,8 +1,8 @@
 // Invariant 3: filesystem confinement. See docs/invariants/3-filesystem.md.
 // The mounts of a sensitive path class (system paths, credential stores, homes, instruction and
 // auto-run directories), hostPath volumes, propagation, :U and :z are data rules; what needs the
-// workload's other mounts stays here: a second writable bind (SB3007) and a read-only child of
-// a writable parent (SB3013).
+// workload's other mounts stays here: a second writable bind (SB3007), a read-only child of
+// a writable parent (SB3013) and an environment file inside a writable mount (SB3015).
 #include <fmt/format.h>
 
 #include "analyzer/engine/paths.h"
@@ -90,6 +90,24 @@ void judge_nested_read_only(const Workload& w, FactFindings& out) {
   }
 }
 
+// `--env-file .env` beside `-v "$PWD":/work` (cco), a compose `env_file:` in the project the
+// service mounts writable: the agent writes the file, the next launch loads it. A relative name
+// is the launcher's (or compose project's) directory, as a bind source "." is.
+void judge_env_files_in_workspace(const Workload& w, FactFindings& out) {
+  for (const EnvBulk& b : w.env_bulk) {
+    if (b.kind != EnvBulkKind::EnvFile || b.name.empty() || b.name.front() == '<') continue;
+    const std::string file = engine::normalize_path(b.name);
+    for (const Mount& m : w.mounts) {
+      if (!writable_bind(m) || !engine::path_within(file, engine::normalize_path(m.source)))
+        continue;
+      out.add(w, rule::launch_config_from_workspace,
+              MessageArgs{{"file", b.name}, {"source", m.source}, {"target", m.target}}, b.from,
+              "env-file:" + file, mount_related(m));
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 void check_filesystem(const Model& model, Findings& out) {
@@ -97,6 +115,7 @@ void check_filesystem(const Model& model, Findings& out) {
   for (const Workload& w : model.workloads) {
     judge_writable_binds(model, w, facts);
     judge_nested_read_only(w, facts);
+    judge_env_files_in_workspace(w, facts);
   }
 }
 

@@ -96,7 +96,7 @@ TEST_CASE("compose services become workloads with every security field", "[launc
   CHECK(a.env[1].source == EnvSource::HostCopy);
   CHECK(a.env[2].source == EnvSource::Symbolic);  // the Dockerfile's PATH=/opt/bin:$PATH
   CHECK_FALSE(a.env[0].on_argv);
-  CHECK(a.env_bulk[0].name == ".env");
+  CHECK(a.env_bulk[0].name == "./app/.env");  // relative to the compose file, as a bind source
   CHECK(a.network.mode->value == NetMode::Container);
   REQUIRE(a.siblings.size() == 1);
   CHECK(a.siblings[0].name == "proxy");
@@ -122,7 +122,7 @@ TEST_CASE("compose services become workloads with every security field", "[launc
   CHECK(p.env.size() == 2);
   CHECK(p.env[1].source == EnvSource::HostCopy);
   REQUIRE(p.env.size() == 2);
-  CHECK(p.env_bulk[0].name == "./proxy.env");
+  CHECK(p.env_bulk[0].name == "./app/proxy.env");
   CHECK(p.network.mode->value == NetMode::Named);
   CHECK(p.network.mode_arg == "egress");
   CHECK(p.network.host_loopback.size() == 1);

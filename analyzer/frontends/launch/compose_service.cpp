@@ -204,7 +204,10 @@ class ServiceReader {
   void env_files() {
     for (const Node* e : items(get("env_file"))) {
       std::string path = e->is_map() ? str(e->get("path")) : str(e);
-      if (!path.empty()) w_.env_bulk.push_back({EnvBulkKind::EnvFile, path, at(e)});
+      // Relative to the compose file, as a bind source is: the file a `.` mount exposes.
+      if (!path.empty())
+        w_.env_bulk.push_back(
+            {EnvBulkKind::EnvFile, resolve_compose_source(path, layer_.dir), at(e)});
     }
   }
 
