@@ -150,6 +150,20 @@ source "$(dirname "$0")/missing.sh"
   CHECK(r.problems[1].message.find("AGENT_LIB") != std::string::npos);
 }
 
+TEST_CASE("an unresolved source says what its path depends on, the default once", "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+. "${OS_RELEASE_FILE:-/etc/os-release}"
+. "$LIB/x.sh"
+)");
+  REQUIRE(r.problems.size() == 2);
+  INFO(r.problems[0].message);
+  CHECK(r.problems[0].message.find("it depends on env OS_RELEASE_FILE, default /etc/os-release)") !=
+        std::string::npos);
+  CHECK(r.problems[0].message.find(">/etc/os-release") == std::string::npos);
+  INFO(r.problems[1].message);
+  CHECK(r.problems[1].message.find("env LIB (known so far: `/x.sh`)") != std::string::npos);
+}
+
 TEST_CASE("a function nothing calls is evaluated as an entry point", "[bash-paths]") {
   SourceSet set;
   set.files.push_back(shell_file(0, "lib/run.sh", R"(# shellcheck shell=bash

@@ -129,8 +129,14 @@ namespace sbr::bash {
 void Evaluator::note_unresolved_source(TSNode n, const Ctx& ctx, const EWord& target) {
   std::string written(ctx.tree->slice(n));
   if (written.size() > 80) written = written.substr(0, 77) + "...";
-  std::string value =
-      target.w.symbolic ? "<" + target.w.origin + ">" + target.w.text : target.w.text;
+  // What the path depends on, then what is known of it when the origin does not already say
+  // it (`env CAI_OS_RELEASE_FILE, default /etc/os-release` needs no `/etc/os-release` after it).
+  std::string value = target.w.text;
+  if (target.w.symbolic) {
+    value = target.w.origin;
+    if (!target.w.text.empty() && target.w.origin.find(target.w.text) == std::string::npos)
+      value += fmt::format(" (known so far: `{}`)", target.w.text);
+  }
   // Whose gap: a path sbreview could not work out is its own; one outside the repository
   // (`~/.bashrc`, `/etc/profile`) is outside the input; a literal path missing from the tree is
   // the repository's.
