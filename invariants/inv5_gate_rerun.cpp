@@ -20,28 +20,6 @@
 namespace sbr::inv {
 namespace {
 
-// One command of a sudoers command list: its path and whether the rule lets the caller pass
-// arguments (a bare path allows any; `path ""` allows none; written arguments are fixed).
-struct SudoCommand {
-  std::string path;
-  bool open_arguments = false;
-};
-
-std::vector<SudoCommand> sudo_commands(const std::string& list) {
-  std::vector<SudoCommand> out;
-  for (const auto& part : split(list, ',')) {
-    std::string cmd(trim(part));
-    // Tags before the command (`SETENV: /usr/bin/x`) are not part of its path.
-    while (cmd.find(':') != std::string::npos && !cmd.starts_with("/"))
-      cmd = std::string(trim(cmd.substr(cmd.find(':') + 1)));
-    if (!cmd.starts_with("/")) continue;
-    std::size_t sp = cmd.find_first_of(" \t");
-    std::string args = sp == std::string::npos ? "" : std::string(trim(cmd.substr(sp)));
-    out.push_back({cmd.substr(0, sp), args.empty() || args.find('*') != std::string::npos});
-  }
-  return out;
-}
-
 const ScriptFacts* script_at(const Model& model, const Workload& w, const std::string& path) {
   for (auto it = w.image_files.rbegin(); it != w.image_files.rend(); ++it) {
     if (it->container_path != path) continue;
@@ -119,7 +97,7 @@ std::optional<AgentInput> argument_input(const ScriptFacts& s) {
 
 void judge(const Model& model, const Workload& w, const ImageGrant& g,
            std::set<std::tuple<Location, std::string>>& seen, Findings& out) {
-  for (const SudoCommand& c : sudo_commands(g.detail)) {
+  for (const SudoCommand& c : g.sudo_commands) {
     const ScriptFacts* s = script_at(model, w, c.path);
     if (s == nullptr || !is_gate_script(*s)) continue;
     std::optional<AgentInput> in = writable_file_input(w, *s);
@@ -148,8 +126,7 @@ void check_gate_reruns(const Model& model, Findings& out) {
   std::set<std::tuple<Location, std::string>> seen;
   for (const Workload& w : model.workloads) {
     for (const ImageGrant& g : w.image_grants) {
-      if (g.kind == ImageGrantKind::PasswordlessSudo && g.detail != "ALL")
-        judge(model, w, g, seen, out);
+      if (g.kind == ImageGrantKind::PasswordlessSudo) judge(model, w, g, seen, out);
     }
   }
 }

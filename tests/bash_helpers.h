@@ -5,23 +5,29 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/render/bash/render.h"
 
 namespace sbr::test {
 
+// A readable shell file of the analysed tree.
+inline SourceFile shell_file(FileId id, std::string path, std::string text) {
+  SourceFile f;
+  f.id = id;
+  f.path = std::move(path);
+  f.type = FileType::Shell;
+  f.bytes = std::move(text);
+  f.readable = true;
+  return f;
+}
+
 inline bash::ScriptRender render_text(const std::string& text,
                                       const std::string& path = "launch.sh",
                                       const SourceSet* sources = nullptr,
                                       const bash::RenderLimits& limits = {}) {
-  SourceFile f;
-  f.id = 0;
-  f.path = path;
-  f.type = FileType::Shell;
-  f.bytes = text;
-  f.readable = true;
-  return bash::render_script(f, sources, limits);
+  return bash::render_script(shell_file(0, path, text), sources, limits);
 }
 
 // The invocations whose first word is `argv0`, in script order.

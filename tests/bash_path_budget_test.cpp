@@ -16,6 +16,7 @@ using namespace sbr;
 using sbr::test::argv_text;
 using sbr::test::launches;
 using sbr::test::render_text;
+using sbr::test::shell_file;
 
 namespace {
 
@@ -175,13 +176,7 @@ TEST_CASE("past the command bound, the rest of the script is not rendered (SB000
 TEST_CASE("a file that sources itself is cut at the bound and the script goes on",
           "[bash-path-budget]") {
   SourceSet set;
-  SourceFile lib;
-  lib.id = 1;
-  lib.path = "lib.sh";
-  lib.type = FileType::Shell;
-  lib.bytes = "COUNT=x$COUNT\nsource ./lib.sh\n";
-  lib.readable = true;
-  set.files.push_back(lib);
+  set.files.push_back(shell_file(1, "lib.sh", "COUNT=x$COUNT\nsource ./lib.sh\n"));
   auto r = render_text("#!/bin/bash\nsource ./lib.sh\npodman run --rm img\n", "launch.sh", &set);
   CHECK(launches(r, "podman").size() == 1);
   CHECK(path_cuts(r) == 1);
@@ -233,14 +228,9 @@ podman run --rm last
 TEST_CASE("a library sourced by every test is read once: its repairs are reported once",
           "[bash-path-budget]") {
   SourceSet set;
-  SourceFile lib;
-  lib.id = 1;
-  lib.path = "lib.sh";
-  lib.type = FileType::Shell;
   // `exec 3<>"/dev/tcp/..."` is valid bash tree-sitter-bash needs recovering from.
-  lib.bytes = "probe() { exec 3<>\"/dev/tcp/127.0.0.1/$1\"; }\nLIB_IMAGE=img\n";
-  lib.readable = true;
-  set.files.push_back(lib);
+  set.files.push_back(
+      shell_file(1, "lib.sh", "probe() { exec 3<>\"/dev/tcp/127.0.0.1/$1\"; }\nLIB_IMAGE=img\n"));
   auto r = render_text(
       "#!/bin/bash\nsource ./lib.sh\nsource ./lib.sh\nsource ./lib.sh\npodman run --rm "
       "\"$LIB_IMAGE\"\n",

@@ -12,16 +12,6 @@
 namespace sbr::test {
 namespace {
 
-SourceFile shell_file(FileId id, std::string path, std::string text) {
-  SourceFile f;
-  f.id = id;
-  f.path = std::move(path);
-  f.type = FileType::Shell;
-  f.bytes = std::move(text);
-  f.readable = true;
-  return f;
-}
-
 std::vector<const Invocation*> launches(const bash::ScriptRender& r) {
   std::vector<const Invocation*> out;
   for (const auto& inv : r.invocations)

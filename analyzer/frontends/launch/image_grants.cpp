@@ -122,6 +122,28 @@ std::string nopasswd_commands(const std::string& rule) {
   return cmds.empty() ? "ALL" : cmds;
 }
 
+// The commands of a NOPASSWD rule's list (`/usr/local/bin/init-firewall.sh, /usr/bin/x ""`),
+// tags such as `SETENV:` left out; `ALL` names no command.
+std::vector<SudoCommand> sudo_command_list(const std::string& list) {
+  std::vector<SudoCommand> out;
+  for (const auto& part : split(list, ',')) {
+    std::string cmd(trim(part));
+    while (cmd.find(':') != std::string::npos && !cmd.starts_with("/"))
+      cmd = std::string(trim(cmd.substr(cmd.find(':') + 1)));
+    if (!cmd.starts_with("/")) continue;
+    std::size_t sp = cmd.find_first_of(" \t");
+    std::string args = sp == std::string::npos ? "" : std::string(trim(cmd.substr(sp)));
+    out.push_back({cmd.substr(0, sp), args.empty() || args.find('*') != std::string::npos});
+  }
+  return out;
+}
+
+ImageGrant sudo_grant(const std::string& rule, const std::string& via, const Provenance& at) {
+  std::string commands = nopasswd_commands(rule);
+  std::vector<SudoCommand> list = sudo_command_list(commands);
+  return {ImageGrantKind::PasswordlessSudo, std::move(commands), via, at, std::move(list)};
+}
+
 std::string sudoers_target(const std::string& s) {
   std::size_t p = s.find("/etc/sudoers");
   if (p == std::string::npos) return "";
@@ -141,7 +163,7 @@ std::vector<ImageGrant> sudoers_grants(const std::string& text, const std::strin
   for (const auto& raw : split(text, '\n')) {
     std::string line(trim(raw));
     if (line.empty() || line[0] == '#' || line.find("NOPASSWD") == std::string::npos) continue;
-    out.push_back({ImageGrantKind::PasswordlessSudo, nopasswd_commands(line), via, at});
+    out.push_back(sudo_grant(line, via, at));
   }
   return out;
 }
@@ -154,15 +176,15 @@ std::vector<ImageGrant> shell_grants(const std::string& script, const Provenance
   if (!target.empty()) {
     for (std::size_t k = script.find("NOPASSWD"); k != std::string::npos;
          k = script.find("NOPASSWD", k + 8)) {
-      out.push_back({ImageGrantKind::PasswordlessSudo, nopasswd_commands(rule_around(script, k)),
-                     target, at});
+      out.push_back(sudo_grant(rule_around(script, k), target, at));
     }
   }
   for (const auto& cmd : simple_commands(script)) {
     std::vector<std::string> w = command_words(cmd);
     for (const auto& g : added_groups(w))
-      out.push_back({ImageGrantKind::PrivilegedGroup, g, w[0], at});
-    for (const auto& f : setuid_files(w)) out.push_back({ImageGrantKind::SetuidBit, f, w[0], at});
+      out.push_back({ImageGrantKind::PrivilegedGroup, g, w[0], at, {}});
+    for (const auto& f : setuid_files(w))
+      out.push_back({ImageGrantKind::SetuidBit, f, w[0], at, {}});
   }
   return out;
 }

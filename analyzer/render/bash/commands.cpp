@@ -401,35 +401,22 @@ void Evaluator::note_file_write(size_t k, const CommandWords& cw, const std::vec
   add_resource(std::move(r));
 }
 
+// Text parsed again at its place in the file (an `sh -c` script, a word read on its own), once
+// per text and place: a helper that runs the same code for every test keeps one tree. `text`
+// starts at `column0` (0-based) of the place's line.
+const SyntaxTree* Evaluator::placed_tree(const std::string& text, Location at, unsigned column0) {
+  auto key = std::make_tuple(at, column0, text);
+  if (auto seen = placed_trees_.find(key); seen != placed_trees_.end()) return seen->second;
+  auto t = parse_bash(text);
+  t->file_id = at.file;
+  t->line0 = at.line - 1;
+  t->column0 = column0;
+  trees_.push_back(std::move(t));
+  placed_trees_.emplace(std::move(key), trees_.back().get());
+  return trees_.back().get();
+}
+
 // `bash -c 'CODE' name args...`: the code is parsed and evaluated in place.
-// The tree of an `sh -c` script, parsed once per text and place: a helper that runs the same
-// code for every test keeps one tree, not one per run.
-const SyntaxTree* Evaluator::inline_tree(const std::string& code, Location at) {
-  auto key = std::make_pair(at, code);
-  if (auto seen = inline_trees_.find(key); seen != inline_trees_.end()) return seen->second;
-  auto t = parse_bash(code);
-  t->file_id = at.file;
-  t->line0 = at.line - 1;
-  t->column0 = at.column;  // skip the opening quote
-  trees_.push_back(std::move(t));
-  inline_trees_.emplace(std::move(key), trees_.back().get());
-  return trees_.back().get();
-}
-
-// A word parsed again on its own (reparsed_word), as the argument of `: `, its positions
-// those of the word in the file.
-const SyntaxTree* Evaluator::word_tree(const std::string& text, Location at) {
-  auto key = std::make_pair(at, text);
-  if (auto seen = word_trees_.find(key); seen != word_trees_.end()) return seen->second;
-  auto t = parse_bash(": " + text);
-  t->file_id = at.file;
-  t->line0 = at.line - 1;
-  t->column0 = at.column >= 3 ? at.column - 3 : 0;  // `: ` stands before the word's column
-  trees_.push_back(std::move(t));
-  word_trees_.emplace(std::move(key), trees_.back().get());
-  return trees_.back().get();
-}
-
 void Evaluator::run_inline_script(const std::vector<EWord>& cmd, const std::string& bname,
                                   Ctx& ctx) {
   if ((bname != "bash" && bname != "sh" && bname != "dash" && bname != "zsh") || cmd.size() <= 2)
@@ -441,7 +428,7 @@ void Evaluator::run_inline_script(const std::vector<EWord>& cmd, const std::stri
     if (code.w.symbolic) return;
     Location at = code.w.from.at;
     if (!inline_run_allowed(at)) return;
-    const SyntaxTree* tp = inline_tree(code.w.text, at);
+    const SyntaxTree* tp = placed_tree(code.w.text, at, at.column);  // after the opening quote
     State saved = st_;
     st_.positional.assign(cmd.begin() + static_cast<long>(std::min(cmd.size(), k + 3)), cmd.end());
     st_.positional_unknown = false;

@@ -11,73 +11,17 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "analyzer/render/bash/eval_state.h"
 #include "analyzer/render/bash/render.h"
 #include "analyzer/render/bash/syntax.h"
 #include "analyzer/render/bash/value.h"
 
 namespace sbr::bash {
 
-using FunctionMap = std::map<std::string, std::pair<TSNode, const SyntaxTree*>>;
-
-struct Trap {
-  std::vector<std::string> signals;
-  std::string handler;   // as written
-  std::string expanded;  // handler text plus the bodies of functions it calls
-  Location at;
-};
-
-struct Resource {
-  ResourceStart start;              // what the model records
-  std::vector<std::string> idents;  // names a cleanup would mention: var names, container names
-  bool idle = false;                // a container whose command only waits (`sleep infinity`)
-};
-
-struct Options {
-  bool errexit = false;
-  bool nounset = false;
-  bool pipefail = false;
-  bool xtrace = false;
-  bool umask_strict = false;
-  Location xtrace_at;
-};
-
-struct State {
-  Cow<VarMap> globals;
-  std::vector<Cow<VarMap>> frames;  // function locals, innermost last
-  std::vector<EWord> positional;
-  bool positional_unknown = true;  // top level: the script's arguments
-  int shifted = 0;                 // ... shifted this many times (-1: a count not known)
-  Cow<FunctionMap> functions;
-  Options opts;
-  std::vector<Trap> traps;
-  bool dead = false;       // after exit / exec: nothing further runs on this path
-  bool returning = false;  // after `return` in a function
-  int breaking = 0;        // pending `break`
-  bool may_break = false;  // a `break` on an undecided path: the loop's bound is unknown
-};
-
-struct Ctx {
-  Condition cond;  // the path condition
-  bool errexit_suppressed = false;
-  StatusUse status = StatusUse::Unchecked;  // how this command's exit status is used
-  Location status_at;                       // the `||` that decides it, for related locations
-  bool background = false;
-  bool in_pipeline_not_last = false;
-  bool stdout_piped = false;
-  const SyntaxTree* tree = nullptr;
-  std::string assign_target;  // `x=$(cmd)`: the variable capturing the output
-  // The last stage of a pipeline whose producer reads the host's network (`ip route | awk`).
-  std::string pipe_host_network;
-  // Set while command() runs another argument list of a command (a value of another path):
-  // that list's path, so that what it prints inside `$(...)` is that path's output.
-  const Condition* printed_on = nullptr;
-};
-
 Condition join(const Condition& outer, const Condition& inner);
-State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default,
-                   bool a_tagged = false);
 std::string short_text(std::string_view s);
 // A file test (`-S PATH`) in words: what it says when it holds and when it fails
 // (condition_atoms.cpp).
@@ -149,8 +93,7 @@ class Evaluator {
   void note_file_write(std::size_t k, const CommandWords& cw, const std::vector<EWord>& cmd,
                        const std::string& bname, const Ctx& ctx);
   void run_inline_script(const std::vector<EWord>& cmd, const std::string& bname, Ctx& ctx);
-  const SyntaxTree* inline_tree(const std::string& code, Location at);
-  const SyntaxTree* word_tree(const std::string& text, Location at);
+  const SyntaxTree* placed_tree(const std::string& text, Location at, unsigned column0);
   std::optional<Value> reparsed_word(TSNode n, Ctx& ctx, bool assignment);
   std::optional<Value> reparsed_text(const std::string& text, Location at, Ctx& ctx,
                                      bool assignment);
@@ -429,9 +372,8 @@ class Evaluator {
   const SourceSet* sources_;
   RenderLimits limits_;
   std::vector<std::unique_ptr<SyntaxTree>> trees_;
-  std::map<FileId, const SyntaxTree*> sourced_trees_;                           // by file
-  std::map<std::pair<Location, std::string>, const SyntaxTree*> inline_trees_;  // `sh -c` code
-  std::map<std::pair<Location, std::string>, const SyntaxTree*> word_trees_;    // reparsed words
+  std::map<FileId, const SyntaxTree*> sourced_trees_;  // by file
+  std::map<std::tuple<Location, unsigned, std::string>, const SyntaxTree*> placed_trees_;
   int reparsing_ = 0;
   std::map<Location, std::uint32_t> inline_runs_;  // by its place
   // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost

@@ -109,7 +109,8 @@ bool holds_expansion(std::string_view s) {
 
 std::optional<Value> Evaluator::reparsed_text(const std::string& text, Location at, Ctx& ctx,
                                               bool assignment) {
-  const SyntaxTree* t = word_tree(text, at);
+  // Parsed as the argument of `: `, which stands before the word's column.
+  const SyntaxTree* t = placed_tree(": " + text, at, at.column >= 3 ? at.column - 3 : 0);
   TSNode cmd = ts_node_named_child(t->root(), 0);
   if (ts_node_is_null(cmd) || sym(cmd) != K::command || ts_node_named_child_count(cmd) != 2)
     return std::nullopt;
