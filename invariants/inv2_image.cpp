@@ -94,9 +94,14 @@ class GrantFindings {
  public:
   explicit GrantFindings(Findings& out) : out_(out) {}
 
-  void add(const Workload& w, RuleId rule, const ImageGrant& g, std::string message,
-           std::vector<Related> related = {}) {
-    Key key{std::string(rule), g.from.at, fact_path(g)};
+  void add(const Workload& w, RuleId rule, const ImageGrant& g, std::string message) {
+    add(w, rule, g.from, fact_path(g), std::move(message), {});
+  }
+  // A fact of the image that is not a build-time grant (what its start script does), by its
+  // own fact path.
+  void add(const Workload& w, RuleId rule, const Provenance& at, const std::string& fact,
+           std::string message, std::vector<Related> related) {
+    Key key{std::string(rule), at.at, fact};
     if (auto it = index_.find(key); it != index_.end()) {
       // One launch seen on several paths of its script is one workload to a reader.
       std::vector<Related>& rel = items_[it->second].related;
@@ -108,7 +113,7 @@ class GrantFindings {
       return;
     }
     index_.emplace(key, items_.size());
-    items_.push_back(make(w, rule, std::move(message), g.from, fact_path(g)));
+    items_.push_back(make(w, rule, std::move(message), at, fact));
     owners_.push_back(w.container_from.at);
     for (auto& r : related) items_.back().related.push_back(std::move(r));
   }
@@ -219,10 +224,10 @@ void start_script_grants(const Workload& w, const Workload::ImageFile& s, const 
         "hands over to becomes root without a password",
         plain(pg.target, "sudoers configuration"),
         pg.grants_all ? "`NOPASSWD: ALL`" : "`NOPASSWD`");
-    ImageGrant g{ImageGrantKind::PasswordlessSudo, what, s.repo_path, pg.from};
-    out.add(w, rule::entrypoint_regains_root, g,
+    out.add(w, rule::entrypoint_regains_root, pg.from, "start-script/sudoers/" + what,
             fmt::format("{}'s image starts {} (the repository's {}), which {}", describe(w),
-                        s.container_path, s.repo_path, what));
+                        s.container_path, s.repo_path, what),
+            {});
   }
 }
 
@@ -256,8 +261,7 @@ void start_script_bounding_set(const Workload& w, const Workload::ImageFile& s,
         "switches user with `{}` but keeps the bounding set, and the container {} without "
         "no-new-privileges: a setuid or file-capability binary regains what it holds",
         e.user_switch, held);
-    ImageGrant g{ImageGrantKind::SetuidBit, what, s.repo_path, e.from};
-    out.add(w, rule::capability_kept_across_exec, g,
+    out.add(w, rule::capability_kept_across_exec, e.from, "start-script/bounding-set/" + what,
             fmt::format("{}'s image starts {} (the repository's {}), which {}", describe(w),
                         s.container_path, s.repo_path, what),
             {{held_at, fmt::format("the container {} here", held)}});
@@ -295,10 +299,10 @@ void root_default_exec(const Workload& w, const Workload::ImageFile& s, const Sc
           "runs the agent as root unless the caller sets {} (when `{}`, the default, it execs "
           "the command without switching user)",
           var, a.shown);
-      ImageGrant g{ImageGrantKind::PrivilegedGroup, what, s.repo_path, e.from};
-      out.add(w, rule::entrypoint_regains_root, g,
+      out.add(w, rule::entrypoint_regains_root, e.from, "start-script/root-default/" + what,
               fmt::format("{}'s image starts {} (the repository's {}), which {}", describe(w),
-                          s.container_path, s.repo_path, what));
+                          s.container_path, s.repo_path, what),
+              {});
       break;
     }
   }
@@ -322,10 +326,11 @@ void judge_start_script(const Model& model, const Workload& w, const Workload::I
             program(inv));
       }
       if (what.empty()) continue;
-      ImageGrant g{ImageGrantKind::PrivilegedGroup, what, s.repo_path, inv.from};
-      out.add(w, rule::entrypoint_regains_root, g,
+      // The fact path these findings have always had, so that their fingerprints stay.
+      out.add(w, rule::entrypoint_regains_root, inv.from, "image/1/" + what,
               fmt::format("{}'s image starts {} (the repository's {}), which {}", describe(w),
-                          s.container_path, s.repo_path, what));
+                          s.container_path, s.repo_path, what),
+              {});
     }
   }
 }
