@@ -44,15 +44,24 @@ bool concerns(const Mount& m, const std::string& claimed) {
          related_paths(engine::normalize_path(m.target), path);
 }
 
-std::string where(const Mount& m) {
-  return m.target.empty() ? m.source : fmt::format("{} at {}", m.source, m.target);
-}
-
 bool mount_reached(const Mount& m, const ClaimContext& c) {
   return reached_on_path(m.mount_from, c);
 }
 
 }  // namespace
+
+std::string where(const Mount& m) {
+  return m.target.empty() ? m.source : fmt::format("{} at {}", m.source, m.target);
+}
+
+const Mount* host_mount_of(const ClaimContext& c, const Workload& w, engine::HostPathKind kind) {
+  for (const Mount& m : w.mounts) {
+    if (m.kind == MountKind::HostPath && mount_reached(m, c) &&
+        engine::classify_host_path(m.source).kind == kind)
+      return &m;
+  }
+  return nullptr;
+}
 
 Judgement mount_read_only(const ClaimContext& c, const Workload& w, const Claim& claim) {
   bool seen = false;
@@ -100,15 +109,11 @@ Judgement not_mounted(const ClaimContext& c, const Workload& w, const Claim& cla
 }
 
 Judgement no_runtime_socket(const ClaimContext& c, const Workload& w, const Claim&) {
-  for (const Mount& m : w.mounts) {
-    if (m.kind != MountKind::HostPath || !mount_reached(m, c)) continue;
-    engine::HostPathClass k = engine::classify_host_path(m.source);
-    if (k.kind != engine::HostPathKind::RuntimeSocket) continue;
-    // A socket answers through a read-only mount too (INVARIANTS.md 1): always critical.
-    return contradicted(fmt::format("mounts the runtime socket {}", where(m)), mount_anchor(w, m),
-                        "the runtime socket, mounted in", true);
-  }
-  return holds();
+  const Mount* m = host_mount_of(c, w, engine::HostPathKind::RuntimeSocket);
+  if (m == nullptr) return holds();
+  // A socket answers through a read-only mount too (INVARIANTS.md 1): always critical.
+  return contradicted(fmt::format("mounts the runtime socket {}", where(*m)), mount_anchor(w, *m),
+                      "the runtime socket, mounted in", true);
 }
 
 Judgement no_persistence(const ClaimContext& c, const Workload& w, const Claim&) {

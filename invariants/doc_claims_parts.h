@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "analyzer/engine/paths.h"
 #include "invariants/doc_claims.h"
 
 namespace sbr::inv::claims {
@@ -38,6 +39,11 @@ inline Judgement not_applicable(std::string why) {
 
 // The place a missing setting is added: the invocation's first line, the container entry.
 const Provenance& lacks_at(const Workload& w);
+
+// The first host mount of a sensitive class (a runtime socket, a credential store) reached on
+// the claim's paths, and a mount as a reader names it (doc_claims_mounts.cpp).
+const Mount* host_mount_of(const ClaimContext& c, const Workload& w, engine::HostPathKind kind);
+std::string where(const Mount& m);
 
 // Predicates, one per claim form (doc_claims_identity.cpp, doc_claims_mounts.cpp,
 // doc_claims_network.cpp, doc_claims_secrets.cpp).

@@ -11,14 +11,9 @@
 namespace sbr::inv::claims {
 
 Judgement no_credentials(const ClaimContext& c, const Workload& w, const Claim&) {
-  for (const Mount& m : w.mounts) {
-    if (m.kind != MountKind::HostPath || !reached_on_path(m.mount_from, c)) continue;
-    engine::HostPathClass k = engine::classify_host_path(m.source);
-    if (k.kind != engine::HostPathKind::CredentialStore) continue;
-    return contradicted(fmt::format("mounts the credential store {}{}", m.source,
-                                    m.target.empty() ? "" : " at " + m.target),
-                        mount_anchor(w, m), "a host credential store, mounted in", true);
-  }
+  if (const Mount* m = host_mount_of(c, w, engine::HostPathKind::CredentialStore))
+    return contradicted(fmt::format("mounts the credential store {}", where(*m)),
+                        mount_anchor(w, *m), "a host credential store, mounted in", true);
   // A secret the configuration declares as intended is held on purpose, but it is inside all the
   // same: the document says none is.
   for (const engine::SecretInside& s : engine::secrets_inside(w, c.model.intended_secrets)) {
