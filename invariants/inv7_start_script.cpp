@@ -51,9 +51,7 @@ std::optional<ScriptJudgment> strict_mode(const ScriptFacts& s, const std::strin
                           {}};
   }
   if (sh.nounset && pipefail) return std::nullopt;
-  std::string missing = !sh.nounset && !pipefail ? "`-u` and `-o pipefail`"
-                        : !sh.nounset            ? "`-u`"
-                                                 : "`-o pipefail`";
+  std::string missing = missing_strict_options(sh.nounset, pipefail);
   return ScriptJudgment{ScriptFindingKind::PartialStrictMode,
                         fmt::format("start script {} hands the container to its command under "
                                     "`set -e` without {}: {}",

@@ -45,13 +45,20 @@ std::string_view consequence(const ContainerLaunch& l) {
                    : "an unset variable expands to an empty word instead of stopping it";
 }
 
+}  // namespace
+
+std::string missing_strict_options(bool nounset, bool pipefail) {
+  if (nounset && pipefail) return "";
+  return !nounset && !pipefail ? "`-u` and `-o pipefail`" : !nounset ? "`-u`" : "`-o pipefail`";
+}
+
+namespace {
+
 void partial_strict_mode(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
   for (const ContainerLaunch& l : o.launches) {
     if (!l.errexit) continue;
     if (l.nounset && l.pipefail) return;
-    std::string missing = !l.nounset && !l.pipefail ? "`-u` and `-o pipefail`"
-                          : !l.nounset              ? "`-u`"
-                                                    : "`-o pipefail`";
+    std::string missing = missing_strict_options(l.nounset, l.pipefail);
     add_unique(out, {K::PartialStrictMode,
                      fmt::format("`{}` runs under `set -e` without {}: {}", l.command, missing,
                                  consequence(l)),

@@ -57,6 +57,10 @@ std::vector<ScriptJudgment> judge_secrets(const ScriptObservations& o);
 // Invariant 2: capabilities kept across the final exec.
 std::vector<ScriptJudgment> judge_privilege(const ScriptObservations& o);
 
+// The strict-mode options missing beside `set -e`, in words ("`-u` and `-o pipefail`"); "" when
+// none is (script_judge_lifecycle.cpp).
+std::string missing_strict_options(bool nounset, bool pipefail);
+
 // The one-at-a-place rule every judgment list follows: a judgment equal in kind, place and
 // wording to an earlier one is not added again.
 void add_unique(std::vector<ScriptJudgment>& out, ScriptJudgment j);
