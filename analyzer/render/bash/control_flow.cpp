@@ -161,23 +161,60 @@ void Evaluator::else_branch(const std::vector<TSNode>& rest, size_t rest_i, Ctx&
   ctx = save;
 }
 
+namespace {
+
+// The statements of a case item, after its `)`.
+std::vector<TSNode> case_body(TSNode it) {
+  std::vector<TSNode> b;
+  bool after = false;
+  for (TSNode c : children(it)) {
+    if (!after) {
+      if (is(c, K::paren_close)) after = true;
+      continue;
+    }
+    if (ts_node_is_named(c) && !is(c, K::comment)) b.push_back(c);
+  }
+  return b;
+}
+
+}  // namespace
+
+// The patterns of a case item, expanded.
+std::vector<std::string> Evaluator::case_patterns(TSNode it, Ctx& ctx) {
+  std::vector<std::string> pats;
+  for (TSNode c : children(it)) {
+    if (!ts_node_is_named(c)) {
+      if (is(c, K::paren_close)) break;
+      continue;
+    }
+    pats.push_back(expand_joined(c, ctx).w.text);
+  }
+  return pats;
+}
+
+void Evaluator::case_item_body(TSNode it, Ctx& ctx) {
+  for (TSNode s : case_body(it)) {
+    if (st_.dead || st_.returning || st_.breaking) break;
+    statement(s, ctx);
+  }
+}
+
 void Evaluator::case_statement(TSNode n, Ctx& ctx) {
-  TSNode value = field(n, F::value);
-  const Value subject = joined_value(value, ctx);
-  const EWord v = subject.words().empty() ? EWord{} : subject.words().front();
-  std::string var;
+  CaseStatement cs;
+  cs.value = field(n, F::value);
+  cs.subject = joined_value(cs.value, ctx);
+  cs.v = cs.subject.words().empty() ? EWord{} : cs.subject.words().front();
   {
     std::vector<std::string> vars;
-    expanded_variables(value, ctx.tree, vars);
-    if (!vars.empty()) var = vars.front();
+    expanded_variables(cs.value, ctx.tree, vars);
+    if (!vars.empty()) cs.var = vars.front();
   }
-  std::vector<TSNode> items;
   for (TSNode c : named_children(n))
-    if (is(c, K::case_item)) items.push_back(c);
+    if (is(c, K::case_item)) cs.items.push_back(c);
   bool any_exits = false;
-  for (TSNode it : items) any_exits = any_exits || node_exits(it, ctx.tree);
+  for (TSNode it : cs.items) any_exits = any_exits || node_exits(it, ctx.tree);
   // Escape hatches parsed from arguments: `--insecure*) ...` that says nothing.
-  for (TSNode it : items) {
+  for (TSNode it : cs.items) {
     for (TSNode pv : named_children(it)) {
       if (ts_node_is_null(field(it, F::value))) break;
       std::string_view pt = ctx.tree->slice(pv);
@@ -187,95 +224,76 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
       break;
     }
   }
-  auto glob = [](std::string_view pat, std::string_view s) { return glob_match(pat, s); };
-  const std::string var_subject = var.empty() ? "" : subject_of(var);
-  auto pattern_texts = [&](TSNode it) {
-    std::vector<std::string> pats;
-    for (TSNode c : children(it)) {
-      if (!ts_node_is_named(c)) {
-        if (is(c, K::paren_close)) break;
-        continue;
-      }
-      EWord pw = expand_joined(c, ctx);
-      pats.push_back(pw.w.text);
-    }
-    return pats;
+  if (!cs.v.w.symbolic)
+    case_known_value(cs, ctx);
+  else
+    case_unknown_value(cs, ctx);
+  if (any_exits && !cs.var.empty()) mark_validated(cs.var);
+}
+
+// A known value takes one item; another path's value of the subject (`MODE=unsafe` set by an
+// option) that takes another item runs that item on that path. An unknown value there is not
+// followed.
+void Evaluator::case_known_value(const CaseStatement& cs, Ctx& ctx) {
+  // The item a concrete value takes (items.size(): none).
+  auto item_for = [&](const std::string& text) {
+    for (std::size_t i = 0; i < cs.items.size(); ++i)
+      for (const auto& p : case_patterns(cs.items[i], ctx))
+        if (glob_match(p, text)) return i;
+    return cs.items.size();
   };
-  auto body_of = [&](TSNode it) {
-    std::vector<TSNode> b;
-    bool after = false;
-    for (TSNode c : children(it)) {
-      if (!after) {
-        if (is(c, K::paren_close)) after = true;
-        continue;
-      }
-      if (ts_node_is_named(c) && !is(c, K::comment)) b.push_back(c);
-    }
-    return b;
+  auto run_item = [&](std::size_t i, Ctx& c) {
+    if (i < cs.items.size()) case_item_body(cs.items[i], c);
   };
-  if (!v.w.symbolic) {
-    // The item a concrete value takes (items.size(): none).
-    auto item_for = [&](const std::string& text) {
-      for (std::size_t i = 0; i < items.size(); ++i)
-        for (const auto& p : pattern_texts(items[i]))
-          if (glob(p, text)) return i;
-      return items.size();
-    };
-    auto run_item = [&](std::size_t i, Ctx& c) {
-      if (i == items.size()) return;
-      for (TSNode s : body_of(items[i])) {
-        if (st_.dead || st_.returning || st_.breaking) break;
-        statement(s, c);
-      }
-    };
-    const std::size_t taken = item_for(v.w.text);
-    // Another path's value of the subject (`MODE=unsafe` set by an option) that takes another
-    // item: that item runs on that path. An unknown value there is not followed.
-    std::vector<std::pair<std::size_t, Condition>> others;
-    for (std::size_t ai = 1; ai < subject.size(); ++ai) {
-      const Alt& a = subject.alts[ai];
-      if (a.elems.empty() || a.elems.front().w.symbolic || ctx.cond.contradicts(a.cond)) continue;
-      std::size_t i = item_for(a.elems.front().w.text);
-      if (i != taken) others.emplace_back(i, a.cond);
-    }
-    if (others.empty()) {
-      run_item(taken, ctx);
-      return;
-    }
-    State before = st_;
-    PathMerge merge;
+  const std::size_t taken = item_for(cs.v.w.text);
+  std::vector<std::pair<std::size_t, Condition>> others;
+  for (std::size_t ai = 1; ai < cs.subject.size(); ++ai) {
+    const Alt& a = cs.subject.alts[ai];
+    if (a.elems.empty() || a.elems.front().w.symbolic || ctx.cond.contradicts(a.cond)) continue;
+    std::size_t i = item_for(a.elems.front().w.text);
+    if (i != taken) others.emplace_back(i, a.cond);
+  }
+  if (others.empty()) {
     run_item(taken, ctx);
-    const bool dead = st_.dead;
-    merge.start(dead ? before : std::move(st_), ctx.cond, !dead);
-    for (auto& [i, c] : others) {
-      st_ = before;
-      Ctx ic = ctx;
-      c.needs_switch = true;
-      ic.cond = join(ctx.cond, c);
-      Truth narrowed;
-      narrowed.other_path = c;
-      if (!var.empty()) narrowed.narrow = {var};
-      narrow_to_path(narrowed);
-      run_item(i, ic);
-      merge.add(std::move(st_), ic.cond);
-    }
-    st_ = merge.finish();
     return;
   }
-  // Unknown value: every item is a path; the one the default value takes is the default.
+  State before = st_;
+  PathMerge merge;
+  run_item(taken, ctx);
+  const bool dead = st_.dead;
+  merge.start(dead ? before : std::move(st_), ctx.cond, !dead);
+  for (auto& [i, c] : others) {
+    st_ = before;
+    Ctx ic = ctx;
+    c.needs_switch = true;
+    ic.cond = join(ctx.cond, c);
+    Truth narrowed;
+    narrowed.other_path = c;
+    if (!cs.var.empty()) narrowed.narrow = {cs.var};
+    narrow_to_path(narrowed);
+    run_item(i, ic);
+    merge.add(std::move(st_), ic.cond);
+  }
+  st_ = merge.finish();
+}
+
+// Unknown value: every item is a path; the one the default value takes is the default.
+void Evaluator::case_unknown_value(const CaseStatement& cs, Ctx& ctx) {
+  const std::vector<TSNode>& items = cs.items;
+  const EWord& v = cs.v;
   std::vector<bool> item_default(items.size(), false);
   std::optional<std::size_t> default_item;
   bool catch_all = false;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    auto pats = pattern_texts(items[i]);
+    auto pats = case_patterns(items[i], ctx);
     for (const auto& p : pats) catch_all = catch_all || p == "*";
     if (!v.default_known || default_item) continue;
-    for (const auto& p : pats) item_default[i] = item_default[i] || glob(p, v.w.text);
+    for (const auto& p : pats) item_default[i] = item_default[i] || glob_match(p, v.w.text);
     if (item_default[i]) default_item = i;
   }
-  const std::string label = var.empty() ? std::string(ctx.tree->slice(value)) : var;
-  const bool platform_test =
-      names_platform(var.empty() ? std::string(ctx.tree->slice(value)) : var);
+  const std::string label = cs.var.empty() ? std::string(ctx.tree->slice(cs.value)) : cs.var;
+  const std::string var_subject = cs.var.empty() ? "" : subject_of(cs.var);
+  const bool platform_test = names_platform(label);
   std::vector<std::string> platforms_before;
   State before = st_;
   PathMerge merge;
@@ -284,7 +302,7 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
   if (!default_item) merge.start(before, ctx.cond, !catch_all);
   for (std::size_t i = 0; i < items.size(); ++i) {
     TSNode it = items[i];
-    auto pats = pattern_texts(it);
+    auto pats = case_patterns(it, ctx);
     std::string pj;
     for (size_t pi = 0; pi < pats.size(); ++pi)
       pj += (pi ? "|" : "") + (pats[pi].empty() ? "''" : pats[pi]);
@@ -305,10 +323,7 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
     }
     ic.cond = join(join(ctx.cond, earlier), Condition::when(std::move(item), switched));
     st_ = before;
-    for (TSNode s : body_of(it)) {
-      if (st_.dead || st_.returning || st_.breaking) break;
-      statement(s, ic);
-    }
+    case_item_body(it, ic);
     if (default_item && i == *default_item) {
       // The default path: its values are the default words, every other item's are
       // alternatives. When it ends the script (`*) usage; exit 2 ;;`), the variables keep
@@ -322,7 +337,6 @@ void Evaluator::case_statement(TSNode n, Ctx& ctx) {
   // The path where no pattern matched, unless an item matches everything (`*)`).
   if (!catch_all && default_item) merge.add(before, ctx.cond);
   st_ = merge.finish();
-  if (any_exits && !var.empty()) mark_validated(var);
 }
 
 }  // namespace sbr::bash

@@ -156,6 +156,18 @@ class Evaluator {
   void if_body(const std::vector<TSNode>& b, Ctx& bc);
   void else_branch(const std::vector<TSNode>& rest, std::size_t rest_i, Ctx& ec, Ctx& ctx);
   void case_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
+  // Its pieces: the subject and the items, then the path(s) a known or unknown value takes.
+  struct CaseStatement {
+    TSNode value{};
+    Value subject;
+    EWord v;          // the subject's default word
+    std::string var;  // the variable the subject reads ("" when none)
+    std::vector<TSNode> items;
+  };
+  std::vector<std::string> case_patterns(TSNode it, Ctx& ctx);
+  void case_item_body(TSNode it, Ctx& ctx);
+  void case_known_value(const CaseStatement& cs, Ctx& ctx);
+  void case_unknown_value(const CaseStatement& cs, Ctx& ctx);
   void for_statement(TSNode n, Ctx& ctx);   // loops.cpp
   void loop_statement(TSNode n, Ctx& ctx);  // loops.cpp: while, until, C-style for
   // `while read ...; done < known-input`: one iteration per line (read_loop.cpp); false when
