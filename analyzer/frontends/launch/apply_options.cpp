@@ -210,6 +210,28 @@ void apply_publish(std::string_view spec, bool symbolic, const Provenance& at, W
   w.network.ports.push_back(std::move(p));
 }
 
+namespace {
+
+// `--use-api-socket` (compose `use_api_socket: true`): the docker CLI bind-mounts the engine's
+// socket at /var/run/docker.sock and copies the host's registry logins, resolved from their
+// credential helpers, into /run/secrets/docker/config.json (docker/cli, container create).
+void apply_api_socket(const Provenance& at, Workload& w) {
+  Mount socket;
+  socket.kind = MountKind::HostPath;
+  socket.source = socket.target = "/var/run/docker.sock";
+  socket.source_from = socket.mount_from = at;
+  w.mounts.push_back(std::move(socket));
+  Mount logins;
+  logins.kind = MountKind::Secret;
+  logins.holds_secret = true;
+  logins.source = "docker login credentials (use-api-socket)";
+  logins.target = "/run/secrets/docker/config.json";
+  logins.source_from = logins.mount_from = at;
+  w.mounts.push_back(std::move(logins));
+}
+
+}  // namespace
+
 void apply_options(const ParsedRun& run, Workload& w, ApplyOutcome& outcome) {
   for (const ParsedOption& o : run.options) {
     const std::string& n = o.name;
@@ -292,6 +314,8 @@ void apply_options(const ParsedRun& run, Workload& w, ApplyOutcome& outcome) {
       w.lifecycle.restart = fact(v, at);
     } else if (n == "init") {
       w.init = fact(flag_value(o), o.flag.from);
+    } else if (n == "use-api-socket") {
+      if (flag_value(o)) apply_api_socket(o.flag.from, w);
     } else if (n == "workdir") {
       if (!o.value.symbolic) w.working_dir = fact(v, at);
     } else if (n == "name") {

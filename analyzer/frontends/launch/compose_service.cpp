@@ -91,6 +91,7 @@ class ServiceReader {
     bool_key("privileged", "privileged");
     bool_key("read_only", "read-only");
     bool_key("init", "init");
+    bool_key("use_api_socket", "use-api-socket");
     for (const Node* c : items(get("cap_add"))) {
       if (!has_cap(str(c))) apply_capability(str(c), at(c), true, w_);  // compose: a union
     }

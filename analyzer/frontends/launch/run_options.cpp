@@ -156,7 +156,7 @@ constexpr std::array<std::string_view, 144> kValueOptions = {
 };
 
 // Boolean options: never consume the next word (`--rm=false` is the only way to give a value).
-constexpr std::array<std::string_view, 24> kFlagOptions = {
+constexpr std::array<std::string_view, 25> kFlagOptions = {
     "detach",
     "disable-content-trust",
     "env-host",
@@ -181,6 +181,7 @@ constexpr std::array<std::string_view, 24> kFlagOptions = {
     "sig-proxy",
     "tls-verify",
     "tty",
+    "use-api-socket",
 };
 
 struct Short {
