@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "analyzer/support/strings.h"
 #include "invariants/script_judgments.h"
 
 namespace sbr::inv {
@@ -262,7 +263,7 @@ void exec_after_trap(const ScriptObservations& o, std::vector<ScriptJudgment>& o
     for (const TrapInstall& t : e.traps_in_force) {
       bool exit_trap = std::find(t.signals.begin(), t.signals.end(), "EXIT") != t.signals.end();
       if (!exit_trap && t.signals.size() < 2) continue;
-      std::string h = t.handler.size() > 40 ? t.handler.substr(0, 37) + "..." : t.handler;
+      std::string h = shorten(t.handler, 40);
       std::string signals;
       for (const auto& s : t.signals) signals += (signals.empty() ? "" : ",") + s;
       add_unique(out, {K::TrapDiscardedByExec,

@@ -44,6 +44,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/agentpen",
                           "launchers/sandbox-scripts",
                           "launchers/watchdog",
+                          "launchers/confirm-prompts",
                           "gates",
                           "helm/agent-sandbox",
                           "helm/proxy-unsupported",

@@ -46,8 +46,32 @@ std::string debris(const std::string& text) {
   return "";
 }
 
+// Whether `s` is well-formed UTF-8: a text cut inside a character is a replacement character in
+// every report.
+bool valid_utf8(const std::string& s) {
+  std::size_t need = 0;
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (need > 0) {
+      if ((c & 0xC0) != 0x80) return false;
+      --need;
+    } else if (c >= 0x80) {
+      if ((c & 0xE0) == 0xC0)
+        need = 1;
+      else if ((c & 0xF0) == 0xE0)
+        need = 2;
+      else if ((c & 0xF8) == 0xF0)
+        need = 3;
+      else
+        return false;
+    }
+  }
+  return need == 0;
+}
+
 // What is wrong with `text`, or "" when nothing is.
 std::string defect(const std::string& text, bool interpolated_input = true) {
+  if (!valid_utf8(text)) return "a character cut in half";
   static const std::regex kDots(R"((^|[^./])\.\.($|[^./]))");
   // `::` inside an IPv6 address (fe80::/10, ::1) is not punctuation; before a space it is.
   static const std::regex kColons(R"(::(\s|$))");
@@ -119,6 +143,8 @@ void scan(const std::string& rel) {
 
 TEST_CASE("finding messages and remediations read cleanly over every fixture", "[hygiene]") {
   CHECK(defect("sets no user:: the image").size() > 0);  // the test can fail
+  CHECK(defect("when `confirm \"Docker\xE3\x83...` succeeds").size() > 0);
+  CHECK(defect("when `confirm \"Dockerボリュ...` succeeds").empty());
   CHECK(defect("mounts host path ${CAGE_WORKSPACE writable").size() > 0);
   CHECK(defect("publish `127.0.0.1::80` from `../data`").empty());
   CHECK(defect("reaches fe80::/10 and ::1").empty());

@@ -8,6 +8,7 @@
 #include "analyzer/report/redact.h"
 #include "analyzer/report/report.h"
 #include "analyzer/report/report_util.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr {
 namespace {
@@ -66,12 +67,8 @@ std::uint32_t char_column(const report::SourceLines& lines, const Location& loc)
   return chars;
 }
 
-std::string cut(std::string s) {
-  if (s.size() <= kMaxMessage) return s;
-  size_t end = kMaxMessage;
-  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-  s.resize(end);
-  return s + "...";
+std::string cut(const std::string& s) {
+  return shorten(s, kMaxMessage + 3);
 }
 
 std::string properties(const ReportContext& ctx, const report::SourceLines& lines,

@@ -54,4 +54,11 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+std::string shorten(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return std::string(s);
+  std::size_t n = max > 3 ? max - 3 : 0;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return std::string(s.substr(0, n)) + "...";
+}
+
 }  // namespace sbr

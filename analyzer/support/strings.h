@@ -2,6 +2,7 @@
 // (`starts_with`/`ends_with` are std::string_view members since C++20: use those.)
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,5 +29,10 @@ std::vector<std::string> split(std::string_view s, char sep);
 
 // Without leading and trailing spaces, tabs and carriage returns.
 std::string_view trim(std::string_view s);
+
+// `s` when it has at most `max` bytes; else its first bytes up to `max - 3`, never half of a
+// UTF-8 sequence (a message must stay valid UTF-8: a cut sequence is a replacement character in
+// every report), then "...".
+std::string shorten(std::string_view s, std::size_t max);
 
 }  // namespace sbr

@@ -218,7 +218,7 @@ Truth Evaluator::condition(TSNode n, Ctx& ctx) {
 // succeeds".
 Truth Evaluator::undecided(TSNode n, const Ctx& ctx) {
   std::string src(ctx.tree->shown(n));
-  if (src.size() > 80) src = src.substr(0, 77) + "...";
+  src = shorten(src, 80);
   Truth unknown;
   CondAtom said = outcome_atom(src, false);
   bool probe = said.shown.rfind("`" + src, 0) != 0;

@@ -123,7 +123,7 @@ void Evaluator::note_condition_step(StepKind kind, TSNode inner, bool negated,
   }
   SecurityStep step;
   step.kind = kind;
-  step.command = std::string(ctx.tree->slice(inner).substr(0, 60));
+  step.command = shorten(ctx.tree->slice(inner), 63);
   for (const std::string& w : written_words(statement_command(inner), ctx.tree))
     step.line += (step.line.empty() ? "" : " ") + w;
   step.status = StatusUse::Condition;

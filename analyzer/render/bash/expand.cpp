@@ -11,6 +11,7 @@
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/expand_param.h"
 #include "analyzer/render/bash/fields.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 namespace {
@@ -168,7 +169,7 @@ Value Evaluator::finish_expansion(TSNode n, Ctx& ctx, Value v) {
         move_to_use(w, use);
       }
       // Origins describe; they must not grow with every operator applied in a loop.
-      if (w.w.origin.size() > 160) w.w.origin = w.w.origin.substr(0, 157) + "...";
+      w.w.origin = shorten(w.w.origin, 160);
       charge_bytes(w.w.text.size() + kWordBytes, use.at);
     }
   }

@@ -11,6 +11,7 @@
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/words.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 
@@ -128,7 +129,7 @@ namespace sbr::bash {
 // unseen, so the launch facts after it may be incomplete (invariant 0, a note).
 void Evaluator::note_unresolved_source(TSNode n, const Ctx& ctx, const EWord& target) {
   std::string written(ctx.tree->slice(n));
-  if (written.size() > 80) written = written.substr(0, 77) + "...";
+  written = shorten(written, 80);
   // What the path depends on, then what is known of it when the origin does not already say
   // it (`env CAI_OS_RELEASE_FILE, default /etc/os-release` needs no `/etc/os-release` after it).
   std::string value = target.w.text;

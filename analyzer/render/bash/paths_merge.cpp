@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 
@@ -197,9 +198,9 @@ void merge_map_into(Cow<VarMap>& a_map, const Cow<VarMap>& b_map, const Conditio
 }  // namespace
 
 std::string short_text(std::string_view s) {
-  std::string t(s.substr(0, std::min<size_t>(s.size(), 60)));
+  std::string t = shorten(s, 63);
   std::replace(t.begin(), t.end(), '\n', ' ');
-  return s.size() > 60 ? t + "..." : t;
+  return t;
 }
 
 State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default,

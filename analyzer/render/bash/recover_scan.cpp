@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "analyzer/render/bash/recover.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash::recover {
 namespace {
@@ -160,18 +161,9 @@ std::optional<ParamSpan> param_span(std::string_view t, std::size_t i) {
 }
 
 std::string quoted(std::string_view text) {
-  constexpr std::size_t kMax = 60;
-  bool cut = text.size() > kMax;
-  if (cut) {
-    std::size_t n = kMax;
-    // Never half of a UTF-8 sequence.
-    while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
-    text = text.substr(0, n);
-  }
-  std::string out(text);
+  std::string out = shorten(text, 63);
   std::replace_if(
       out.begin(), out.end(), [](char c) { return c == '\n' || c == '\t' || c == '\r'; }, ' ');
-  if (cut) out += "...";
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/syntax.h"
 #include "analyzer/render/bash/words.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 
@@ -74,7 +75,7 @@ Value Evaluator::command_substitution(TSNode n, Ctx& ctx) {
   if (auto words = captured_words(printed, quoted)) return std::move(*words);
   EWord w;
   w.w.symbolic = true;
-  std::string shown = inner.size() > 60 ? inner.substr(0, 57) + "..." : inner;
+  std::string shown = shorten(inner, 60);
   std::replace(shown.begin(), shown.end(), '\n', ' ');
   w.w.origin = "command substitution `" + shown + "`";
   w.default_known = false;

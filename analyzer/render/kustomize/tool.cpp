@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "analyzer/render/kustomize/internal.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::render::kz {
 namespace {
@@ -108,7 +109,7 @@ std::string first_error_line(const std::string& err, const std::string& export_d
       line.replace(p, prefix.size(), "");
     }
   }
-  if (line.size() > 400) line = line.substr(0, 400) + "...";
+  line = shorten(line, 403);
   return line.empty() ? "no error message" : line;
 }
 
