@@ -173,6 +173,8 @@ ClaimVerdict judge_claim(const Model& model, const Claim& claim) {
   }
   std::vector<const Workload*> ws = judged(model, claim);
   if (ws.empty()) {
+    // A scope left empty says why (a folder of several projects the document names none of).
+    if (claim.about.empty() && !claim.about_note.empty()) return not_checkable(claim.about_note);
     return not_checkable(fmt::format("no {} in the document's scope", family_words(claim.family)));
   }
   ClaimContext ctx{model, claim.paths == ClaimPaths::Every, claim.platform};

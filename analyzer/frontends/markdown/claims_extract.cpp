@@ -36,9 +36,12 @@ std::string named_before(const Flat& f, const Clause& c, std::size_t at) {
   return found;
 }
 
-std::string shorten(std::string_view s) {
+// The claim's words as the document has them, at most 80 bytes, never half a character.
+std::string claim_words(std::string_view s) {
   s = trim(s);
-  return std::string(s.substr(0, std::min<std::size_t>(s.size(), 80)));
+  std::size_t n = std::min<std::size_t>(s.size(), 80);
+  while (n > 0 && n < s.size() && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return std::string(s.substr(0, n));
 }
 
 // An odd number of double quotes (straight or curly) before `at`, outside code spans.
@@ -139,7 +142,7 @@ void phrase_candidates(const Flat& f, const Clause& c, const CodeSpan* subject,
       cand.end = std::max(cand.end, s->end - c.begin);
     Claim& cl = cand.claim;
     cl.form = h.form;
-    cl.control = shorten(text.substr(cand.begin, cand.end - cand.begin));
+    cl.control = claim_words(text.substr(cand.begin, cand.end - cand.begin));
     cl.value = h.value;
     cl.writable_only = h.writable_only;
     cl.tokens = form_tokens(h.form);
@@ -158,7 +161,7 @@ void phrase_candidates(const Flat& f, const Clause& c, const CodeSpan* subject,
           cl.arguments.push_back(p->literal);
       }
       if (cl.arguments.empty()) continue;
-      cl.control = shorten(text.substr(cand.begin, cand.end - cand.begin)) + " " +
+      cl.control = claim_words(text.substr(cand.begin, cand.end - cand.begin)) + " " +
                    fmt::format("`{}`", fmt::join(cl.arguments, "`, `"));
       cl.tokens = cl.arguments;
     }
@@ -286,6 +289,19 @@ bool read_mood(std::string_view clause, ClaimOrigin origin, Candidate& cand) {
   return true;
 }
 
+// "`KERNEL_MEMORY_LIMIT` - MEMORY Limit", "`AGENT_CPUS`: CPU limit of the session": a block that
+// documents an environment variable. Its words say what the variable sets, not what the
+// configuration has; a control it writes in a code span is still read.
+bool defines_variable(const Flat& f) {
+  if (f.codes.empty() || !trim(std::string_view(f.text).substr(0, f.codes.front().begin)).empty())
+    return false;
+  static const auto kVariable = compile_ci("[A-Z][A-Z0-9]*_[A-Z0-9_]+");
+  const std::string& name = f.codes.front().literal;
+  bool upper =
+      std::none_of(name.begin(), name.end(), [](char ch) { return ch >= 'a' && ch <= 'z'; });
+  return upper && RE2::FullMatch(name, *kVariable) && sets_apart(f.text, f.codes.front().end);
+}
+
 }  // namespace
 
 void claims_in_block(const Inline& block, ClaimOrigin origin, FileId file,
@@ -300,10 +316,11 @@ void claims_in_block(const Inline& block, ClaimOrigin origin, FileId file,
       looks_like_path(f.codes.front().literal) && sets_apart(f.text, f.codes.front().end)) {
     subject = &f.codes.front();
   }
+  const bool defines = defines_variable(f);
   for (const Clause& c : split_clauses(f)) {
     std::vector<Candidate> cands;
     span_candidates(f, c, origin, cands);
-    phrase_candidates(f, c, subject, cands);
+    if (!defines) phrase_candidates(f, c, subject, cands);
     std::vector<Candidate> mounts;
     mount_candidates(f, c, subject, cands, mounts);
     std::move(mounts.begin(), mounts.end(), std::back_inserter(cands));

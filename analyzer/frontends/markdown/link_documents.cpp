@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include "analyzer/frontends/markdown/markdown.h"
@@ -132,32 +133,6 @@ std::vector<std::size_t> configured(const Model& m, const DocumentScope& s) {
   return out;
 }
 
-std::vector<std::size_t> by_default(const Model& m, const Document& doc, std::string_view path,
-                                    const std::string& base) {
-  std::set<std::size_t> about;
-  const bool doc_in_tests = in_test_tree(path, "");
-  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
-    const Workload& w = m.workloads[i];
-    if (!w.example_of.empty() || !any_within(workload_paths(m, w), base)) continue;
-    if (!doc_in_tests && in_test_tree(m.files.path(w.object_from.at.file), base)) continue;
-    about.insert(i);
-  }
-  for (const DocMention& mention : doc.mentions) {
-    std::set<std::size_t> named;
-    named_by(m, mention.text, parent_of(path), base, named);
-    // A name (the `ai-sandbox` service) is first the project's own: another project's (or, in
-    // a run over several repositories, another repository's) service of that name is not the
-    // one the document speaks about.
-    std::set<std::size_t> own;
-    for (std::size_t i : named) {
-      if (any_within(workload_paths(m, m.workloads[i]), base)) own.insert(i);
-    }
-    const std::set<std::size_t>& kept = own.empty() ? named : own;
-    about.insert(kept.begin(), kept.end());
-  }
-  return {about.begin(), about.end()};
-}
-
 // Plans, proposals and research notes speak about what may be built, not about the
 // configuration today: a document under such a folder, or a roadmap, claims nothing.
 std::string planned_folder(std::string_view doc_path) {
@@ -184,6 +159,96 @@ void mark_planned(Document& doc, std::string_view path) {
   }
 }
 
+// Folders that hold a project's deployables, not a project of their own: a chart under
+// `deploy/` or a launcher under `bin/` belongs to the folder above.
+bool deployables_folder(std::string_view name) {
+  static constexpr std::array<std::string_view, 14> kFolders = {
+      "bin",  "scripts",   "script",     "deploy",        "deployment", "deployments", "k8s",
+      "helm", "manifests", "kubernetes", ".devcontainer", "docker",     "compose",     "hack"};
+  std::string n = lower(name);
+  return std::find(kFolders.begin(), kFolders.end(), n) != kFolders.end();
+}
+
+// The folder of the project a workload belongs to: its chart or overlay, else its file's
+// folder, above the folders that only hold deployables.
+std::string project_root(const Model& m, const Workload& w) {
+  std::string root = w.id.render_root;
+  if (root.empty() || base_name(root).find('.') != std::string::npos) {
+    root = root.empty() ? dir_of(m.files.path(w.object_from.at.file)) : dir_of(root);
+  }
+  while (!root.empty() && deployables_folder(base_name(root))) root = dir_of(root);
+  return root;
+}
+
+// The outermost project roots of the workloads `about` holds (a project inside another is part
+// of it); the top folder, when it is one, holds them all.
+std::vector<std::string> project_roots(const Model& m, const std::set<std::size_t>& about) {
+  std::set<std::string> roots;
+  for (std::size_t i : about) roots.insert(project_root(m, m.workloads[i]));
+  std::vector<std::string> out;
+  for (const std::string& r : roots) {  // sorted: a folder comes before the ones inside it
+    if (std::none_of(out.begin(), out.end(), [&](const std::string& o) { return within(r, o); }))
+      out.push_back(r);
+  }
+  return out;
+}
+
+// More projects than this under one document's folder, none of them named, and the document
+// could be about any one of them (kata-containers' docs/ against its installers, CSI plugins and
+// webhooks): its claims are not judged against all of them.
+constexpr std::size_t kMaxProjects = 3;
+
+struct DefaultScope {
+  std::vector<std::size_t> about;
+  std::string ambiguous;  // why the folder's workloads were left out; "" when they were not
+};
+
+std::string roots_named(const std::vector<std::string>& roots) {
+  std::string out;
+  for (std::size_t i = 0; i < roots.size() && i < kMaxProjects; ++i) {
+    out += fmt::format("{}`{}/`", i == 0 ? "" : ", ", roots[i]);
+  }
+  if (roots.size() > kMaxProjects) out += fmt::format(" and {} more", roots.size() - kMaxProjects);
+  return out;
+}
+
+DefaultScope by_default(const Model& m, const Document& doc, std::string_view path,
+                        const std::string& base) {
+  std::set<std::size_t> in_folder, named_set;
+  const bool doc_in_tests = in_test_tree(path, "");
+  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
+    const Workload& w = m.workloads[i];
+    if (!w.example_of.empty() || !any_within(workload_paths(m, w), base)) continue;
+    if (!doc_in_tests && in_test_tree(m.files.path(w.object_from.at.file), base)) continue;
+    in_folder.insert(i);
+  }
+  for (const DocMention& mention : doc.mentions) {
+    std::set<std::size_t> named;
+    named_by(m, mention.text, parent_of(path), base, named);
+    // A name (the `ai-sandbox` service) is first the project's own: another project's (or, in
+    // a run over several repositories, another repository's) service of that name is not the
+    // one the document speaks about.
+    std::set<std::size_t> own;
+    for (std::size_t i : named) {
+      if (any_within(workload_paths(m, m.workloads[i]), base)) own.insert(i);
+    }
+    const std::set<std::size_t>& kept = own.empty() ? named : own;
+    named_set.insert(kept.begin(), kept.end());
+  }
+  DefaultScope out;
+  std::vector<std::string> roots = project_roots(m, in_folder);
+  if (roots.size() > kMaxProjects && named_set.empty()) {
+    out.ambiguous = fmt::format(
+        "{} holds {} projects ({}) and the document names none of them: which one it describes "
+        "is not known (name it in `documents:` of .sbreview.yaml)",
+        base.empty() ? "the top folder" : base + "/", roots.size(), roots_named(roots));
+  } else if (roots.size() <= kMaxProjects) {
+    named_set.insert(in_folder.begin(), in_folder.end());
+  }
+  out.about.assign(named_set.begin(), named_set.end());
+  return out;
+}
+
 }  // namespace
 
 void link_documents(Model& model, const std::vector<DocumentScope>& scopes) {
@@ -193,17 +258,23 @@ void link_documents(Model& model, const std::vector<DocumentScope>& scopes) {
     const std::string base = project_dir(path);
     mark_planned(doc, path);
     std::vector<std::size_t> about;
+    bool ambiguous = false;  // the folder holds several projects and the document names none
     if (s != nullptr && !s->about.empty()) {
       about = configured(model, *s);
       doc.about_note = fmt::format("the workloads `documents:` names (line {})", s->at.line);
     } else {
-      about = by_default(model, doc, path, base);
-      doc.about_note = fmt::format("the workloads under {} and those it names",
-                                   base.empty() ? "the top folder" : base + "/");
+      DefaultScope scope = by_default(model, doc, path, base);
+      about = std::move(scope.about);
+      ambiguous = !scope.ambiguous.empty();
+      doc.about_note = !scope.ambiguous.empty()
+                           ? std::move(scope.ambiguous)
+                           : fmt::format("the workloads under {} and those it names",
+                                         base.empty() ? "the top folder" : base + "/");
     }
     for (Claim& c : doc.claims) {
       if (c.subject.empty()) {
         c.about = about;
+        if (ambiguous && about.empty()) c.about_note = doc.about_note;
         continue;
       }
       std::set<std::size_t> named;
@@ -221,6 +292,7 @@ void link_documents(Model& model, const std::vector<DocumentScope>& scopes) {
       // path, not about other workloads: the document's scope stays.
       if (named.empty()) {
         c.about = about;
+        if (ambiguous && about.empty()) c.about_note = doc.about_note;
         continue;
       }
       c.about.assign(named.begin(), named.end());

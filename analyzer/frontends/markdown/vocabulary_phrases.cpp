@@ -69,6 +69,41 @@ bool runtime_is_a_tool(std::string_view text, std::size_t, std::size_t end) {
   return next == '-' || (ticks % 2 == 1 && next != '`');
 }
 
+// Words a clause names a workload by, before the verb that puts it in the runtime: "the agent
+// runs in gVisor", "each session is isolated in a microVM", "sandboxes use Kata".
+bool names_a_workload(std::string_view before) {
+  static const auto kSubject = compile_ci(
+      R"(\b(?:agents?|sandbox(?:es)?|containers?|workloads?|sessions?|code|pods?|jobs?|tasks?|process(?:es)?|commands?|tools?|shells?|vms?|it|each|every|everything|all)\b)");
+  return RE2::PartialMatch(before, *kSubject);
+}
+
+// "use Kata", "running Kata", "how to run gVisor", "inside the Kata VM": an instruction to the
+// reader or a description of the runtime itself (kata-containers' how-to pages), not a property
+// of a workload here. A verb in the third person ("runs", "uses", "executes") brings its own
+// subject; otherwise the clause must name a workload before the runtime ("Under WSL the agent
+// runs under gVisor").
+bool runtime_without_subject(std::string_view text, std::size_t begin, std::size_t end) {
+  if (runtime_is_a_tool(text, begin, end)) return true;
+  static const auto kThirdPerson = compile_ci(R"(\b(?:runs|uses|executes)\b)");
+  if (RE2::PartialMatch(text.substr(begin, end - begin), *kThirdPerson)) return false;
+  return !names_a_workload(text.substr(0, end));
+}
+
+// "unprivileged user namespaces", "maps root to an unprivileged user on the host": a kernel
+// feature and the user namespace's mapping, not the user the container runs as.
+bool not_the_container_user(std::string_view text, std::size_t, std::size_t end) {
+  std::string w = lower(next_word(text, end));
+  if (w.rfind("namespace", 0) == 0) return true;
+  std::string rest = lower(text.substr(end, 16));
+  return rest.starts_with(" on host") || rest.starts_with(" on the host");
+}
+
+// "This time limit the scope to ...": "this time", then the verb "limit".
+bool time_then_verb(std::string_view text, std::size_t begin, std::size_t) {
+  static const auto kBefore = compile_ci(R"(\b(?:this|that|next|each|every|first|last)\s*$)");
+  return RE2::PartialMatch(text.substr(0, begin), *kBefore);
+}
+
 // "HostMCP is the only path out": a way out of the sandbox, not a mount.
 bool way_follows(std::string_view text, std::size_t, std::size_t end) {
   std::string w = lower(next_word(text, end));
@@ -86,9 +121,9 @@ bool ish_follows(std::string_view text, std::size_t, std::size_t end) {
 constexpr PhraseRule kPhrases[] = {
     // 1: the runtime boundary, next to a verb that puts the workload in it
     {R"((?:\bruns?|\brunning|\bran|\bexecutes?|\bexecuted|\bsandboxed|\bisolated|\blaunched|\bstarted|\buses?|\busing|\bunder|\binside|\bwithin)\b[^.;]{0,30}?\b(g[Vv]isor|runsc)\b)",
-     F::HardenedRuntime, Group::Runtime, runtime_is_a_tool},
+     F::HardenedRuntime, Group::Runtime, runtime_without_subject},
     {R"((?:\bruns?|\brunning|\bran|\bexecutes?|\bexecuted|\bsandboxed|\bisolated|\blaunched|\bstarted|\buses?|\busing|\bunder|\binside|\bwithin)\b[^.;]{0,30}?\b(micro-?vms?|firecracker|kata)\b)",
-     F::HardenedRuntime, Group::Runtime, runtime_is_a_tool},
+     F::HardenedRuntime, Group::Runtime, runtime_without_subject},
     {R"(\b(?:never|not|no) (?:runs? |running )?(?:as )?privileged\b)",
      F::NotPrivileged},
     {R"(\b(?:un|non-)privileged containers?\b)", F::NotPrivileged},
@@ -111,7 +146,8 @@ constexpr PhraseRule kPhrases[] = {
      F::NoNewPrivileges},
     {R"(\bprivilege escalation is (?:blocked|disabled|prevented|off|impossible|not possible)\b)",
      F::NoNewPrivileges},
-    {R"(\b(?:non-?root|unprivileged) (?:user|uid)\b)", F::NonRootUser},
+    {R"(\b(?:non-?root|unprivileged) (?:user|uid)\b)", F::NonRootUser, Group::None,
+     not_the_container_user},
     {R"(\b(?:never|not) (?:runs? )?as root\b)", F::NonRootUser},
     {R"(\bread[- ]?only root(?: ?file ?system|fs| fs)?)", F::ReadOnlyRoot, Group::None,
      ish_follows},
@@ -214,7 +250,8 @@ constexpr PhraseRule kPhrases[] = {
     {R"(\bonly (?:on|to) (?:the )?(?:loopback|localhost|127\.0\.0\.1)\b)",
      F::LoopbackPublish},
     // 6: budgets (pids, memory and cpu are read by limit_hits below)
-    {R"(\b(?:wall[- ]clock|time|run ?time|duration) limit\b)", F::WallClock},
+    {R"(\b(?:wall[- ]clock|time|run ?time|duration) limit\b)", F::WallClock, Group::None,
+     time_then_verb},
     {R"(\b(?:is |are )?killed after\b)", F::WallClock},
     {R"(\btimes? out after\b)", F::WallClock},
     // 7: lifecycle
@@ -283,7 +320,12 @@ void limit_hits(std::string_view clause, std::vector<PhraseHit>& out) {
   static const auto kList = compile_ci(
       R"(\b(?:pids?|process(?:es)?|memory|ram|cpus?)\b(?:\s*(?:,|and|&|/|\+)\s*(?:pids?|process(?:es)?|memory|ram|cpus?)\b)*\s+(?:limits?|caps?|quotas?|ceilings?|bounds?)\b)");
   static const auto kWord = compile_ci(R"(\b(pids?|process(?:es)?|memory|ram|cpus?)\b)");
+  // "increase the pod's memory limits", "to remove the default CPU limits": a change to a limit,
+  // advice or its purpose, not a limit the configuration has.
+  static const auto kChanged = compile_ci(
+      R"(\b(?:remove|removing|unset|increase|increasing|raise|lower|reduce|decrease|adjust|tune|bump|change|override|disable|tweak)\b(?:\s+\S+){0,3}\s*$)");
   for_each_match(*kList, clause, [&](std::size_t b, std::size_t e, std::string_view) {
+    if (RE2::PartialMatch(clause.substr(0, b), *kChanged)) return;
     for_each_match(*kWord, clause.substr(b, e - b),
                    [&](std::size_t wb, std::size_t we, std::string_view w) {
                      std::string word = lower(w);
