@@ -1,18 +1,16 @@
-// Which sentences of a document are claims about the repository's workloads, and which
-// workloads (issue 35): a how-to page that tells the reader to run a runtime, a list that
-// documents environment variables and a changed limit claim nothing; a top-level docs/ page of
-// a repository that holds several projects, none of them named, cannot be checked against all
-// of them (kata-containers' docs against its installer, CSI plugin and webhook).
+// Which workloads a document is about (docs/doc-claims.md, "Which workloads a document is
+// about"): a page deep in a documentation tree speaks about the project above the tree, and a
+// project's test harness is not what its README describes unless the README names it.
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
 #include "analyzer/config/config.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/source/memory_tree.h"
-#include "invariants/doc_claims.h"
 
 // Each test file in its own namespace: the test binary is built in unity batches
 // (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
@@ -22,121 +20,69 @@ using namespace sbr;
 
 namespace {
 
-Analysis analysed(const MemoryTree& t) {
-  return analyze(t, Config{}, AnalyzeOptions{});
-}
-
-const Claim* claim_at(const Analysis& an, const std::string& doc, std::uint32_t line) {
-  for (const Document& d : an.model.documents) {
-    if (an.model.files.path(d.file) != doc) continue;
-    for (const Claim& c : d.claims) {
-      if (c.at.line == line) return &c;
-    }
+// The findings of `rule` as "path:line".
+std::vector<std::string> reported(const MemoryTree& t, std::string_view rule) {
+  Analysis an = analyze(t, Config{}, {});
+  std::vector<std::string> out;
+  for (const Finding& f : run_checks(an.model, Catalog::embedded(), Config{}, {"2026-01-01"})) {
+    if (f.rule_id == rule)
+      out.push_back(an.model.files.path(f.at.file) + ":" + std::to_string(f.at.line));
   }
-  return nullptr;
+  return out;
 }
 
-std::string pod(const std::string& name) {
-  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
-         "\nspec:\n  containers:\n  - name: " + name + "\n    image: example/" + name + ":1.0\n";
-}
+const char* kLauncher =
+    "#!/usr/bin/env bash\n"
+    "set -euo pipefail\n"
+    "podman run --rm --runtime=runsc --user 1000:1000 --cap-drop=ALL --network none \\\n"
+    "  -v \"$PWD:/workspace\" -v /var/run/docker.sock:/var/run/docker.sock agent:1\n";
 
 }  // namespace
 
-TEST_CASE("a how-to page that tells the reader to run the runtime claims nothing",
-          "[claims][scope]") {
+TEST_CASE("a page deep in a docs/ tree is about the repository above the tree", "[doc-claims]") {
   MemoryTree t;
-  t.add_file("tools/packaging/installer/deploy/installer.yaml", pod("installer"));
-  t.add_file("docs/how-to/how-to-use-virtio-fs-with-kata.md",
-             "# Kata Containers with virtio-fs\n"                                        // 1
-             "\n"                                                                        // 2
-             "This document describes the basics of running a kata container.\n"         // 3
-             "\n"                                                                        // 4
-             "For a running Kata container, this setting can be changed at run time.\n"  // 5
-             "\n"                                                                        // 6
-             "- [How to use Kata Containers and CRI-O](how-to-use-crio-and-kata.md)\n"   // 7
-             "\n"                                                                        // 8
-             "The installer runs every pod under Kata.\n");                              // 9
-  Analysis an = analysed(t);
-  const std::string doc = "docs/how-to/how-to-use-virtio-fs-with-kata.md";
-  CHECK(claim_at(an, doc, 3) == nullptr);
-  CHECK(claim_at(an, doc, 5) == nullptr);
-  CHECK(claim_at(an, doc, 7) == nullptr);
-  // A sentence that names what runs under the runtime is still a claim.
-  const Claim* named = claim_at(an, doc, 9);
-  REQUIRE(named != nullptr);
-  CHECK(named->form == ClaimForm::HardenedRuntime);
-  CHECK(inv::judge_claim(an.model, *named).kind == inv::VerdictKind::Contradicted);
+  t.add_file("bin/agent-box", kLauncher);
+  t.add_file("docs/explanations/decisions/0004-isolation.md",
+             "# Isolation\n\nThe sandbox has no Docker socket.\n");
+  t.add_file("website/docs/security.md", "# Security\n\nThe sandbox has no Docker socket.\n");
+  CHECK(reported(t, "SB1101") ==
+        std::vector<std::string>{"docs/explanations/decisions/0004-isolation.md:3",
+                                 "website/docs/security.md:3"});
+  CHECK(reported(t, "SB0032").empty());
 }
 
-TEST_CASE("words that document a variable or change a limit are not claims", "[claims][scope]") {
+TEST_CASE("a test harness is in a README's scope only when the README names it", "[doc-claims]") {
   MemoryTree t;
-  t.add_file("deploy/agent.yaml", pod("agent"));
-  t.add_file("README.md",
-             "# Agent\n"                                                            // 1
-             "\n"                                                                   // 2
-             "- `KERNEL_CPUS_LIMIT` - CPU Limit\n"                                  // 3
-             "- `KERNEL_MEMORY_LIMIT` - MEMORY Limit\n"                             // 4
-             "\n"                                                                   // 5
-             "**Fix**: Use a smaller model or increase the pod's memory limits.\n"  // 6
-             "\n"                                                                   // 7
-             "- **Unprivileged user namespaces** enabled on the host\n"             // 8
-             "\n"                                                                   // 9
-             "This time limit the scope to `connections:write` only.\n"             // 10
-             "\n"                                                                   // 11
-             "Every session has memory and CPU limits.\n");                         // 12
-  Analysis an = analysed(t);
-  for (std::uint32_t line : {3U, 4U, 6U, 8U, 10U}) {
-    INFO("line " << line);
-    CHECK(claim_at(an, "README.md", line) == nullptr);
-  }
-  const Claim* limits = claim_at(an, "README.md", 12);
-  REQUIRE(limits != nullptr);
-  CHECK(limits->form == ClaimForm::MemoryLimit);
+  t.add_file("bin/agent-box",
+             "#!/usr/bin/env bash\nset -euo pipefail\n"
+             "podman run --rm --runtime=runsc --network none agent:1\n");
+  t.add_file("tests/e2e/run.sh", kLauncher);
+  t.add_file("README.md", "# agent-box\n\nThe sandbox has no Docker socket.\n");
+  CHECK(reported(t, "SB1101").empty());
+  t.add_file("SECURITY.md", "# Security\n\n`tests/e2e/run.sh` has no Docker socket.\n");
+  CHECK(reported(t, "SB1101") == std::vector<std::string>{"SECURITY.md:3"});
 }
 
-TEST_CASE("a top-level page of a repository of several projects names the one it describes",
-          "[claims][scope]") {
+// sdlcforge/ai-sandbox's docs name their compose service `ai-sandbox`; in a run over several
+// repositories, YujiSuzuki/ai-sandbox has a service of the same name.
+TEST_CASE("a service name is first the document's own project's", "[doc-claims]") {
   MemoryTree t;
-  t.add_file("tools/packaging/installer/deploy/installer.yaml", pod("installer"));
-  t.add_file("src/tools/csi-plugin/deploy/plugin.yaml", pod("csi-plugin"));
-  t.add_file("tools/testing/webhook/deploy/webhook.yaml", pod("webhook"));
-  t.add_file("sandbox/deploy/sandbox.yaml", pod("sandbox"));
-  t.add_file("docs/security.md",
-             "# Security\n"                               // 1
-             "\n"                                         // 2
-             "The container drops all capabilities.\n");  // 3
-  t.add_file("docs/sandbox.md",
-             "# The sandbox\n"                                           // 1
-             "\n"                                                        // 2
-             "The pods in `sandbox/deploy/` drop all capabilities.\n");  // 3
-  Analysis an = analysed(t);
-  const Claim* unnamed = claim_at(an, "docs/security.md", 3);
-  REQUIRE(unnamed != nullptr);
-  inv::ClaimVerdict v = inv::judge_claim(an.model, *unnamed);
-  CHECK(v.kind == inv::VerdictKind::NotCheckable);
-  CHECK(v.why.find("holds 4 projects") != std::string::npos);
-  CHECK(v.why.find("`sandbox/`") != std::string::npos);
-  const Claim* named = claim_at(an, "docs/sandbox.md", 3);
-  REQUIRE(named != nullptr);
-  inv::ClaimVerdict judged = inv::judge_claim(an.model, *named);
-  REQUIRE(judged.kind == inv::VerdictKind::Contradicted);
-  REQUIRE(judged.contradictions.size() == 1);
-  CHECK(judged.contradictions.front().workload->id.name == "sandbox");
+  t.add_file("one/compose.yaml",
+             "services:\n  ai-sandbox:\n    image: agent:1\n"
+             "    network_mode: none\n    runtime: runsc\n");
+  t.add_file("one/README.md", "# one\n\nThe `ai-sandbox` service has no network.\n");
+  t.add_file("two/compose.yaml", "services:\n  ai-sandbox:\n    image: agent:1\n");
+  CHECK(reported(t, "SB5100").empty());
+  CHECK(reported(t, "SB5101").empty());
 }
 
-TEST_CASE("a repository whose top folder is a project keeps its documents' scope",
-          "[claims][scope]") {
+TEST_CASE("a plan, a proposal or a roadmap claims nothing about today", "[doc-claims]") {
   MemoryTree t;
-  t.add_file("compose.yaml", "services:\n  agent:\n    image: example/agent:1.0\n");
-  t.add_file("tools/a/deploy/a.yaml", pod("a"));
-  t.add_file("tools/b/deploy/b.yaml", pod("b"));
-  t.add_file("tools/c/deploy/c.yaml", pod("c"));
-  t.add_file("docs/security.md", "# Security\n\nThe agent runs under gVisor.\n");
-  Analysis an = analysed(t);
-  const Claim* c = claim_at(an, "docs/security.md", 3);
-  REQUIRE(c != nullptr);
-  CHECK(inv::judge_claim(an.model, *c).kind == inv::VerdictKind::Contradicted);
+  t.add_file("bin/agent-box", kLauncher);
+  t.add_file("docs/plans/api-v2.md", "# API v2\n\nThe sandbox has no Docker socket.\n");
+  t.add_file("docs/ROADMAP.md", "# Roadmap\n\nThe sandbox has no Docker socket.\n");
+  CHECK(reported(t, "SB1101").empty());
+  CHECK(reported(t, "SB0032").empty());
 }
 
 }  // namespace doc_claims_scope_test

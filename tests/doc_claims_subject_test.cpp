@@ -1,0 +1,142 @@
+// Which sentences of a document are claims about the repository's workloads, and which
+// workloads (issue 35): a how-to page that tells the reader to run a runtime, a list that
+// documents environment variables and a changed limit claim nothing; a top-level docs/ page of
+// a repository that holds several projects, none of them named, cannot be checked against all
+// of them (kata-containers' docs against its installer, CSI plugin and webhook).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "analyzer/check/catalog.h"
+#include "analyzer/check/runner.h"
+#include "analyzer/config/config.h"
+#include "analyzer/pipeline/analysis.h"
+#include "analyzer/source/memory_tree.h"
+#include "invariants/doc_claims.h"
+
+// Each test file in its own namespace: the test binary is built in unity batches
+// (docs/architecture.md, "Build and test times"), where helpers of the same name would meet.
+namespace doc_claims_subject_test {
+
+using namespace sbr;
+
+namespace {
+
+Analysis analysed(const MemoryTree& t) {
+  return analyze(t, Config{}, AnalyzeOptions{});
+}
+
+const Claim* claim_at(const Analysis& an, const std::string& doc, std::uint32_t line) {
+  for (const Document& d : an.model.documents) {
+    if (an.model.files.path(d.file) != doc) continue;
+    for (const Claim& c : d.claims) {
+      if (c.at.line == line) return &c;
+    }
+  }
+  return nullptr;
+}
+
+std::string pod(const std::string& name) {
+  return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
+         "\nspec:\n  containers:\n  - name: " + name + "\n    image: example/" + name + ":1.0\n";
+}
+
+}  // namespace
+
+TEST_CASE("a how-to page that tells the reader to run the runtime claims nothing",
+          "[claims][scope]") {
+  MemoryTree t;
+  t.add_file("tools/packaging/installer/deploy/installer.yaml", pod("installer"));
+  t.add_file("docs/how-to/how-to-use-virtio-fs-with-kata.md",
+             "# Kata Containers with virtio-fs\n"                                        // 1
+             "\n"                                                                        // 2
+             "This document describes the basics of running a kata container.\n"         // 3
+             "\n"                                                                        // 4
+             "For a running Kata container, this setting can be changed at run time.\n"  // 5
+             "\n"                                                                        // 6
+             "- [How to use Kata Containers and CRI-O](how-to-use-crio-and-kata.md)\n"   // 7
+             "\n"                                                                        // 8
+             "The installer runs every pod under Kata.\n");                              // 9
+  Analysis an = analysed(t);
+  const std::string doc = "docs/how-to/how-to-use-virtio-fs-with-kata.md";
+  CHECK(claim_at(an, doc, 3) == nullptr);
+  CHECK(claim_at(an, doc, 5) == nullptr);
+  CHECK(claim_at(an, doc, 7) == nullptr);
+  // A sentence that names what runs under the runtime is still a claim.
+  const Claim* named = claim_at(an, doc, 9);
+  REQUIRE(named != nullptr);
+  CHECK(named->form == ClaimForm::HardenedRuntime);
+  CHECK(inv::judge_claim(an.model, *named).kind == inv::VerdictKind::Contradicted);
+}
+
+TEST_CASE("words that document a variable or change a limit are not claims", "[claims][scope]") {
+  MemoryTree t;
+  t.add_file("deploy/agent.yaml", pod("agent"));
+  t.add_file("README.md",
+             "# Agent\n"                                                            // 1
+             "\n"                                                                   // 2
+             "- `KERNEL_CPUS_LIMIT` - CPU Limit\n"                                  // 3
+             "- `KERNEL_MEMORY_LIMIT` - MEMORY Limit\n"                             // 4
+             "\n"                                                                   // 5
+             "**Fix**: Use a smaller model or increase the pod's memory limits.\n"  // 6
+             "\n"                                                                   // 7
+             "- **Unprivileged user namespaces** enabled on the host\n"             // 8
+             "\n"                                                                   // 9
+             "This time limit the scope to `connections:write` only.\n"             // 10
+             "\n"                                                                   // 11
+             "Every session has memory and CPU limits.\n");                         // 12
+  Analysis an = analysed(t);
+  for (std::uint32_t line : {3U, 4U, 6U, 8U, 10U}) {
+    INFO("line " << line);
+    CHECK(claim_at(an, "README.md", line) == nullptr);
+  }
+  const Claim* limits = claim_at(an, "README.md", 12);
+  REQUIRE(limits != nullptr);
+  CHECK(limits->form == ClaimForm::MemoryLimit);
+}
+
+TEST_CASE("a top-level page of a repository of several projects names the one it describes",
+          "[claims][scope]") {
+  MemoryTree t;
+  t.add_file("tools/packaging/installer/deploy/installer.yaml", pod("installer"));
+  t.add_file("src/tools/csi-plugin/deploy/plugin.yaml", pod("csi-plugin"));
+  t.add_file("tools/testing/webhook/deploy/webhook.yaml", pod("webhook"));
+  t.add_file("sandbox/deploy/sandbox.yaml", pod("sandbox"));
+  t.add_file("docs/security.md",
+             "# Security\n"                               // 1
+             "\n"                                         // 2
+             "The container drops all capabilities.\n");  // 3
+  t.add_file("docs/sandbox.md",
+             "# The sandbox\n"                                           // 1
+             "\n"                                                        // 2
+             "The pods in `sandbox/deploy/` drop all capabilities.\n");  // 3
+  Analysis an = analysed(t);
+  const Claim* unnamed = claim_at(an, "docs/security.md", 3);
+  REQUIRE(unnamed != nullptr);
+  inv::ClaimVerdict v = inv::judge_claim(an.model, *unnamed);
+  CHECK(v.kind == inv::VerdictKind::NotCheckable);
+  CHECK(v.why.find("holds 4 projects") != std::string::npos);
+  CHECK(v.why.find("`sandbox/`") != std::string::npos);
+  const Claim* named = claim_at(an, "docs/sandbox.md", 3);
+  REQUIRE(named != nullptr);
+  inv::ClaimVerdict judged = inv::judge_claim(an.model, *named);
+  REQUIRE(judged.kind == inv::VerdictKind::Contradicted);
+  REQUIRE(judged.contradictions.size() == 1);
+  CHECK(judged.contradictions.front().workload->id.name == "sandbox");
+}
+
+TEST_CASE("a repository whose top folder is a project keeps its documents' scope",
+          "[claims][scope]") {
+  MemoryTree t;
+  t.add_file("compose.yaml", "services:\n  agent:\n    image: example/agent:1.0\n");
+  t.add_file("tools/a/deploy/a.yaml", pod("a"));
+  t.add_file("tools/b/deploy/b.yaml", pod("b"));
+  t.add_file("tools/c/deploy/c.yaml", pod("c"));
+  t.add_file("docs/security.md", "# Security\n\nThe agent runs under gVisor.\n");
+  Analysis an = analysed(t);
+  const Claim* c = claim_at(an, "docs/security.md", 3);
+  REQUIRE(c != nullptr);
+  CHECK(inv::judge_claim(an.model, *c).kind == inv::VerdictKind::Contradicted);
+}
+
+}  // namespace doc_claims_subject_test
