@@ -356,7 +356,8 @@ struct Workload {
   };
   std::vector<Feature> features;
   // devcontainer `dockerComposeFile` (paths in the source set) + `service`: the devcontainer
-  // is that compose service; link_launches merges the two into the compose workload.
+  // is that compose service; link_launches merges the two into the compose workload. On a
+  // compose workload a launcher starts (`compose -f a -f b`): the files of its project.
   std::vector<std::string> compose_files;
   Maybe<std::string> compose_service;
   // Compose `depends_on` and `links`: the services of its project it starts after or reaches

@@ -173,6 +173,7 @@ bool compose_from_invocation(const Invocation& inv, const LaunchContext& ctx, Fi
   for (std::size_t k = before; k < out.workloads.size(); ++k) {
     // Rendered by this launcher: link_launches drops the standalone reading of the same files.
     out.workloads[k].id.render_root = script;
+    for (const SourceFile* f : files) out.workloads[k].compose_files.push_back(f->path);
     apply_timeout(inv, args, out.workloads[k]);
   }
   return true;
