@@ -321,4 +321,15 @@ TEST_CASE("cluster tools' configuration files are other YAML, not invalid object
         "applied");
 }
 
+TEST_CASE("a pod named by generateName is named by its prefix", "[k8s]") {
+  // kata-containers' genpolicy test data: `metadata: {generateName: dummy}` (the API server
+  // appends five random characters). Before, the messages read "Pod , container dummy".
+  Model m =
+      model_of({"apiVersion: v1\nkind: Pod\nmetadata:\n  generateName: dummy\n"
+                "spec:\n  containers:\n    - name: dummy\n      image: pause\n"});
+  CHECK(m.problems.empty());
+  const Workload& w = only(m, "dummy");
+  CHECK(w.id.name == "dummy*");
+}
+
 }  // namespace k8s_frontend_test

@@ -255,9 +255,13 @@ void read_object(const Reader& r, const Node* root, int depth) {
     return;
   }
   const Node* meta = root->get("metadata");
+  const Node* generate = meta ? meta->get("generateName") : nullptr;
   if (const Node* n = meta ? meta->get("name") : nullptr; n && n->is_scalar()) {
     obj.name = n->scalar;
-  } else if (meta == nullptr || meta->get("generateName") == nullptr) {
+  } else if (generate != nullptr && generate->is_scalar()) {
+    // The API server appends five random characters: the object is named by its prefix.
+    obj.name = generate->scalar + "*";
+  } else if (generate == nullptr) {
     r.problem(ProblemKind::InvalidObject,
               fmt::format("{} has no metadata.name: the object is invalid and cannot be applied",
                           obj.kind),
