@@ -112,6 +112,8 @@ void check_one_per_place(const std::vector<sbr::Finding>& findings) {
     INFO(f.rule_id.str() << " at line " << f.at.line << ": " << f.message
                          << "\nand: " << it->second);
     CHECK((fresh || !f.at.valid()));
+    // A related location never repeats the finding's own place (issue 34 §4).
+    for (const auto& r : f.related) CHECK_FALSE(r.at == f.at);
   }
 }
 

@@ -132,6 +132,15 @@ std::optional<Severity> severity_of(const Finding& f, const Rule& rule, const Co
   return s;
 }
 
+// A related location at the finding's own place repeats it (issue 34 §4: 438 on the real-world
+// corpus, most the automounted token SB5002 names at the pod it reports): a reader is sent to
+// the place they are already at.
+void drop_related_at_primary(std::vector<Finding>& findings) {
+  for (Finding& f : findings) {
+    std::erase_if(f.related, [&](const Related& r) { return r.at == f.at; });
+  }
+}
+
 struct Finisher {
   const Model& model;
   const Catalog& catalog;
@@ -238,6 +247,7 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   fold_reasons(out, catalog);
   merge_shared(out);
   merge_same_place(out);
+  drop_related_at_primary(out);
   return out;
 }
 
