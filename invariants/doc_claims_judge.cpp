@@ -131,6 +131,12 @@ std::optional<ClaimVerdict> by_mood(const Claim& claim) {
           fmt::format("planned (`{}`): about the future, not the configuration today",
                       claim.marker),
           {}};
+    case ClaimMood::Recorded:
+      return ClaimVerdict{
+          VerdictKind::NotAClaim,
+          fmt::format("release notes (`{}`): what a release changed, not the configuration today",
+                      claim.marker),
+          {}};
     case ClaimMood::Conditional:
       return not_checkable(fmt::format(
           "the sentence makes it conditional (`{}`); a condition in words is not mapped to a "

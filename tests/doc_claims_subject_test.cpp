@@ -139,4 +139,18 @@ TEST_CASE("a repository whose top folder is a project keeps its documents' scope
   CHECK(inv::judge_claim(an.model, *c).kind == inv::VerdictKind::Contradicted);
 }
 
+TEST_CASE("release notes record changes and claim nothing about today", "[claims][scope]") {
+  MemoryTree t;
+  t.add_file("deploy/agent.yaml", pod("agent"));
+  t.add_file("docs/releases/4.1.0.md",
+             "# 4.1.0\n"                                           // 1
+             "\n"                                                  // 2
+             "- The agent pod now has memory and CPU limits.\n");  // 3
+  Analysis an = analysed(t);
+  const Claim* c = claim_at(an, "docs/releases/4.1.0.md", 3);
+  REQUIRE(c != nullptr);
+  CHECK(c->mood == ClaimMood::Recorded);
+  CHECK(inv::judge_claim(an.model, *c).kind == inv::VerdictKind::NotAClaim);
+}
+
 }  // namespace doc_claims_subject_test

@@ -72,6 +72,8 @@ std::string_view claim_mood_name(ClaimMood m) {
       return "advice";
     case ClaimMood::Planned:
       return "planned";
+    case ClaimMood::Recorded:
+      return "recorded";
   }
   return "asserted";
 }

@@ -66,6 +66,7 @@ enum class ClaimMood : std::uint8_t {
   Hedged,       // "optional", "may", "can be"
   Advice,       // an instruction ("add `--cap-drop=ALL`", "should"): not a claim
   Planned,      // the future ("we plan to", "on the roadmap"): not a claim about today
+  Recorded,     // release notes: what a release changed, not the configuration today
 };
 
 struct Claim {

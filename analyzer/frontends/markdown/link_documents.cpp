@@ -149,13 +149,32 @@ std::string planned_folder(std::string_view doc_path) {
   return "";
 }
 
+// Release notes record what a release changed ("increase the memory limit", "drop
+// `privileged: true` from the installer"): kata-containers' docs/releases/4.1.0.md, a
+// CHANGELOG named in `documents:`.
+std::string release_notes(std::string_view doc_path) {
+  std::vector<std::string> parts = path_components(doc_path);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string n = lower(parts[i]);
+    bool last = i + 1 == parts.size();
+    if ((!last &&
+         (n == "releases" || n == "release-notes" || n == "changelog" || n == "changelogs")) ||
+        (last && (n.starts_with("changelog") || n.starts_with("release-notes") ||
+                  n.starts_with("release_notes") || n.starts_with("history")))) {
+      return parts[i];
+    }
+  }
+  return "";
+}
+
 void mark_planned(Document& doc, std::string_view path) {
   std::string folder = planned_folder(path);
-  if (folder.empty()) return;
+  std::string notes = folder.empty() ? release_notes(path) : "";
+  if (folder.empty() && notes.empty()) return;
   for (Claim& c : doc.claims) {
     if (c.mood == ClaimMood::Negated || c.mood == ClaimMood::Advice) continue;
-    c.mood = ClaimMood::Planned;
-    c.marker = folder;
+    c.mood = folder.empty() ? ClaimMood::Recorded : ClaimMood::Planned;
+    c.marker = folder.empty() ? notes : folder;
   }
 }
 
