@@ -74,6 +74,17 @@ Problem out_of_budget(FileId file, const std::string& why) {
           Location{file, 0, 0}};
 }
 
+// An excluded directory listed as one entry says how many files it stands for and why they
+// are not listed one by one.
+std::string excluded_reason(const ExcludedPath& x) {
+  if (x.path.empty() || x.path.back() != '/') return x.reason;
+  return fmt::format(
+      "{} ({}{} file{} below it, not listed one by one: a report lists at most {} "
+      "excluded files)",
+      x.reason, x.all_counted ? "" : "more than ", x.files, x.files == 1 ? "" : "s",
+      kMaxExcludedListed);
+}
+
 // What became of each path the walk met (RunSummary::files), for the reports' run summary.
 void record_files(const SourceSet& sources, const std::vector<FilePart>& parts,
                   const std::vector<bool>& consumed, Model& model) {
@@ -106,8 +117,10 @@ void record_files(const SourceSet& sources, const std::vector<FilePart>& parts,
       out.push_back({p.at.file, FileStatus::Skipped, p.message});
     }
   }
+  for (const ExcludedPath& x : sources.excluded_paths)
+    out.push_back({kNoFile, FileStatus::Excluded, excluded_reason(x), x.path, x.files});
   std::stable_sort(out.begin(), out.end(), [&](const FileRecord& x, const FileRecord& y) {
-    return model.files.path(x.file) < model.files.path(y.file);
+    return x.path_in(model.files) < y.path_in(model.files);
   });
 }
 
