@@ -209,7 +209,7 @@ Exec::Flow Exec::guard(const Node& n, const Value& dot) {
   }
   guard_at_ = outer;
   bool t = truthy(v);
-  GuardSeen g{n.at, v.from, v.path, v.kind == Kind::Bool, t, {}};
+  GuardSeen g{n.at, v.from, v.path, v.kind == Kind::Bool, t, {}, {}};
   if (guards_ && !v.path.empty()) guards_->push_back(g);
   // Only the template's own text keeps its offsets: an include's output is re-based.
   if (depth_ == 0) note_skipped(t ? n.otherwise.get() : n.body.get(), g);
@@ -371,7 +371,7 @@ void Exec::note_comparison(const Value& x, const Value& y) {
   if (!values.is_string() || !literal.is_string() || values.path.empty() || !literal.path.empty())
     return;
   guards_->push_back(
-      {guard_at_, values.from, values.path, false, values.s == literal.s, literal.s});
+      {guard_at_, values.from, values.path, false, values.s == literal.s, literal.s, {}});
 }
 
 // A field of a map: its type's method of that name, else its key (Go's evalField order).
