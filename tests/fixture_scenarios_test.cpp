@@ -58,7 +58,8 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "helm/sandbox-switches",
                           "helm/packaged-subchart",
                           "helm/build-service",
-                          "helm/app-platform"}) {
+                          "helm/app-platform",
+                          "helm/node-agent"}) {
     DYNAMIC_SECTION(dir) {
       auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/" + dir, {}, true);
       INFO(r.describe());

@@ -125,6 +125,8 @@ std::string_view file_status_name(FileStatus s) {
       return "not-applicable";
     case FileStatus::Skipped:
       return "skipped";
+    case FileStatus::Excluded:
+      return "excluded";
   }
   return "skipped";
 }

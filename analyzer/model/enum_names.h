@@ -19,7 +19,7 @@ std::optional<Engine> parse_engine(std::string_view s);
 std::string_view mount_kind_name(MountKind k);  // Kubernetes spelling: hostPath, emptyDir, ...
 std::string_view dest_kind_name(DestKind d);
 std::string_view qos_name(QosClass q);
-std::string_view file_status_name(FileStatus s);  // analysed, not-applicable, skipped
+std::string_view file_status_name(FileStatus s);  // analysed, not-applicable, skipped, excluded
 
 // The rule language's and the model dump's spelling of the other model enums (kebab-case, or the
 // input's own spelling where it has one: `RuntimeDefault`, `hostPath`).

@@ -80,12 +80,20 @@ struct FileTable {
 
 // What became of one input path (docs/robustness.md): every file the walk met is analysed, not
 // a format sbreview reads, or skipped for a reason that is also an invariant-0 finding.
-enum class FileStatus : std::uint8_t { Analysed, NotApplicable, Skipped };
+// Excluded: kept out by the configuration (`exclude:`, outside `include:`); never read.
+enum class FileStatus : std::uint8_t { Analysed, NotApplicable, Skipped, Excluded };
 
 struct FileRecord {
   FileId file = kNoFile;
   FileStatus status = FileStatus::Analysed;
   std::string reason;  // why skipped or not applicable; how analysed when not read directly
+  // An excluded path has no file id: its path, and the files it stands for (a directory
+  // listed as one entry past the report's cap, docs/robustness.md).
+  std::string path;
+  std::uint32_t count = 1;
+  const std::string& path_in(const FileTable& table) const {
+    return file == kNoFile ? path : table.path(file);
+  }
 };
 
 struct RunSummary {

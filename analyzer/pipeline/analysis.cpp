@@ -74,6 +74,17 @@ Problem out_of_budget(FileId file, const std::string& why) {
           Location{file, 0, 0}};
 }
 
+// An excluded directory listed as one entry says how many files it stands for and why they
+// are not listed one by one.
+std::string excluded_reason(const ExcludedPath& x) {
+  if (x.path.empty() || x.path.back() != '/') return x.reason;
+  return fmt::format(
+      "{} ({}{} file{} below it, not listed one by one: a report lists at most {} "
+      "excluded files)",
+      x.reason, x.all_counted ? "" : "more than ", x.files, x.files == 1 ? "" : "s",
+      kMaxExcludedListed);
+}
+
 // What became of each path the walk met (RunSummary::files), for the reports' run summary.
 void record_files(const SourceSet& sources, const std::vector<FilePart>& parts,
                   const std::vector<bool>& consumed, Model& model) {
@@ -85,29 +96,34 @@ void record_files(const SourceSet& sources, const std::vector<FilePart>& parts,
     }
     return "not read";
   };
+  auto add = [&](FileId id, FileStatus status, std::string reason) {
+    out.push_back({id, status, std::move(reason), {}, 1});
+  };
   for (size_t i = 0; i < files; ++i) {
     const SourceFile& f = sources.files[i];
     if (!f.readable) {
-      out.push_back({f.id, FileStatus::Skipped, walk_problem(f.id)});
+      add(f.id, FileStatus::Skipped, walk_problem(f.id));
     } else if (!parts[i].skipped.empty()) {
-      out.push_back({f.id, FileStatus::Skipped, parts[i].skipped});
+      add(f.id, FileStatus::Skipped, parts[i].skipped);
     } else if (f.type == FileType::Other) {
-      out.push_back({f.id, FileStatus::NotApplicable, "not a format sbreview reads"});
+      add(f.id, FileStatus::NotApplicable, "not a format sbreview reads");
     } else if (f.type == FileType::Config) {
-      out.push_back({f.id, FileStatus::NotApplicable, "the configuration, read before the walk"});
+      add(f.id, FileStatus::NotApplicable, "the configuration, read before the walk");
     } else {
-      out.push_back({f.id, FileStatus::Analysed,
-                     consumed[i] ? "read through the chart or overlay it renders in" : ""});
+      add(f.id, FileStatus::Analysed,
+          consumed[i] ? "read through the chart or overlay it renders in" : "");
     }
   }
   // Paths that never became files: links out of the root, special files, submodules...
   for (const Problem& p : sources.problems) {
     if (p.at.file != kNoFile && p.at.file >= files) {
-      out.push_back({p.at.file, FileStatus::Skipped, p.message});
+      add(p.at.file, FileStatus::Skipped, p.message);
     }
   }
+  for (const ExcludedPath& x : sources.excluded_paths)
+    out.push_back({kNoFile, FileStatus::Excluded, excluded_reason(x), x.path, x.files});
   std::stable_sort(out.begin(), out.end(), [&](const FileRecord& x, const FileRecord& y) {
-    return model.files.path(x.file) < model.files.path(y.file);
+    return x.path_in(model.files) < y.path_in(model.files);
   });
 }
 

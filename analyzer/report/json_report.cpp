@@ -192,9 +192,12 @@ void write_json(const ReportContext& ctx, std::ostream& out) {
   auto files = [&ctx, &redact](const report::ElementSink& sink) {
     for (const FileRecord& f : ctx.model.summary.files) {
       Json j;
-      j["path"] = redact(ctx.model.files.path(f.file));
+      const std::string& path = f.path_in(ctx.model.files);
+      j["path"] = redact(path);
       j["status"] = file_status_name(f.status);
       j["reason"] = f.reason.empty() ? Json(nullptr) : Json(redact(f.reason));
+      // An excluded directory listed as one entry: how many files it stands for.
+      if (!path.empty() && path.back() == '/') j["files"] = f.count;
       sink(j);
     }
   };

@@ -158,20 +158,24 @@ std::string invariant_label(int invariant) {
   return std::to_string(invariant);
 }
 
-// "12 files (3 not applicable, 1 skipped)": what became of every path the walk met.
+// "12 files (3 not applicable, 1 skipped, 40 excluded)": what became of every path the walk
+// met; an excluded directory listed as one entry counts its files.
 std::string files_phrase(const RunSummary& run) {
-  size_t analysed = run.files_seen, not_applicable = 0, skipped = 0;
+  size_t analysed = run.files_seen, not_applicable = 0, skipped = 0, excluded = 0;
   if (!run.files.empty()) {
     analysed = 0;
     for (const FileRecord& f : run.files) {
       (f.status == FileStatus::Analysed        ? analysed
        : f.status == FileStatus::NotApplicable ? not_applicable
-                                               : skipped) += 1;
+       : f.status == FileStatus::Skipped       ? skipped
+                                               : excluded) += f.count;
     }
   }
   std::string text = fmt::format("{} file{}", analysed, analysed == 1 ? "" : "s");
-  if (not_applicable + skipped > 0) {
-    text += fmt::format(" ({} not applicable, {} skipped)", not_applicable, skipped);
+  if (not_applicable + skipped > 0 || excluded > 0) {
+    text += fmt::format(" ({} not applicable, {} skipped", not_applicable, skipped);
+    if (excluded > 0) text += fmt::format(", {} excluded", excluded);
+    text += ")";
   }
   return text;
 }

@@ -43,11 +43,25 @@ struct WalkOptions {
   std::uint64_t max_file_bytes = kDefaultMaxFileBytes;
 };
 
+// A path the configuration keeps out of the analysis (`exclude:`, or outside `include:`),
+// listed so that every file is accounted for (docs/robustness.md). Files are listed one by
+// one up to kMaxExcludedListed per run; past that, an excluded directory is one entry that
+// stands for the files below it.
+struct ExcludedPath {
+  std::string path;  // a file, or a directory with a trailing '/' whose files are not listed
+  std::string reason;
+  std::uint32_t files = 1;  // the files it stands for
+  bool all_counted = true;  // false: more than kMaxExcludedCounted files were below it
+};
+inline constexpr std::size_t kMaxExcludedListed = 1000;
+inline constexpr std::uint32_t kMaxExcludedCounted = 100000;  // per excluded directory
+
 struct SourceSet {
   std::vector<SourceFile> files;  // sorted by path; files[i].id == i
   std::vector<Problem> problems;
   std::uint32_t symlinks_inside = 0;  // links inside the root: their targets are read directly
   std::uint32_t excluded = 0;
+  std::vector<ExcludedPath> excluded_paths;  // sorted by path
 };
 
 // One place to start a walk: a directory or a file in a tree.

@@ -25,8 +25,66 @@ struct Walker {
   const WalkOptions& options;
   const SourceRoot& root;
   SourceSet& out;
+  std::size_t& listed;                                // excluded files listed one by one
   std::vector<Entry> found;                           // rel relative to the root
   std::vector<std::pair<std::string, Skip>> skipped;  // the same
+  std::vector<ExcludedPath> excluded_paths;           // the same
+
+  // Why the configuration keeps `rel` out ("" when nothing in it does: `.git`, `.sbreview`).
+  std::string exclusion(const std::string& rel, const std::string& name) const {
+    if (name == ".git" || rel == ".sbreview") return {};
+    for (const auto& e : options.excludes) {
+      if (below(rel, e)) return "excluded by .sbreview.yaml exclude: " + e;
+    }
+    std::string includes;
+    for (const auto& i : options.includes) includes += (includes.empty() ? "" : ", ") + i;
+    return "not below .sbreview.yaml include: " + includes;
+  }
+
+  // The files below an excluded directory, listed when they fit under kMaxExcludedListed,
+  // else counted (up to kMaxExcludedCounted) into one entry. Links are not followed.
+  void collect(const std::string& path, const std::string& rel, int depth,
+               std::vector<std::string>& files, std::uint32_t& count) const {
+    std::vector<TreeEntry> entries;
+    if (depth > kMaxWalkDepth || !root.tree->list(path, entries)) return;
+    std::sort(entries.begin(), entries.end(),
+              [](const TreeEntry& a, const TreeEntry& b) { return a.name < b.name; });
+    for (const auto& e : entries) {
+      if (count >= kMaxExcludedCounted) return;
+      std::string child = join_path(rel, e.name);
+      if (e.kind == EntryKind::Directory) {
+        collect(join_path(path, e.name), child, depth + 1, files, count);
+      } else if (e.kind != EntryKind::Missing) {
+        ++count;
+        if (listed + files.size() < kMaxExcludedListed) files.push_back(child);
+      }
+    }
+  }
+
+  void note_excluded(const TreeEntry& e, const std::string& path, const std::string& rel,
+                     int depth) {
+    std::string why = exclusion(rel, e.name);
+    if (why.empty() || e.kind == EntryKind::Missing) return;
+    if (e.kind != EntryKind::Directory) {
+      excluded_paths.push_back({rel, why, 1, true});
+      ++listed;
+      return;
+    }
+    std::vector<std::string> files;
+    std::uint32_t count = 0;
+    collect(path, rel, depth + 1, files, count);
+    if (files.size() == count && count < kMaxExcludedCounted) {
+      for (std::string& f : files) excluded_paths.push_back({std::move(f), why, 1, true});
+      listed += files.size();
+    } else {
+      excluded_paths.push_back({rel + "/", why, count, count < kMaxExcludedCounted});
+    }
+  }
+
+  static bool below(const std::string& a, const std::string& prefix) {
+    return a == prefix || (a.size() > prefix.size() && a.compare(0, prefix.size(), prefix) == 0 &&
+                           a[prefix.size()] == '/');
+  }
 
   bool excluded(const std::string& rel, const std::string& name) const {
     // The top-level `.sbreview/` holds the repository's own rules and their fixtures:
@@ -47,10 +105,6 @@ struct Walker {
   // or a file not below one.
   bool outside_includes(const std::string& rel, bool dir) const {
     if (options.includes.empty()) return false;
-    auto below = [](const std::string& a, const std::string& prefix) {
-      return a == prefix || (a.size() > prefix.size() && a.compare(0, prefix.size(), prefix) == 0 &&
-                             a[prefix.size()] == '/');
-    };
     for (const auto& i : options.includes) {
       if (below(rel, i) || (dir && below(i, rel))) return false;
     }
@@ -105,6 +159,7 @@ struct Walker {
       if (excluded(child_rel, e.name) ||
           outside_includes(child_rel, e.kind == EntryKind::Directory)) {
         ++out.excluded;
+        note_excluded(e, join_path(path, e.name), child_rel, depth);
         continue;
       }
       visit_entry(e, join_path(path, e.name), child_rel, depth);
@@ -126,14 +181,19 @@ std::string prefix_of(const SourceRoot& root, size_t roots) {
 }
 
 void walk_root(const SourceRoot& root, size_t roots, const WalkOptions& options, SourceSet& out,
-               std::vector<Entry>& entries, std::vector<std::pair<std::string, Skip>>& skipped) {
+               std::vector<Entry>& entries, std::vector<std::pair<std::string, Skip>>& skipped,
+               std::size_t& listed) {
   switch (root.tree->kind(root.at)) {
     case EntryKind::Directory: {
-      Walker w{options, root, out, {}, {}};
+      Walker w{options, root, out, listed, {}, {}, {}};
       w.visit_dir(root.at, "", 0);
       std::string prefix = prefix_of(root, roots);
       for (auto& e : w.found) entries.push_back({prefix + e.rel, e.tree, std::move(e.path)});
       for (auto& [rel, why] : w.skipped) skipped.emplace_back(prefix + rel, why);
+      for (auto& x : w.excluded_paths) {
+        x.path = prefix + x.path;
+        out.excluded_paths.push_back(std::move(x));
+      }
       break;
     }
     case EntryKind::File:
@@ -212,7 +272,16 @@ SourceSet walk_trees(const std::vector<SourceRoot>& roots, const WalkOptions& op
   SourceSet out;
   std::vector<Entry> entries;
   std::vector<std::pair<std::string, Skip>> skipped;
-  for (const auto& root : roots) walk_root(root, roots.size(), options, out, entries, skipped);
+  std::size_t listed = 0;
+  for (const auto& root : roots)
+    walk_root(root, roots.size(), options, out, entries, skipped, listed);
+  std::stable_sort(out.excluded_paths.begin(), out.excluded_paths.end(),
+                   [](const ExcludedPath& a, const ExcludedPath& b) { return a.path < b.path; });
+  // The same path reached through two roots (`check . k8s`) is listed once.
+  out.excluded_paths.erase(
+      std::unique(out.excluded_paths.begin(), out.excluded_paths.end(),
+                  [](const ExcludedPath& a, const ExcludedPath& b) { return a.path == b.path; }),
+      out.excluded_paths.end());
   std::stable_sort(entries.begin(), entries.end(),
                    [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
   // The same file reached through two roots (`check . k8s`) is read once.

@@ -196,6 +196,18 @@ def helm_slow_chart_meets_the_wall_clock():
     return files, ("wall-clock limit of 3 s", "the pod may be left out")
 
 
+@case
+def helm_privileged_only_on_upgrade():
+    """A privileged pod that helm renders only on an upgrade, or when a cluster lacks an object
+    (`lookup`): the first install sbreview renders has neither."""
+    pod = POD.replace("beside", "upgrade")
+    templates = {"upgrade.yaml": "{{- if .Release.IsUpgrade }}\n" + pod + "{{- end }}\n",
+                 "lookup.yaml": '{{- if (lookup "v1" "Pod" "" "x") }}\n' + pod + "{{- end }}\n"}
+    return chart({}, templates), [
+        "chart/templates/upgrade.yaml:11:", "[only when `.Release.IsUpgrade=true`",
+        "chart/templates/lookup.yaml:1:", "decided by `lookup`"]
+
+
 # ---- memory and time: bash and Dockerfiles ------------------------------------------------------
 
 @case

@@ -121,9 +121,9 @@ Value release_object(const ReleaseSettings& r) {
   return Value::new_map({{"Name", Value::string(r.name)},
                          {"Namespace", Value::string(r.ns)},
                          {"Service", Value::string("Helm")},
-                         {"Revision", Value::integer(1)},
-                         {"IsInstall", Value::boolean(true)},
-                         {"IsUpgrade", Value::boolean(false)}});
+                         {"Revision", Value::integer(r.upgrade ? 2 : 1)},
+                         {"IsInstall", Value::boolean(!r.upgrade)},
+                         {"IsUpgrade", Value::boolean(r.upgrade)}});
 }
 
 Value capabilities_object(const ReleaseSettings& r) {

@@ -20,6 +20,9 @@ struct ReleaseSettings {
   std::string ns = kNamespace;
   std::string kube_version = kKubeVersion;  // "v1.33.0": --kube-version, normalised
   std::vector<std::string> api_versions;    // --api-versions, added to the built-in ones
+  // A first install (`IsInstall`, revision 1) as helm template renders it, or an upgrade
+  // (`IsUpgrade`, revision 2): the switch of a chart whose guards read them (placeholders.h).
+  bool upgrade = false;
 };
 
 Value release_object(const ReleaseSettings& r);

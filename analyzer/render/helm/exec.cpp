@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "analyzer/render/helm/funcs.h"
+#include "analyzer/render/helm/placeholders.h"
 
 namespace sbr::render::helm {
 
@@ -200,10 +201,15 @@ Exec::Flow Exec::node(const Node& n, const Value& dot) {
 
 Exec::Flow Exec::guard(const Node& n, const Value& dot) {
   Location outer = std::exchange(guard_at_, n.at);
-  Value v = pipeline(*n.pipe, dot);
+  Value v;
+  {
+    PlaceholderScope placeholders(*this);
+    v = pipeline(*n.pipe, dot);
+    placeholders.decided(n.at, truthy(v));
+  }
   guard_at_ = outer;
   bool t = truthy(v);
-  GuardSeen g{n.at, v.from, v.path, v.kind == Kind::Bool, t, {}};
+  GuardSeen g{n.at, v.from, v.path, v.kind == Kind::Bool, t, {}, {}};
   if (guards_ && !v.path.empty()) guards_->push_back(g);
   // Only the template's own text keeps its offsets: an include's output is re-based.
   if (depth_ == 0) note_skipped(t ? n.otherwise.get() : n.body.get(), g);
@@ -326,6 +332,8 @@ Value Exec::fields(Value v, const std::vector<std::string>& names, std::vector<V
     if (!v.is_map())
       throw RenderError(fmt::format("can't evaluate field {} in type {}", name, type_name(v)), at);
     Value next = member(v, name);
+    if (placeholders_ && v.map.get() == release_ && is_upgrade_placeholder(name))
+      note_placeholder("Release." + name);
     if (next.kind == Kind::Method) {
       std::vector<Value> none;
       next = (*next.method)(last && args ? *args : none);
@@ -363,7 +371,7 @@ void Exec::note_comparison(const Value& x, const Value& y) {
   if (!values.is_string() || !literal.is_string() || values.path.empty() || !literal.path.empty())
     return;
   guards_->push_back(
-      {guard_at_, values.from, values.path, false, values.s == literal.s, literal.s});
+      {guard_at_, values.from, values.path, false, values.s == literal.s, literal.s, {}});
 }
 
 // A field of a map: its type's method of that name, else its key (Go's evalField order).
@@ -462,9 +470,14 @@ Value Exec::call(const std::string& name, const Command& c, const Value& dot, co
                                   "chart engine)",
                                   name),
                       c.at);
+  if (placeholders_ && is_placeholder_function(name)) note_placeholder(name);
   std::vector<Value> args;
   args.reserve(c.args.size());
-  for (std::size_t k = 1; k < c.args.size(); ++k) args.push_back(arg(c.args[k], dot));
+  for (std::size_t k = 1; k < c.args.size(); ++k) {
+    // ternary's condition decides between its operands as a guard decides between branches.
+    bool condition = name == "ternary" && !piped && k + 1 == c.args.size();
+    args.push_back(condition ? condition_arg(c.args[k], dot, c.at) : arg(c.args[k], dot));
+  }
   if (piped) args.push_back(*piped);
   // Go's `call` names its callee as the template wrote it: the text goes first.
   if (name == "call" && !args.empty())

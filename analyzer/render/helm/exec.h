@@ -50,6 +50,9 @@ struct GuardSeen {
   // A string the guard compared the value with (`eq .Values.builder "dind"`): a case of an
   // enumeration, which a consumer can choose as they flip a boolean.
   std::string alternative;
+  // A placeholder the guard's pipeline read (`Release.IsUpgrade`, `lookup`): what only a real
+  // install knows decided it (placeholders.h). Such a guard has no values `path`.
+  std::string placeholder;
 };
 
 // A branch a guard did not take: where its text would have gone, and the YAML keys its own
@@ -103,7 +106,7 @@ constexpr std::uint64_t kElementBytes = 64;
 
 class Exec {
  public:
-  Exec(TemplateSet& set, Value root) : set_(set), root_(std::move(root)) {}
+  Exec(TemplateSet& set, Value root);
 
   // Runs `nodes` with `dot` into `out`.
   void run(const NodeList& nodes, const Value& dot, Output& out);
@@ -146,6 +149,25 @@ class Exec {
   Flow node(const Node& n, const Value& dot);
   Flow guard(const Node& n, const Value& dot);
   void note_skipped(const NodeList* branch, const GuardSeen& g);
+  // While a guard's condition (or ternary's) runs, with recorded guards: the placeholders it
+  // reads (placeholders.cpp), a field of .Release or a call of `lookup`, `now`, `rand*`...
+  class PlaceholderScope {
+   public:
+    explicit PlaceholderScope(Exec& e);
+    ~PlaceholderScope();
+    PlaceholderScope(const PlaceholderScope&) = delete;
+    PlaceholderScope& operator=(const PlaceholderScope&) = delete;
+    // Each placeholder read becomes a guard at `at`; the enclosing condition read it too.
+    void decided(const Location& at, bool truth);
+
+   private:
+    Exec& e_;
+    std::vector<std::string> seen_;
+    std::vector<std::string>* outer_;
+  };
+  void note_placeholder(const std::string& name);
+  // An operand that decides like a guard (ternary's condition), its placeholders noted at `at`.
+  Value condition_arg(const Arg& a, const Value& dot, const Location& at);
   Flow range(const Node& n, const Value& dot);
   Flow range_item(const Node& n, const Value& key, const Value& item);
   void text(const Node& n);
@@ -177,7 +199,9 @@ class Exec {
   std::vector<ValueRead>* reads_ = nullptr;
   const std::vector<const Map*>* roots_ = nullptr;
   const std::vector<const Map*>* stand_ins_ = nullptr;
-  Location guard_at_;  // the guard whose pipeline runs, for note_comparison
+  Location guard_at_;             // the guard whose pipeline runs, for note_comparison
+  const Map* release_ = nullptr;  // the dot's .Release, whose IsUpgrade... are placeholders
+  std::vector<std::string>* placeholders_ = nullptr;  // read by the guard pipeline under way
   std::optional<StandInRead>* stand_in_read_ = nullptr;
   static Value member(const Value& m, const std::string& name);
   bool is_stand_in(const Value& v) const;

@@ -9,6 +9,7 @@
 #include "analyzer/render/helm/switches.h"
 
 #include "analyzer/render/helm/manifests.h"
+#include "analyzer/render/helm/placeholders.h"
 
 #include <fmt/format.h>
 
@@ -26,6 +27,7 @@ struct Switch {
   // A string value's case a guard compared it with (`eq .Values.builder "pink"`), and the
   // string it has: rendered as that case instead of flipped.
   std::string alternative, current;
+  bool upgrade = false;  // not a value: the release rendered as an upgrade (placeholders.h)
 
   std::string rendered() const {
     return alternative.empty() ? (value ? "false" : "true") : alternative;
@@ -33,7 +35,19 @@ struct Switch {
   std::string by_default() const {
     return alternative.empty() ? (value ? "true" : "false") : current;
   }
+  std::string described(const std::string& chart) const {
+    if (upgrade)
+      return fmt::format(
+          "on an upgrade of chart {} (`.Release.IsUpgrade=true`, `IsInstall` "
+          "false, revision 2)",
+          chart);
+    return fmt::format("with `{}={}` (a non-default value of chart {})", path, rendered(), chart);
+  }
 };
+
+// The release rendered as an upgrade, when IsUpgrade, IsInstall or Revision decided a guard.
+// It comes first, so that the bound on switches never leaves it out.
+const char* const kUpgradePath = ".Release.IsUpgrade";
 
 // The key path under which each chart's own values.yaml is seen from the top: a subchart's
 // defaults are its parent's `values.<alias or name>`.
@@ -67,7 +81,9 @@ std::vector<Switch> find_switches(const Chart& pristine, const Value& values,
   std::map<FileId, std::string> prefixes;
   values_prefixes(pristine, "", prefixes, 0);
   std::vector<Switch> found;
+  if (upgrade_decides(guards)) found.push_back({kUpgradePath, false, {}, {}, {}, true});
   for (const GuardSeen& g : guards) {
+    if (!g.placeholder.empty()) continue;
     std::string path = top_path(g.values, g.path, prefixes);
     if (std::any_of(found.begin(), found.end(), [&](const Switch& s) {
           return s.path == path && s.alternative == g.alternative;
@@ -177,12 +193,10 @@ void report_new_failures(const ChartRender& base, const ChartRender& flipped, co
     // A dependency that is not vendored fails the default render's templates too, each with its
     // finding; that a guarded one fails the same way adds nothing a reviewer can act on.
     if (known || p.cause == Cause::Environment) continue;
-    out.problems.push_back(
-        {ProblemKind::SwitchNotRendered,
-         fmt::format("with `{}={}` (a non-default value of chart {}), {}; what that render "
-                     "would produce is not analysed",
-                     s.path, s.rendered(), chart.name, p.message),
-         p.at});
+    out.problems.push_back({ProblemKind::SwitchNotRendered,
+                            fmt::format("{}, {}; what that render would produce is not analysed",
+                                        s.described(chart.name), p.message),
+                            p.at});
   }
 }
 
@@ -217,6 +231,15 @@ std::vector<std::string> readers_of(const std::string& path, const ChartRender& 
   return names;
 }
 
+Value switched_values(const Value& values, const Switch& s) {
+  Value flipped = deep_copy(values);
+  Value v = *find_path(values, s.path);
+  v.b = !v.b;
+  if (!s.alternative.empty()) v.s = s.alternative;
+  set_path(flipped, s.path, v);
+  return flipped;
+}
+
 }  // namespace
 
 std::vector<std::string> switch_readers(const Chart& pristine, const ChartRender& base,
@@ -229,6 +252,7 @@ std::vector<std::string> switch_readers(const Chart& pristine, const ChartRender
 void flip_switches(const Chart& pristine, const Value& values, const Rendering& base,
                    const ChartSettings& settings, unsigned max_switches, RenderOutput& out) {
   std::vector<Switch> switches = find_switches(pristine, values, base.render.guards);
+  report_placeholder_guards(pristine.name, base.render.guards, out);
   if (switches.size() > max_switches) report_bound(switches, max_switches, pristine, out);
   std::map<FileId, std::string> prefixes;
   values_prefixes(pristine, "", prefixes, 0);
@@ -237,13 +261,11 @@ void flip_switches(const Chart& pristine, const Value& values, const Rendering& 
   quiet.reuse = &base.render;
   for (std::size_t k = 0; k < switches.size() && k < max_switches; ++k) {
     const Switch& s = switches[k];
-    Value flipped = deep_copy(values);
-    Value v = *find_path(values, s.path);
-    v.b = !v.b;
-    if (!s.alternative.empty()) v.s = s.alternative;
-    set_path(flipped, s.path, v);
+    Value flipped = s.upgrade ? values : switched_values(values, s);
     std::vector<std::string> rerun = readers_of(s.path, base.render, prefixes);
-    quiet.rerun = &rerun;
+    // Which templates read .Release is not recorded: an upgrade runs them all again.
+    quiet.rerun = s.upgrade ? nullptr : &rerun;
+    quiet.release.upgrade = s.upgrade;
     Rendering r = render_values(pristine, flipped, quiet);
     report_new_failures(base.render, r.render, s, pristine, out);
     std::vector<std::string> replaced = replaced_templates(base.render, r.render);
