@@ -40,7 +40,7 @@ void judge_writable_binds(const Model& model, const Workload& w, FactFindings& o
       what = fmt::format(
           "mounts host path {} writable at {}, outside the workspace ({}): whatever the agent "
           "writes there persists on the host",
-          m.source, m.target, workspace_text(model));
+          m.shown_source(), m.shown_target(), workspace_text(model));
     } else if (first_workspace_mount == nullptr) {
       first_workspace_mount = &m;
       continue;
@@ -48,7 +48,7 @@ void judge_writable_binds(const Model& model, const Workload& w, FactFindings& o
       what = fmt::format(
           "mounts a second writable host path {} at {} (the first is {}): each writable host "
           "path is one more place the agent's writes reach the host",
-          m.source, m.target, first_workspace_mount->source);
+          m.shown_source(), m.shown_target(), first_workspace_mount->shown_source());
     }
     out.add(w, rule::writable_mount_outside_workspace, std::move(what), mount_anchor(w, m),
             fact_of(c, m), mount_related(m));
@@ -76,13 +76,14 @@ void judge_nested_read_only(const Workload& w, FactFindings& out) {
       std::string rel = child.target.substr(parent.target.size());
       if (!rel.empty() && rel.front() == '/') rel.erase(0, 1);
       auto related = mount_related(child);
-      related.push_back({mount_anchor(w, parent).at,
-                         fmt::format("writable mount of {} at {}", parent.source, parent.target)});
+      related.push_back(
+          {mount_anchor(w, parent).at, fmt::format("writable mount of {} at {}",
+                                                   parent.shown_source(), parent.shown_target())});
       out.add(w, rule::read_only_mount_inside_writable_mount,
-              MessageArgs{{"source", child.source},
-                          {"target", child.target},
-                          {"parent_source", parent.source},
-                          {"parent_target", parent.target},
+              MessageArgs{{"source", child.shown_source()},
+                          {"target", child.shown_target()},
+                          {"parent_source", parent.shown_source()},
+                          {"parent_target", parent.shown_target()},
                           {"child", rel}},
               mount_anchor(w, child), "mount:" + cs + "->" + child.target + "#inside", related);
       break;
@@ -100,9 +101,10 @@ void judge_env_files_in_workspace(const Workload& w, FactFindings& out) {
     for (const Mount& m : w.mounts) {
       if (!writable_bind(m) || !engine::path_within(file, engine::normalize_path(m.source)))
         continue;
-      out.add(w, rule::launch_config_from_workspace,
-              MessageArgs{{"file", b.name}, {"source", m.source}, {"target", m.target}}, b.from,
-              "env-file:" + file, mount_related(m));
+      out.add(
+          w, rule::launch_config_from_workspace,
+          MessageArgs{{"file", b.name}, {"source", m.shown_source()}, {"target", m.shown_target()}},
+          b.from, "env-file:" + file, mount_related(m));
       break;
     }
   }

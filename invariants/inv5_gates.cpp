@@ -250,9 +250,10 @@ void check_gate_config_writable(const Model& model, const Workload& w, FactFindi
       if (held.empty()) continue;
       std::vector<Related> related = mount_related(m);
       related.push_back({g.from.at, "the gate: " + gate_label(g)});
-      out.add(w, rule::gate_config_writable_by_workload,
-              MessageArgs{{"source", m.source}, {"target", m.target}, {"file", held}},
-              mount_anchor(w, m), "egress-gate-file:" + files.front(), related);
+      out.add(
+          w, rule::gate_config_writable_by_workload,
+          MessageArgs{{"source", m.shown_source()}, {"target", m.shown_target()}, {"file", held}},
+          mount_anchor(w, m), "egress-gate-file:" + files.front(), related);
       break;
     }
   }

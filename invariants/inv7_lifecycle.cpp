@@ -56,17 +56,18 @@ void check_home_volume(const Workload& w, Findings& out) {
     if (first == nullptr) {
       first = &m;
     } else {
-      more.push_back({at.at, fmt::format("also persistent at {}", m.target)});
+      more.push_back({at.at, fmt::format("also persistent at {}", m.shown_target())});
     }
   }
   if (first == nullptr) return;
   const Provenance& at = first->mount_from.at.valid() ? first->mount_from : first->source_from;
-  std::string src = first->source.empty() ? first->volume_name : first->source;
-  Finding f = make(w, rule::persistent_home_volume,
-                   fmt::format("{} mounts {} `{}` at {}: a home directory that outlives the run "
-                               "carries logins, tokens and planted dotfiles into later runs",
-                               describe(w), mount_kind_words(first->kind), src, first->target),
-                   at, "mounts.home:" + first->target);
+  std::string src = first->source.empty() ? first->volume_name : first->shown_source();
+  Finding f =
+      make(w, rule::persistent_home_volume,
+           fmt::format("{} mounts {} `{}` at {}: a home directory that outlives the run "
+                       "carries logins, tokens and planted dotfiles into later runs",
+                       describe(w), mount_kind_words(first->kind), src, first->shown_target()),
+           at, "mounts.home:" + first->target);
   f.related = std::move(more);
   out.add(std::move(f));
 }

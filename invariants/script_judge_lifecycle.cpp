@@ -199,21 +199,23 @@ void splices(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {
 }
 
 std::string resource_text(const ResourceStart& r) {
+  // The name as the script left it, its unknown parts named (`cai-test-<unknown: $$>`).
+  const std::string& name = r.name_shown.empty() ? r.name : r.name_shown;
   switch (r.kind) {
     case ResourceKind::Container:
-      return r.name.empty() ? "a detached container" : "container " + r.name;
+      return r.name.empty() ? "a detached container" : "container " + name;
     case ResourceKind::PortForwarder:
-      return "port forwarder " + r.name;
+      return "port forwarder " + name;
     case ResourceKind::Proxy:
-      return "proxy " + r.name;
+      return "proxy " + name;
     case ResourceKind::Network:
-      return "network " + r.name;
+      return "network " + name;
     case ResourceKind::Pod:
-      return "pod " + r.name;
+      return "pod " + name;
     case ResourceKind::TempSecretFile:
       return "temporary file holding " + r.holds;
   }
-  return r.name;
+  return name;
 }
 
 void cleanup(const ScriptObservations& o, std::vector<ScriptJudgment>& out) {

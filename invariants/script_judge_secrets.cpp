@@ -18,7 +18,7 @@ std::vector<ScriptJudgment> judge_secrets(const ScriptObservations& o) {
     add_unique(out, {K::SecretFileUnprotected,
                      fmt::format("{} is written to {} without umask 077 or chmod 600: other "
                                  "users can read it",
-                                 w.variable, w.path),
+                                 w.variable, w.path_shown.empty() ? w.path : w.path_shown),
                      w.variable + "." + w.path,
                      false,
                      w.from,

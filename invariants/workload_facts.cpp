@@ -172,7 +172,7 @@ std::vector<Related> mount_related(const Mount& m) {
   std::vector<Related> r;
   if (m.mount_from.at.valid() && m.mount_from.at != m.source_from.at) {
     std::string ro = m.read_only && m.read_only->value ? " read-only" : "";
-    r.push_back({m.mount_from.at, fmt::format("mounted{} at {}", ro, m.target)});
+    r.push_back({m.mount_from.at, fmt::format("mounted{} at {}", ro, m.shown_target())});
   }
   return r;
 }

@@ -36,6 +36,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/grammar-gaps",
                           "launchers/argv-splice",
                           "launchers/word-gaps",
+                          "launchers/unknown-parts",
                           "launchers/dispatcher",
                           "launchers/mount-dedupe",
                           "launchers/engine-choice",

@@ -36,13 +36,20 @@ std::string outside_backticks(const std::string& s) {
 
 // What an unknown value left behind in `text`, quoted or not (issue 34 §4): the identity of an
 // unknown value (`$name@file:line`) shown to a reader, or an empty substitution (a word that
-// ends in `-`, a flag before a lone comma). `127.0.0.1::80` is docker's own syntax, not one.
+// ends in `-`, a flag before a lone comma, `//` inside a path, a path that starts `/.` as
+// `$DIR/.token` does with DIR unknown). `127.0.0.1::80` is docker's own syntax, and `//` in a
+// URL (`https://`, kustomize's `github.com/org/repo//dir`) is not a path's: neither is one.
 std::string debris(const std::string& text) {
   static const std::regex kIdentity(R"(\$\{?[A-Za-z_][A-Za-z0-9_]*\}?@)");
   static const std::regex kEmptyTail(R"([A-Za-z0-9]-( |`|$))");
+  // A path starts with `/`, `$`, `~` or `.` (after a backtick); its `//` follows a name.
+  static const std::regex kEmptyInPath(R"((^|[ `(])[/$~.][^ `:]*[A-Za-z0-9_.-]//)");
+  static const std::regex kEmptyDirectory(R"((^|[ `(])/\.[A-Za-z_])");
   if (std::regex_search(text, kIdentity)) return "an unknown value's identity";
   if (std::regex_search(text, kEmptyTail)) return "an empty substitution after -";
   if (text.find(" ,") != std::string::npos) return "an empty substitution before ,";
+  if (std::regex_search(text, kEmptyInPath)) return "an empty substitution inside a path";
+  if (std::regex_search(text, kEmptyDirectory)) return "an empty substitution before /.";
   return "";
 }
 
@@ -160,6 +167,13 @@ TEST_CASE("finding messages and remediations read cleanly over every fixture", "
   CHECK(defect("names the container `cage-` and").size() > 0);
   CHECK(defect("runs with `--runtime ,` and").size() > 0);
   CHECK(defect("publishes `127.0.0.1:<unknown: $PORT>:2000` from `cage-<unknown: $id>`").empty());
+  CHECK(defect("mounts host path $HOME/.sb/tools//home writable").size() > 0);
+  CHECK(defect("mounts host path /x//y writable").size() > 0);
+  CHECK(defect("token is written to /.resume-token without").size() > 0);
+  CHECK(defect("mounts host path $HOME/.sb/tools/<unknown: $1>/home writable").empty());
+  CHECK(defect("token is written to <unknown: $DIR>/.resume-token without").empty());
+  CHECK(defect("fetches https://example.com/x and file:///etc/hosts").empty());
+  CHECK(defect("`github.com/example-org/agent-platform//deploy/base?ref=v1` is remote").empty());
   CHECK(condition_defect("when -S /var/run/docker.sock").size() > 0);
   CHECK(condition_defect("when not `! command -v iptables`").size() > 0);
   CHECK(condition_defect("when AGENT_NET=host and not -e /etc/x").size() > 0);

@@ -6,11 +6,32 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/model/provenance.h"
 
 namespace sbr {
+
+// A part of a word the evaluator could not resolve and has no guess for (`$1`, an unset
+// `$NAME`, `$(cmd)`): `text` holds nothing for it, so `$HOME/.sb/tools/$1/home` reads
+// `$HOME/.sb/tools//home`. Where it was dropped (an offset into `text`) and a short name for it,
+// so that a message can show `$HOME/.sb/tools/<unknown: $1>/home` (issue 34 §4). Display only:
+// no option parsing, path classification, matching or fingerprint reads it.
+struct UnknownPart {
+  std::uint32_t at = 0;  // offset into the text, before the character it was dropped in front of
+  std::string name;      // "$NAME", "$1", "$(cmd ...)"
+};
+// Parts kept per word: a word joined from thousands of unknown pieces is rare and unreadable.
+inline constexpr std::size_t kMaxUnknownParts = 16;
+
+// `text` with each unknown part shown as `<unknown: NAME>`; `text` itself when there is none
+// (or when the parts no longer fit the text, which then changed without them).
+std::string show_unknown(std::string_view text, const std::vector<UnknownPart>& parts);
+// The parts that fall in text[begin, end] (both ends included: a part at the end of a slice,
+// `$SRC` of `$SRC:/dst`, belongs to it), moved to offsets into that slice.
+std::vector<UnknownPart> unknown_parts_in(const std::vector<UnknownPart>& parts, std::size_t begin,
+                                          std::size_t end);
 
 // One argument after expansion. A symbolic word keeps what it stands for, e.g.
 // "env AGENTBOX_PUBLISH, default 5173:5173"; `text` is then the best concrete guess (the
@@ -32,7 +53,12 @@ struct Word {
   // bash: every unknown part was expanded inside double quotes (`--memory="$memory"`), so the
   // word stays one argument whatever its value; false when that is not known.
   bool one_argument = false;
+  // Display only: the unknown parts `text` lacks, in order of their offsets (at most
+  // kMaxUnknownParts).
+  std::vector<UnknownPart> unknown_parts;
 
+  // The text as a message shows it: `text` with its unknown parts named.
+  std::string shown() const { return show_unknown(text, unknown_parts); }
   // What the word names (a container, a network): its text, or the identity of an unknown value.
   const std::string& name() const { return identity.empty() ? text : identity; }
 };

@@ -107,7 +107,10 @@ const char* resource_kind_name(ResourceKind k);
 
 struct ResourceStart {
   ResourceKind kind = ResourceKind::Container;
-  std::string name;   // container name, tool, network name, file path; empty when unnamed
+  std::string name;  // container name, tool, network name, file path; empty when unnamed
+  // Display only: the name with its unknown parts named (`cai-test-<unknown: $$>`); "" when
+  // it has none (model/invocation.h UnknownPart).
+  std::string name_shown;
   std::string holds;  // TempSecretFile: the secret variable written
   bool publishes_ports = false;
   Provenance from;
@@ -161,6 +164,7 @@ struct SecretEcho {
 
 struct SecretFileWrite {
   std::string path;
+  std::string path_shown;  // display only, as ResourceStart::name_shown
   std::string variable;
   bool created_private = false;  // umask 077 in force, or a mktemp file
   bool chmod_private = false;    // chmod 600 (or stricter) of the path somewhere in the script

@@ -119,7 +119,12 @@ struct Mount {
   MountKind kind = MountKind::Other;
   std::string volume_name;  // Kubernetes volume name
   std::string source;       // host path, named volume, secret name, claim name
-  std::string target;       // path inside the container ("" when the volume is unmounted)
+  // Display only: a launcher's source with the parts its script left unknown named
+  // (`$HOME/.sb/<unknown: $1>/home`, model/invocation.h UnknownPart); "" when it has none.
+  // Messages print shown_source() (shown_target()); checks and fingerprints read `source`.
+  std::string source_shown;
+  std::string target;        // path inside the container ("" when the volume is unmounted)
+  std::string target_shown;  // display only, as source_shown
   Maybe<bool> read_only;
   Maybe<Propagation> propagation;
   bool relabel_shared = false;     // :z
@@ -132,6 +137,9 @@ struct Mount {
   std::string host_path_type;      // hostPath.type
   Provenance source_from;          // the hostPath `path:` / the -v argument
   Provenance mount_from;           // the volumeMount entry
+
+  const std::string& shown_source() const { return source_shown.empty() ? source : source_shown; }
+  const std::string& shown_target() const { return target_shown.empty() ? target : target_shown; }
 };
 
 enum class EnvSource : std::uint8_t {

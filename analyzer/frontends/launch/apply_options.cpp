@@ -230,6 +230,31 @@ void apply_api_socket(const Provenance& at, Workload& w) {
   w.mounts.push_back(std::move(logins));
 }
 
+// A part of an option's value as a message shows it: `part` is value.text[at, at + size)
+// (`-v "$HOME_DIR":/home`, `src=$SRC`); "" when no unknown part falls in it.
+std::string shown_part(const Word& value, const std::string& part, std::size_t at) {
+  if (value.unknown_parts.empty() || at == std::string::npos) return "";
+  auto parts = unknown_parts_in(value.unknown_parts, at, at + part.size());
+  return parts.empty() ? "" : show_unknown(part, parts);
+}
+
+// The mount with its source and target as messages show them. `-v SRC:DST`, `--tmpfs DST:...`
+// and `--mount ...,src=SRC,dst=DST` place them differently in the value.
+Mount shown_mount(Mount m, const ParsedOption& o) {
+  const std::string& v = o.value.text;
+  std::size_t source_at = std::string::npos, target_at = 0;
+  if (o.name == "mount") {
+    source_at = mount_value_at(v, {"src", "source"});
+    target_at = mount_value_at(v, {"dst", "target", "destination"});
+  } else if (o.name == "volume" && v.find(':') != std::string::npos) {
+    source_at = 0;  // without a colon the value is the target of an anonymous volume
+    target_at = v.find(':') + 1;
+  }
+  m.source_shown = shown_part(o.value, m.source, source_at);
+  m.target_shown = shown_part(o.value, m.target, target_at);
+  return m;
+}
+
 }  // namespace
 
 void apply_options(const ParsedRun& run, Workload& w, ApplyOutcome& outcome) {
@@ -256,11 +281,11 @@ void apply_options(const ParsedRun& run, Workload& w, ApplyOutcome& outcome) {
     } else if (n == "read-only") {
       w.identity.read_only_root = fact(flag_value(o), o.flag.from);
     } else if (n == "volume") {
-      add_mount(parse_volume(v), at, w);
+      add_mount(shown_mount(parse_volume(v), o), at, w);
     } else if (n == "mount") {
-      add_mount(parse_mount(v), at, w);
+      add_mount(shown_mount(parse_mount(v), o), at, w);
     } else if (n == "tmpfs") {
-      add_mount(parse_tmpfs(v), at, w);
+      add_mount(shown_mount(parse_tmpfs(v), o), at, w);
     } else if (n == "env") {
       apply_env_assignment(v, o.value.symbolic, true, at, w, false, o.value.origin);
     } else if (n == "env-file") {

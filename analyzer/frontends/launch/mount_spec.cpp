@@ -1,5 +1,7 @@
 #include "analyzer/frontends/launch/specs.h"
 
+#include <algorithm>
+
 namespace sbr::launch {
 
 bool looks_like_host_path(std::string_view s) {
@@ -92,6 +94,21 @@ Mount parse_mount(std::string_view spec) {
     m.kind = MountKind::Other;
   }
   return m;
+}
+
+std::size_t mount_value_at(std::string_view spec, std::initializer_list<std::string_view> keys) {
+  std::size_t found = std::string_view::npos;
+  for (std::size_t start = 0; start <= spec.size();) {
+    std::size_t end = std::min(spec.find(',', start), spec.size());
+    std::string_view kv = spec.substr(start, end - start);
+    std::size_t eq = kv.find('=');
+    if (eq != std::string_view::npos &&
+        std::find(keys.begin(), keys.end(), kv.substr(0, eq)) != keys.end()) {
+      found = start + eq + 1;
+    }
+    start = end + 1;
+  }
+  return found;
 }
 
 Mount parse_tmpfs(std::string_view spec) {

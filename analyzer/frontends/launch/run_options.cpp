@@ -213,9 +213,12 @@ std::string canonical(std::string_view name) {
   return std::string(name);
 }
 
-Word sub_word(const Word& w, std::string text) {
+// The word's text from offset `from` (the value of `--opt=value`, `-pVALUE`), with its
+// unknown parts.
+Word sub_word(const Word& w, std::size_t from) {
   Word out = w;
-  out.text = std::move(text);
+  out.text = w.text.substr(from);
+  out.unknown_parts = unknown_parts_in(w.unknown_parts, from, w.text.size());
   return out;
 }
 
@@ -360,7 +363,7 @@ ParsedRun parse_run_args(const std::vector<Word>& argv, std::size_t i, bool opti
       o.name = name;
       o.known = option_is_known(name);
       if (eq != std::string::npos) {
-        o.value = sub_word(w, body.substr(eq + 1));
+        o.value = sub_word(w, 2 + eq + 1);  // `body` is the text after `--`
         o.has_value = true;
       } else if (option_takes_value(name) && i + 1 < argv.size()) {
         o.value = argv[++i];
@@ -387,9 +390,7 @@ ParsedRun parse_run_args(const std::vector<Word>& argv, std::size_t i, bool opti
         o.name = std::string(s->long_name);
         if (option_takes_value(o.name)) {
           if (k + 1 < t.size()) {
-            std::string rest = t.substr(k + 1);
-            if (!rest.empty() && rest[0] == '=') rest.erase(0, 1);
-            o.value = sub_word(w, rest);
+            o.value = sub_word(w, t[k + 1] == '=' ? k + 2 : k + 1);  // `-p=8080`, `-p8080`
             o.has_value = true;
           } else if (i + 1 < argv.size()) {
             o.value = argv[++i];

@@ -3,6 +3,7 @@
 // by the caller.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,6 +24,9 @@ bool is_loopback_address(std::string_view ip);
 Mount parse_volume(std::string_view spec);
 // --mount "type=bind,src=..,dst=..,ro,bind-propagation=rshared" (also devcontainer mounts).
 Mount parse_mount(std::string_view spec);
+// Where the value of the last of `keys` starts in a --mount `spec` (parse_mount takes the
+// last one too): `source=`'s for the source; npos when there is none.
+std::size_t mount_value_at(std::string_view spec, std::initializer_list<std::string_view> keys);
 // --tmpfs "/tmp:rw,size=64m".
 Mount parse_tmpfs(std::string_view spec);
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/unknown_parts.h"
 #include "analyzer/render/bash/words.h"
 
 namespace sbr::bash {
@@ -69,6 +70,7 @@ void drop_trailing_dollar(Value& v) {
     if (a.elems.empty()) continue;
     Word& w = a.elems.back().w;
     if (w.text.ends_with('$')) w.text.pop_back();
+    std::erase_if(w.unknown_parts, [&](const UnknownPart& p) { return p.at > w.text.size(); });
     if (w.identity.ends_with('$')) w.identity.pop_back();
   }
 }
@@ -110,6 +112,7 @@ void Evaluator::prefix_assignment(CommandWords& cw, TSNode a, Ctx& ctx) {
     alt.paths = word_paths(alt);
     EWord& e = alt.elems.front();
     e.w.text = name + "=" + e.w.text;
+    for (UnknownPart& p : e.w.unknown_parts) p.at += static_cast<std::uint32_t>(name.size() + 1);
     e.w.from = at;
   }
   cw.env_prefix.push_back(env.words().front());
@@ -206,6 +209,7 @@ void Evaluator::redirect_words(CommandWords& cw, std::vector<TSNode> redirects, 
       writes.push_back({d.w.text, loc(dest, ctx.tree)});
       write_vars.push_back(var_in(ctx.tree->slice(dest)));
       write_temp.push_back(d.temp_file);
+      cw.write_shown.push_back(show_unknown(d.w.text, unknown_parts_of(d)));
     }
   }
 }

@@ -11,6 +11,7 @@
 #include "analyzer/render/bash/fields.h"
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/path_idioms.h"
+#include "analyzer/render/bash/unknown_parts.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/render/bash/wrappers.h"
 #include "analyzer/support/secrets.h"
@@ -326,6 +327,8 @@ void Evaluator::record_invocation(Invocation inv, const std::vector<EWord>& cmd,
   for (const auto& w : cmd) {
     inv.argv.push_back(w.w);
     inv.argv.back().one_argument = (w.in_quotes || w.open_quoted) && !w.split_open;
+    // A word that is one unknown piece was never joined: it is named here (`--name "$NAME"`).
+    if (w.w.unknown_parts.empty()) inv.argv.back().unknown_parts = unknown_parts_of(w);
   }
   for (auto& w : cw.env_prefix) inv.env_prefix.push_back(w.w);
   inv.shell.errexit = st_.opts.errexit;
@@ -383,6 +386,7 @@ void Evaluator::note_file_write(size_t k, const CommandWords& cw, const std::vec
   const Var* v = var.empty() ? nullptr : lookup(var);
   Write wr;
   wr.path = path;
+  if (cw.write_shown[k] != path) wr.path_shown = cw.write_shown[k];
   wr.secret_var = secret;
   wr.from = Provenance{at, Frontend::Bash, ctx.cond};
   wr.protected_ = st_.opts.umask_strict || cw.write_temp[k];
@@ -394,6 +398,7 @@ void Evaluator::note_file_write(size_t k, const CommandWords& cw, const std::vec
   Resource r;
   r.start.kind = ResourceKind::TempSecretFile;
   r.start.name = wr.path;
+  r.start.name_shown = wr.path_shown;
   r.start.holds = secret;
   r.start.from = wr.from;
   if (!var.empty()) r.idents.push_back(var);

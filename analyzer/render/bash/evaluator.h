@@ -67,6 +67,7 @@ class Evaluator {
     std::vector<std::pair<std::string, Location>> writes;  // files stdout writes
     std::vector<std::string> write_vars;                   // the variable naming each, or ""
     std::vector<bool> write_temp;                          // each a mktemp path
+    std::vector<std::string> write_shown;  // each path as a message shows it (UnknownPart)
     bool stdout_redirected = false;  // to a file, /dev/null or stderr: not captured by `$(...)`
   };
   struct ArgvVariant {
@@ -412,6 +413,7 @@ class Evaluator {
   std::map<std::string, EWord> tainted_files_;  // path written with tainted content
   struct Write {
     std::string path;
+    std::string path_shown;
     std::string secret_var;
     Provenance from;
     bool protected_ = false;

@@ -321,6 +321,7 @@ bool Evaluator::choose(const ParamRef& p, std::vector<EWord>& vals, EWord operan
     // Unknown value: symbolic, with the default as the best guess.
     EWord w = vals[0];
     w.w.text = d.w.text;
+    w.w.unknown_parts = d.w.unknown_parts;  // the parts of the guess, not of the value
     // An empty default is said in words: "default " would read as a missing word.
     w.w.origin = fmt::format("{}, default {}", w.w.origin,
                              d.w.text.empty() ? std::string("empty") : d.w.text);
@@ -346,6 +347,7 @@ bool Evaluator::choose(const ParamRef& p, std::vector<EWord>& vals, EWord operan
     w.w.identity.clear();
     w.w.origin = fmt::format("{} when {} is set", a.w.text, p.name);
     w.w.text = "";
+    w.w.unknown_parts.clear();
     vals = {w};
   } else {
     vals = {use_alt ? a : literal("")};

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include "analyzer/render/bash/unknown_parts.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/strings.h"
 
@@ -89,6 +90,7 @@ void concat_into(EWord& a, const EWord& b) {
     a.w.identity = named ? part(a) + part(b) : std::string();
   }
   if (a.w.host_network.empty()) a.w.host_network = b.w.host_network;
+  join_unknown_parts(a, b);
   a.w.text += b.w.text;
   a.w.symbolic = a.w.symbolic || b.w.symbolic;
   if (!a.w.tainted && b.w.tainted) {
@@ -161,6 +163,7 @@ std::vector<EWord> split_lines(const std::vector<EWord>& input) {
       if (!open) {
         cur = w;
         cur.w.text.clear();
+        cur.w.unknown_parts.clear();  // placed in the whole text, not in a line of it
         open = true;
       }
       if (ch == '\n') {

@@ -125,8 +125,8 @@ void Evaluator::finish_facts() {
     obs.resources.push_back(std::move(r));
   }
   for (const Write& w : secret_writes_) {
-    obs.secret_files.push_back(
-        SecretFileWrite{w.path, w.secret_var, w.protected_, chmodded_.count(w.path) > 0, w.from});
+    obs.secret_files.push_back(SecretFileWrite{w.path, w.path_shown, w.secret_var, w.protected_,
+                                               chmodded_.count(w.path) > 0, w.from});
   }
 }
 

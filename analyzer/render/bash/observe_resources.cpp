@@ -8,6 +8,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/unknown_parts.h"
 #include "analyzer/render/bash/words.h"
 
 namespace sbr::bash {
@@ -158,16 +159,23 @@ void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& 
   if (is_container_launch(inv)) {
     bool detached = ctx.background, published = false;
     std::vector<std::string> idents;
+    std::string shown;  // the first name as a message shows it
     for (size_t i = 1; i < argv.size(); ++i) {
       const std::string& o = argv[i].w.text;
       detached = detached || detach_flag(o);
       published = published || publish_flag(o);
       if (o == "--name" && i + 1 < argv.size()) {
         // The name as written and, for an unknown value, its identity (`--name "$NAME"`).
+        if (idents.empty()) shown = show_unknown(argv[i + 1].w.text, unknown_parts_of(argv[i + 1]));
         idents.push_back(argv[i + 1].w.text);
         if (argv[i + 1].w.name() != argv[i + 1].w.text) idents.push_back(argv[i + 1].w.name());
       }
-      if (starts(o, "--name=")) idents.push_back(o.substr(7));
+      if (starts(o, "--name=")) {
+        if (idents.empty()) {
+          shown = show_unknown(o.substr(7), unknown_parts_in(argv[i].w.unknown_parts, 7, o.size()));
+        }
+        idents.push_back(o.substr(7));
+      }
       if (argv[i].w.symbolic && argv[i].w.tainted) {
         observed().engine_options.push_back(
             EngineOptionWord{argv[i].taint_var, argv[i].taint_source,
@@ -179,6 +187,7 @@ void Evaluator::note_resources(const Invocation& inv, const std::vector<EWord>& 
     Resource r;
     r.start.kind = ResourceKind::Container;
     r.start.name = idents.empty() ? "" : idents.front();
+    if (!idents.empty() && shown != r.start.name) r.start.name_shown = shown;
     r.start.publishes_ports = published;
     r.start.from = inv.from;
     r.idents = idents;

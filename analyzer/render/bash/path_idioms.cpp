@@ -10,6 +10,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/unknown_parts.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/strings.h"
 
@@ -136,7 +137,8 @@ void Evaluator::note_unresolved_source(TSNode n, const Ctx& ctx, const EWord& ta
   if (target.w.symbolic) {
     value = target.w.origin;
     if (!target.w.text.empty() && target.w.origin.find(target.w.text) == std::string::npos)
-      value += fmt::format(" (known so far: `{}`)", target.w.text);
+      value += fmt::format(" (known so far: `{}`)",
+                           show_unknown(target.w.text, unknown_parts_of(target)));
   }
   // Whose gap: a path sbreview could not work out is its own; one outside the repository
   // (`~/.bashrc`, `/etc/profile`) is outside the input; a literal path missing from the tree is
