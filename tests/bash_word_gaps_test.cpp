@@ -58,4 +58,30 @@ podman run --rm agent:1 sh -c 'echo $HOME' \$NAME 'a$' cost=5$
   CHECK(argv_text(*ls[0]) == "podman run --rm agent:1 sh -c echo $HOME $NAME a$ cost=5$");
 }
 
+TEST_CASE("an unquoted value with unknown parts splits at the blanks the script wrote",
+          "[bash][word-gaps]") {
+  // nano-step/ai-sandbox-wrapper keeps its cache mounts in one string; sdlcforge/ai-sandbox its
+  // compose file list, one of them under $XDG_CACHE_HOME. Bash splits them at the spaces the
+  // script wrote; before, the whole string was one open word (SB0013 "env HOME stands where an
+  // option goes", the compose files never read).
+  auto r = render_text(R"(#!/bin/bash
+MOUNTS="-v $HOME/.cache/npm:/home/agent/.npm:delegated"
+MOUNTS="$MOUNTS -v $CACHE_DIR/pip:/home/agent/.cache/pip"
+docker run --rm $MOUNTS agent:1
+)");
+  auto ls = launches(r, "docker");
+  REQUIRE(ls.size() == 1);
+  const Invocation& inv = *ls[0];
+  REQUIRE(inv.argv.size() == 8);
+  CHECK(inv.argv[3].text == "-v");
+  CHECK_FALSE(inv.argv[3].symbolic);  // a flag the script wrote
+  CHECK(inv.argv[4].text == "$HOME/.cache/npm:/home/agent/.npm:delegated");
+  CHECK(inv.argv[4].symbolic);
+  CHECK(inv.argv[5].text == "-v");
+  CHECK_FALSE(inv.argv[5].symbolic);
+  CHECK(inv.argv[6].shown() == "<unknown: $CACHE_DIR>/pip:/home/agent/.cache/pip");
+  CHECK(inv.argv[6].symbolic);
+  CHECK(inv.argv[7].text == "agent:1");
+}
+
 }  // namespace bash_word_gaps_test

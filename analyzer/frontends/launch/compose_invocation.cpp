@@ -154,10 +154,12 @@ bool compose_from_invocation(const Invocation& inv, const LaunchContext& ctx, Fi
       }
     }
     if (f == nullptr || !f->readable) {
+      // The path as a reader knows it: what the script leaves open is named, not left out.
+      std::string shown = w->text.rfind("--file=", 0) == 0 ? text : w->shown();
       out.problems.push_back(unresolved(
           *w, fmt::format("`compose -f {}` reads a file that is not in the analysed tree: the "
                           "services it defines were not seen",
-                          text)));
+                          shown)));
       continue;
     }
     files.push_back(f);
