@@ -265,6 +265,9 @@ TEST_CASE("a dependency not vendored: the parent renders with its own values for
   CHECK(read->cause == Cause::Environment);
   REQUIRE(own != nullptr);
   CHECK(own->cause == Cause::Analyzer);
+  // Go's words are followed by what they mean to the chart's reader (issue 34 §4).
+  CHECK(own->message.find("nil pointer evaluating interface {}.deep: the template reads `.deep` "
+                          "of a value that is not set") != std::string::npos);
 }
 
 }  // namespace helm_chart_features_test

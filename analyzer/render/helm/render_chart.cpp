@@ -140,6 +140,15 @@ std::vector<std::string> missing_near(const Unit& u, const Chart& top) {
   return out;
 }
 
+// Go's words for a field read through a missing value ("nil pointer evaluating interface
+// {}.enabled", as helm prints it), followed by what they mean to a chart's reader.
+std::string error_in_words(const std::string& what) {
+  static constexpr std::string_view kNil = "nil pointer evaluating interface {}.";
+  if (!what.starts_with(kNil)) return what;
+  return fmt::format("{}: the template reads `.{}` of a value that is not set", what,
+                     what.substr(kNil.size()));
+}
+
 // A template that stopped while running: the chart's own `fail`/`required` (helm stops there
 // too), or a place where sbreview's engine could not follow.
 std::string failed_template_message(const std::string& name, const std::string& chart,
@@ -148,13 +157,13 @@ std::string failed_template_message(const std::string& name, const std::string& 
     return fmt::format(
         "template {} of chart {} stops as it would in helm: {} (line {}); its "
         "objects are not analysed, the chart's other templates are",
-        name, chart, e.what(), e.at.line);
+        name, chart, error_in_words(e.what()), e.at.line);
   }
   return fmt::format(
       "sbreview's chart engine could not render template {} of chart {}: {} "
       "(line {}); what it would create is not known, the chart's other templates "
       "are analysed",
-      name, chart, e.what(), e.at.line);
+      name, chart, error_in_words(e.what()), e.at.line);
 }
 
 bool blank(const std::string& s) {
