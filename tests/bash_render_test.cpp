@@ -383,4 +383,22 @@ TEST_CASE("truncated and mangled launchers never crash the renderer", "[bash]") 
   }
 }
 
+TEST_CASE("a test of an indirect expansion names the variable and not the syntax", "[bash]") {
+  // claudo forwards each credential the user has set: the condition reads as words.
+  auto r = render_text(R"(#!/bin/bash
+args=()
+for var in ANTHROPIC_API_KEY OPENAI_API_KEY; do
+  if [ -n "${!var:-}" ]; then
+    args+=(-e "$var")
+  fi
+done
+podman run --rm "${args[@]}" agent:1
+)");
+  const Invocation& p = only(r, "podman");
+  const Word* key = find_word(p, "ANTHROPIC_API_KEY");
+  REQUIRE(key != nullptr);
+  CHECK(key->from.condition().text.find("the variable named by `var` is set") != std::string::npos);
+  CHECK(key->from.condition().text.find("${") == std::string::npos);
+}
+
 }  // namespace bash_render_test

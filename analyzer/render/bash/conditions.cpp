@@ -22,10 +22,17 @@ namespace {
 
 using Truth = Evaluator::Truth;
 
-// `$NET`, "${NET:-x}", "$NET" -> NET; otherwise the text as written.
+// `$NET`, "${NET:-x}", "$NET" -> NET; "${!var:-}" -> the variable named by `var` (claudo's
+// `for var in ANTHROPIC_API_KEY ...; [ -n "${!var:-}" ]`: never the shell's syntax); otherwise
+// the text as written.
 std::string label_of(std::string_view s) {
   size_t i = 0;
   if (i < s.size() && s[i] == '"') ++i;
+  if (s.substr(i, 3) == "${!") {
+    size_t b = i + 3, e = b;
+    while (e < s.size() && (std::isalnum(static_cast<unsigned char>(s[e])) || s[e] == '_')) ++e;
+    if (e > b) return "the variable named by `" + std::string(s.substr(b, e - b)) + "`";
+  }
   if (i < s.size() && s[i] == '$') {
     ++i;
     if (i < s.size() && s[i] == '{') ++i;
