@@ -21,6 +21,9 @@ TEST_CASE("shorten never cuts a UTF-8 character in half", "[strings]") {
   const std::string cut = sbr::shorten(text, 11);  // room for 8 bytes before "..."
   CHECK(cut == "Docker...");
   CHECK(sbr::shorten(text, 12) == "Dockerボ...");
+  CHECK(sbr::head_chars(text, 8) == "Docker");  // byte 8 is inside ボ
+  CHECK(sbr::head_chars(text, 9) == "Dockerボ");
+  CHECK(sbr::head_chars(text, 100) == text);
 }
 
 }  // namespace support_strings_test

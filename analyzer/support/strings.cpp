@@ -54,11 +54,16 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+std::string_view head_chars(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return s;
+  std::size_t n = max;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
+}
+
 std::string shorten(std::string_view s, std::size_t max) {
   if (s.size() <= max) return std::string(s);
-  std::size_t n = max > 3 ? max - 3 : 0;
-  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return std::string(s.substr(0, n)) + "...";
+  return std::string(head_chars(s, max > 3 ? max - 3 : 0)) + "...";
 }
 
 }  // namespace sbr

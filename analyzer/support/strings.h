@@ -30,9 +30,12 @@ std::vector<std::string> split(std::string_view s, char sep);
 // Without leading and trailing spaces, tabs and carriage returns.
 std::string_view trim(std::string_view s);
 
-// `s` when it has at most `max` bytes; else its first bytes up to `max - 3`, never half of a
-// UTF-8 sequence (a message must stay valid UTF-8: a cut sequence is a replacement character in
-// every report), then "...".
+// The longest start of `s` of at most `max` bytes that ends between two characters: never half
+// of a UTF-8 sequence (a message must stay valid UTF-8: a cut sequence is a replacement
+// character in every report).
+std::string_view head_chars(std::string_view s, std::size_t max);
+
+// `s` when it has at most `max` bytes; else head_chars(s, max - 3), then "...".
 std::string shorten(std::string_view s, std::size_t max);
 
 }  // namespace sbr

@@ -38,10 +38,7 @@ std::string named_before(const Flat& f, const Clause& c, std::size_t at) {
 
 // The claim's words as the document has them, at most 80 bytes, never half a character.
 std::string claim_words(std::string_view s) {
-  s = trim(s);
-  std::size_t n = std::min<std::size_t>(s.size(), 80);
-  while (n > 0 && n < s.size() && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  return std::string(s.substr(0, n));
+  return std::string(head_chars(trim(s), 80));
 }
 
 // An odd number of double quotes (straight or curly) before `at`, outside code spans.
@@ -295,11 +292,9 @@ bool read_mood(std::string_view clause, ClaimOrigin origin, Candidate& cand) {
 bool defines_variable(const Flat& f) {
   if (f.codes.empty() || !trim(std::string_view(f.text).substr(0, f.codes.front().begin)).empty())
     return false;
-  static const auto kVariable = compile_ci("[A-Z][A-Z0-9]*_[A-Z0-9_]+");
-  const std::string& name = f.codes.front().literal;
-  bool upper =
-      std::none_of(name.begin(), name.end(), [](char ch) { return ch >= 'a' && ch <= 'z'; });
-  return upper && RE2::FullMatch(name, *kVariable) && sets_apart(f.text, f.codes.front().end);
+  static const RE2 kVariable("[A-Z][A-Z0-9]*_[A-Z0-9_]+");  // case-sensitive: upper case
+  return RE2::FullMatch(f.codes.front().literal, kVariable) &&
+         sets_apart(f.text, f.codes.front().end);
 }
 
 }  // namespace

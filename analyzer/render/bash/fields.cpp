@@ -146,39 +146,18 @@ bool written_flag(const EWord& field) {
          t.find('$') == std::string::npos && t.find('=') == std::string::npos;
 }
 
-// `COMPOSE_FILES="-f ./base.yml -f $CACHE/gen.yml"`, `MOUNTS="-v $HOME/.npm:/home/a/.npm"`:
-// bash splits the unquoted value at the blanks the script wrote whatever the unknown parts
-// hold (and they may add more: the fields stay split_open). sdlcforge/ai-sandbox's compose file
-// list and nano-step/ai-sandbox-wrapper's mount strings were one open word each.
-std::vector<EWord> split_open_value(const EWord& w, const std::string& ifs) {
-  const std::string& s = w.w.text;
-  if (s.find_first_of(ifs) == std::string::npos) return {w};
-  std::vector<EWord> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t b = s.find_first_not_of(ifs, i);
-    if (b == std::string::npos) break;
-    size_t e = s.find_first_of(ifs, b);
-    if (e == std::string::npos) e = s.size();
-    EWord part = w;
-    part.w.text = s.substr(b, e - b);
-    part.w.unknown_parts = unknown_parts_in(w.w.unknown_parts, b, e);
-    part.w.identity.clear();  // the whole value's name, not this field's
-    part.split_open = true;
-    part.w.symbolic = !written_flag(part);
-    out.push_back(std::move(part));
-    i = e;
-  }
-  return out;
-}
-
 }  // namespace
 
+// A concrete value splits at every IFS character. A partly unknown one
+// (`COMPOSE_FILES="-f ./base.yml -f $CACHE/gen.yml"`, `MOUNTS="-v $HOME/.npm:/home/a/.npm"`)
+// splits at the blanks the script wrote whatever its unknown parts hold, and they may add more:
+// its fields stay split_open and open, except a flag the script wrote. sdlcforge/ai-sandbox's
+// compose file list and nano-step/ai-sandbox-wrapper's mount strings were one open word each.
 std::vector<EWord> split_fields(const EWord& w, const std::string& ifs) {
-  if (w.w.symbolic) return split_open_value(w, ifs);
+  const std::string& s = w.w.text;
+  if (w.w.symbolic && s.find_first_of(ifs) == std::string::npos) return {w};
   std::vector<EWord> out;
   size_t i = 0;
-  const std::string& s = w.w.text;
   while (i < s.size()) {
     size_t b = s.find_first_not_of(ifs, i);
     if (b == std::string::npos) break;
@@ -186,6 +165,12 @@ std::vector<EWord> split_fields(const EWord& w, const std::string& ifs) {
     if (e == std::string::npos) e = s.size();
     EWord part = w;
     part.w.text = s.substr(b, e - b);
+    if (w.w.symbolic) {
+      part.w.unknown_parts = unknown_parts_in(w.w.unknown_parts, b, e);
+      part.w.identity.clear();  // the whole value's name, not this field's
+      part.split_open = true;
+      part.w.symbolic = !written_flag(part);
+    }
     out.push_back(std::move(part));
     i = e;
   }

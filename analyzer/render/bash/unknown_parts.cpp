@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "analyzer/render/bash/value.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr::bash {
 namespace {
@@ -43,8 +44,9 @@ std::string first_words(std::string_view s) {
   if (s.ends_with("...")) s.remove_suffix(3);  // the origin's own cut
   if (s.size() <= kShown) return one_line(s);
   std::size_t cut = s.rfind(' ', kShown);
-  if (cut == std::string_view::npos || cut == 0) cut = kShown;
-  return one_line(s.substr(0, cut)) + " ...";
+  std::string_view head =
+      cut == std::string_view::npos || cut == 0 ? head_chars(s, kShown) : s.substr(0, cut);
+  return one_line(head) + " ...";
 }
 
 // The origins the evaluator writes for a value without a parameter name (expand_param.cpp,
