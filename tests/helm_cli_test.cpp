@@ -48,6 +48,21 @@ TEST_CASE("sbreview render prints each template as helm template does", "[helm][
         std::string::npos);
 }
 
+TEST_CASE("render helm --is-upgrade renders what helm template --is-upgrade renders",
+          "[helm][cli]") {
+  // node-agent: an init container only an upgrade adds, a Job only a first install runs.
+  std::string node_agent = sbr::test::source_dir() + "/fixtures/helm/node-agent";
+  Run install = cli({"render", "helm", node_agent});
+  Run upgrade = cli({"render", "helm", "--is-upgrade", node_agent});
+  INFO(install.err << upgrade.err);
+  CHECK(install.code == 0);
+  CHECK(upgrade.code == 0);
+  CHECK(install.out.find("name: migrate-state") == std::string::npos);
+  CHECK(install.out.find("# Source: node-agent/templates/bootstrap-job.yaml") != std::string::npos);
+  CHECK(upgrade.out.find("name: migrate-state") != std::string::npos);
+  CHECK(upgrade.out.find("# Source: node-agent/templates/bootstrap-job.yaml") == std::string::npos);
+}
+
 TEST_CASE("render problems go to stderr with their location and exit 1", "[helm][cli]") {
   Run r = cli({"render", sbr::test::source_dir() + "/fixtures/helm/proxy-unsupported"});
   CHECK(r.code == 1);

@@ -125,8 +125,11 @@ TEST_CASE("a guard that lookup or now decides is an SB0020 finding at the guard"
              "{{- if not (lookup \"v1\" \"ConfigMap\" .Release.Namespace .Values.name) }}\n"
              "kind: ConfigMap\n"
              "metadata: {name: state}\n"
+             "{{- else }}\n"
+             "kind: ConfigMap\n"
+             "metadata: {name: state-seen}\n"
              "{{- end }}\n"
-             "{{- if eq (now | date \"2006\") \"2000\" }}\n"
+             "{{- if ne (now | date \"2006\") \"2000\" }}\n"
              "---\n"
              "kind: ConfigMap\n"
              "metadata: {name: y2k}\n"
@@ -137,9 +140,60 @@ TEST_CASE("a guard that lookup or now decides is an SB0020 finding at the guard"
   CHECK(notes[0]->at.line == 1);
   CHECK(notes[0]->message.find("decided by `lookup`, which is empty here") != std::string::npos);
   CHECK(notes[0]->message.find("it rendered the true one") != std::string::npos);
-  CHECK(notes[1]->at.line == 5);
+  CHECK(notes[1]->at.line == 8);
   CHECK(notes[1]->message.find("decided by `now`") != std::string::npos);
   CHECK(notes[0]->severity == Severity::Low);
+}
+
+TEST_CASE("a variable set from a placeholder carries it to the guard that reads it",
+          "[helm][placeholder]") {
+  // kagenti's operators and kata-deploy: `$ns := lookup ...` first, `if $ns` later.
+  MemoryTree lookup;
+  lookup.add_file("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  lookup.add_file("c/values.yaml", "name: state\n");
+  lookup.add_file(
+      "c/templates/cm.yaml",
+      "{{- $existing := lookup \"v1\" \"ConfigMap\" .Release.Namespace .Values.name -}}\n"
+      "{{- $seen := $existing -}}\n"
+      "{{- if $seen }}\n"
+      "kind: ConfigMap\n"
+      "metadata: {name: state-seen}\n"
+      "{{- end }}\n");
+  Outcome seen = review(lookup);
+  auto notes = findings_of(seen, "SB0020");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0]->at.line == 3);
+  CHECK(notes[0]->message.find("decided by `lookup`") != std::string::npos);
+  CHECK(notes[0]->message.find("it rendered the false one") != std::string::npos);
+
+  Outcome upgrade =
+      review(pod_chart("  {{- $upgrading := .Release.IsUpgrade }}\n"
+                       "  {{- if $upgrading }}\n" +
+                       std::string(kPrivileged) + "  {{- end }}\n"));
+  auto privileged = findings_of(upgrade, "SB1001");
+  REQUIRE(privileged.size() == 1);
+  CHECK(privileged[0]->condition().text == "when `.Release.IsUpgrade=true`");
+}
+
+TEST_CASE("a placeholder guard whose other branch writes nothing is not reported",
+          "[helm][placeholder]") {
+  // Create-if-missing (`if not (lookup ...)` without else) and a branch that only fails: the
+  // branch a real install could take instead has nothing to review.
+  MemoryTree t;
+  t.add_file("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add_file("c/values.yaml", "ns: agents\n");
+  t.add_file("c/templates/ns.yaml",
+             "{{- $ns := lookup \"v1\" \"Namespace\" \"\" .Values.ns }}\n"
+             "{{- if and $ns (eq ($ns.status.phase | default \"Active\") \"Terminating\") }}\n"
+             "{{- fail \"the namespace is terminating\" }}\n"
+             "{{- end }}\n"
+             "{{- if not $ns }}\n"
+             "kind: Namespace\n"
+             "metadata: {name: agents}\n"
+             "{{- end }}\n");
+  Outcome r = review(t);
+  CHECK(findings_of(r, "SB0020").empty());
+  CHECK(r.an.model.workloads.empty());
 }
 
 TEST_CASE("placeholders outside guards and the release name decide nothing",

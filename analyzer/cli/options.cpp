@@ -68,8 +68,9 @@ options:
   --help                     print this help
 
 `render helm` takes `helm template`'s arguments (-f/--values, --set, --set-string,
---set-file, -n/--namespace, -s/--show-only, --include-crds, --skip-tests, --kube-version,
--a/--api-versions, --name-template) and prints what Helm v4's `helm template` prints.
+--set-file, -n/--namespace, -s/--show-only, --include-crds, --skip-tests, --is-upgrade,
+--kube-version, -a/--api-versions, --name-template) and prints what Helm v4's `helm template`
+prints.
 
 `diff BASE..HEAD` analyses both revisions through git (no checkout), with BASE's
 configuration, and reports the findings HEAD adds; `diff BASE` compares BASE with the

@@ -69,6 +69,8 @@ std::optional<std::string> parse(const std::vector<std::string>& args, HelmArgs&
       h.req.include_crds = true;
     } else if (a == "--skip-tests") {
       h.req.skip_tests = true;
+    } else if (a == "--is-upgrade") {
+      h.req.is_upgrade = true;
     } else if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {
       std::size_t eq = a.find('=');
       if (auto e = take(h, a.substr(0, eq), a.substr(eq + 1))) return e;

@@ -121,7 +121,7 @@ Value release_object(const ReleaseSettings& r) {
   return Value::new_map({{"Name", Value::string(r.name)},
                          {"Namespace", Value::string(r.ns)},
                          {"Service", Value::string("Helm")},
-                         {"Revision", Value::integer(r.upgrade ? 2 : 1)},
+                         {"Revision", Value::integer(r.revision)},
                          {"IsInstall", Value::boolean(!r.upgrade)},
                          {"IsUpgrade", Value::boolean(r.upgrade)}});
 }

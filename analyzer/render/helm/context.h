@@ -21,8 +21,10 @@ struct ReleaseSettings {
   std::string kube_version = kKubeVersion;  // "v1.33.0": --kube-version, normalised
   std::vector<std::string> api_versions;    // --api-versions, added to the built-in ones
   // A first install (`IsInstall`, revision 1) as helm template renders it, or an upgrade
-  // (`IsUpgrade`, revision 2): the switch of a chart whose guards read them (placeholders.h).
+  // (`IsUpgrade`): revision 2 in the switch of a chart whose guards read them
+  // (placeholders.h), 1 under `render helm --is-upgrade` as `helm template --is-upgrade`.
   bool upgrade = false;
+  std::int64_t revision = 1;
 };
 
 Value release_object(const ReleaseSettings& r);

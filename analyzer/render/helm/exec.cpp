@@ -13,11 +13,14 @@ namespace sbr::render::helm {
 namespace {
 
 // Restores the variable stack when a control structure or template call ends.
+template <typename Vars>
 struct ScopeGuard {
-  std::vector<std::pair<std::string, Value>>& vars;
+  Vars& vars;
   std::size_t mark;
   ~ScopeGuard() { vars.resize(mark); }
 };
+template <typename Vars>
+ScopeGuard(Vars&, std::size_t) -> ScopeGuard<Vars>;  // clang 14 deduces no aggregate
 
 // Sprig's functions that change a map in place: every holder of it sees the change.
 bool mutates_maps(const std::string& name) {
@@ -82,7 +85,7 @@ Value output_value(const Output& out) {
 void Exec::run(const NodeList& nodes, const Value& dot, Output& out) {
   Output* saved = out_;
   out_ = &out;
-  if (vars_.empty()) vars_.emplace_back("$", root_);
+  if (vars_.empty()) vars_.push_back({"$", root_, {}});
   list(nodes, dot);
   out_ = saved;
 }
@@ -158,10 +161,10 @@ Exec::Flow Exec::node(const Node& n, const Value& dot) {
 Exec::Flow Exec::range_item(const Node& n, const Value& key, const Value& item) {
   ScopeGuard scope{vars_, vars_.size()};
   const auto& decls = n.pipe->decls;
-  if (decls.size() == 1) vars_.emplace_back(decls[0], item);
+  if (decls.size() == 1) vars_.push_back({decls[0], item, {}});
   if (decls.size() == 2) {
-    vars_.emplace_back(decls[0], key);
-    vars_.emplace_back(decls[1], item);
+    vars_.push_back({decls[0], key, {}});
+    vars_.push_back({decls[1], item, {}});
   }
   Flow f = list(*n.body, item);
   return f;
@@ -214,15 +217,17 @@ void Exec::emit(const Value& v, const Location& at) {
   check_output(at);
 }
 
-void Exec::declare(const Pipeline& p, const Value& v) {
+void Exec::declare(const Pipeline& p, const Value& v,
+                   const std::vector<std::string>& placeholders) {
   for (const std::string& name : p.decls) {
     if (!p.assign) {
-      vars_.emplace_back(name, v);
+      vars_.push_back({name, v, placeholders});
       continue;
     }
     for (auto it = vars_.rbegin(); it != vars_.rend(); ++it) {
-      if (it->first == name) {
-        it->second = v;
+      if (it->name == name) {
+        it->value = v;
+        it->placeholders = placeholders;
         return;
       }
     }
@@ -231,19 +236,29 @@ void Exec::declare(const Pipeline& p, const Value& v) {
 }
 
 Value Exec::pipeline(const Pipeline& p, const Value& dot) {
-  Value v;
-  bool first = true;
-  for (const Command& c : p.commands) {
-    v = command(c, dot, first ? nullptr : &v);
-    first = false;
-  }
-  if (!p.decls.empty()) declare(p, v);
+  auto commands = [&] {
+    Value v;
+    bool first = true;
+    for (const Command& c : p.commands) {
+      v = command(c, dot, first ? nullptr : &v);
+      first = false;
+    }
+    return v;
+  };
+  if (p.decls.empty()) return commands();
+  PlaceholderScope placeholders(*this);
+  Value v = commands();
+  declare(p, v, placeholders.read());
   return v;
 }
 
-Value Exec::variable(const std::string& name, const Location& at) const {
+Value Exec::variable(const std::string& name, const Location& at) {
   for (auto it = vars_.rbegin(); it != vars_.rend(); ++it) {
-    if (it->first == name) return it->second;
+    if (it->name != name) continue;
+    if (placeholders_) {
+      for (const std::string& p : it->placeholders) note_placeholder(p);
+    }
+    return it->value;
   }
   throw RenderError("undefined variable: " + name, at);
 }

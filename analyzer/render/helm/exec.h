@@ -159,6 +159,9 @@ class Exec {
     PlaceholderScope& operator=(const PlaceholderScope&) = delete;
     // Each placeholder read becomes a guard at `at`; the enclosing condition read it too.
     void decided(const Location& at, bool truth);
+    // The placeholders read so far (a variable declared from them carries them); the
+    // enclosing condition read them too.
+    const std::vector<std::string>& read();
 
    private:
     Exec& e_;
@@ -180,15 +183,22 @@ class Exec {
   Value fields_of_result(Value v, const Arg& a);
   Value fields(Value v, const std::vector<std::string>& names, std::vector<Value>* args,
                const Location& at);
-  Value variable(const std::string& name, const Location& at) const;
-  void declare(const Pipeline& p, const Value& v);
+  Value variable(const std::string& name, const Location& at);
+  void declare(const Pipeline& p, const Value& v, const std::vector<std::string>& placeholders);
   void step(const Location& at);
   void note_read(const Value& v);
 
   TemplateSet& set_;
   Value root_;
   Output* out_ = nullptr;
-  std::vector<std::pair<std::string, Value>> vars_;
+  // A template variable, with the placeholders its value was computed from: `$ns := lookup
+  // ...` then `if not $ns` is a guard `lookup` decides.
+  struct Var {
+    std::string name;
+    Value value;
+    std::vector<std::string> placeholders;
+  };
+  std::vector<Var> vars_;
   int depth_ = 0;
   int nesting_ = 0;          // bodies running inside each other (kMaxBodyNesting)
   std::uint64_t built_ = 0;  // bytes functions built in this template file (kMaxBuiltBytes)

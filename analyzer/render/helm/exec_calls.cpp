@@ -22,7 +22,7 @@ Output Exec::call_named(const std::string& name, const Value& dot, const Locatio
   ++depth_;
   auto saved_vars = std::move(vars_);
   vars_.clear();
-  vars_.emplace_back("$", dot);
+  vars_.push_back({"$", dot, {}});
   Output out;
   Output* saved = out_;
   out_ = &out;

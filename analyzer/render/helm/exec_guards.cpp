@@ -1,6 +1,7 @@
 // What the chart engine records about guards (exec.h): which value decided an `if`/`with`
 // (a switch the chart can be rendered again with, helm/switches.cpp), which string value a
 // comparison inside a guard tested, and the keys a branch not taken would have written.
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <utility>
@@ -55,6 +56,23 @@ bool branch_keys(const NodeList& branch, std::uint32_t& indent, std::vector<std:
   return true;
 }
 
+// `{{ fail ... }}`: helm stops the install there, so the branch has nothing to review.
+bool fails(const Node& n) {
+  if (n.type != Node::Type::Action || !n.pipe || n.pipe->commands.empty()) return false;
+  const std::vector<Arg>& args = n.pipe->commands.front().args;
+  return !args.empty() && args.front().type == Arg::Type::Identifier && args.front().name == "fail";
+}
+
+// A branch that writes nothing and sets nothing (absent, blank text, or a `fail`): whichever
+// way a placeholder decides the guard, the render misses nothing there to review.
+bool blank(const NodeList* branch) {
+  if (branch == nullptr) return true;
+  return std::all_of(branch->begin(), branch->end(), [](const Node& n) {
+    return fails(n) ||
+           (n.type == Node::Type::Text && n.text.find_first_not_of(" \t\r\n") == std::string::npos);
+  });
+}
+
 }  // namespace
 
 Exec::Flow Exec::guard(const Node& n, const Value& dot) {
@@ -63,7 +81,11 @@ Exec::Flow Exec::guard(const Node& n, const Value& dot) {
   {
     PlaceholderScope placeholders(*this);
     v = pipeline(*n.pipe, dot);
-    placeholders.decided(n.at, truthy(v));
+    if (blank(truthy(v) ? n.otherwise.get() : n.body.get())) {
+      placeholders.read();
+    } else {
+      placeholders.decided(n.at, truthy(v));
+    }
   }
   guard_at_ = outer;
   bool t = truthy(v);

@@ -81,6 +81,7 @@ TemplateResult helm_template(const SourceSet& sources, const TemplateRequest& re
   settings.render_tests = true;
   settings.release.ns = req.ns;
   settings.release.name = req.release_name;
+  settings.release.upgrade = req.is_upgrade;  // revision 1 still, as helm template has it
   if (!req.name_template.empty() &&
       !release_name(req.name_template, settings.release.name, r.error))
     return r;

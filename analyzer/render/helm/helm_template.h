@@ -18,6 +18,7 @@ struct TemplateRequest {
   std::string ns = kNamespace;
   bool include_crds = false;
   bool skip_tests = false;
+  bool is_upgrade = false;  // --is-upgrade: `.Release.IsUpgrade` instead of `IsInstall`
   std::vector<std::string> show_only;
 };
 

@@ -49,13 +49,19 @@ Exec::PlaceholderScope::~PlaceholderScope() {
 }
 
 void Exec::PlaceholderScope::decided(const Location& at, bool truth) {
-  for (const std::string& p : seen_) {
+  for (const std::string& p : read()) {
     bool known = std::any_of(e_.guards_->begin(), e_.guards_->end(),
                              [&](const GuardSeen& g) { return g.at == at && g.placeholder == p; });
     if (!known) e_.guards_->push_back({at, {}, {}, false, truth, {}, p});
+  }
+}
+
+const std::vector<std::string>& Exec::PlaceholderScope::read() {
+  for (const std::string& p : seen_) {
     if (outer_ && std::find(outer_->begin(), outer_->end(), p) == outer_->end())
       outer_->push_back(p);
   }
+  return seen_;
 }
 
 void Exec::note_placeholder(const std::string& name) {

@@ -266,6 +266,7 @@ void flip_switches(const Chart& pristine, const Value& values, const Rendering& 
     // Which templates read .Release is not recorded: an upgrade runs them all again.
     quiet.rerun = s.upgrade ? nullptr : &rerun;
     quiet.release.upgrade = s.upgrade;
+    if (s.upgrade) quiet.release.revision = 2;
     Rendering r = render_values(pristine, flipped, quiet);
     report_new_failures(base.render, r.render, s, pristine, out);
     std::vector<std::string> replaced = replaced_templates(base.render, r.render);
