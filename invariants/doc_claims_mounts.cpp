@@ -21,7 +21,7 @@ bool related_paths(const std::string& a, const std::string& b) {
 // A mount whose exposure is critical by itself (INVARIANTS.md 1 and 3): a runtime socket or a
 // credential store in any mode, a home or system path writable.
 bool critical_mount(const Mount& m) {
-  engine::HostPathClass k = engine::classify_host_path(m.source);
+  engine::HostPathClass k = engine::classify_host_path(m.source, m.source_unknown_root);
   switch (k.kind) {
     case engine::HostPathKind::RuntimeSocket:
     case engine::HostPathKind::CredentialStore:
@@ -57,7 +57,7 @@ std::string where(const Mount& m) {
 const Mount* host_mount_of(const ClaimContext& c, const Workload& w, engine::HostPathKind kind) {
   for (const Mount& m : w.mounts) {
     if (m.kind == MountKind::HostPath && mount_reached(m, c) &&
-        engine::classify_host_path(m.source).kind == kind)
+        engine::classify_host_path(m.source, m.source_unknown_root).kind == kind)
       return &m;
   }
   return nullptr;

@@ -33,7 +33,7 @@ void judge_writable_binds(const Model& model, const Workload& w, FactFindings& o
   for (const Mount& m : w.mounts) {
     if (m.target.empty() || m.kind != MountKind::HostPath || m.source.empty() || !writes_host(m))
       continue;
-    auto c = engine::classify_host_path(m.source);
+    auto c = engine::classify_host_path(m.source, m.source_unknown_root);
     if (c.kind != HostPathKind::None) continue;
     std::string what;
     if (!engine::in_workspace(m.source, model.workspace_paths)) {

@@ -79,6 +79,18 @@ TEST_CASE("host paths are classified by the most specific entry", "[inv3]") {
   CHECK(kind("/data/models") == HostPathKind::None);
 }
 
+TEST_CASE("a mount source under an unknown directory is classed by its own components", "[inv3]") {
+  // YujiSuzuki/ai-sandbox: `-v "${backup_dir}/home:/target"`, backup_dir from `${2/#\~/$HOME}`.
+  auto kind = [](const char* p) { return engine::classify_host_path(p, true).kind; };
+  CHECK(kind("/home") == HostPathKind::None);
+  CHECK(kind("/root") == HostPathKind::None);
+  CHECK(kind("/etc") == HostPathKind::None);
+  CHECK(kind("/") == HostPathKind::None);
+  CHECK(kind("/docker.sock") == HostPathKind::RuntimeSocket);
+  CHECK(kind("/repo/.git/hooks") == HostPathKind::AutoRun);
+  CHECK(engine::classify_host_path("/home", false).kind == HostPathKind::Home);
+}
+
 TEST_CASE("the workspace: declared paths, else the launcher's directory", "[inv3]") {
   CHECK(engine::in_workspace("$PWD", {}));
   CHECK(engine::in_workspace("$(pwd)/src", {}));

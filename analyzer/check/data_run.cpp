@@ -18,7 +18,9 @@ namespace {
 // Stands for the workload's name in a grouped message until the group's members are known.
 constexpr std::string_view kWorkloadMark = "\x01workload\x01";
 
-std::string value_text(const Value& v) {
+// `display`: a message's text, which names the parts a script left unknown (Value::shown); a
+// fact (and so a fingerprint) keeps the value as the checks read it.
+std::string value_text(const Value& v, bool display) {
   switch (v.kind) {
     case Value::Kind::Unset:
       return "";
@@ -27,7 +29,7 @@ std::string value_text(const Value& v) {
     case Value::Kind::Int:
       return std::to_string(v.i);
     case Value::Kind::Str:
-      return std::string(v.s);
+      return std::string(display && !v.shown.empty() ? v.shown : v.s);
     case Value::Kind::List:
       return fmt::format("{}", fmt::join(*v.list, ", "));
   }
@@ -60,6 +62,7 @@ struct Render {
   const Scope& scope;
   const std::vector<std::optional<std::string>>& vars;
   bool mark_workload = false;
+  bool display = false;  // a message, not a fact
 
   std::string operator()(const Template& t) const {
     std::string out;
@@ -69,7 +72,7 @@ struct Render {
           out += p.text;
           break;
         case Template::Part::K::Field:
-          out += value_text(get(p.field, scope));
+          out += value_text(get(p.field, scope), display);
           break;
         case Template::Part::K::Var:
           if (vars[p.var]) out += *vars[p.var];
@@ -93,7 +96,7 @@ std::vector<std::optional<std::string>> eval_vars(const Case& c, const Scope& s)
   for (size_t i = 0; i < c.vars.size(); ++i) {
     for (const Var::Choice& ch : c.vars[i].choices) {
       if (ch.when && !eval(*ch.when, s)) continue;
-      out[i] = Render{s, none}(ch.text);
+      out[i] = Render{s, none, false, false}(ch.text);
       break;
     }
   }
@@ -165,14 +168,14 @@ class Runner {
     }
     const Workload* w = s.workload();
     if (w != nullptr) reach(*w);
-    Render render{s, vars, c.group == Group::PodFact};
+    Render render{s, vars, c.group == Group::PodFact, true};
     std::string message = render(c.summary);
-    std::string fact = Render{s, vars}(c.fact);
+    std::string fact = Render{s, vars, false, false}(c.fact);
     std::vector<Related> related;
     for (const Case::RelatedT& r : c.related) {
       Value v = get(r.at, s);
       if (v.from == nullptr || !v.from->at.valid() || v.from->at == at.at) continue;
-      related.push_back({v.from->at, Render{s, vars}(r.message)});
+      related.push_back({v.from->at, Render{s, vars, false, true}(r.message)});
     }
     if (w == nullptr) {
       Finding f = model_finding(s, id, std::move(message), at, std::move(fact));

@@ -161,4 +161,10 @@ Value text(const std::string& v, const Provenance* p) {
   return out;
 }
 
+Value text(const std::string& v, const std::string& shown, const Provenance* p) {
+  Value out = text(v, p);
+  if (out.set()) out.shown = shown;
+  return out;
+}
+
 }  // namespace sbr::match

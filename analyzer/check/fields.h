@@ -40,6 +40,9 @@ struct Value {
   bool b = false;
   std::int64_t i = 0;
   std::string_view s;
+  // A message's form of `s` when it differs: a launcher's value with the parts its script left
+  // unknown named (`$HOME/.sb/<unknown: $1>`). Matching and facts read `s`.
+  std::string_view shown;
   const std::vector<std::string>* list = nullptr;
   const Provenance* from = nullptr;
 
@@ -126,6 +129,8 @@ Value of(const Maybe<std::string>& v);
 Value place(const Provenance& p);  // a Location field
 // A string that is unset when empty (keeping its place for `at:`).
 Value text(const std::string& v, const Provenance* p = nullptr);
+// The same, with the form messages print (`shown`, "" when it is `v`).
+Value text(const std::string& v, const std::string& shown, const Provenance* p);
 
 // The kind tables, one function per group (fields_*.cpp); object_kinds() joins them.
 void add_workload_kinds(std::vector<KindDef>& out);

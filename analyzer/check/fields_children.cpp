@@ -29,7 +29,8 @@ enum MountSlot : size_t { kClass = 0, kNormalized, kWhy, kWhat };  // 4: login_d
 const std::string& host_class_part(const Scope& s, MountSlot part) {
   auto& c = s.cache.text;
   if (!c[kClass]) {
-    auto hc = engine::classify_host_path(s.as<Mount>().source);
+    const Mount& m = s.as<Mount>();
+    auto hc = engine::classify_host_path(m.source, m.source_unknown_root);
     c[kClass] = std::string(host_class_name(hc.kind));
     c[kNormalized] = std::move(hc.normalized);
     c[kWhy] = std::move(hc.why);
@@ -56,12 +57,12 @@ void mount_fields(std::vector<FieldDef>& f) {
                "argument",
                [](const Scope& s) {
                  const Mount& m = s.as<Mount>();
-                 return text(m.source, &m.source_from);
+                 return text(m.source, m.source_shown, &m.source_from);
                }});
   f.push_back({"target", FieldType::Path, "the path inside the container; at the volumeMount",
                [](const Scope& s) {
                  const Mount& m = s.as<Mount>();
-                 return text(m.target, &m.mount_from);
+                 return text(m.target, m.target_shown, &m.mount_from);
                }});
   f.push_back({"read_only", FieldType::Bool, "readOnly / :ro",
                [](const Scope& s) { return of(s.as<Mount>().read_only); }});

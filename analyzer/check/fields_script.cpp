@@ -110,7 +110,7 @@ void add_resources(std::vector<KindDef>& out) {
   r.fields.push_back(
       {"name", FieldType::String, "container, tool, network or file", [](const Scope& s) {
          const auto& x = s.as<ResourceStart>();
-         return text(x.name, &x.from);
+         return text(x.name, x.name_shown, &x.from);
        }});
   r.fields.push_back({"publishes_ports", FieldType::Bool, "it publishes ports",
                       [](const Scope& s) { return of(s.as<ResourceStart>().publishes_ports); }});
@@ -175,7 +175,7 @@ void add_secret_observations(std::vector<KindDef>& out) {
                   "path", SBR_EACH(SecretFileWrite, secret_files));
   f.fields.push_back({"path", FieldType::String, "the file", [](const Scope& s) {
                         const auto& x = s.as<SecretFileWrite>();
-                        return text(x.path, &x.from);
+                        return text(x.path, x.path_shown, &x.from);
                       }});
   f.fields.push_back({"variable", FieldType::String, "the secret variable",
                       [](const Scope& s) { return text(s.as<SecretFileWrite>().variable); }});

@@ -1,5 +1,6 @@
 #include "analyzer/engine/paths.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <span>
@@ -294,6 +295,12 @@ bool multiplexer_socket_dir(const std::vector<std::string>& parts) {
 }
 
 }  // namespace
+
+HostPathClass classify_host_path(std::string_view raw, bool unknown_root) {
+  if (!unknown_root) return classify_host_path(raw);
+  std::string_view rest = raw.substr(std::min(raw.find_first_not_of('/'), raw.size()));
+  return classify_host_path(rest.empty() ? std::string_view(".") : rest);
+}
 
 HostPathClass classify_host_path(std::string_view raw) {
   HostPathClass c;

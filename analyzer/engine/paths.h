@@ -41,6 +41,10 @@ struct HostPathClass {
 };
 
 HostPathClass classify_host_path(std::string_view raw);
+// A mount source whose leading part a script left unknown (Mount::source_unknown_root,
+// `$DIR/home`): it is some directory below an unknown one, so only what its own components
+// say counts (a `docker.sock`, a `.ssh`), never the absolute place its known rest would be.
+HostPathClass classify_host_path(std::string_view raw, bool unknown_root);
 
 // The workspace: the declared paths, or (none declared) the launcher's directory: `$PWD`,
 // `$(pwd)`, `${localWorkspaceFolder}` and relative paths that stay inside it.

@@ -88,7 +88,7 @@ void orchestrator_evidence(const Workload& w, Evidence& out) {
     if (m.kind != MountKind::HostPath || m.target.empty()) continue;
     // The host's root holds the socket too, but a container given `/` is a node agent (an
     // exporter, a collector) reading the host, not evidence that it drives the runtime.
-    HostPathClass c = classify_host_path(m.source);
+    HostPathClass c = classify_host_path(m.source, m.source_unknown_root);
     if (c.kind != HostPathKind::RuntimeSocket || c.normalized == "/") continue;
     add(out, ThreatSignal::Orchestrator, ThreatClass::UntrustedInput,
         fmt::format("it holds the container runtime socket {} (at {}): the orchestrator that "

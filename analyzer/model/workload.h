@@ -123,6 +123,9 @@ struct Mount {
   // (`$HOME/.sb/<unknown: $1>/home`, model/invocation.h UnknownPart); "" when it has none.
   // Messages print shown_source() (shown_target()); checks and fingerprints read `source`.
   std::string source_shown;
+  // The source starts with a part the script left unknown (`"$DIR/home"`): `source` holds
+  // only the known rest (`/home`), and where the directory is on the host is not known.
+  bool source_unknown_root = false;
   std::string target;        // path inside the container ("" when the volume is unmounted)
   std::string target_shown;  // display only, as source_shown
   Maybe<bool> read_only;

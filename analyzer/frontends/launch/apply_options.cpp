@@ -1,5 +1,6 @@
 #include "analyzer/frontends/launch/apply_options.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "analyzer/frontends/launch/specs.h"
@@ -238,6 +239,12 @@ std::string shown_part(const Word& value, const std::string& part, std::size_t a
   return parts.empty() ? "" : show_unknown(part, parts);
 }
 
+// Whether the slice value.text[at, at + size) starts with a part the script left unknown.
+bool starts_unknown(const Word& value, std::size_t at, std::size_t size) {
+  auto parts = unknown_parts_in(value.unknown_parts, at, at + size);
+  return std::any_of(parts.begin(), parts.end(), [](const UnknownPart& p) { return p.at == 0; });
+}
+
 // The mount with its source and target as messages show them. `-v SRC:DST`, `--tmpfs DST:...`
 // and `--mount ...,src=SRC,dst=DST` place them differently in the value.
 Mount shown_mount(Mount m, const ParsedOption& o) {
@@ -251,6 +258,8 @@ Mount shown_mount(Mount m, const ParsedOption& o) {
     target_at = v.find(':') + 1;
   }
   m.source_shown = shown_part(o.value, m.source, source_at);
+  m.source_unknown_root = source_at != std::string::npos && !m.source.empty() &&
+                          starts_unknown(o.value, source_at, m.source.size());
   m.target_shown = shown_part(o.value, m.target, target_at);
   return m;
 }
