@@ -119,6 +119,32 @@ docker run --rm -v "/srv/$%s/data:/data" img
   CHECK(fa->fingerprint == fb->fingerprint);
 }
 
+TEST_CASE("a data rule prints a field's unknown parts in its message, not in its fact",
+          "[unknown-parts]") {
+  // SB1005 is a data rule whose summary prints `{source}`.
+  const char* script = R"(#!/bin/bash
+set -euo pipefail
+docker run --rm -v "$%s/docker.sock:/var/run/docker.sock" img
+)";
+  auto with = [&](const char* var) {
+    std::string s = script;
+    s.replace(s.find("%s"), 2, var);
+    return findings_of(s);
+  };
+  auto a = with("SOCK_DIR");
+  auto b = with("RUNTIME_DIR");
+  const Finding* fa = first_of(a, "SB1005");
+  const Finding* fb = first_of(b, "SB1005");
+  REQUIRE(fa != nullptr);
+  REQUIRE(fb != nullptr);
+  INFO(fa->message.str());
+  CHECK(fa->message.str().find("<unknown: $SOCK_DIR>/docker.sock") != std::string::npos);
+  CHECK(fb->message.str().find("<unknown: $RUNTIME_DIR>/docker.sock") != std::string::npos);
+  CHECK(fa->fact_path.str() == fb->fact_path.str());
+  CHECK(fa->fact_path.str().find("unknown") == std::string::npos);
+  CHECK(fa->fingerprint == fb->fingerprint);
+}
+
 TEST_CASE("the unknown-parts launchers name every unknown part in their messages",
           "[unknown-parts][fixtures]") {
   auto r =
