@@ -77,6 +77,41 @@ podman run --network "${net:-none}" img
                              std::string("when started with arguments and started with `--net`")));
 }
 
+TEST_CASE("a test of whether a credential is set is not a non-default switch", "[bash-paths]") {
+  // claudo's and schubergphilis' shapes: a token passed when the user has it, a mode flag
+  // with a default that is a switch.
+  auto r = render_text(R"(#!/bin/bash
+GITHUB_TOKEN="${GITHUB_TOKEN:-}"
+DEBUG="${DEBUG:-false}"
+args=(--rm)
+if [ -n "$GITHUB_TOKEN" ]; then args+=(-e GITHUB_TOKEN); fi
+for var in ANTHROPIC_API_KEY; do
+  if [ -n "${!var:-}" ]; then args+=(-e "$var"); fi
+done
+if [ "$DEBUG" = true ]; then args+=(--cap-add SYS_PTRACE); fi
+podman run "${args[@]}" img
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 1);
+  auto condition_of = [&](const std::string& word) -> const Condition* {
+    for (const Word& w : ls[0]->argv) {
+      if (w.text == word) return &w.from.condition();
+    }
+    return nullptr;
+  };
+  const Condition* token = condition_of("GITHUB_TOKEN");
+  const Condition* key = condition_of("ANTHROPIC_API_KEY");
+  const Condition* ptrace = condition_of("SYS_PTRACE");
+  REQUIRE(token != nullptr);
+  REQUIRE(key != nullptr);
+  REQUIRE(ptrace != nullptr);
+  CHECK(token->text == "when GITHUB_TOKEN is set");
+  CHECK_FALSE(token->needs_switch);  // a credential set or not: both are normal paths
+  CHECK_FALSE(key->always());
+  CHECK_FALSE(key->needs_switch);
+  CHECK(ptrace->needs_switch);  // DEBUG=true is not the default
+}
+
 TEST_CASE("source follows the script-directory idioms inside the tree", "[bash-paths]") {
   SourceSet set;
   const std::string lib = "agent_flags=(--cap-drop=ALL --read-only)\n";

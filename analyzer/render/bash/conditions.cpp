@@ -15,6 +15,7 @@
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/platform_tests.h"
 #include "analyzer/render/bash/words.h"
+#include "analyzer/support/secrets.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::bash {
@@ -343,6 +344,7 @@ Truth Evaluator::unary_truth(TSNode n, Ctx& ctx) {
       t.known = a.w.text.empty() != want_set;
     else if (a.default_known)
       t.default_value = a.w.text.empty() != want_set;
+    if (tests_credential(operand, ctx)) t.default_value.reset();
     split_on_other_paths(t, ctx.cond, va, va, [&](const EWord& x, const EWord&) {
       return x.w.symbolic ? std::nullopt : std::optional<bool>(x.w.text.empty() != want_set);
     });
@@ -378,6 +380,26 @@ void Evaluator::narrow_to_path(const Truth& t) {
   }
 }
 
+// A user who has a credential sets it: that is how the tool is used (`GITHUB_TOKEN=...
+// ./run.sh`), so a test of whether it is set decides between two normal paths, and a secret
+// passed on the "set" branch is reported at full severity (issue 34 §4). The name tells a
+// credential (support/secrets.h); `${!var}` tests the variable whose name `var` holds.
+bool Evaluator::tests_credential(TSNode operand, const Ctx& ctx) const {
+  std::vector<std::string> names;
+  expanded_variables(operand, ctx.tree, names);
+  std::string_view text = ctx.tree->slice(operand);
+  for (const std::string& name : names) {
+    if (secrets::is_secret_name(name) || secrets::has_secret_word(name)) return true;
+    if (text.find("${!" + name) == std::string_view::npos) continue;
+    const Var* v = lookup(name);
+    if (v == nullptr || v->array) continue;
+    for (const EWord& w : v->value.words()) {
+      if (!w.w.symbolic && secrets::is_secret_name(w.w.text)) return true;
+    }
+  }
+  return false;
+}
+
 // [ "$x" ]: true when non-empty.
 Truth Evaluator::nonempty_truth(TSNode n, Ctx& ctx) {
   const Value va = joined_value(n, ctx);
@@ -392,6 +414,7 @@ Truth Evaluator::nonempty_truth(TSNode n, Ctx& ctx) {
     t.known = !a.w.text.empty();
   else if (a.default_known)
     t.default_value = !a.w.text.empty();
+  if (tests_credential(n, ctx)) t.default_value.reset();
   split_on_other_paths(t, ctx.cond, va, va, [](const EWord& x, const EWord&) {
     return x.w.symbolic ? std::nullopt : std::optional<bool>(!x.w.text.empty());
   });

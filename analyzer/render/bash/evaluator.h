@@ -294,6 +294,9 @@ class Evaluator {
                                   Truth& t);
   Truth unary_truth(TSNode n, Ctx& ctx);
   Truth nonempty_truth(TSNode n, Ctx& ctx);
+  // Whether a set/empty test reads a credential (`[ -n "$GITHUB_TOKEN" ]`, `"${!var:-}"` with
+  // `var` naming one): neither branch of it is a non-default switch.
+  bool tests_credential(TSNode operand, const Ctx& ctx) const;
   Truth list_truth(TSNode n, Ctx& ctx);
   std::optional<Truth> command_truth(TSNode n, Ctx& ctx, Truth unknown);
   // Arithmetic (arith.cpp): the value when the script fixes it.
