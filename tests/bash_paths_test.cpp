@@ -211,6 +211,22 @@ trap cleanup EXIT
   CHECK(ls[0]->call_path.back() == "debug_shell");
 }
 
+TEST_CASE("a library whose one way in is a function is used by calling it", "[bash-paths]") {
+  // kata's tests/functional/kata-monitor shape: a file of one function a developer or CI runs
+  // by name; calling it is the file's normal use, not a non-default switch.
+  auto r = render_text(R"(#!/bin/bash
+# Runs the monitor test in a container.
+kata_monitor_test() {
+  local image="${KATA_MONITOR_IMAGE:-quay.io/kata/monitor:latest}"
+  docker run --rm --privileged "$image" /run-tests.sh
+}
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 1);
+  CHECK(ls[0]->from.condition().text == "when `kata_monitor_test` is called");
+  CHECK_FALSE(ls[0]->from.condition().needs_switch);
+}
+
 }  // namespace sbr::test
 
 namespace sbr::test {

@@ -1,7 +1,8 @@
 // Functions nothing analysed calls: a library helper, a debug entry point a developer runs by
 // hand after sourcing the file. Their launches are still launches, so each is evaluated once
 // more as an entry point, in the script's final state with unknown arguments, and everything it
-// does carries the condition "when `fn` is called" (a path that needs an explicit switch).
+// does carries the condition "when `fn` is called" (a path that needs an explicit switch,
+// unless the function is the file's only way in).
 #include <algorithm>
 #include <cctype>
 #include <string_view>
@@ -47,8 +48,13 @@ void Evaluator::note_definition(const std::string& name, const SyntaxTree* tree)
 // Called, or named anywhere else (a call the evaluation did not reach, a trap string, another
 // script that sources this one): then it is not an entry point of its own.
 bool Evaluator::referenced(const std::string& name) const {
-  if (called_.count(name) > 0) return true;
   if (mentions(file_.bytes, name) > 1) return true;  // the definition is one mention
+  return used_elsewhere(name);
+}
+
+// Called by the script's own run, or named by another shell file of the tree.
+bool Evaluator::used_elsewhere(const std::string& name) const {
+  if (called_.count(name) > 0) return true;
   if (sources_ == nullptr) return false;
   for (const SourceFile& f : sources_->files) {
     if (f.id == file_.id || f.type != FileType::Shell || !f.readable) continue;
@@ -64,6 +70,18 @@ void Evaluator::run_entry_points() {
   steps_ = 0;
   // A function an entry point defines is not one of the file's own: index, since it grows.
   const std::size_t defined = defined_.size();
+  // A file whose one way in is a function (a library of one command that neither the script
+  // nor another file runs) is used by calling it: that is its normal path, not a switch. With
+  // several, or beside a function the script or another file runs, it is one choice of many.
+  std::size_t entries = 0;
+  bool other_way_in = false;
+  for (std::size_t di = 0; di < defined; ++di) {
+    const std::string& name = defined_[di];
+    if (final_state.functions.get().count(name) == 0) continue;
+    other_way_in = other_way_in || used_elsewhere(name);
+    if (!referenced(name)) ++entries;
+  }
+  const bool only_way_in = entries == 1 && !other_way_in;
   for (std::size_t di = 0; di < defined; ++di) {
     const std::string name = defined_[di];
     auto fit = final_state.functions.get().find(name);
@@ -84,7 +102,7 @@ void Evaluator::run_entry_points() {
     }
     Ctx ctx;
     ctx.tree = tree;
-    ctx.cond = Condition::when({"`" + name + "` is called", "", "", "", ""}, true);
+    ctx.cond = Condition::when({"`" + name + "` is called", "", "", "", ""}, !only_way_in);
     call_path_ = {name};
     try {
       if (is(body, K::compound_statement) || is(body, K::subshell)) {

@@ -365,6 +365,7 @@ class Evaluator {
   // Functions nothing calls, evaluated as entry points (entry_points.cpp).
   void note_definition(const std::string& name, const SyntaxTree* tree);
   bool referenced(const std::string& name) const;
+  bool used_elsewhere(const std::string& name) const;
   void run_entry_points();
   void note_unresolved_source(TSNode n, const Ctx& ctx, const EWord& target);
   std::optional<std::string> path_operand(TSNode cmd, Ctx& ctx, std::string& name, bool& canonical);
