@@ -112,6 +112,32 @@ podman run "${args[@]}" img
   CHECK(ptrace->needs_switch);  // DEBUG=true is not the default
 }
 
+TEST_CASE(
+    "a variable with more values than a value keeps stays unknown on the paths past the bound",
+    "[bash-paths]") {
+  // sdlcforge/ai-sandbox's option parser sets CMD to a dozen verbs; the launch behind
+  // `[ "$CMD" = start ]` was dropped when the value that could be `start` fell past the bound.
+  auto r = render_text(R"(#!/bin/bash
+set -euo pipefail
+CMD=""
+if [ "${OPT_HELP:-}" = 1 ]; then CMD=help; fi
+if [ "${OPT_LS:-}" = 1 ]; then CMD=ls; fi
+if [ "${OPT_INSTANCES:-}" = 1 ]; then CMD=instances-ls; fi
+if [ "${OPT_PROFILES:-}" = 1 ]; then CMD=profiles-ls; fi
+if [ "${OPT_CREATE:-}" = 1 ]; then CMD=create; fi
+if [ "${OPT_VERB:-}" = 1 ]; then CMD="$1"; fi
+if [ "$CMD" = start ]; then
+  podman run --rm --privileged img
+fi
+)");
+  auto ls = launches(r);
+  REQUIRE(ls.size() == 1);
+  CHECK(argv_text(*ls[0]) == "podman run --rm --privileged img");
+  CHECK(ls[0]->from.condition().text.find("CMD has one of the values other paths set") !=
+        std::string::npos);
+  CHECK(ls[0]->from.condition().needs_switch);
+}
+
 TEST_CASE("source follows the script-directory idioms inside the tree", "[bash-paths]") {
   SourceSet set;
   const std::string lib = "agent_flags=(--cap-drop=ALL --read-only)\n";

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/expand_param.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::bash {
@@ -35,6 +36,41 @@ bool is_option_word(const EWord& w) {
 
 void tag(std::vector<EWord>& ws, const Condition& c) {
   for (auto& w : ws) w.w.from.set_condition(join(c, w.w.from.condition()));
+}
+
+constexpr std::string_view kWidened = "one of the values other paths set";
+
+// The alternative that stands for the values past the bound (widen()).
+bool widened(const Alt& a) {
+  return a.elems.size() == 1 && a.elems[0].w.symbolic && a.elems[0].w.origin == kWidened;
+}
+
+// A scalar with more values than a value keeps (a dispatch variable a parser sets to a dozen
+// commands: `CMD=ls`, `CMD=help`, `CMD="$first_arg"`...): the last kept alternative becomes
+// one whose value is not known, so a later test of the variable stays undecided on those
+// paths instead of reading the default path's value and skipping what they run
+// (sdlcforge/ai-sandbox's `if [ "$CMD" = start ]`). Its condition says only that much: it
+// stands for paths of several conditions, which a conjunction cannot hold.
+void widen(Value& v, const std::string& name) {
+  if (v.size() <= kMaxValueAlts || widened(v.alts[kMaxValueAlts - 1])) {
+    if (v.size() > kMaxValueAlts) v.alts.resize(kMaxValueAlts);
+    return;
+  }
+  EWord w = symbolic_word(std::string(kWidened));
+  for (std::size_t i = kMaxValueAlts - 1; i < v.size() && !w.w.tainted; ++i) {
+    for (const EWord& e : v.alts[i].elems) {
+      if (!e.w.tainted) continue;
+      w.w.tainted = true;
+      w.taint_var = e.taint_var;
+      w.taint_at = e.taint_at;
+      w.taint_source = e.taint_source;
+      break;
+    }
+  }
+  Condition c =
+      Condition::when({name + " has one of the values other paths set", "", "", "", ""}, true);
+  v.alts.resize(kMaxValueAlts - 1);
+  v.alts.push_back(Alt{{std::move(w)}, std::move(c)});
 }
 
 // An associative array after two paths meet keeps its keys (a table of handlers, a profile of
@@ -76,8 +112,8 @@ Var merge_assoc(const Var* def, const Var* other, const Condition& cdef, const C
 // alternative); scalars keep the default path's value and add the other path's alternatives.
 // `a_tagged`: a's array elements already carry the conditions of the paths that added them (a
 // state accumulated over several `case` items), so they are not tagged again with `ca`.
-Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& cb, bool a_default,
-              bool a_tagged) {
+Var merge_var(const std::string& name, const Var* a, const Var* b, const Condition& ca,
+              const Condition& cb, bool a_default, bool a_tagged) {
   const Var* def = a_default ? a : b;
   const Var* other = a_default ? b : a;
   const Condition& cother = a_default ? cb : ca;
@@ -130,7 +166,7 @@ Var merge_var(const Var* a, const Var* b, const Condition& ca, const Condition& 
       out.value.alts.push_back(Alt{alt.elems, i == 0 ? cother : join(cother, alt.cond)});
     }
   }
-  if (out.value.size() > kMaxValueAlts) out.value.alts.resize(kMaxValueAlts);
+  widen(out.value, name);
   return out;
 }
 
@@ -148,7 +184,7 @@ bool merge_keeps_default(const Var* a, const Var* b, bool a_default) {
       (def->array || other->array || other->value.size() == 1))
     return true;
   if (def->array || other->array) return false;
-  return def->serial == 0 && def->value.size() == kMaxValueAlts;
+  return def->serial == 0 && def->value.size() == kMaxValueAlts && widened(def->value.alts.back());
 }
 
 // Merges `b` into `a` in place. A variable both paths still share, or with the same
@@ -167,14 +203,14 @@ void merge_map_into(Cow<VarMap>& a_map, const Cow<VarMap>& b_map, const Conditio
   auto ib = b.begin();
   while (ia != a.end() || ib != b.end()) {
     if (ib == b.end() || (ia != a.end() && ia->first < ib->first)) {
-      changed.emplace_back(ia->first,
-                           merge_var(&ia->second.get(), nullptr, ca, cb, a_default, a_tagged));
+      changed.emplace_back(
+          ia->first, merge_var(ia->first, &ia->second.get(), nullptr, ca, cb, a_default, a_tagged));
       ++ia;
       continue;
     }
     if (ia == a.end() || ib->first < ia->first) {
-      changed.emplace_back(ib->first,
-                           merge_var(nullptr, &ib->second.get(), ca, cb, a_default, a_tagged));
+      changed.emplace_back(
+          ib->first, merge_var(ib->first, nullptr, &ib->second.get(), ca, cb, a_default, a_tagged));
       ++ib;
       continue;
     }
@@ -184,7 +220,7 @@ void merge_map_into(Cow<VarMap>& a_map, const Cow<VarMap>& b_map, const Conditio
     if (!same && merge_keeps_default(&va, &vb, a_default)) {
       if (!a_default) taken.emplace_back(ib->first, ib->second);
     } else if (!same) {
-      changed.emplace_back(ia->first, merge_var(&va, &vb, ca, cb, a_default, a_tagged));
+      changed.emplace_back(ia->first, merge_var(ia->first, &va, &vb, ca, cb, a_default, a_tagged));
     }
     ++ia;
     ++ib;
