@@ -14,6 +14,7 @@
 #include "analyzer/report/report.h"
 #include "analyzer/source/memory_tree.h"
 #include "analyzer/support/yaml_splice.h"
+#include "tests/fuzz/generators.h"
 #include "tests/yaml_splice_util.h"
 
 namespace sbr::fuzz {
@@ -28,14 +29,14 @@ class NullBuf final : public std::streambuf {
   std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
 };
 
-int run_tree(const MemoryTree& tree) {
+int run_tree(const MemoryTree& tree, const Config& config = Config{},
+             const Catalog& catalog = Catalog::embedded()) {
   AnalyzeOptions options;
   options.ask_bash = false;  // a bash process per input would slow the campaign a hundredfold
-  Analysis analysis = analyze(tree, Config{}, options);
-  const Catalog& catalog = Catalog::embedded();
+  Analysis analysis = analyze(tree, config, options);
   RunOptions run;
   run.today = "2026-06-15";
-  std::vector<Finding> findings = run_checks(analysis.model, catalog, Config{}, run);
+  std::vector<Finding> findings = run_checks(analysis.model, catalog, config, run);
   NullBuf buf;
   std::ostream out(&buf);
   ReportContext ctx{analysis.model, analysis.sources, catalog, findings};
@@ -124,6 +125,50 @@ int markdown(const std::uint8_t* data, std::size_t size) {
   return run_tree(tree);
 }
 
+int chart_gen(const std::uint8_t* data, std::size_t size) {
+  Choices choices(data, size);
+  GeneratedChart generated = generate_chart(choices);
+  if (getenv("DBG")) fprintf(stderr, "VALUES<<%s>>\nHELP<<%s>>\nTPL<<%s>>\n", generated.values.c_str(), generated.helpers.c_str(), generated.templ.c_str());
+  MemoryTree tree;
+  tree.add_file("chart/Chart.yaml", "apiVersion: v2\nname: fuzz\nversion: 0.1.0\n");
+  tree.add_file("chart/values.yaml", generated.values);
+  tree.add_file("chart/templates/_helpers.tpl", generated.helpers);
+  tree.add_file("chart/templates/pod.yaml", generated.templ);
+  return run_tree(tree);
+}
+
+int markdown_gen(const std::uint8_t* data, std::size_t size) {
+  Choices choices(data, size);
+  MemoryTree tree;
+  tree.add_file("run.sh", kLauncher);
+  tree.add_file("SECURITY.md", generate_markdown(choices));
+  return run_tree(tree);
+}
+
+int config_rules(const std::uint8_t* data, std::size_t size) {
+  Choices choices(data, size);
+  GeneratedConfig generated = generate_config(choices);
+  auto config = parse_config(generated.config, ".sbreview.yaml", FileId{0});
+  if (getenv("DBG")) fprintf(stderr, "CONFIG<<%s>>\nRULE<<%s>>\n", generated.config.c_str(), generated.rule.c_str());
+  if (!config) { if (getenv("DBG")) fprintf(stderr, "cfg: %s\n", config.error().message.c_str()); return 0; }  // refused with exit 2 by the command line
+  RuleSource source;
+  source.user = true;
+  source.prefixes.push_back(config->rule_prefix);
+  auto catalog =
+      Catalog::embedded().with_user_rules({{".sbreview/rules/fuzz.yaml", generated.rule}}, source);
+  if (!catalog) { if (getenv("DBG")) fprintf(stderr, "cat: %s\n", catalog.error().message.c_str()); return 0; }
+  if (getenv("DBG")) fprintf(stderr, "RUN\n");
+  MemoryTree tree;
+  tree.add_file("run.sh", kLauncher);
+  tree.add_file(
+      "deploy/pod.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: agent}\nspec:\n  containers:\n"
+      "  - name: agent\n    image: docker.io/agent:1\n    env: [{name: TOKEN, value: x}]\n"
+      "    volumeMounts: [{name: h, mountPath: /h}]\n"
+      "  volumes: [{name: h, hostPath: {path: /var/run}}]\n");
+  return run_tree(tree, *config, *catalog);
+}
+
 int sarif(const std::uint8_t* data, std::size_t size) {
   struct Fixed {
     Analysis analysis;
@@ -143,14 +188,17 @@ int sarif(const std::uint8_t* data, std::size_t size) {
 }
 
 namespace {
-constexpr std::array<TargetInfo, 8> kTargets = {{{"kubernetes", kubernetes},
-                                                 {"launcher", launcher},
-                                                 {"containers", containers},
-                                                 {"chart", chart},
-                                                 {"splice", splice},
-                                                 {"config", config},
-                                                 {"markdown", markdown},
-                                                 {"sarif", sarif}}};
+constexpr std::array<TargetInfo, 11> kTargets = {{{"kubernetes", kubernetes},
+                                                  {"launcher", launcher},
+                                                  {"containers", containers},
+                                                  {"chart", chart},
+                                                  {"splice", splice},
+                                                  {"config", config},
+                                                  {"markdown", markdown},
+                                                  {"sarif", sarif},
+                                                  {"chart_gen", chart_gen},
+                                                  {"markdown_gen", markdown_gen},
+                                                  {"config_rules", config_rules}}};
 }  // namespace
 
 const TargetInfo* find_target(std::string_view name) {
@@ -161,7 +209,8 @@ const TargetInfo* find_target(std::string_view name) {
 }
 
 std::string_view target_names() {
-  return "kubernetes, launcher, containers, chart, splice, config, markdown, sarif";
+  return "kubernetes, launcher, containers, chart, splice, config, markdown, sarif, chart_gen, "
+         "markdown_gen, config_rules";
 }
 
 }  // namespace sbr::fuzz

@@ -42,6 +42,17 @@ int markdown(const std::uint8_t* data, std::size_t size);
 // findings or rebuilds them.
 int sarif(const std::uint8_t* data, std::size_t size);
 
+// Structure-aware targets (generators.h): the bytes are choices in a grammar, not the text.
+// A chart whose templates/_helpers.tpl and templates/pod.yaml are Go templates built from the
+// engine's functions, variables and nested blocks.
+int chart_gen(const std::uint8_t* data, std::size_t size);
+// A SECURITY.md of claims, block quotes and lists nested up to 40,000 deep, and tables up to
+// 2,000 x 2,000 cells, beside the fixed launcher.
+int markdown_gen(const std::uint8_t* data, std::size_t size);
+// `.sbreview.yaml` and a user rule in `.sbreview/rules/`: when both load, the whole pipeline
+// runs with them on a fixed launcher and pod (matchers, regexes, severities, suppressions).
+int config_rules(const std::uint8_t* data, std::size_t size);
+
 // Every target, for the drivers.
 const TargetInfo* find_target(std::string_view name);
 std::string_view target_names();
