@@ -259,6 +259,23 @@ TEST_CASE("compose: a launcher's `-f a -f b up` is one project of both files", "
     CHECK(w.lifecycle.timeout->value == 7200);
     CHECK(out.problems.empty());
   }
+  SECTION("past three files the project is named by its first file and the launcher") {
+    // sdlcforge/ai-sandbox adds up to eight overlays, a different set on each path.
+    for (int k = 0; k < 3; ++k) {
+      sources.files.push_back(file_of(3 + k, "compose/overlay-" + std::to_string(k) + ".yml",
+                                      FileType::Other,
+                                      "services:\n  agent:\n    read_only: true\n"));
+    }
+    Invocation inv =
+        compose_up({"docker", "compose", "-f", "compose/base.yml", "-f", "compose/extra.yml", "-f",
+                    "compose/overlay-0.yml", "-f", "compose/overlay-1.yml", "up"});
+    FilePart out;
+    REQUIRE(workloads_from_invocation(inv, ctx, out));
+    const Workload& w = service(out, "agent");
+    CHECK(w.id.name == "compose/base.yml with its overlays, run by bin/up");
+    CHECK(w.compose_files.size() == 4);
+    CHECK(w.identity.read_only_root.has_value());
+  }
   SECTION("a detached `up -d` outlives timeout(1); a missing file is a note at its word") {
     Invocation inv = compose_up(
         {"docker-compose", "-f", "compose/base.yml", "-f", "compose/local.yml", "up", "-d"});

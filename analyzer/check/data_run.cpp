@@ -262,7 +262,10 @@ class Runner {
       return;
     }
     Pending& e = facts_[it->second];
-    e.containers.push_back(reader_name(w.id.container));
+    // A launcher's project rendered on several paths holds each service once per variant.
+    std::string name = reader_name(w.id.container);
+    if (std::find(e.containers.begin(), e.containers.end(), name) == e.containers.end())
+      e.containers.push_back(std::move(name));
     if (inv::names_finding_better(w, *e.w)) e.w = &w;
   }
 

@@ -14,7 +14,10 @@
 #include "analyzer/support/strings.h"
 
 namespace sbr {
+
 namespace {
+
+constexpr std::size_t kNamedComposeFiles = 3;
 
 // Global options of `docker compose` that take a value (the value is not the subcommand).
 constexpr std::string_view kValued[] = {"-p",         "--project-name", "--project-directory",
@@ -167,8 +170,12 @@ bool compose_from_invocation(const Invocation& inv, const LaunchContext& ctx, Fi
   FrontendContext fctx;
   fctx.sources = ctx.sources;
   // "compose/base.yml + compose/agent.yml, run by bin/up": the project as that launcher has it.
+  // Past three files the overlays are not listed (the model keeps them, compose_files): a
+  // launcher that picks overlays per path would give each finding a paragraph of file names,
+  // and its paths one name for the reader.
   std::string name;
   for (const SourceFile* f : files) name += (name.empty() ? "" : " + ") + f->path;
+  if (files.size() > kNamedComposeFiles) name = files.front()->path + " with its overlays";
   name += ", run by " + script;
   const std::size_t before = out.workloads.size();
   read_compose_project(files, std::move(name), fctx, out);
