@@ -95,6 +95,31 @@ TEST_CASE("words that document a variable or change a limit are not claims", "[c
   CHECK(limits->form == ClaimForm::MemoryLimit);
 }
 
+TEST_CASE("the limits of the machine an engine or cluster runs on are not the sandbox's",
+          "[claims][scope]") {
+  // kagenti's install guide and kata's minikube guide.
+  MemoryTree t;
+  t.add_file("deploy/agent.yaml", pod("agent"));
+  t.add_file("docs/install.md",
+             "# Install\n"  // 1
+             "\n"           // 2
+             "Kind runs the platform on one control-plane node. That node\u2019s CPU and "
+             "memory\n"                                                                     // 3
+             "limits come from your container runtime (Podman machine, Docker Desktop).\n"  // 4
+             "\n"                                                                           // 5
+             "> - Adjust the `--memory 6144` line to suit your environment.\n"              // 6
+             "\n"                                                                           // 7
+             "Each agent pod has memory limits, so one agent cannot starve the node.\n");   // 8
+  Analysis an = analysed(t);
+  CHECK(claim_at(an, "docs/install.md", 3) == nullptr);
+  const Claim* adjust = claim_at(an, "docs/install.md", 6);
+  REQUIRE(adjust != nullptr);
+  CHECK(adjust->mood == ClaimMood::Advice);
+  const Claim* pods = claim_at(an, "docs/install.md", 8);
+  REQUIRE(pods != nullptr);
+  CHECK(pods->form == ClaimForm::MemoryLimit);
+}
+
 TEST_CASE("a top-level page of a repository of several projects names the one it describes",
           "[claims][scope]") {
   MemoryTree t;

@@ -94,7 +94,7 @@ std::string advice_marker(std::string_view clause, bool imperative_counts) {
   static const auto kModal = compile_ci(
       R"(\b(should|must|need to|needs to|have to|has to|recommend(?:ed|s)?|we suggest|consider|make sure|ensure that|you can|you may|you could|you might|it is advisable)\b)");
   static const auto kImperative = compile_ci(
-      R"(^[\s*_>-]*(?:(?:to|for|in order to|if you want to)\b[^,]{0,60},\s*)?(?:please\s+)?(add|use|set|pass|enable|configure|run|mount|make|give|keep|put|avoid|prefer|install|build|start|replace|write|remove|specify|declare|apply|turn|switch|ensure|check|verify|try|see|edit|change|bind|publish|restrict|disable|drop|limit|deny|allow|block|choose|pick|review|read|note|define|create|deploy)\s)");
+      R"(^[\s*_>-]*(?:(?:to|for|in order to|if you want to)\b[^,]{0,60},\s*)?(?:please\s+)?(add|use|set|pass|enable|configure|run|mount|make|give|keep|put|avoid|prefer|install|build|start|replace|write|remove|specify|declare|apply|turn|switch|ensure|check|verify|try|see|edit|change|bind|publish|restrict|disable|drop|limit|deny|allow|block|choose|pick|review|read|note|define|create|deploy|adjust|increase|decrease|raise|lower|tune|modify|update|supply)\s)");
   std::string m;
   if (RE2::PartialMatch(clause, *kModal, &m)) return lower(m);
   if (imperative_counts && RE2::PartialMatch(clause, *kImperative, &m)) return lower(m);

@@ -324,8 +324,14 @@ void limit_hits(std::string_view clause, std::vector<PhraseHit>& out) {
   // advice or its purpose, not a limit the configuration has.
   static const auto kChanged = compile_ci(
       R"(\b(?:remove|removing|unset|increase|increasing|raise|lower|reduce|decrease|adjust|tune|bump|change|override|disable|tweak)\b(?:\s+\S+){0,3}\s*$)");
+  // "That node's CPU and memory limits come from your container runtime (Podman machine,
+  // Docker Desktop)": the limits of the machine the cluster or engine runs on, not the
+  // sandbox's (kagenti's install guide).
+  static const auto kMachine = compile_ci(
+      R"(\b(?:node|vm|virtual machine|host|machine|minikube|kind|docker desktop|podman machine|colima|lima|wsl)(?:'s|\x{2019}s)?\s+(?:\S+\s+){0,2}$)");
   for_each_match(*kList, clause, [&](std::size_t b, std::size_t e, std::string_view) {
     if (RE2::PartialMatch(clause.substr(0, b), *kChanged)) return;
+    if (RE2::PartialMatch(clause.substr(0, b), *kMachine)) return;
     for_each_match(*kWord, clause.substr(b, e - b),
                    [&](std::size_t wb, std::size_t we, std::string_view w) {
                      std::string word = lower(w);
