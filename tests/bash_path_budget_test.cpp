@@ -128,6 +128,38 @@ podman run --rm img
   CHECK_FALSE(rest_cut(r));
 }
 
+TEST_CASE(
+    "a function that takes the budget is not called again, and the rest of the script renders",
+    "[bash-path-budget]") {
+  // ContainAI's integration test runs its product's import (`cai import`) in each of 85 tests:
+  // the step budget ran out two thirds of the way down the file, and the rest was not rendered.
+  bash::RenderLimits limits;
+  limits.max_steps = 20000;
+  auto r = render_text(R"(#!/bin/bash
+run_import() {
+  local pattern glob
+  for pattern in a b c d e f g h i j k l m n o p q r s t u v w x y z; do
+    for glob in a b c d e f g h i j k l m n o p q r s t u v w x y z; do
+      case "$pattern/$glob" in a/*) : skip ;; *) : "$pattern" ;; esac
+    done
+  done
+}
+test_one() { run_import one; }
+for t in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30; do
+  test_one
+done
+podman run --rm --privileged img
+)",
+                       "launch.sh", nullptr, limits);
+  CHECK_FALSE(rest_cut(r));
+  CHECK(launches(r, "podman").size() == 1);
+  bool hot = false;
+  for (const Problem& p : r.problems) {
+    hot = hot || p.message.find("has taken more than 2500 evaluation steps") != std::string::npos;
+  }
+  CHECK(hot);
+}
+
 TEST_CASE("the same command from another call site has its own bound", "[bash-path-budget]") {
   bash::RenderLimits limits;
   limits.max_runs_per_place = 2;

@@ -126,6 +126,16 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
     }
     return;
   }
+  if (hot_function(name, n, ctx)) return;
+  // The steps of this call, its nested calls included, however it ends.
+  struct Charge {
+    std::uint64_t& total;
+    const std::uint32_t& steps;
+    std::uint32_t start;
+    ~Charge() {
+      if (steps >= start) total += steps - start;
+    }
+  } charge{function_steps_[name], steps_, steps_};
   ++depth_;
   if (std::find(call_path_.begin(), call_path_.end(), name) != call_path_.end())
     recursive_.insert(name);

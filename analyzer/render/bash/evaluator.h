@@ -393,6 +393,11 @@ class Evaluator {
   std::map<std::tuple<Location, unsigned, std::string>, const SyntaxTree*> placed_trees_;
   int reparsing_ = 0;
   std::map<Location, std::uint32_t> inline_runs_;  // by its place
+  // Steps spent in each function's calls, nested calls included (RenderLimits::
+  // hot_function_share), and the functions no longer called.
+  std::map<std::string, std::uint64_t> function_steps_;
+  std::set<std::string> hot_functions_;
+  bool hot_function(const std::string& name, TSNode n, const Ctx& ctx);
   // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
   // first: recorded on every invocation as its structural place in the script.
   std::vector<std::string> call_path_;

@@ -3,6 +3,7 @@
 // budgets of the whole render (steps, commands, bytes, nesting) stay in evaluator.cpp.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 
 #include "analyzer/render/bash/evaluator.h"
@@ -166,6 +167,24 @@ bool Evaluator::record_run_here(const std::string& bname, TSNode n, const Ctx& c
              at);
   }
   return false;
+}
+
+// A function that has taken a large share of the step budget while the budget runs low (a test
+// harness running its product's import in each of 85 tests): its later calls are not
+// evaluated, so the rest of the file still renders; the first call cut says so, once.
+bool Evaluator::hot_function(const std::string& name, TSNode n, const Ctx& ctx) {
+  if (steps_ <= limits_.max_steps / 5 * 4) return false;
+  const std::uint64_t share = limits_.max_steps / std::max(1u, limits_.hot_function_share);
+  auto it = function_steps_.find(name);
+  if (it == function_steps_.end() || it->second <= share) return false;
+  if (hot_functions_.insert(name).second) {
+    cut_path(fmt::format("function `{}` has taken more than {} evaluation steps, and the "
+                         "script has used four fifths of its budget: later calls of it were not "
+                         "evaluated",
+                         name, share),
+             loc(n, ctx.tree));
+  }
+  return true;
 }
 
 // An `sh -c` script is a whole program, and one that sources the project's library (`bash -c
