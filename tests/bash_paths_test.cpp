@@ -138,6 +138,27 @@ fi
   CHECK(ls[0]->from.condition().needs_switch);
 }
 
+TEST_CASE("a variable whose values past the bound repeat kept ones is not widened",
+          "[bash-paths]") {
+  // kagenti's setup script: KUBECTL is `oc` or `kubectl` on forty paths; no third value.
+  auto r = render_text(R"(#!/bin/bash
+if [ "${USE_OC:-}" = 1 ]; then KUBECTL=oc; else KUBECTL=kubectl; fi
+if [ "${B:-}" = 1 ]; then KUBECTL=oc; fi
+if [ "${C:-}" = 1 ]; then KUBECTL=kubectl; fi
+if [ "${D:-}" = 1 ]; then KUBECTL=oc; fi
+if [ "${E:-}" = 1 ]; then KUBECTL=kubectl; fi
+if [ "${F:-}" = 1 ]; then KUBECTL=oc; fi
+$KUBECTL create namespace agents
+)");
+  REQUIRE_FALSE(r.invocations.empty());
+  for (const Invocation& inv : r.invocations) {
+    INFO(inv.from.condition().text);
+    REQUIRE_FALSE(inv.argv.empty());
+    CHECK((inv.argv[0].text == "oc" || inv.argv[0].text == "kubectl"));
+    CHECK(inv.from.condition().text.find("other paths set") == std::string::npos);
+  }
+}
+
 TEST_CASE("source follows the script-directory idioms inside the tree", "[bash-paths]") {
   SourceSet set;
   const std::string lib = "agent_flags=(--cap-drop=ALL --read-only)\n";

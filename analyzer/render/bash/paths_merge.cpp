@@ -45,6 +45,24 @@ bool widened(const Alt& a) {
   return a.elems.size() == 1 && a.elems[0].w.symbolic && a.elems[0].w.origin == kWidened;
 }
 
+bool same_texts(const std::vector<EWord>& a, const std::vector<EWord>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const EWord& x, const EWord& y) {
+    return x.w.text == y.w.text && x.w.symbolic == y.w.symbolic;
+  });
+}
+
+// The values past the bound are values the kept ones already have, on other paths
+// (`KUBECTL=oc` or `kubectl`, merged along forty paths): cutting them loses no value.
+bool only_repeats(const Value& v) {
+  for (std::size_t i = kMaxValueAlts; i < v.size(); ++i) {
+    bool kept = false;
+    for (std::size_t k = 0; k < kMaxValueAlts && !kept; ++k)
+      kept = same_texts(v.alts[i].elems, v.alts[k].elems);
+    if (!kept) return false;
+  }
+  return true;
+}
+
 // A scalar with more values than a value keeps (a dispatch variable a parser sets to a dozen
 // commands: `CMD=ls`, `CMD=help`, `CMD="$first_arg"`...): the last kept alternative becomes
 // one whose value is not known, so a later test of the variable stays undecided on those
@@ -52,7 +70,7 @@ bool widened(const Alt& a) {
 // (sdlcforge/ai-sandbox's `if [ "$CMD" = start ]`). Its condition says only that much: it
 // stands for paths of several conditions, which a conjunction cannot hold.
 void widen(Value& v, const std::string& name) {
-  if (v.size() <= kMaxValueAlts || widened(v.alts[kMaxValueAlts - 1])) {
+  if (v.size() <= kMaxValueAlts || widened(v.alts[kMaxValueAlts - 1]) || only_repeats(v)) {
     if (v.size() > kMaxValueAlts) v.alts.resize(kMaxValueAlts);
     return;
   }
