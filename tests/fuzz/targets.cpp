@@ -128,7 +128,9 @@ int markdown(const std::uint8_t* data, std::size_t size) {
 int chart_gen(const std::uint8_t* data, std::size_t size) {
   Choices choices(data, size);
   GeneratedChart generated = generate_chart(choices);
-  if (getenv("DBG")) fprintf(stderr, "VALUES<<%s>>\nHELP<<%s>>\nTPL<<%s>>\n", generated.values.c_str(), generated.helpers.c_str(), generated.templ.c_str());
+  if (getenv("DBG"))
+    fprintf(stderr, "VALUES<<%s>>\nHELP<<%s>>\nTPL<<%s>>\n", generated.values.c_str(),
+            generated.helpers.c_str(), generated.templ.c_str());
   MemoryTree tree;
   tree.add_file("chart/Chart.yaml", "apiVersion: v2\nname: fuzz\nversion: 0.1.0\n");
   tree.add_file("chart/values.yaml", generated.values);
@@ -149,14 +151,21 @@ int config_rules(const std::uint8_t* data, std::size_t size) {
   Choices choices(data, size);
   GeneratedConfig generated = generate_config(choices);
   auto config = parse_config(generated.config, ".sbreview.yaml", FileId{0});
-  if (getenv("DBG")) fprintf(stderr, "CONFIG<<%s>>\nRULE<<%s>>\n", generated.config.c_str(), generated.rule.c_str());
-  if (!config) { if (getenv("DBG")) fprintf(stderr, "cfg: %s\n", config.error().message.c_str()); return 0; }  // refused with exit 2 by the command line
+  if (getenv("DBG"))
+    fprintf(stderr, "CONFIG<<%s>>\nRULE<<%s>>\n", generated.config.c_str(), generated.rule.c_str());
+  if (!config) {
+    if (getenv("DBG")) fprintf(stderr, "cfg: %s\n", config.error().message.c_str());
+    return 0;
+  }  // refused with exit 2 by the command line
   RuleSource source;
   source.user = true;
   source.prefixes.push_back(config->rule_prefix);
   auto catalog =
       Catalog::embedded().with_user_rules({{".sbreview/rules/fuzz.yaml", generated.rule}}, source);
-  if (!catalog) { if (getenv("DBG")) fprintf(stderr, "cat: %s\n", catalog.error().message.c_str()); return 0; }
+  if (!catalog) {
+    if (getenv("DBG")) fprintf(stderr, "cat: %s\n", catalog.error().message.c_str());
+    return 0;
+  }
   if (getenv("DBG")) fprintf(stderr, "RUN\n");
   MemoryTree tree;
   tree.add_file("run.sh", kLauncher);
