@@ -5,7 +5,7 @@ usage: compare.py OLD.json NEW.json [--findings]
 
 Prints, per repository, the changes of exit status, time and memory past a threshold, finding
 counts by rule, invariant-0 findings by cause, charts that started or stopped rendering and
-scripts that bash accepts and sbreview calls broken. `--findings` also lists each finding (rule,
+scripts that bash accepts and sbreview calls broken, and message debris (debris.py). `--findings` also lists each finding (rule,
 file:line, message) that appeared or disappeared. Exit 0 always: it reports, it does not judge.
 """
 import argparse
@@ -78,6 +78,7 @@ def compare_repo(old, new, show_findings):
     lines += set_delta("bash -n disagreement", old["scripts"]["disagree"],
                        new["scripts"]["disagree"])
     lines += set_delta("budget hit", old["scripts"]["budget_hit"], new["scripts"]["budget_hit"])
+    lines += set_delta("debris", oc.get("debris", []), nc.get("debris", []))
     if show_findings:
         lines += set_delta("finding", oc.get("finding_keys", []), nc.get("finding_keys", []))
     return lines

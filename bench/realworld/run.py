@@ -8,7 +8,8 @@ CORPUS holds OWNER+NAME folders (bench/realworld/unpack.py). For each repository
     (/usr/bin/time), findings by rule and severity, files by status, workloads by engine and
     threat class, every invariant-0 finding with its cause, every (rule, file, line, column)
     that more than one finding has (`duplicates`; `duplicate_findings` in the totals counts
-    each finding past the first);
+    each finding past the first), and every message with what an unknown value or a redaction
+    leaves behind (`debris`, debris.py; `debris_findings` in the totals);
   - every chart directory rendered alone (`sbreview render helm DIR`): rendered or the first
     error, charts whose dependencies are not vendored counted apart;
   - every shell script (by shebang or extension) checked with `bash -n`: scripts bash accepts
@@ -30,6 +31,7 @@ import tempfile
 import time
 
 import charts
+import debris
 import markdown_report
 import scripts
 
@@ -137,6 +139,7 @@ def summarise_check(doc):
             w.get("threat_class", "?") for w in workloads).items())),
         "finding_keys": sorted(finding_key(f) for f in doc["findings"]),
         "duplicates": duplicate_findings(doc["findings"]),
+        "debris": debris.scan(doc["findings"]),
     }
 
 
@@ -186,6 +189,7 @@ def totals(records):
         # Each key "x N" is N findings of which N - 1 repeat the first.
         t["duplicate_findings"] += sum(int(d.rsplit("x", 1)[1]) - 1
                                        for d in c.get("duplicates", []))
+        t["debris_findings"] += len(c.get("debris", []))
         for s, n in c.get("by_severity", {}).items():
             t[s] += n
         by_rule.update(c.get("by_rule", {}))

@@ -47,7 +47,29 @@ def check(cond, what):
         sys.exit("FAILED: " + what)
 
 
+def check_debris():
+    """The message scan names each kind of debris and leaves quoted input and URLs alone."""
+    sys.path.insert(0, BENCH)
+    import debris  # noqa: E402 (bench/realworld is not a package)
+    cases = {
+        "launcher run.sh (gem-$project_name@run.sh:390) starts": ["identity"],
+        "container cage- is started but no trap removes it": ["empty-tail"],
+        "mounts host path $HOME/.sb/tools//home writable": ["empty-in-path"],
+        "mounts /.git writable": ["empty-directory"],
+        "launcher a.sh (f, line 3, f, line 3) mounts": ["place-twice"],
+        "service <redacted>ql runs as root": ["redacted-in-word"],
+        "command substitution `wget -O- https://example.com/x...` reaches sh -c": [],
+        "base image `${BASE_IMAGE}` is not pinned: write `${BASE_IMAGE}@sha256:...`": [],
+        "kustomize reads github.com/org/repo//overlays/prod": [],
+        "mounts host path $HOME/.sb/tools/<unknown: $1>/home writable": [],
+    }
+    for message, want in cases.items():
+        got = debris.kinds(message)
+        check(got == want, f"debris of {message!r}: {got}, not {want}")
+
+
 def main():
+    check_debris()
     sbr = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
         corpus = os.path.join(tmp, "corpus")
@@ -74,6 +96,8 @@ def main():
         causes = [x["cause"] for x in launcher["check"]["invariant0"]]
         check(causes == ["analyzer"], f"the syntax gap is sbreview's: {causes}")
         check(report["totals"]["scripts_disagree"] == 1, "totals count the disagreement")
+        check(report["totals"]["debris_findings"] == 0 and charts["check"]["debris"] == [],
+              "no debris in the messages of the small corpus")
         md = open(os.path.join(old, "report.md")).read()
         check("| example/launcher | 0 |" in md and "bash: tree-sitter-bash cannot parse" in md,
               "the Markdown table and the gap ranking")
