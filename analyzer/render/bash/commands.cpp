@@ -325,6 +325,29 @@ bool Evaluator::run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ct
   return true;
 }
 
+namespace {
+
+// Words of one command mostly share its path's condition and came through the same steps (or
+// none): one trail for each such group instead of a copy per word. A 6,000-line test records
+// 360,000 words, and a trail holding a long path condition is over a kilobyte.
+void share_trails(Invocation& inv) {
+  constexpr std::size_t kCompared = 16;  // distinct trails compared per command, at most
+  std::vector<const TrailRef*> seen{&inv.from};
+  auto share = [&](Word& w) {
+    for (const TrailRef* t : seen) {
+      if (t->condition() == w.from.condition() && t->via() == w.from.via()) {
+        w.from.share_trail(*t);
+        return;
+      }
+    }
+    if (seen.size() < kCompared) seen.push_back(&w.from);
+  };
+  for (Word& w : inv.argv) share(w);
+  for (Word& w : inv.env_prefix) share(w);
+}
+
+}  // namespace
+
 void Evaluator::record_invocation(Invocation inv, const std::vector<EWord>& cmd, CommandWords& cw,
                                   const std::string& bname, TSNode n, Ctx& ctx) {
   capture_output(cmd, cw.stdout_redirected, ctx, prov(n, ctx));
@@ -354,6 +377,7 @@ void Evaluator::record_invocation(Invocation inv, const std::vector<EWord>& cmd,
   }
   note_command_facts(inv, cmd, cw.stdin_words, ctx, cw.writes);
   for (size_t k = 0; k < cw.writes.size(); ++k) note_file_write(k, cw, cmd, bname, ctx);
+  share_trails(inv);
   out_.invocations.push_back(std::move(inv));
 }
 
