@@ -24,7 +24,7 @@ struct ServiceImage {
 
 // Official, bitnami and vendor spellings of the same service are separate lines: the match is
 // exact, so `postgres-exporter` or `redis-commander` is not taken for the service itself.
-constexpr std::array<ServiceImage, 66> kServiceImages = {{
+constexpr std::array<ServiceImage, 78> kServiceImages = {{
     {"postgres", "database"},
     {"postgresql", "database"},
     {"postgresql-repmgr", "database"},
@@ -91,6 +91,18 @@ constexpr std::array<ServiceImage, 66> kServiceImages = {{
     {"docker-socket-proxy", "Docker API proxy"},
     {"socket-proxy", "Docker API proxy"},
     {"mitmproxy", "forward proxy"},
+    {"prometheus", "monitoring server"},
+    {"alertmanager", "monitoring server"},
+    {"grafana", "monitoring dashboard"},
+    {"loki", "log store"},
+    {"tempo", "trace store"},
+    {"jaeger", "trace store"},
+    {"opentelemetry-collector", "telemetry collector"},
+    {"opentelemetry-collector-contrib", "telemetry collector"},
+    {"otel-collector", "telemetry collector"},
+    {"keycloak", "identity provider"},
+    {"dex", "identity provider"},
+    {"vault", "secret store"},
 }};
 
 struct CodeImage {
