@@ -88,6 +88,21 @@ TEST_CASE("a well-known service image is untrusted-input, whatever its registry 
   CHECK(m.workloads[4].threat_evidence.empty());
 }
 
+TEST_CASE("monitoring, identity and secret servers are platform services", "[threat]") {
+  // kagent's grafana, kagenti's keycloak, the OpenTelemetry charts' collector, vault-helm.
+  Model m = stack({service("grafana", "grafana/grafana:11.2.0"),
+                   service("collector", "otel/opentelemetry-collector-contrib:0.111.0"),
+                   service("idp", "quay.io/keycloak/keycloak:26.0"),
+                   service("vault", "hashicorp/vault:1.18"),
+                   service("agent", "ghcr.io/acme/grafana-agent-sandbox:1.0")});
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[0].threat_reason.find("(grafana)") != std::string::npos);
+  CHECK(m.workloads[1].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[2].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[3].threat == ThreatClass::UntrustedInput);
+  CHECK(m.workloads[4].threat == ThreatClass::UntrustedCode);  // the exact name only
+}
+
 TEST_CASE("an image built FROM a service image is that service", "[threat]") {
   Model m;
   m.files.add("docker-compose.yml");
