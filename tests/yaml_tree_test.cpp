@@ -39,6 +39,30 @@ TEST_CASE("a broken document does not hide the next one", "[yaml]") {
   CHECK(d.root->get("b")->line == 3);
 }
 
+// Found by the `chart_gen` fuzz target: a template printing a broken document in a `range` of
+// 100,000 makes the reader resync 100,000 times, each resync counting lines from the start of
+// the stream. It now counts from where it is; the places it reports stay the same.
+TEST_CASE("broken documents one after another keep their own lines", "[yaml]") {
+  std::string text = "a: 1\n";
+  for (int k = 0; k < 200; ++k) text += "---\nkind: Pod\n]\n";
+  text += "---\nlast: true\n";
+  DocumentReader r(text);
+  Document d;
+  ParseFailure f;
+  REQUIRE(r.next(d, f) == DocumentReader::Status::Document);
+  int errors = 0;
+  DocumentReader::Status st;
+  while ((st = r.next(d, f)) == DocumentReader::Status::Error) {
+    // Document k starts at line 2 + 3k; its `]` is its third line.
+    CHECK(f.line == 4u + 3u * static_cast<unsigned>(errors));
+    ++errors;
+  }
+  CHECK(errors == 200);
+  REQUIRE(st == DocumentReader::Status::Document);
+  REQUIRE(d.root->get("last") != nullptr);
+  CHECK(d.root->get("last")->line == 603);
+}
+
 // Found by the `splice` fuzz target (a 7-byte input ran out of memory): yaml-cpp reports an
 // empty document at a document-level `,` again and again without moving on.
 TEST_CASE("a stray comma is a parse error, not an endless run of empty documents", "[yaml]") {
