@@ -171,8 +171,8 @@ def run_repo(sbr, corpus, name, timeout):
     rejected_by_sbreview = set(scripts_by_rule(rec["check"], SYNTAX_RULE))
     rec["scripts"] = scripts.judge_scripts(repo_dir, found, rejected_by_sbreview)
     rec["scripts"]["budget_hit"] = scripts_by_rule(rec["check"], BUDGET_RULE)
-    # In scripts only: a chart's dependency that the repository's own chart stood in for is an
-    # SB0012 note at its Chart.yaml, not a source a script could not find.
+    # In scripts only: SB0012 at another file (a compose or devcontainer file naming one that is
+    # not in the tree) is not a source a script could not find.
     in_scripts = set(found)
     rec["scripts"]["unresolved_source"] = [
         f"{x['file']}:{x['line']}" for x in rec["check"].get("invariant0", [])
