@@ -40,6 +40,15 @@ MemoryTree pod_chart(const std::string& extra, const std::string& helpers = "") 
   return t;
 }
 
+// A chart of one template, `c/templates/t.yaml`, over `values`.
+MemoryTree one_template(const std::string& values, const std::string& templ) {
+  MemoryTree t;
+  t.add_file("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
+  t.add_file("c/values.yaml", values);
+  t.add_file("c/templates/t.yaml", templ);
+  return t;
+}
+
 const char* const kPrivileged =
     "    - name: migrate\n"
     "      image: ghcr.io/example/agent:1.0\n"
@@ -118,22 +127,20 @@ TEST_CASE("ternary's condition on an upgrade placeholder is a switch", "[helm][p
 
 TEST_CASE("a guard that lookup or now decides is an SB0020 finding at the guard",
           "[helm][placeholder]") {
-  MemoryTree t;
-  t.add_file("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
-  t.add_file("c/values.yaml", "name: state\n");
-  t.add_file("c/templates/cm.yaml",
-             "{{- if not (lookup \"v1\" \"ConfigMap\" .Release.Namespace .Values.name) }}\n"
-             "kind: ConfigMap\n"
-             "metadata: {name: state}\n"
-             "{{- else }}\n"
-             "kind: ConfigMap\n"
-             "metadata: {name: state-seen}\n"
-             "{{- end }}\n"
-             "{{- if ne (now | date \"2006\") \"2000\" }}\n"
-             "---\n"
-             "kind: ConfigMap\n"
-             "metadata: {name: y2k}\n"
-             "{{- end }}\n");
+  MemoryTree t =
+      one_template("name: state\n",
+                   "{{- if not (lookup \"v1\" \"ConfigMap\" .Release.Namespace .Values.name) }}\n"
+                   "kind: ConfigMap\n"
+                   "metadata: {name: state}\n"
+                   "{{- else }}\n"
+                   "kind: ConfigMap\n"
+                   "metadata: {name: state-seen}\n"
+                   "{{- end }}\n"
+                   "{{- if ne (now | date \"2006\") \"2000\" }}\n"
+                   "---\n"
+                   "kind: ConfigMap\n"
+                   "metadata: {name: y2k}\n"
+                   "{{- end }}\n");
   Outcome r = review(t);
   auto notes = findings_of(r, "SB0020");
   REQUIRE(notes.size() == 2);
@@ -148,11 +155,8 @@ TEST_CASE("a guard that lookup or now decides is an SB0020 finding at the guard"
 TEST_CASE("a variable set from a placeholder carries it to the guard that reads it",
           "[helm][placeholder]") {
   // kagenti's operators and kata-deploy: `$ns := lookup ...` first, `if $ns` later.
-  MemoryTree lookup;
-  lookup.add_file("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
-  lookup.add_file("c/values.yaml", "name: state\n");
-  lookup.add_file(
-      "c/templates/cm.yaml",
+  MemoryTree lookup = one_template(
+      "name: state\n",
       "{{- $existing := lookup \"v1\" \"ConfigMap\" .Release.Namespace .Values.name -}}\n"
       "{{- $seen := $existing -}}\n"
       "{{- if $seen }}\n"
@@ -179,21 +183,20 @@ TEST_CASE("a placeholder guard whose other branch writes nothing is not reported
           "[helm][placeholder]") {
   // Create-if-missing (`if not (lookup ...)` without else) and a branch that only fails: the
   // branch a real install could take instead has nothing to review.
-  MemoryTree t;
-  t.add_file("c/Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n");
-  t.add_file("c/values.yaml", "ns: agents\n");
-  t.add_file("c/templates/ns.yaml",
-             "{{- $ns := lookup \"v1\" \"Namespace\" \"\" .Values.ns }}\n"
-             "{{- if and $ns (eq ($ns.status.phase | default \"Active\") \"Terminating\") }}\n"
-             "{{- fail \"the namespace is terminating\" }}\n"
-             "{{- end }}\n"
-             "{{- if not $ns }}\n"
-             "kind: Namespace\n"
-             "metadata: {name: agents}\n"
-             "{{- end }}\n");
+  MemoryTree t = one_template(
+      "ns: agents\n",
+      "{{- $ns := lookup \"v1\" \"Namespace\" \"\" .Values.ns }}\n"
+      "{{- if and $ns (eq ($ns.status.phase | default \"Active\") \"Terminating\") }}\n"
+      "{{- fail \"the namespace is terminating\" }}\n"
+      "{{- end }}\n"
+      "{{- if not $ns }}\n"
+      "apiVersion: v1\nkind: Namespace\n"
+      "metadata: {name: agents}\n"
+      "{{- end }}\n");
   Outcome r = review(t);
   CHECK(findings_of(r, "SB0020").empty());
-  CHECK(r.an.model.workloads.empty());
+  REQUIRE(r.an.model.cluster.namespaces.size() == 1);  // the branch the render takes is read
+  CHECK(r.an.model.cluster.namespaces[0].ref.name == "agents");
 }
 
 TEST_CASE("placeholders outside guards and the release name decide nothing",

@@ -44,6 +44,12 @@ std::vector<Finding> findings_of(const std::string& script) {
   return run_checks(a.model, Catalog::embedded(), Config{}, run);
 }
 
+// The findings of `script` with its `%s` replaced by a variable's name.
+std::vector<Finding> findings_naming(std::string script, const char* var) {
+  script.replace(script.find("%s"), 2, var);
+  return findings_of(script);
+}
+
 const Finding* first_of(const std::vector<Finding>& fs, std::string_view rule) {
   for (const Finding& f : fs) {
     if (f.rule_id.str() == rule) return &f;
@@ -101,13 +107,8 @@ TEST_CASE("findings show unknown parts in their messages and keep their fingerpr
 set -euo pipefail
 docker run --rm -v "/srv/$%s/data:/data" img
 )";
-  auto with = [&](const char* var) {
-    std::string s = script;
-    s.replace(s.find("%s"), 2, var);
-    return findings_of(s);
-  };
-  auto a = with("AREA");
-  auto b = with("ZONE");
+  auto a = findings_naming(script, "AREA");
+  auto b = findings_naming(script, "ZONE");
   const Finding* fa = first_of(a, "SB3007");
   const Finding* fb = first_of(b, "SB3007");
   REQUIRE(fa != nullptr);
@@ -126,13 +127,8 @@ TEST_CASE("a data rule prints a field's unknown parts in its message, not in its
 set -euo pipefail
 docker run --rm -v "$%s/docker.sock:/var/run/docker.sock" img
 )";
-  auto with = [&](const char* var) {
-    std::string s = script;
-    s.replace(s.find("%s"), 2, var);
-    return findings_of(s);
-  };
-  auto a = with("SOCK_DIR");
-  auto b = with("RUNTIME_DIR");
+  auto a = findings_naming(script, "SOCK_DIR");
+  auto b = findings_naming(script, "RUNTIME_DIR");
   const Finding* fa = first_of(a, "SB1005");
   const Finding* fb = first_of(b, "SB1005");
   REQUIRE(fa != nullptr);

@@ -190,8 +190,9 @@ Var merge_var(const std::string& name, const Var* a, const Var* b, const Conditi
 
 // The merge would leave the default path's variable as it is (what merge_var returns, found
 // without copying it): both paths hold the same words, or the default's scalar already holds
-// the most alternatives a value keeps (merge_var appends the other path's after them and cuts
-// them off) and is already a value per path (serial 0). In a 200-item option `case`, every
+// the most alternatives a value keeps, is already a value per path (serial 0), and either
+// stands for the rest already (widened) or the other path brings no value it lacks (merge_var
+// would cut them off). In a 200-item option `case`, every
 // variable an earlier item set is in one of these cases for every later item, so each item
 // costs one compare per such variable instead of a copy of its words and conditions.
 bool merge_keeps_default(const Var* a, const Var* b, bool a_default) {
@@ -202,7 +203,13 @@ bool merge_keeps_default(const Var* a, const Var* b, bool a_default) {
       (def->array || other->array || other->value.size() == 1))
     return true;
   if (def->array || other->array) return false;
-  return def->serial == 0 && def->value.size() == kMaxValueAlts && widened(def->value.alts.back());
+  if (def->serial != 0 || def->value.size() != kMaxValueAlts) return false;
+  if (widened(def->value.alts.back())) return true;
+  // Full of known values: the merge keeps them when the other path brings no new one.
+  return std::all_of(other->value.alts.begin(), other->value.alts.end(), [&](const Alt& o) {
+    return std::any_of(def->value.alts.begin(), def->value.alts.end(),
+                       [&](const Alt& d) { return same_texts(o.elems, d.elems); });
+  });
 }
 
 // Merges `b` into `a` in place. A variable both paths still share, or with the same

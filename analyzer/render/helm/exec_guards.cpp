@@ -82,7 +82,7 @@ Exec::Flow Exec::guard(const Node& n, const Value& dot) {
     PlaceholderScope placeholders(*this);
     v = pipeline(*n.pipe, dot);
     if (blank(truthy(v) ? n.otherwise.get() : n.body.get())) {
-      placeholders.read();
+      placeholders.read();  // decides nothing here, but the enclosing condition read them too
     } else {
       placeholders.decided(n.at, truthy(v));
     }
