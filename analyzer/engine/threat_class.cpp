@@ -13,6 +13,7 @@
 #include <set>
 
 #include "analyzer/engine/threat_evidence.h"
+#include "analyzer/frontends/k8s/service_selection.h"
 #include "analyzer/model/enum_names.h"
 #include "analyzer/support/strings.h"
 
@@ -228,13 +229,15 @@ void rbac_evidence(const Model& m, const Workload& w, std::vector<ThreatEvidence
   }
 }
 
-bool service_selects(const ServiceObject& s, const Workload& w) {
-  if (s.selector.empty()) return false;
-  if (!s.ref.ns.empty() && !w.id.ns.empty() && s.ref.ns != w.id.ns) return false;
-  return std::all_of(s.selector.begin(), s.selector.end(), [&](const auto& kv) {
-    auto it = w.pod_labels.find(kv.first);
-    return it != w.pod_labels.end() && it->second == kv.second;
-  });
+// The Services that select `w` in its namespace (one left out matches any).
+std::vector<const ServiceObject*> selecting(const Model& m, const ServiceSelection& selection,
+                                            const Workload& w) {
+  std::vector<const ServiceObject*> out;
+  for (std::size_t i : selection.selecting(w.pod_labels)) {
+    const ServiceObject& s = m.cluster.services[i];
+    if (s.ref.ns.empty() || w.id.ns.empty() || s.ref.ns == w.id.ns) out.push_back(&s);
+  }
+  return out;
 }
 
 // A namespace left out (a kustomize base sets it later) matches any.
@@ -242,11 +245,12 @@ bool lenient_ns(const std::string& a, const std::string& b) {
   return a.empty() || b.empty() || a == b;
 }
 
-void webhook_evidence(const Model& m, const Workload& w, std::vector<ThreatEvidence>& out) {
+void webhook_evidence(const Model& m, const std::vector<const ServiceObject*>& services,
+                      std::vector<ThreatEvidence>& out) {
   for (const WebhookObject& h : m.cluster.webhooks) {
-    for (const ServiceObject& s : m.cluster.services) {
+    for (const ServiceObject* sp : services) {
+      const ServiceObject& s = *sp;
       if (s.ref.name != h.service_name || !lenient_ns(s.ref.ns, h.service_ns)) continue;
-      if (!service_selects(s, w)) continue;
       add(out, ThreatSignal::Webhook, ThreatClass::UntrustedInput,
           fmt::format("it serves admission webhook {} of {} {} through Service {} ({})", h.webhook,
                       h.ref.kind, h.ref.name, s.ref.name, where(m, h.service_from)),
@@ -352,7 +356,8 @@ void proxied(const Model& m, const std::vector<std::pair<std::size_t, const EnvV
   }
 }
 
-void traffic_evidence(const Model& m, const TrafficIndex& t, std::size_t wi,
+void traffic_evidence(const Model& m, const TrafficIndex& t,
+                      const std::vector<const ServiceObject*>& services, std::size_t wi,
                       std::vector<ThreatEvidence>& out) {
   const Workload& w = m.workloads[wi];
   joins(m, t, wi, out);
@@ -363,8 +368,8 @@ void traffic_evidence(const Model& m, const TrafficIndex& t, std::size_t wi,
     return;
   }
   // A Kubernetes proxy is named by a Service that selects it (`squid`, `squid.egress.svc`).
-  for (const ServiceObject& s : m.cluster.services) {
-    if (!service_selects(s, w)) continue;
+  for (const ServiceObject* sp : services) {
+    const ServiceObject& s = *sp;
     for (auto it = t.kube_proxy_users.lower_bound(s.ref.name); it != t.kube_proxy_users.end();
          ++it) {
       if (it->first.rfind(s.ref.name, 0) != 0) break;
@@ -421,8 +426,11 @@ void infer_threat_classes(Model& model) {
   // workloads' observations, never their classes, so the order of workloads does not matter.
   std::vector<std::vector<ThreatEvidence>> evidence(model.workloads.size());
   const TrafficIndex traffic = index_traffic(model);
+  const ServiceSelection selection(model);
   for (std::size_t i = 0; i < model.workloads.size(); ++i) {
     const Workload& w = model.workloads[i];
+    const std::vector<const ServiceObject*> services =
+        is_kubernetes(w) ? selecting(model, selection, w) : std::vector<const ServiceObject*>{};
     kind_evidence(w, evidence[i]);
     harness_evidence(w, evidence[i]);
     harness_dir_evidence(w, evidence[i]);
@@ -430,10 +438,10 @@ void infer_threat_classes(Model& model) {
     threat::orchestrator_evidence(w, evidence[i]);
     if (is_kubernetes(w)) {
       rbac_evidence(model, w, evidence[i]);
-      webhook_evidence(model, w, evidence[i]);
+      webhook_evidence(model, services, evidence[i]);
       bundle_evidence(model, w, evidence[i]);
     }
-    traffic_evidence(model, traffic, i, evidence[i]);
+    traffic_evidence(model, traffic, services, i, evidence[i]);
   }
   threat::pod_evidence(model, evidence);
   threat::app_server_evidence(model, evidence);

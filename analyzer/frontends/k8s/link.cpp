@@ -9,6 +9,7 @@
 
 #include "analyzer/frontends/k8s/k8s_frontend.h"
 #include "analyzer/frontends/k8s/reader.h"
+#include "analyzer/frontends/k8s/service_selection.h"
 
 namespace sbr {
 namespace k8s {
@@ -101,19 +102,11 @@ void link_policies(Model& m, Workload& w) {
   }
 }
 
-void link_exposures(const Model& m, Workload& w) {
+void link_exposures(const Model& m, const ServiceSelection& selection, Workload& w) {
   if (w.pod_labels.empty()) return;
-  auto selects = [&](const ServiceObject& s) {
-    if (!visible(m, s.ref, w)) return false;
-    if (s.selector.empty() || !same_ns(s.ref.ns, w.id.ns)) return false;
-    for (const auto& [k, v] : s.selector) {
-      auto it = w.pod_labels.find(k);
-      if (it == w.pod_labels.end() || it->second != v) return false;
-    }
-    return true;
-  };
-  for (const auto& s : m.cluster.services) {
-    if (!selects(s)) continue;
+  for (std::size_t si : selection.selecting(w.pod_labels)) {
+    const ServiceObject& s = m.cluster.services[si];
+    if (!visible(m, s.ref, w) || !same_ns(s.ref.ns, w.id.ns)) continue;
     Related via{s.selector_from.at, fmt::format("Service {} selects this pod", s.ref.name)};
     if (s.type == "NodePort" || s.type == "LoadBalancer") {
       w.network.exposures.push_back(
@@ -263,6 +256,7 @@ void link_kubernetes(Model& model) {
   std::vector<std::string> role_sigs;
   role_sigs.reserve(model.cluster.roles.size());
   for (const RoleObject& role : model.cluster.roles) role_sigs.push_back(k8s::role_signature(role));
+  const ServiceSelection services(model);
   for (Workload& w : model.workloads) {
     if (w.engine != Engine::Kubelet && w.engine != Engine::PodmanKubePlay) continue;
     if (w.runtime_class) {
@@ -278,7 +272,7 @@ void link_kubernetes(Model& model) {
       if (chosen) w.runtime_handler = fact(chosen->handler, chosen->handler_from);
     }
     k8s::link_policies(model, w);
-    k8s::link_exposures(model, w);
+    k8s::link_exposures(model, services, w);
     k8s::link_rbac(model, role_sigs, w);
     k8s::apply_limit_range(model, w);
     for (const auto& ns : model.cluster.namespaces) {

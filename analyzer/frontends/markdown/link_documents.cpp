@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <set>
 
 #include "analyzer/frontends/markdown/markdown.h"
@@ -91,39 +92,66 @@ std::vector<std::string> workload_paths(const Model& m, const Workload& w) {
   return out;
 }
 
+// Every workload's paths and names, indexed once per run: documents times their mentions times
+// workloads was the linker's loop, 100 s on bitnami's charts (a README per chart, 1,800
+// workloads with the switch renders).
+struct Workloads {
+  const Model& m;
+  std::vector<std::vector<std::string>> paths;
+  std::vector<std::pair<std::string, std::size_t>> by_path;  // sorted
+  std::map<std::string, std::vector<std::size_t>> by_name;   // a compose service's, else the
+                                                             // object's name
+  explicit Workloads(const Model& model) : m(model) {
+    paths.reserve(m.workloads.size());
+    for (std::size_t i = 0; i < m.workloads.size(); ++i) {
+      const Workload& w = m.workloads[i];
+      paths.push_back(workload_paths(m, w));
+      if (!w.example_of.empty()) continue;
+      for (const std::string& p : paths.back()) by_path.emplace_back(p, i);
+      by_name[w.id.kind == "compose" ? w.id.container : w.id.name].push_back(i);
+    }
+    std::sort(by_path.begin(), by_path.end());
+  }
+
+  // The workloads (not examples) with a path within `dir`: one sorted range, since every path
+  // within `dir` starts with it.
+  void within_dir(std::string_view dir, std::set<std::size_t>& out) const {
+    auto it = std::lower_bound(by_path.begin(), by_path.end(), dir,
+                               [](const auto& e, std::string_view d) { return e.first < d; });
+    for (; it != by_path.end() && it->first.starts_with(dir); ++it) {
+      if (within(it->first, dir)) out.insert(it->second);
+    }
+  }
+};
+
 bool any_within(const std::vector<std::string>& paths, std::string_view dir) {
   return std::any_of(paths.begin(), paths.end(), [&](const auto& p) { return within(p, dir); });
 }
 
 // The workloads a path or a name written in the document points at.
-void named_by(const Model& m, std::string_view text, std::string_view doc_dir,
+void named_by(const Workloads& ws, std::string_view text, std::string_view doc_dir,
               std::string_view base, std::set<std::size_t>& out) {
   std::string_view t = text;
   while (t.size() > 1 && t.back() == '/') t.remove_suffix(1);
   bool path_like = t.find('/') != std::string_view::npos || t.find('.') != std::string_view::npos;
-  std::set<std::string> dirs;
-  if (path_like) {
-    for (std::string_view d : {doc_dir, base, std::string_view()}) dirs.insert(joined(d, t));
-    dirs.erase("");
-  }
-  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
-    const Workload& w = m.workloads[i];
-    if (!w.example_of.empty()) continue;
-    bool hit = std::any_of(dirs.begin(), dirs.end(), [&](const std::string& d) {
-      return any_within(workload_paths(m, w), d);
-    });
+  if (!path_like) {
     // A compose service or a Kubernetes object by its name.
-    if (!path_like) hit = w.id.kind == "compose" ? w.id.container == t : w.id.name == t;
-    if (hit) out.insert(i);
+    if (auto it = ws.by_name.find(std::string(t)); it != ws.by_name.end()) {
+      out.insert(it->second.begin(), it->second.end());
+    }
+    return;
+  }
+  for (std::string_view d : {doc_dir, base, std::string_view()}) {
+    std::string dir = joined(d, t);
+    if (!dir.empty()) ws.within_dir(dir, out);
   }
 }
 
-std::vector<std::size_t> configured(const Model& m, const DocumentScope& s) {
+std::vector<std::size_t> configured(const Workloads& ws, const DocumentScope& s) {
   std::vector<std::size_t> out;
-  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
-    const Workload& w = m.workloads[i];
-    if (!w.example_of.empty()) continue;
-    auto paths = workload_paths(m, w);
+  for (std::size_t i = 0; i < ws.m.workloads.size(); ++i) {
+    if (!ws.m.workloads[i].example_of.empty()) continue;
+    const std::vector<std::string>& paths = ws.paths[i];
     bool hit = std::any_of(s.about.begin(), s.about.end(), [&](const std::string& g) {
       return std::any_of(paths.begin(), paths.end(),
                          [&](const std::string& p) { return glob_match(g, p) || within(p, g); });
@@ -231,25 +259,26 @@ std::string roots_named(const std::vector<std::string>& roots) {
   return out;
 }
 
-DefaultScope by_default(const Model& m, const Document& doc, std::string_view path,
+DefaultScope by_default(const Workloads& ws, const Document& doc, std::string_view path,
                         const std::string& base) {
+  const Model& m = ws.m;
   std::set<std::size_t> in_folder, named_set;
   const bool doc_in_tests = in_test_tree(path, "");
-  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
-    const Workload& w = m.workloads[i];
-    if (!w.example_of.empty() || !any_within(workload_paths(m, w), base)) continue;
-    if (!doc_in_tests && in_test_tree(m.files.path(w.object_from.at.file), base)) continue;
-    in_folder.insert(i);
+  ws.within_dir(base, in_folder);
+  if (!doc_in_tests) {
+    std::erase_if(in_folder, [&](std::size_t i) {
+      return in_test_tree(m.files.path(m.workloads[i].object_from.at.file), base);
+    });
   }
   for (const DocMention& mention : doc.mentions) {
     std::set<std::size_t> named;
-    named_by(m, mention.text, parent_of(path), base, named);
+    named_by(ws, mention.text, parent_of(path), base, named);
     // A name (the `ai-sandbox` service) is first the project's own: another project's (or, in
     // a run over several repositories, another repository's) service of that name is not the
     // one the document speaks about.
     std::set<std::size_t> own;
     for (std::size_t i : named) {
-      if (any_within(workload_paths(m, m.workloads[i]), base)) own.insert(i);
+      if (any_within(ws.paths[i], base)) own.insert(i);
     }
     const std::set<std::size_t>& kept = own.empty() ? named : own;
     named_set.insert(kept.begin(), kept.end());
@@ -271,6 +300,7 @@ DefaultScope by_default(const Model& m, const Document& doc, std::string_view pa
 }  // namespace
 
 void link_documents(Model& model, const std::vector<DocumentScope>& scopes) {
+  const Workloads ws(model);
   for (Document& doc : model.documents) {
     const std::string& path = model.files.path(doc.file);
     const DocumentScope* s = scope_for(path, &scopes);
@@ -279,10 +309,10 @@ void link_documents(Model& model, const std::vector<DocumentScope>& scopes) {
     std::vector<std::size_t> about;
     bool ambiguous = false;  // the folder holds several projects and the document names none
     if (s != nullptr && !s->about.empty()) {
-      about = configured(model, *s);
+      about = configured(ws, *s);
       doc.about_note = fmt::format("the workloads `documents:` names (line {})", s->at.line);
     } else {
-      DefaultScope scope = by_default(model, doc, path, base);
+      DefaultScope scope = by_default(ws, doc, path, base);
       about = std::move(scope.about);
       ambiguous = !scope.ambiguous.empty();
       doc.about_note = !scope.ambiguous.empty()
@@ -297,7 +327,7 @@ void link_documents(Model& model, const std::vector<DocumentScope>& scopes) {
         continue;
       }
       std::set<std::size_t> named;
-      named_by(model, c.subject, parent_of(path), base, named);
+      named_by(ws, c.subject, parent_of(path), base, named);
       // A name (the `agent` service) is first the document's own: another project's service
       // of that name is not the one it speaks about.
       if (c.subject.find('/') == std::string::npos && c.subject.find('.') == std::string::npos) {
