@@ -17,6 +17,7 @@
 #include "analyzer/frontends/launch/launch.h"
 #include "analyzer/frontends/markdown/markdown.h"
 #include "analyzer/frontends/suppressions.h"
+#include "analyzer/pipeline/late_budget.h"
 #include "analyzer/render/render_roots.h"
 #include "analyzer/support/run_budget.h"
 
@@ -311,9 +312,18 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
   engine::attach_gates(a.model);  // the linked gates on each workload's traffic path
   a.model.workspace_paths = config.workspace;
   a.model.intended_secrets = config.intended_secrets;
-  engine::infer_threat_classes(a.model);      // evidence and the inferred class, before checks
-  apply_threat_classes(a.model, config);      // the configuration and annotations win
-  link_documents(a.model, config.documents);  // what each document's claims are about
+  // Evidence and the inferred class, before checks; past the run's budget, the default.
+  if (auto why = run_budget_exceeded()) {
+    threats_not_inferred(a.model, *why);
+  } else {
+    engine::infer_threat_classes(a.model);
+  }
+  apply_threat_classes(a.model, config);  // the configuration and annotations win
+  if (auto why = run_budget_exceeded()) {
+    documents_not_linked(a.model, *why);
+  } else {
+    link_documents(a.model, config.documents);  // what each document's claims are about
+  }
   read_suppression_annotations(a.model, a.sources, a.model.suppressions);
 }
 
