@@ -299,6 +299,9 @@ void analyze_sources(Analysis& a, const Config& config, const AnalyzeOptions& op
     a.model.switch_replaces[s.root + '\x1f' + s.condition.text].insert(s.replaces.begin(),
                                                                        s.replaces.end());
   }
+  // The rendered text and its source maps are read: their memory goes to the linkers and the
+  // checks (a repository of many charts holds hundreds of MB of them).
+  rendered.streams = {};
 
   a.model.cluster_facts = config.cluster;
   link_kubernetes(a.model);

@@ -29,6 +29,9 @@ SourceMap map_of(const Output& out, const Origin& fallback) {
   SourceMap map;
   map.fallback = fallback;
   LineCounter at{out.text};
+  // Sized once: doubling as it grows left up to half of each map unused, and a chart's switch
+  // renders hold millions of segments (bitnami's charts: 2.7 million).
+  map.segments.reserve(out.spans.size());
   for (const Span& s : out.spans) {
     at.advance(s.offset);
     Origin o{s.at, s.values, s.note, StepRole::Template};
@@ -38,6 +41,7 @@ SourceMap map_of(const Output& out, const Origin& fallback) {
     else
       map.segments.push_back({at.line, at.col, o});
   }
+  map.segments.shrink_to_fit();
   return map;
 }
 
