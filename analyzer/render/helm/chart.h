@@ -13,6 +13,7 @@ namespace sbr::render::helm {
 
 struct Dependency {
   std::string name, alias, condition;
+  std::string version, repository;  // the constraint and where helm would fetch it from
   std::vector<std::string> tags;
   Location at;  // its entry in Chart.yaml
   // import-values as (child path, parent path): `- data` is ("exports.data", "."), a

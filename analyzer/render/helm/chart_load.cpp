@@ -7,6 +7,7 @@
 #include "analyzer/render/helm/chart.h"
 #include "analyzer/render/helm/funcs.h"
 #include "analyzer/render/helm/helmignore.h"
+#include "analyzer/render/helm/local_dependency.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::render::helm {
@@ -55,8 +56,14 @@ std::string get_text(const Value& m, const std::string& key) {
 void read_dependencies(const Value& deps, Chart& chart) {
   if (!deps.is_list()) return;
   for (const Value& d : *deps.list) {
-    Dependency dep{
-        get_text(d, "name"), get_text(d, "alias"), get_text(d, "condition"), {}, d.from, {}};
+    Dependency dep{get_text(d, "name"),
+                   get_text(d, "alias"),
+                   get_text(d, "condition"),
+                   get_text(d, "version"),
+                   get_text(d, "repository"),
+                   {},
+                   d.from,
+                   {}};
     if (const Value* tags = get(d, "tags"); tags && tags->is_list()) {
       for (const Value& t : *tags->list) dep.tags.push_back(print_value(t));
     }
@@ -213,6 +220,40 @@ std::shared_ptr<SourceSet> unpack_archive(const SourceFile& f, VirtualFiles* vf,
   return set;
 }
 
+// Dependencies that are not vendored but that the repository holds (local_dependency.h): loaded
+// as subcharts from there, each with a note that says which chart stood in.
+template <typename Adopt>
+void stand_in_dependencies(const SourceSet& sources, Chart& chart, int depth, VirtualFiles* vf,
+                           const std::vector<std::string>& vendored, Adopt&& adopt) {
+  for (const Dependency& d : chart.dependencies) {
+    if (std::find(vendored.begin(), vendored.end(), d.name) != vendored.end()) continue;
+    LocalDependency local = local_dependency(sources, chart, d);
+    if (local.dir.empty()) continue;
+    Chart child;
+    if (!load_chart(sources, local.dir, child, depth + 1, vf)) continue;
+    // A registry dependency stands in only as a library (defines, nothing rendered): an
+    // application chart of the repository is analysed on its own, and rendering it again
+    // inside every parent that depends on it doubles the work for what is already reported.
+    if (!local.file_repository && child.type != "library") continue;
+    Location at = d.at.valid() ? d.at : Location{chart.chart_file->id, 1, 1};
+    chart.notes.push_back(
+        {ProblemKind::SourceUnresolved,
+         local.file_repository
+             ? fmt::format("dependency \"{}\" of chart {} is not vendored in charts/: rendered "
+                           "with {}, where its `repository: {}` points (`helm dependency build` "
+                           "copies it from there)",
+                           d.name, chart.name, local.dir, d.repository)
+             : fmt::format("dependency \"{}\" of chart {} is not vendored in charts/: rendered "
+                           "with the repository's own chart {} (version {}, which meets {}); the "
+                           "chart helm downloads from {} may differ",
+                           d.name, chart.name, local.dir, local.version,
+                           d.version.empty() ? "any version" : d.version,
+                           d.repository.empty() ? "its repository" : d.repository),
+         at, Cause::Environment});
+    adopt(true, child);
+  }
+}
+
 void load_subcharts(const SourceSet& sources, Chart& chart, int depth, VirtualFiles* vf) {
   std::vector<std::string> vendored;
   auto adopt = [&](bool loaded, Chart& child) {
@@ -246,6 +287,7 @@ void load_subcharts(const SourceSet& sources, Chart& chart, int depth, VirtualFi
     child.archives.push_back(set);
     adopt(loaded, child);
   }
+  stand_in_dependencies(sources, chart, depth, vf, vendored, adopt);
   note_missing(chart, vendored);
 }
 

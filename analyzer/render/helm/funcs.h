@@ -14,6 +14,9 @@ class RE2;
 
 namespace sbr::render::helm {
 
+// Go's path.Clean: the shortest path with the same meaning, lexically.
+std::string path_clean(const std::string& p);
+
 void add_builtin_functions(FunctionTable& t);   // Go's text/template builtins
 void add_string_functions(FunctionTable& t);    // sprig strings
 void add_list_functions(FunctionTable& t);      // sprig lists, dicts, defaults

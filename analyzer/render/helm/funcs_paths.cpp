@@ -11,12 +11,7 @@
 
 namespace sbr::render::helm {
 
-namespace {
-
-using Args = std::vector<Value>;
-
-// Go's path.Clean: the shortest path with the same meaning, lexically.
-std::string clean(const std::string& p) {
+std::string path_clean(const std::string& p) {
   if (p.empty()) return ".";
   const bool rooted = p[0] == '/';
   std::vector<std::string> parts;
@@ -41,6 +36,10 @@ std::string clean(const std::string& p) {
   return out.empty() ? "." : out;
 }
 
+namespace {
+
+using Args = std::vector<Value>;
+
 // Go's path.Base: the last element, trailing slashes removed; "." for "", "/" for slashes only.
 std::string base(std::string p) {
   if (p.empty()) return ".";
@@ -53,7 +52,7 @@ std::string base(std::string p) {
 // Go's path.Dir: everything but the last element, cleaned.
 std::string dir(const std::string& p) {
   std::size_t slash = p.rfind('/');
-  return clean(slash == std::string::npos ? "" : p.substr(0, slash + 1));
+  return path_clean(slash == std::string::npos ? "" : p.substr(0, slash + 1));
 }
 
 // Go's path.Ext: the suffix from the final dot of the last element, or "".
@@ -108,7 +107,7 @@ void add_path_functions(FunctionTable& t) {
   t["base"] = t["osBase"] = path_fn<base_of>;
   t["dir"] = t["osDir"] = path_fn<dir>;
   t["ext"] = t["osExt"] = path_fn<ext>;
-  t["clean"] = t["osClean"] = path_fn<clean>;
+  t["clean"] = t["osClean"] = path_fn<path_clean>;
   t["isAbs"] = t["osIsAbs"] = fn_is_abs;
   t["untilStep"] = fn_until_step;
   // Errors are errors already: the must forms are the plain ones.
