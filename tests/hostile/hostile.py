@@ -329,6 +329,20 @@ def rbac_role_copied_into_sixty_baselines():
     return {f"baseline/b{k}.yaml": text for k in range(60)}, "[SB4006]"
 
 
+@case
+def documents_naming_every_workload():
+    """300 documents, each naming 300 manifests in code spans, beside 3,000 pods: linking each
+    mention to the workloads was documents x mentions x workloads."""
+    pods = "---\n".join(
+        f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{k}\nspec:\n  containers:\n"
+        + containers(1) for k in range(10))
+    files = {f"deploy/p{k}.yaml": pods for k in range(300)}
+    names = " ".join(f"`deploy/p{k}.yaml`" for k in range(300))
+    doc = "# Design\n\nThe agent runs with no network.\n\n" + names + "\n"
+    files.update({f"docs/d{k}.md": doc for k in range(300)})
+    return files, "more workloads in its scope contradict it too"
+
+
 # ---- bash evasions: the launch runs with --privileged; it is modelled or the gate fails ----------
 
 IMG = "ghcr.io/example/agent:1.0"
