@@ -1,6 +1,7 @@
 #include "analyzer/render/helm/local_dependency.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "analyzer/render/helm/funcs.h"
 #include "analyzer/render/helm/semver.h"
@@ -53,9 +54,13 @@ std::size_t distance(const std::string& a, const std::string& b) {
     if (a[i] == '/') common = i + 1;
     ++i;
   }
-  if (i == a.size() && (i == b.size() || b[i] == '/')) common = i;
-  return static_cast<std::size_t>(std::count(a.begin() + common, a.end(), '/') +
-                                  std::count(b.begin() + common, b.end(), '/'));
+  if ((i == a.size() && (i == b.size() || b[i] == '/')) || (i == b.size() && a[i] == '/')) {
+    common = i;
+  }
+  auto levels = [&](std::string_view rest) {
+    return static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '/'));
+  };
+  return levels(std::string_view(a).substr(common)) + levels(std::string_view(b).substr(common));
 }
 
 }  // namespace
