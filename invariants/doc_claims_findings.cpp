@@ -33,13 +33,21 @@ class ClaimKeys {
   std::map<std::string, int> seen_;
 };
 
+Finding document_finding(RuleId id, const std::string& doc, Location at, std::string message,
+                         std::string fact_path) {
+  Finding f;
+  f.rule_id = id;
+  f.message = std::move(message);
+  f.at = at;
+  f.subject = doc;
+  f.fact_path = std::move(fact_path);
+  return f;
+}
+
 // Workloads reported one by one under one claim. A document in a folder of thousands of
 // workloads ("the agent runs with no network" over 3,000 pods, in each of 300 documents) made a
 // finding per claim and workload: 660 MB. The rest are counted in one more finding.
 constexpr std::size_t kMaxContradictionsPerClaim = 64;
-
-Finding document_finding(RuleId id, const std::string& doc, Location at, std::string message,
-                         std::string fact_path);
 
 void contradiction_findings(const std::string& doc, const Claim& claim, const ClaimVerdict& v,
                             const std::string& key, Findings& out) {
@@ -77,17 +85,6 @@ void contradiction_findings(const std::string& doc, const Claim& claim, const Cl
                     shown_one_by_one),
         key + ":more"));
   }
-}
-
-Finding document_finding(RuleId id, const std::string& doc, Location at, std::string message,
-                         std::string fact_path) {
-  Finding f;
-  f.rule_id = id;
-  f.message = std::move(message);
-  f.at = at;
-  f.subject = doc;
-  f.fact_path = std::move(fact_path);
-  return f;
 }
 
 void evidence_findings(const std::string& doc, const Document& d, Findings& out) {

@@ -67,6 +67,13 @@ const Workload& named(const Model& m, const std::string& container) {
   return m.workloads.front();
 }
 
+// Each workload's class, in order.
+std::vector<ThreatClass> classes(const Model& m) {
+  std::vector<ThreatClass> out;
+  for (const Workload& w : m.workloads) out.push_back(w.threat);
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("a well-known service image is untrusted-input, whatever its registry and tag",
@@ -76,15 +83,13 @@ TEST_CASE("a well-known service image is untrusted-input, whatever its registry 
                    service("pg", "docker.io/bitnami/postgresql:17@sha256:0123"),
                    service("sclorg", "quay.io/sclorg/postgresql-16-c9s:latest"),
                    service("exporter", "prometheuscommunity/postgres-exporter:v0.15.0")});
-  CHECK(m.workloads[0].threat == ThreatClass::UntrustedInput);
+  // Not the exporter: the exact name only, and no evidence is untrusted-code.
+  CHECK(classes(m) == std::vector{ThreatClass::UntrustedInput, ThreatClass::UntrustedInput,
+                                  ThreatClass::UntrustedInput, ThreatClass::UntrustedInput,
+                                  ThreatClass::UntrustedCode});
   CHECK(m.workloads[0].threat_reason ==
         "its image postgres:16-alpine is a well-known database (postgres), a service of the "
         "platform");
-  CHECK(m.workloads[1].threat == ThreatClass::UntrustedInput);
-  CHECK(m.workloads[2].threat == ThreatClass::UntrustedInput);
-  CHECK(m.workloads[3].threat == ThreatClass::UntrustedInput);
-  // Not the service itself: the exact name only, and no evidence is untrusted-code.
-  CHECK(m.workloads[4].threat == ThreatClass::UntrustedCode);
   CHECK(m.workloads[4].threat_evidence.empty());
 }
 
@@ -95,12 +100,11 @@ TEST_CASE("monitoring, identity and secret servers are platform services", "[thr
                    service("idp", "quay.io/keycloak/keycloak:26.0"),
                    service("vault", "hashicorp/vault:1.18"),
                    service("agent", "ghcr.io/acme/grafana-agent-sandbox:1.0")});
-  CHECK(m.workloads[0].threat == ThreatClass::UntrustedInput);
+  // Not the agent whose image name holds "grafana": the exact name only.
+  CHECK(classes(m) == std::vector{ThreatClass::UntrustedInput, ThreatClass::UntrustedInput,
+                                  ThreatClass::UntrustedInput, ThreatClass::UntrustedInput,
+                                  ThreatClass::UntrustedCode});
   CHECK(m.workloads[0].threat_reason.find("(grafana)") != std::string::npos);
-  CHECK(m.workloads[1].threat == ThreatClass::UntrustedInput);
-  CHECK(m.workloads[2].threat == ThreatClass::UntrustedInput);
-  CHECK(m.workloads[3].threat == ThreatClass::UntrustedInput);
-  CHECK(m.workloads[4].threat == ThreatClass::UntrustedCode);  // the exact name only
 }
 
 TEST_CASE("an image built FROM a service image is that service", "[threat]") {

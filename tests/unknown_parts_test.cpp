@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/check/catalog.h"
@@ -57,6 +58,18 @@ const Finding* first_of(const std::vector<Finding>& fs, std::string_view rule) {
   return nullptr;
 }
 
+// The first finding of `rule` when the script's unknown variable is named `x`, then `y`.
+std::pair<Finding, Finding> renamed(const char* script, std::string_view rule, const char* x,
+                                    const char* y) {
+  auto a = findings_naming(script, x);
+  auto b = findings_naming(script, y);
+  const Finding* fa = first_of(a, rule);
+  const Finding* fb = first_of(b, rule);
+  REQUIRE(fa != nullptr);
+  REQUIRE(fb != nullptr);
+  return {*fa, *fb};
+}
+
 }  // namespace
 
 TEST_CASE("unknown parts are shown at their offsets and sliced with the text", "[unknown-parts]") {
@@ -107,17 +120,12 @@ TEST_CASE("findings show unknown parts in their messages and keep their fingerpr
 set -euo pipefail
 docker run --rm -v "/srv/$%s/data:/data" img
 )";
-  auto a = findings_naming(script, "AREA");
-  auto b = findings_naming(script, "ZONE");
-  const Finding* fa = first_of(a, "SB3007");
-  const Finding* fb = first_of(b, "SB3007");
-  REQUIRE(fa != nullptr);
-  REQUIRE(fb != nullptr);
-  CHECK(fa->message.str().find("mounts host path /srv/<unknown: $AREA>/data writable") !=
+  auto [fa, fb] = renamed(script, "SB3007", "AREA", "ZONE");
+  CHECK(fa.message.str().find("mounts host path /srv/<unknown: $AREA>/data writable") !=
         std::string::npos);
-  CHECK(fb->message.str().find("/srv/<unknown: $ZONE>/data") != std::string::npos);
+  CHECK(fb.message.str().find("/srv/<unknown: $ZONE>/data") != std::string::npos);
   // The name is display only: the same mount reads as the same finding.
-  CHECK(fa->fingerprint == fb->fingerprint);
+  CHECK(fa.fingerprint == fb.fingerprint);
 }
 
 TEST_CASE("a data rule prints a field's unknown parts in its message, not in its fact",
@@ -127,18 +135,13 @@ TEST_CASE("a data rule prints a field's unknown parts in its message, not in its
 set -euo pipefail
 docker run --rm -v "$%s/docker.sock:/var/run/docker.sock" img
 )";
-  auto a = findings_naming(script, "SOCK_DIR");
-  auto b = findings_naming(script, "RUNTIME_DIR");
-  const Finding* fa = first_of(a, "SB1005");
-  const Finding* fb = first_of(b, "SB1005");
-  REQUIRE(fa != nullptr);
-  REQUIRE(fb != nullptr);
-  INFO(fa->message.str());
-  CHECK(fa->message.str().find("<unknown: $SOCK_DIR>/docker.sock") != std::string::npos);
-  CHECK(fb->message.str().find("<unknown: $RUNTIME_DIR>/docker.sock") != std::string::npos);
-  CHECK(fa->fact_path.str() == fb->fact_path.str());
-  CHECK(fa->fact_path.str().find("unknown") == std::string::npos);
-  CHECK(fa->fingerprint == fb->fingerprint);
+  auto [fa, fb] = renamed(script, "SB1005", "SOCK_DIR", "RUNTIME_DIR");
+  INFO(fa.message.str());
+  CHECK(fa.message.str().find("<unknown: $SOCK_DIR>/docker.sock") != std::string::npos);
+  CHECK(fb.message.str().find("<unknown: $RUNTIME_DIR>/docker.sock") != std::string::npos);
+  CHECK(fa.fact_path.str() == fb.fact_path.str());
+  CHECK(fa.fact_path.str().find("unknown") == std::string::npos);
+  CHECK(fa.fingerprint == fb.fingerprint);
 }
 
 TEST_CASE("the unknown-parts launchers name every unknown part in their messages",
