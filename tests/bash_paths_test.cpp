@@ -3,8 +3,10 @@
 // functions nothing calls evaluated as entry points.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "analyzer/render/bash/evaluator.h"
 #include "tests/bash_helpers.h"
@@ -136,6 +138,58 @@ fi
   CHECK(ls[0]->from.condition().text.find("CMD has one of the values other paths set") !=
         std::string::npos);
   CHECK(ls[0]->from.condition().needs_switch);
+}
+
+TEST_CASE("an option string appended on independent paths keeps every piece past the bound",
+          "[bash-paths]") {
+  // sdlcforge/ai-sandbox's src/index.sh: seven overlays appended to COMPOSE_FILES, each on its
+  // own test. Past the bound the overlays were one unknown word, and `compose ... up` was run
+  // without its base file (the overlays judged as a project of their own).
+  auto r = render_text(R"(#!/bin/bash
+F="-f base.yaml"
+if [ "${A:-}" = 1 ]; then F="$F -f a.yaml"; fi
+if [ "${B:-}" = 1 ]; then F="$F -f b.yaml"; fi
+if [ "${C:-}" = 1 ]; then F="$F -f c.yaml"; fi
+if [ "${D:-}" = 1 ]; then F="$F -f d.yaml"; fi
+F="$F -f generated.yaml"
+if [ "${E:-}" = 1 ]; then F="$F -f e.yaml"; fi
+docker compose $F up -d
+)");
+  std::vector<std::string> seen;
+  std::string widest;
+  for (const Invocation& inv : r.invocations) {
+    std::string t = argv_text(inv);
+    seen.push_back(t);
+    if (inv.from.condition().text.find("F has one of the values other paths set") !=
+        std::string::npos)
+      widest = t;
+  }
+  CAPTURE(seen);
+  CHECK(std::find(seen.begin(), seen.end(),
+                  "docker compose -f base.yaml -f generated.yaml up -d") != seen.end());
+  CHECK(widest ==
+        "docker compose -f base.yaml -f a.yaml -f b.yaml -f c.yaml -f d.yaml -f generated.yaml "
+        "-f e.yaml up -d");
+  for (const std::string& t : seen) CHECK(t.rfind("docker compose -f base.yaml ", 0) == 0);
+}
+
+TEST_CASE("values past the bound with no piece in common stay one unknown value", "[bash-paths]") {
+  auto r = render_text(R"(#!/bin/bash
+NET=none
+if [ "${A:-}" = 1 ]; then NET=host; fi
+if [ "${B:-}" = 1 ]; then NET=bridge; fi
+if [ "${C:-}" = 1 ]; then NET=slirp4netns; fi
+if [ "${D:-}" = 1 ]; then NET=pasta; fi
+if [ "${E:-}" = 1 ]; then NET=private; fi
+podman run --network "$NET" img
+)");
+  bool unknown = false;
+  for (const Invocation& inv : r.invocations) {
+    REQUIRE(inv.argv.size() == 5);
+    unknown = unknown || (inv.argv[3].symbolic && inv.argv[3].text.empty());
+    CHECK(inv.argv[3].text.find(' ') == std::string::npos);
+  }
+  CHECK(unknown);
 }
 
 TEST_CASE("a variable whose values past the bound repeat kept ones is not widened",

@@ -32,6 +32,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/agentbox-validated",
                           "launchers/agentctl",
                           "launchers/compose-layers",
+                          "launchers/compose-overlays",
                           "launchers/entrypoint",
                           "launchers/grammar-gaps",
                           "launchers/argv-splice",

@@ -6,6 +6,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/expand_param.h"
+#include "analyzer/render/bash/paths_widen.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::bash {
@@ -36,59 +37,6 @@ bool is_option_word(const EWord& w) {
 
 void tag(std::vector<EWord>& ws, const Condition& c) {
   for (auto& w : ws) w.w.from.set_condition(join(c, w.w.from.condition()));
-}
-
-constexpr std::string_view kWidened = "one of the values other paths set";
-
-// The alternative that stands for the values past the bound (widen()).
-bool widened(const Alt& a) {
-  return a.elems.size() == 1 && a.elems[0].w.symbolic && a.elems[0].w.origin == kWidened;
-}
-
-bool same_texts(const std::vector<EWord>& a, const std::vector<EWord>& b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const EWord& x, const EWord& y) {
-    return x.w.text == y.w.text && x.w.symbolic == y.w.symbolic;
-  });
-}
-
-// The values past the bound are values the kept ones already have, on other paths
-// (`KUBECTL=oc` or `kubectl`, merged along forty paths): cutting them loses no value.
-bool only_repeats(const Value& v) {
-  for (std::size_t i = kMaxValueAlts; i < v.size(); ++i) {
-    bool kept = false;
-    for (std::size_t k = 0; k < kMaxValueAlts && !kept; ++k)
-      kept = same_texts(v.alts[i].elems, v.alts[k].elems);
-    if (!kept) return false;
-  }
-  return true;
-}
-
-// A scalar with more values than a value keeps (a dispatch variable a parser sets to a dozen
-// commands: `CMD=ls`, `CMD=help`, `CMD="$first_arg"`...): the last kept alternative becomes
-// one whose value is not known, so a later test of the variable stays undecided on those
-// paths instead of reading the default path's value and skipping what they run
-// (sdlcforge/ai-sandbox's `if [ "$CMD" = start ]`). Its condition says only that much: it
-// stands for paths of several conditions, which a conjunction cannot hold.
-void widen(Value& v, const std::string& name) {
-  if (v.size() <= kMaxValueAlts || widened(v.alts[kMaxValueAlts - 1]) || only_repeats(v)) {
-    if (v.size() > kMaxValueAlts) v.alts.resize(kMaxValueAlts);
-    return;
-  }
-  EWord w = symbolic_word(std::string(kWidened));
-  for (std::size_t i = kMaxValueAlts - 1; i < v.size() && !w.w.tainted; ++i) {
-    for (const EWord& e : v.alts[i].elems) {
-      if (!e.w.tainted) continue;
-      w.w.tainted = true;
-      w.taint_var = e.taint_var;
-      w.taint_at = e.taint_at;
-      w.taint_source = e.taint_source;
-      break;
-    }
-  }
-  Condition c =
-      Condition::when({name + " has one of the values other paths set", "", "", "", ""}, true);
-  v.alts.resize(kMaxValueAlts - 1);
-  v.alts.push_back(Alt{{std::move(w)}, std::move(c)});
 }
 
 // An associative array after two paths meet keeps its keys (a table of handlers, a profile of
@@ -191,8 +139,9 @@ Var merge_var(const std::string& name, const Var* a, const Var* b, const Conditi
 // The merge would leave the default path's variable as it is (what merge_var returns, found
 // without copying it): both paths hold the same words, or the default's scalar already holds
 // the most alternatives a value keeps, is already a value per path (serial 0), and either
-// stands for the rest already (widened) or the other path brings no value it lacks (merge_var
-// would cut them off). In a 200-item option `case`, every
+// stands for the rest already (widened: an unknown value, or every piece the values past the
+// bound appended, which holds what the other path appends) or the other path brings no value
+// it lacks (merge_var would cut them off). In a 200-item option `case`, every
 // variable an earlier item set is in one of these cases for every later item, so each item
 // costs one compare per such variable instead of a copy of its words and conditions.
 bool merge_keeps_default(const Var* a, const Var* b, bool a_default) {
@@ -204,7 +153,7 @@ bool merge_keeps_default(const Var* a, const Var* b, bool a_default) {
     return true;
   if (def->array || other->array) return false;
   if (def->serial != 0 || def->value.size() != kMaxValueAlts) return false;
-  if (widened(def->value.alts.back())) return true;
+  if (widened(def->value.alts.back())) return widening_covers(def->value, other->value);
   // Full of known values: the merge keeps them when the other path brings no new one.
   return std::all_of(other->value.alts.begin(), other->value.alts.end(), [&](const Alt& o) {
     return std::any_of(def->value.alts.begin(), def->value.alts.end(),
