@@ -23,6 +23,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launch/compose-proxy",
                           "launch/devcontainer-firewall",
                           "launch/compose-stack",
+                          "launch/compose-firewall-sidecar",
                           "launch/compose-platform",
                           "launch/devcontainer-dind",
                           "launch/devcontainer-dind-good",

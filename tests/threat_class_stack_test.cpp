@@ -215,6 +215,51 @@ TEST_CASE("the app server rule stays inside one compose project", "[threat]") {
   CHECK(m.workloads[1].threat == ThreatClass::UntrustedCode);
 }
 
+namespace {
+
+// sdlcforge/ai-sandbox's `firewall-init`: the sandbox's image, `network_mode:
+// service:ai-sandbox`, `cap_add: [NET_ADMIN]`, running the egress firewall once.
+Workload joins_with_net_admin(std::string name, std::string joined) {
+  Workload w = service(std::move(name), "ai-sandbox:full");
+  w.network.mode = fact(NetMode::Container, at_line(217, Frontend::Compose));
+  w.network.mode_arg = std::move(joined);
+  w.identity.cap_add.push_back(fact(Capability::NetAdmin, at_line(219, Frontend::Compose)));
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("a service that sets up the sandbox's network from inside it is the platform",
+          "[threat]") {
+  Workload sandbox = service("ai-sandbox", "ai-sandbox:full");
+  Model m = stack({sandbox, joins_with_net_admin("firewall-init", "ai-sandbox")});
+  const Workload& fw = named(m, "firewall-init");
+  CHECK(fw.threat == ThreatClass::UntrustedInput);
+  CHECK(signal_in(fw, ThreatSignal::NetworkSidecar));
+  CHECK_FALSE(signal_in(fw, ThreatSignal::SandboxName));  // the image's name is the sandbox's
+  CHECK(fw.threat_reason.find("it joins the network namespace of compose service ai-sandbox") == 0);
+  // The sidecar's traffic does not make the sandbox a gateway: no platform evidence on it.
+  CHECK(named(m, "ai-sandbox").threat_reason ==
+        "its service name ai-sandbox says it is the sandbox (sandbox)");
+}
+
+TEST_CASE("joining with NET_ADMIN lowers neither an agent nor a joiner of the platform",
+          "[threat]") {
+  // The joined workload is not the sandbox (a proxy): a joiner with NET_ADMIN stays as it is.
+  Model proxied =
+      stack({service("proxy", "ubuntu/squid:6"), joins_with_net_admin("tools", "proxy")});
+  CHECK(named(proxied, "tools").threat == ThreatClass::UntrustedCode);
+  CHECK_FALSE(signal_in(named(proxied, "tools"), ThreatSignal::NetworkSidecar));
+  // A joiner that is an agent by its own name or command stays one.
+  Workload agent = joins_with_net_admin("sandbox-runner", "ai-sandbox");
+  Workload harness = joins_with_net_admin("helper", "ai-sandbox");
+  harness.command.push_back(fact<std::string>("claude", at_line(220, Frontend::Compose)));
+  Model m = stack({service("ai-sandbox", "ai-sandbox:full"), agent, harness});
+  CHECK(named(m, "sandbox-runner").threat == ThreatClass::UntrustedCode);
+  CHECK(named(m, "helper").threat == ThreatClass::UntrustedCode);
+  CHECK_FALSE(signal_in(named(m, "helper"), ThreatSignal::NetworkSidecar));
+}
+
 TEST_CASE("a pod has one class: a sidecar's image does not lower its pod", "[threat]") {
   Workload app = test::hardened_pod("inspector");
   Workload web = test::hardened_pod("nginx");

@@ -58,6 +58,23 @@ std::optional<EgressGate> host_gate(const Workload& w, EgressGate g) {
   return g;
 }
 
+// The workloads whose network namespace `w` joins (`network_mode: service:X` in its compose
+// project, `--network container:X` from its own launcher): a ruleset loaded inside `w` filters
+// theirs too, since it is one namespace.
+std::vector<std::size_t> joined_namespaces(const Model& model, const Workload& w) {
+  std::vector<std::size_t> out;
+  if (mode_of(w) != NetMode::Container || w.network.mode_arg.empty()) return out;
+  for (std::size_t i = 0; i < model.workloads.size(); ++i) {
+    const Workload& x = model.workloads[i];
+    if (&x == &w || x.id.container != w.network.mode_arg || x.engine != w.engine) continue;
+    bool same_project = w.engine == Engine::Compose
+                            ? x.id.name == w.id.name
+                            : x.object_from.at.file == w.object_from.at.file;
+    if (same_project) out.push_back(i);
+  }
+  return out;
+}
+
 }  // namespace
 
 // Rootless podman relays the container's connections through pasta/slirp4netns, processes of
@@ -171,6 +188,13 @@ void attach_gates(Model& model) {
     if (l.gate >= gates.size() || l.via == GateVia::Proxy) continue;
     Workload& w = model.workloads[l.workload];
     if (auto g = gate_on_path(w, gates[l.gate], l)) attach(w, std::move(*g));
+    if (l.via != GateVia::Entrypoint && l.via != GateVia::CommandLoad) continue;
+    // A firewall sidecar: loaded in the namespace it shares with the sandbox, which it
+    // filters as well; whether the sandbox can flush it is the sandbox's NET_ADMIN.
+    for (std::size_t x : joined_namespaces(model, model.workloads[l.workload])) {
+      if (auto g = gate_on_path(model.workloads[x], gates[l.gate], l))
+        attach(model.workloads[x], std::move(*g));
+    }
   }
   // A proxy is a gate only when direct egress is blocked too.
   for (const GateLink& l : model.gate_links) {

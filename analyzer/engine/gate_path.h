@@ -52,7 +52,9 @@ struct UnlinkedGate {
 std::vector<UnlinkedGate> unlinked_gates(const Model& model);
 
 // Attaches to every workload the gates on its path: `--network none` as a gate, then each
-// linked script gate in link order, then linked proxies when direct egress is denied.
+// linked script gate in link order (a ruleset a container loads also filters the workloads
+// whose namespace it joins: a firewall sidecar's sandbox), then linked proxies when direct
+// egress is denied.
 void attach_gates(Model& model);
 
 }  // namespace sbr::engine

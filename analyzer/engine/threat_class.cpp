@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "analyzer/engine/gate_path.h"
 #include "analyzer/engine/threat_evidence.h"
 #include "analyzer/frontends/k8s/service_selection.h"
 #include "analyzer/model/enum_names.h"
@@ -332,7 +333,11 @@ void joins(const Model& m, const TrafficIndex& t, std::size_t wi,
   for (std::size_t oi : it->second) {
     const Workload& o = m.workloads[oi];
     // Compose resolves service:X inside its own project; launches name containers host-wide.
-    if (oi == wi || (o.engine == Engine::Compose && o.object_from.at.file != w.object_from.at.file))
+    // A joiner holding NET_ADMIN sets the namespace up (a firewall sidecar): its traffic does
+    // not make this workload a gateway.
+    if (oi == wi ||
+        (o.engine == Engine::Compose && o.object_from.at.file != w.object_from.at.file) ||
+        holds_net_admin(o))
       continue;
     add(out, ThreatSignal::NetworkJoined, ThreatClass::UntrustedInput,
         fmt::format("{} joins its network namespace ({}:{}, {}): that traffic passes through it",
@@ -444,6 +449,7 @@ void infer_threat_classes(Model& model) {
     traffic_evidence(model, traffic, services, i, evidence[i]);
   }
   threat::pod_evidence(model, evidence);
+  threat::sidecar_evidence(model, evidence);
   threat::app_server_evidence(model, evidence);
   for (std::size_t i = 0; i < model.workloads.size(); ++i) {
     model.workloads[i].threat_evidence = std::move(evidence[i]);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/model/model.h"
@@ -29,13 +30,18 @@ bool strong_code(const Evidence& ev);
 // service image (by the image, or the base image of the Dockerfile it is built from):
 // untrusted-input.
 void image_evidence(const Model& m, const Workload& w, Evidence& out);
+// The sandbox word a name holds (`sandbox`, `interpreter`, `judge`...), or "" when it has none
+// or also names the platform around one (`sandbox-web`).
+std::string sandbox_word(std::string_view name);
 
 // threat_stack.cpp: the workload's place in its stack. Holding a runtime socket (the
 // orchestrator), the containers of its pod (one class per pod), and talking to the compose
-// project's sandbox service (the app server). The last two read the other workloads' evidence,
-// so they run after every workload's own.
+// project's sandbox service (the app server), and setting up the sandbox's network from inside
+// its namespace (a firewall sidecar). The last three read the other workloads' evidence, so
+// they run after every workload's own.
 void orchestrator_evidence(const Workload& w, Evidence& out);
 void pod_evidence(const Model& m, std::vector<Evidence>& evidence);
+void sidecar_evidence(const Model& m, std::vector<Evidence>& evidence);
 void app_server_evidence(const Model& m, std::vector<Evidence>& evidence);
 
 }  // namespace sbr::engine::threat

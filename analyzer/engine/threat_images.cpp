@@ -254,16 +254,6 @@ std::vector<std::string> words_of(std::string_view name) {
   return out;
 }
 
-// The sandbox word a name holds, or "" when it has none or also names the platform.
-std::string sandbox_word(std::string_view name) {
-  std::string hit;
-  for (const std::string& word : words_of(name)) {
-    if (has(kPlatformWords, word)) return "";
-    if (hit.empty() && has(kSandboxWords, word)) hit = word;
-  }
-  return hit;
-}
-
 void sandbox_name_evidence(const Workload& w, Evidence& out) {
   if (w.engine != Engine::Compose) return;
   if (std::string word = sandbox_word(w.id.container); !word.empty()) {
@@ -281,6 +271,15 @@ void sandbox_name_evidence(const Workload& w, Evidence& out) {
 }
 
 }  // namespace
+
+std::string sandbox_word(std::string_view name) {
+  std::string hit;
+  for (const std::string& word : words_of(name)) {
+    if (has(kPlatformWords, word)) return "";
+    if (hit.empty() && has(kSandboxWords, word)) hit = word;
+  }
+  return hit;
+}
 
 void image_evidence(const Model& m, const Workload& w, Evidence& out) {
   code_image_evidence(w, out);

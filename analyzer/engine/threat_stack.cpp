@@ -3,13 +3,15 @@
 // sandboxes, as the Kubernetes controller holds `create pods`: it is the platform, and its
 // socket is judged as the escape it is (critical stays critical). The app server of an LLM app
 // platform talks to a separate sandbox service of its compose project: the sandbox runs the
-// code, the app parses what comes back.
+// code, the app parses what comes back. A firewall sidecar joins the sandbox's network
+// namespace with NET_ADMIN to set it up, often from the sandbox's own image.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
+#include "analyzer/engine/gate_path.h"
 #include "analyzer/engine/paths.h"
 #include "analyzer/engine/threat_evidence.h"
 
@@ -68,6 +70,26 @@ void init_follows_pod(const Model& m, const std::vector<std::size_t>& members,
                     m.workloads[*main].id.container),
         m.workloads[*main].container_from);
   }
+}
+
+// The services of each compose project, by the project's name (compose resolves service names
+// inside its own project).
+std::map<std::string, std::vector<std::size_t>> compose_projects(const Model& m) {
+  std::map<std::string, std::vector<std::size_t>> projects;
+  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
+    if (m.workloads[i].engine == Engine::Compose) projects[m.workloads[i].id.name].push_back(i);
+  }
+  return projects;
+}
+
+// Whether the only untrusted-code evidence `ev` holds is the image's name (the service's own
+// name has no sandbox word): a sidecar that runs the sandbox's image for its tools.
+bool code_only_by_image(const Workload& w, const Evidence& ev) {
+  if (!sandbox_word(w.id.container).empty()) return false;
+  return std::all_of(ev.begin(), ev.end(), [](const ThreatEvidence& e) {
+    return e.points_to != ThreatClass::UntrustedCode || e.signal == ThreatSignal::SandboxName ||
+           e.signal == ThreatSignal::Launcher;
+  });
 }
 
 bool platform(const std::vector<ThreatEvidence>& ev) {
@@ -145,14 +167,36 @@ void pod_evidence(const Model& m, std::vector<Evidence>& evidence) {
   }
 }
 
-void app_server_evidence(const Model& m, std::vector<Evidence>& evidence) {
-  // Compose resolves service names inside its own project: the services of one project
-  // together, and those with untrusted-code evidence of their own are its sandboxes.
-  std::map<std::string, std::vector<std::size_t>> projects;
-  for (std::size_t i = 0; i < m.workloads.size(); ++i) {
-    if (m.workloads[i].engine == Engine::Compose) projects[m.workloads[i].id.name].push_back(i);
+void sidecar_evidence(const Model& m, std::vector<Evidence>& evidence) {
+  for (const auto& [project, members] : compose_projects(m)) {
+    for (std::size_t wi : members) {
+      const Workload& w = m.workloads[wi];
+      const Network& n = w.network;
+      if (!n.mode || n.mode->value != NetMode::Container || n.mode_arg.empty() ||
+          !holds_net_admin(w) || !code_only_by_image(w, evidence[wi]))
+        continue;
+      auto sandbox = std::find_if(members.begin(), members.end(), [&](std::size_t si) {
+        return si != wi && m.workloads[si].id.container == n.mode_arg && strong_code(evidence[si]);
+      });
+      if (sandbox == members.end()) continue;
+      Evidence& ev = evidence[wi];
+      std::erase_if(ev,
+                    [](const ThreatEvidence& e) { return e.signal == ThreatSignal::SandboxName; });
+      add(ev, ThreatSignal::NetworkSidecar, ThreatClass::UntrustedInput,
+          fmt::format("it joins the network namespace of compose service {}, which runs the "
+                      "untrusted code (service:{}, {}), holding NET_ADMIN: it sets up the "
+                      "sandbox's network, and its image's name ({}) is the sandbox's, not "
+                      "what it runs",
+                      n.mode_arg, n.mode_arg, where(m, n.mode->from), w.image),
+          n.mode->from);
+    }
   }
-  for (const auto& [project, members] : projects) {
+}
+
+void app_server_evidence(const Model& m, std::vector<Evidence>& evidence) {
+  // The services of one project together: those with untrusted-code evidence of their own are
+  // its sandboxes.
+  for (const auto& [project, members] : compose_projects(m)) {
     for (std::size_t si : members) {
       if (!strong_code(evidence[si])) continue;
       const std::string& sandbox = m.workloads[si].id.container;

@@ -62,6 +62,8 @@ std::string_view threat_signal_name(ThreatSignal s) {
       return "app-server";
     case ThreatSignal::PodPlatform:
       return "pod-platform";
+    case ThreatSignal::NetworkSidecar:
+      return "network-sidecar";
   }
   return "unknown";
 }

@@ -263,6 +263,7 @@ enum class ThreatSignal : std::uint8_t {
   Orchestrator,    // it holds a container runtime socket: it starts the other containers
   AppServer,       // a compose service that talks to its project's sandbox service
   PodPlatform,     // an init container without evidence in a pod whose containers are platform
+  NetworkSidecar,  // it joins the sandbox's network namespace holding NET_ADMIN: it sets it up
 };
 
 // One input of the threat-class inference, kept so that `diff` can tell a class got weaker

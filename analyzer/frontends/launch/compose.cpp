@@ -111,7 +111,25 @@ class Project {
         }
       }
     }
+    const std::size_t first = out.workloads.size();
     for (const auto& name : names) read_service(name, out);
+    share_built_images(out.workloads, first);
+  }
+
+  // A service without `build:` whose `image:` another service of the project builds runs that
+  // build: compose builds the image once, tags it, and starts both from it (a firewall sidecar
+  // on the agent's image: its command is a script the agent's Dockerfile COPYs).
+  void share_built_images(std::vector<Workload>& ws, std::size_t first) const {
+    for (std::size_t i = first; i < ws.size(); ++i) {
+      if (!ws[i].dockerfile.empty() || ws[i].image.empty()) continue;
+      for (std::size_t j = first; j < ws.size(); ++j) {
+        if (j == i || ws[j].dockerfile.empty() || ws[j].image != ws[i].image) continue;
+        const std::string dockerfile = ws[j].dockerfile;
+        const std::string context = ws[j].build_context;
+        launch::attach_dockerfile(ctx_.sources, dockerfile, context, ws[i]);
+        break;
+      }
+    }
   }
 
   void read_service(const std::string& name, FilePart& out) const {
