@@ -34,6 +34,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/agentctl",
                           "launchers/compose-layers",
                           "launchers/compose-overlays",
+                          "launchers/volume-helpers",
                           "launchers/entrypoint",
                           "launchers/grammar-gaps",
                           "launchers/argv-splice",

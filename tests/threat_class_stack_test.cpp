@@ -312,3 +312,77 @@ TEST_CASE("the fixture stack: each workload gets the class a reviewer gives it",
 }
 
 }  // namespace threat_class_stack_test
+
+namespace threat_class_stack_test {
+namespace {
+
+// A `docker run` of a launcher: its image and its command words, `open` naming the words the
+// launcher leaves open.
+Workload launch(std::string image, std::vector<std::string> words,
+                std::vector<std::size_t> open = {}) {
+  Workload w;
+  w.engine = Engine::Docker;
+  w.id.kind = "launcher";
+  w.id.name = "bin/agent-import";
+  w.image = std::move(image);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    w.command.push_back(
+        fact(words[i], at_line(20 + static_cast<std::uint32_t>(i), Frontend::Bash)));
+  }
+  w.command_open = std::move(open);
+  w.container_from = w.object_from = at_line(20, Frontend::Bash);
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("a launcher's file-handling step on a stock image is a helper, not the agent",
+          "[threat]") {
+  // novotnyllc/ContainAI's import: `docker run --rm -v "$vol":/target alpine sh -c '...'`.
+  Model m =
+      stack({launch("alpine", {"cat", "/target/claude/settings.json"}),
+             launch("alpine:3.20", {"sh", "-c",
+                                    "\n  mkdir -p /target/copilot &&\n  cat > "
+                                    "/target/copilot/config.json 2>&1 && chown -R "
+                                    "1000:1000 /target/copilot\n"}),
+             launch("instrumentisto/rsync-ssh", {"/bin/sh", "-e", "-c", "rm -f /t/x"}),
+             launch("alpine", {"sh", "-c", "mkdir -p -- \"/target/$1\"", "sh", "$VOL"}, {4})});
+  for (const Workload& w : m.workloads) {
+    INFO(w.threat_reason);
+    CHECK(w.threat == ThreatClass::UntrustedInput);
+    CHECK(signal_in(w, ThreatSignal::HelperStep));
+  }
+  // Blanks folded: the message shows the command on one line.
+  CHECK(m.workloads[1].threat_reason.find("it runs `sh -c mkdir -p /target/copilot && cat") == 0);
+}
+
+TEST_CASE("a command that runs code, or that the launcher leaves open, is no helper step",
+          "[threat]") {
+  Model m = stack({
+      launch("alpine", {"sh", "-c", "make test"}),         // runs workspace code
+      launch("python:3.12", {"cat", "/w/x"}),              // not a stock base image
+      launch("ghcr.io/acme/agent:1", {"cat", "/w/x"}),     // its ENTRYPOINT may run
+      launch("alpine", {"sh", "-c", "$SCRIPT"}, {2}),      // the text is open
+      launch("alpine", {"sh", "-c", "cat \"$(ls /w)\""}),  // a substitution
+      launch("instrumentisto/rsync-ssh", {"rsync", "-a", "$SRC", "/t"}, {2}),  // rsync -e ...
+      launch("ubuntu:24.04", {"sh", "-c", "npm i -g @anthropic-ai/claude-code && claude -p x"}),
+  });
+  for (const Workload& w : m.workloads) {
+    INFO(w.image << ": " << w.threat_reason);
+    CHECK(w.threat == ThreatClass::UntrustedCode);
+    CHECK_FALSE(signal_in(w, ThreatSignal::HelperStep));
+  }
+  CHECK(signal_in(m.workloads.back(), ThreatSignal::Harness));
+}
+
+TEST_CASE("a file program's operands are files, not a harness", "[threat]") {
+  // ContainAI's import: `mkdir -p /target/copilot` named the harness `copilot`.
+  Model m = stack({launch("ghcr.io/acme/tools:1", {"sh", "-c", "mkdir -p /target/copilot"}),
+                   launch("ghcr.io/acme/tools:1", {"cat", "claude.log"}),
+                   launch("ghcr.io/acme/tools:1", {"sh", "-c", "cd /w && exec /usr/bin/claude"})});
+  CHECK_FALSE(signal_in(m.workloads[0], ThreatSignal::Harness));
+  CHECK_FALSE(signal_in(m.workloads[1], ThreatSignal::Harness));
+  CHECK(signal_in(m.workloads[2], ThreatSignal::Harness));
+}
+
+}  // namespace threat_class_stack_test

@@ -89,19 +89,35 @@ bool contains(const C& c, std::string_view v) {
   return std::find(c.begin(), c.end(), v) != c.end();
 }
 
+struct CommandWord {
+  std::string text;
+  const Provenance* from = nullptr;
+};
+
 // Command words, split on blanks and shell punctuation so that `sh -c "exec claude -p"` and
-// `npx -y @anthropic-ai/claude-code@latest` are seen word by word.
-std::vector<std::pair<std::string, const Provenance*>> command_words(const Workload& w) {
-  std::vector<std::pair<std::string, const Provenance*>> out;
+// `npx -y @anthropic-ai/claude-code@latest` are seen word by word. The operands of a file
+// program (`mkdir -p /target/copilot`, `cat claude.log`) are files, not programs, and are left
+// out.
+std::vector<CommandWord> command_words(const Workload& w) {
+  std::vector<CommandWord> out;
+  bool operands = false;  // the current simple command's program is a file program
+  bool first = true;      // the next word starts a simple command
+  auto take = [&](std::string& cur, const Provenance* from) {
+    if (cur.empty()) return;
+    if (first) operands = threat::file_program(cur);
+    if (first || !operands) out.push_back({cur, from});
+    first = cur == "-c";  // a shell's `-c` text starts a command of its own
+    cur.clear();
+  };
   for (const auto& c : w.command) {
     std::string cur;
     for (char ch : c.value + " ") {
-      if (std::string_view(" \t\n;&|()'\"`").find(ch) != std::string_view::npos) {
-        if (!cur.empty()) out.emplace_back(cur, &c.from);
-        cur.clear();
-      } else {
+      if (std::string_view(" \t\n;&|()'\"`").find(ch) == std::string_view::npos) {
         cur += ch;
+        continue;
       }
+      take(cur, &c.from);
+      if (std::string_view("\n;&|(").find(ch) != std::string_view::npos) first = true;
     }
   }
   return out;

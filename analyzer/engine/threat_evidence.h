@@ -30,6 +30,16 @@ bool strong_code(const Evidence& ev);
 // service image (by the image, or the base image of the Dockerfile it is built from):
 // untrusted-input.
 void image_evidence(const Model& m, const Workload& w, Evidence& out);
+// An image reference's repository, lower case, without registry host, `library/`, tag or
+// digest (`docker.io/library/alpine:3.20` -> `alpine`); "" when a variable is left in it.
+std::string repository_of(std::string_view ref);
+// threat_helpers.cpp: a launch whose command, written in its launcher, only handles files on a
+// stock base image (`docker run --rm -v vol:/data alpine cat /data/x`): the launcher's helper
+// step, which reads what the sandbox left.
+void helper_evidence(const Workload& w, Evidence& out);
+// A program that reads, copies or changes files and runs nothing it is given (`cat`, `mkdir`,
+// `chown`, `rsync`...), by its base name.
+bool file_program(std::string_view word);
 // The sandbox word a name holds (`sandbox`, `interpreter`, `judge`...), or "" when it has none
 // or also names the platform around one (`sandbox-web`).
 std::string sandbox_word(std::string_view name);

@@ -141,22 +141,6 @@ bool has(const C& c, std::string_view v) {
 
 // `registry.example:5000/team/postgres:16@sha256:...` -> `team/postgres`; Docker Hub's
 // `docker.io/library/` prefix goes too. "" when a part of it is still a variable.
-std::string repository_of(std::string_view ref) {
-  std::string r = lower(std::string(ref.substr(0, ref.find('@'))));
-  if (auto colon = r.rfind(':'); colon != std::string::npos && r.find('/', colon) == r.npos) {
-    r.erase(colon);
-  }
-  if (auto slash = r.find('/'); slash != std::string::npos) {
-    std::string_view first(r.data(), slash);
-    if (first.find_first_of(".:") != std::string_view::npos || first == "localhost") {
-      r.erase(0, slash + 1);
-    }
-  }
-  if (r.rfind("library/", 0) == 0) r.erase(0, 8);
-  if (r.find_first_of("${}") != std::string::npos) return "";
-  return r;
-}
-
 std::string last_component(const std::string& repo) {
   auto p = repo.rfind('/');
   return p == std::string::npos ? repo : repo.substr(p + 1);
@@ -272,6 +256,22 @@ void sandbox_name_evidence(const Workload& w, Evidence& out) {
 
 }  // namespace
 
+std::string repository_of(std::string_view ref) {
+  std::string r = lower(std::string(ref.substr(0, ref.find('@'))));
+  if (auto colon = r.rfind(':'); colon != std::string::npos && r.find('/', colon) == r.npos) {
+    r.erase(colon);
+  }
+  if (auto slash = r.find('/'); slash != std::string::npos) {
+    std::string_view first(r.data(), slash);
+    if (first.find_first_of(".:") != std::string_view::npos || first == "localhost") {
+      r.erase(0, slash + 1);
+    }
+  }
+  if (r.rfind("library/", 0) == 0) r.erase(0, 8);
+  if (r.find_first_of("${}") != std::string::npos) return "";
+  return r;
+}
+
 std::string sandbox_word(std::string_view name) {
   std::string hit;
   for (const std::string& word : words_of(name)) {
@@ -283,6 +283,7 @@ std::string sandbox_word(std::string_view name) {
 
 void image_evidence(const Model& m, const Workload& w, Evidence& out) {
   code_image_evidence(w, out);
+  helper_evidence(w, out);
   sandbox_name_evidence(w, out);
   service_image_evidence(m, w, out);
 }

@@ -64,6 +64,8 @@ std::string_view threat_signal_name(ThreatSignal s) {
       return "pod-platform";
     case ThreatSignal::NetworkSidecar:
       return "network-sidecar";
+    case ThreatSignal::HelperStep:
+      return "helper-step";
   }
   return "unknown";
 }

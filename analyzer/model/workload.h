@@ -264,6 +264,7 @@ enum class ThreatSignal : std::uint8_t {
   AppServer,       // a compose service that talks to its project's sandbox service
   PodPlatform,     // an init container without evidence in a pod whose containers are platform
   NetworkSidecar,  // it joins the sandbox's network namespace holding NET_ADMIN: it sets it up
+  HelperStep,      // a launcher's own file-handling command on a stock image
 };
 
 // One input of the threat-class inference, kept so that `diff` can tell a class got weaker
@@ -330,6 +331,9 @@ struct Workload {
 
   std::string image;
   std::vector<Fact<std::string>> command;  // entrypoint + args as they would run
+  // A launch's command words that its launcher does not write (unknown, or from the caller,
+  // the environment or a file), by index into `command`: what a helper step's class asks.
+  std::vector<std::size_t> command_open;
   // The directory the command (and a devcontainer's lifecycle commands) start in: `-w`,
   // compose `working_dir`, Kubernetes `workingDir`, devcontainer `workspaceFolder`, else the
   // image's WORKDIR. A relative path the command runs is resolved against it.

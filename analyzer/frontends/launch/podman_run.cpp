@@ -299,11 +299,14 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
         fact(std::string("image unknown: no word after the open ones is certainly the image"),
              inv.from));
   }
+  auto add_word = [&w](const Word& x) {
+    if (x.symbolic || x.tainted) w.command_open.push_back(w.command.size());
+    w.command.push_back(fact(x.text, x.from));
+  };
   for (const auto& o : args.options) {
-    if (o.name == "entrypoint" && o.has_value)
-      w.command.push_back(fact(o.value.text, o.value.from));
+    if (o.name == "entrypoint" && o.has_value) add_word(o.value);
   }
-  for (const auto& c : args.command) w.command.push_back(fact(c.text, c.from));
+  for (const auto& c : args.command) add_word(c);
   w.id.launch_path = launch_path(inv, sub_at, sub_end, outcome.name ? outcome.name->value : "",
                                  args.has_image ? &args.image : nullptr, ctx);
   out.workloads.push_back(std::move(w));
