@@ -134,8 +134,15 @@ void check_default_deny(const Workload& w, const engine::EgressPosture& p,
           ? fmt::format("{}: egress is not denied by default: {}", describe(w), r.text)
           : fmt::format("{}: egress is not denied by default while secrets are inside ({}): {}",
                         describe(w), list_secrets(secrets), r.text);
+  const auto& unseen = w.network.unseen_setup;
+  if (!unseen.empty()) {
+    // Said, not assumed away: a sidecar may load a ruleset sbreview could not read.
+    msg += fmt::format(" ({}: a ruleset it loads is not judged here)", unseen.front().value);
+  }
   Finding f = make(w, id, std::move(msg), r.at, "egress:default-deny");
   f.related = std::move(r.related);
+  if (!unseen.empty())
+    f.related.push_back({unseen.front().from.at, "sets up this namespace, from a file not read"});
   add_secret_related(f, secrets);
   out.add(std::move(f));
 }

@@ -24,6 +24,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launch/devcontainer-firewall",
                           "launch/compose-stack",
                           "launch/compose-firewall-sidecar",
+                          "launch/compose-sidecar-unseen",
                           "launch/compose-platform",
                           "launch/devcontainer-dind",
                           "launch/devcontainer-dind-good",

@@ -1,5 +1,7 @@
 #include "analyzer/engine/gate_path.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -73,6 +75,40 @@ std::vector<std::size_t> joined_namespaces(const Model& model, const Workload& w
     if (same_project) out.push_back(i);
   }
   return out;
+}
+
+// What a joiner holding NET_ADMIN runs in the namespace that sbreview could not read: the
+// paths its command or lifecycle commands run that nothing fills from the input, or, with no
+// command and no build in the input, its image's own start.
+std::string unseen_run(const Workload& j) {
+  if (!j.unresolved_runs.empty()) {
+    const auto& u = j.unresolved_runs.front();
+    return fmt::format("runs `{}` ({}), which no file of the input is", u.path, u.runner);
+  }
+  if (j.command.empty() && j.dockerfile.empty())
+    return fmt::format("runs what its image {} starts, which the input does not build", j.image);
+  return "";
+}
+
+// A sidecar that sets up another's namespace from a file sbreview could not read: the
+// namespace's egress is judged without what it loads, and says so.
+// The sidecar's own egress is that namespace's too.
+void note_unseen_setup(Model& model) {
+  for (std::size_t ji = 0; ji < model.workloads.size(); ++ji) {
+    const Workload& j = model.workloads[ji];
+    if (!holds_net_admin(j)) continue;
+    const std::string run = unseen_run(j);
+    std::vector<std::size_t> joined =
+        run.empty() ? std::vector<std::size_t>{} : joined_namespaces(model, j);
+    if (joined.empty()) continue;
+    Fact<std::string> note =
+        fact(fmt::format("{} {} joins its network namespace holding NET_ADMIN and {}",
+                         j.engine == Engine::Compose ? "compose service" : "container",
+                         j.id.container, run),
+             j.network.mode->from);
+    joined.push_back(ji);
+    for (std::size_t x : joined) model.workloads[x].network.unseen_setup.push_back(note);
+  }
 }
 
 }  // namespace
@@ -196,6 +232,7 @@ void attach_gates(Model& model) {
         attach(model.workloads[x], std::move(*g));
     }
   }
+  note_unseen_setup(model);
   // A proxy is a gate only when direct egress is blocked too.
   for (const GateLink& l : model.gate_links) {
     if (l.via != GateVia::Proxy || l.workload >= model.workloads.size() ||

@@ -54,7 +54,8 @@ std::vector<UnlinkedGate> unlinked_gates(const Model& model);
 // Attaches to every workload the gates on its path: `--network none` as a gate, then each
 // linked script gate in link order (a ruleset a container loads also filters the workloads
 // whose namespace it joins: a firewall sidecar's sandbox), then linked proxies when direct
-// egress is denied.
+// egress is denied. A sidecar holding NET_ADMIN whose command nothing in the input fills is
+// recorded on the namespace it joins (Network::unseen_setup).
 void attach_gates(Model& model);
 
 }  // namespace sbr::engine

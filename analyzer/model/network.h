@@ -136,6 +136,10 @@ struct Network {
   std::vector<Related> ingress_policies;
   std::vector<Exposure> exposures;
   std::vector<Fact<std::string>> host_loopback;  // host loopback reachable: how
+  // What sets this namespace up from inside that sbreview could not read: a sidecar that joins
+  // it holding NET_ADMIN and runs a file nothing in the input fills (engine::attach_gates).
+  // A ruleset it loads was not seen, so egress is judged without it.
+  std::vector<Fact<std::string>> unseen_setup;
 };
 
 }  // namespace sbr
