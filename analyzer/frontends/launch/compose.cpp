@@ -135,6 +135,7 @@ class Project {
   void read_service(const std::string& name, FilePart& out) const {
     Workload w;
     bool started = false;
+    const ComposeLayer* built_in = nullptr;  // the last layer with a `build:` (it wins)
     for (const auto& l : layers_) {
       const Node* svcs = services_of(l.root);
       const Node* svc = svcs ? svcs->get(name) : nullptr;
@@ -143,10 +144,33 @@ class Project {
         start(w, l, svcs->key_node(name));
         started = true;
       }
+      if (svc->get("build") != nullptr) built_in = &l;
       const bool extended = apply_extends(l, svc, w, 0);
       launch::apply_compose_service(l, svc, ctx_, extended || &l != &layers_.front(), w);
     }
+    if (built_in != nullptr && w.dockerfile.empty()) check_build(*built_in, name);
     if (started) out.workloads.push_back(std::move(w));
+  }
+
+  // A `build:` whose Dockerfile is not in the input: the image's user, the files it copies and
+  // its start script were not seen. A `dockerfile:` written with a variable is the
+  // environment's to fill (a launcher that assembles the Dockerfile at run time); a literal
+  // one that is missing is the repository's (compose fails on it).
+  void check_build(const ComposeLayer& l, const std::string& name) const {
+    const Node* build = services_of(l.root)->get(name)->get("build");
+    const std::string path = launch::compose_build_dockerfile(l, build, ctx_);
+    if (path.empty()) return;
+    const Node* file = build->is_map() ? build->get("dockerfile") : nullptr;
+    auto raw = file != nullptr ? file->as_string() : std::nullopt;
+    const bool from_env = raw && raw->find('$') != std::string_view::npos;
+    Problem p = unresolved(
+        l.file->id, file != nullptr ? file : build,
+        fmt::format("service `{}` is built from {}, which is not in the analysed tree{}: what its "
+                    "image holds (its user, the files it copies, its start script) was not seen",
+                    name, path,
+                    from_env ? " (`dockerfile:` takes its name from the environment)" : ""));
+    if (from_env) p.cause = Cause::Environment;
+    report(std::move(p));
   }
 
   void start(Workload& w, const ComposeLayer& l, const Node* key) const {

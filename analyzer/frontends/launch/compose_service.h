@@ -24,6 +24,12 @@ struct ComposeLayer {
 void apply_compose_service(const ComposeLayer& layer, const yaml::Node* svc,
                            const FrontendContext& ctx, bool later, Workload& w);
 
+// The Dockerfile a service's `build:` names, as a repository path (a `Containerfile` when no
+// `dockerfile:` is given and there is no `Dockerfile`); "" for a remote context, which is not in
+// the input.
+std::string compose_build_dockerfile(const ComposeLayer& layer, const yaml::Node* build,
+                                     const FrontendContext& ctx);
+
 // A relative bind source ("./data", "..", "data/x") as a path from the repository root, through
 // the compose file's directory; other sources unchanged.
 std::string resolve_compose_source(const std::string& source, const std::string& dir);
