@@ -1,7 +1,7 @@
 // Invariant 0, for files one configuration takes from another: what a container runs that
 // nothing fills from the repository while a gate file of that name is there (SB0052: the name
-// alone links nothing, and the reader is told), and a devcontainer a pod builds and runs itself
-// that is not in the input (SB0053).
+// alone links nothing, and the reader is told), a devcontainer a pod builds and runs itself
+// that is not in the input (SB0053), and a compose build whose Dockerfile is not (SB0012).
 #include <fmt/format.h>
 
 #include <set>
@@ -47,6 +47,20 @@ void check_unresolved_links(const Model& model, Findings& out) {
                                describe(w), u.runner, u.loaded ? "loads" : "runs", u.path,
                                gate_file_named(model, name)),
                    u.from, "runs/" + u.path));
+    }
+    if (w.unseen_build) {
+      const auto& b = *w.unseen_build;
+      Finding f = make(
+          w, rule::source_unresolved,
+          fmt::format(
+              "{} is built from {}, which is not in the analysed tree{}: "
+              "what its image holds (its user, the files it copies, its "
+              "start script) was not seen",
+              describe(w), b.dockerfile,
+              b.from_environment ? " (`dockerfile:` takes its name from the environment)" : ""),
+          b.from, "build/" + b.dockerfile);
+      f.cause = b.from_environment ? Cause::Environment : Cause::Repository;
+      out.add(std::move(f));
     }
     if (w.devcontainer_not_in_input) {
       out.add(make(w, rule::devcontainer_not_in_input,

@@ -63,3 +63,41 @@ docker compose -p ai-sandbox $FILES up -d
 }
 
 }  // namespace compose_variants_test
+
+namespace compose_variants_test {
+
+TEST_CASE("compose resolves a launcher's project against --project-directory", "[compose]") {
+  // YujiSuzuki/ai-sandbox's cli_sandbox: `docker-compose -f ./cli_sandbox/docker-compose.yml
+  // --project-directory . run`, whose `build:` names `.sandbox/Dockerfile` at the top.
+  MemoryTree t;
+  t.add_file(".sandbox/Dockerfile",
+             "FROM debian:12@sha256:" + std::string(64, 'a') + "\nUSER 1000:1000\n");
+  t.add_file("cli_sandbox/docker-compose.yml",
+             "services:\n  cli-sandbox:\n    image: workspace-cli-sandbox:latest\n    build:\n"
+             "      context: .\n      dockerfile: .sandbox/Dockerfile\n");
+  t.add_file("cli_sandbox/claude.sh", R"(#!/bin/bash
+set -euo pipefail
+docker-compose -f ./cli_sandbox/docker-compose.yml --project-directory . run --rm cli-sandbox claude
+)");
+  Analysis a = analyze(t, Config{}, {});
+  const Workload* w = nullptr;
+  for (const Workload& x : a.model.workloads) {
+    if (x.id.container == "cli-sandbox") w = &x;
+  }
+  REQUIRE(w != nullptr);
+  CHECK(w->id.render_root.find("cli_sandbox/claude.sh") != std::string::npos);
+  CHECK(w->dockerfile == ".sandbox/Dockerfile");
+  CHECK_FALSE(w->unseen_build.has_value());
+  // Read alone (its own directory), the same build names cli_sandbox/.sandbox/Dockerfile.
+  MemoryTree alone;
+  alone.add_file("cli_sandbox/docker-compose.yml",
+                 "services:\n  cli-sandbox:\n    build:\n      context: .\n"
+                 "      dockerfile: .sandbox/Dockerfile\n");
+  Analysis b = analyze(alone, Config{}, {});
+  REQUIRE(b.model.workloads.size() == 1);
+  REQUIRE(b.model.workloads[0].unseen_build.has_value());
+  CHECK(b.model.workloads[0].unseen_build->dockerfile == "cli_sandbox/.sandbox/Dockerfile");
+  CHECK_FALSE(b.model.workloads[0].unseen_build->from_environment);
+}
+
+}  // namespace compose_variants_test

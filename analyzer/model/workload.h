@@ -402,6 +402,15 @@ struct Workload {
   // A devcontainer this Kubernetes container builds and runs itself that is not in the input
   // (a remote ENVBUILDER_GIT_URL, a setting from a Secret): why, in words, where it is chosen.
   Maybe<std::string> devcontainer_not_in_input;
+  // A compose `build:` whose Dockerfile is not in the input (its path as the build names it,
+  // where): what the image holds was not seen. `from_environment`: the `dockerfile:` name is
+  // a variable's (a launcher that assembles the Dockerfile at run time).
+  struct UnseenBuild {
+    std::string dockerfile;
+    bool from_environment = false;
+    Provenance from;
+  };
+  std::optional<UnseenBuild> unseen_build;
   // Paths its command or lifecycle commands run (or `nft -f` loads) inside the container that
   // nothing in the configuration fills from the repository (link_gates): they are linked to no
   // repository file, whatever its name.

@@ -71,8 +71,11 @@ Problem unresolved(FileId file, const Node* at, std::string message) {
 class Project {
  public:
   // `name`: how the project's workloads are named; "" = the first file's path.
-  Project(const FrontendContext& ctx, const ComposeEnv& env, std::string name = "")
-      : ctx_(ctx), env_(env), name_(std::move(name)) {}
+  // `project_dir`: the directory every file's relative paths resolve against (a launcher's
+  // project); nullopt: each file's own (a base file and the override beside it).
+  Project(const FrontendContext& ctx, const ComposeEnv& env, std::string name = "",
+          std::optional<std::string> project_dir = std::nullopt)
+      : ctx_(ctx), env_(env), name_(std::move(name)), project_dir_(std::move(project_dir)) {}
 
   // Parses files[i..] one inside the other (each document stays alive while the next is read)
   // and reads the services once all are open. A layer that does not parse is left out (its
@@ -90,7 +93,7 @@ class Project {
         [&](const yaml::Document& doc) {
           if (doc.root == nullptr || !doc.root->is_map()) return;
           opened = true;
-          layers_.push_back({&f, doc.root, launch::dir_of(f.path), &env_});
+          layers_.push_back({&f, doc.root, project_dir_.value_or(launch::dir_of(f.path)), &env_});
           open(files, i + 1, out);
           layers_.pop_back();
         },
@@ -148,29 +151,23 @@ class Project {
       const bool extended = apply_extends(l, svc, w, 0);
       launch::apply_compose_service(l, svc, ctx_, extended || &l != &layers_.front(), w);
     }
-    if (built_in != nullptr && w.dockerfile.empty()) check_build(*built_in, name);
+    if (built_in != nullptr && w.dockerfile.empty()) note_unseen_build(*built_in, name, w);
     if (started) out.workloads.push_back(std::move(w));
   }
 
   // A `build:` whose Dockerfile is not in the input: the image's user, the files it copies and
-  // its start script were not seen. A `dockerfile:` written with a variable is the
-  // environment's to fill (a launcher that assembles the Dockerfile at run time); a literal
-  // one that is missing is the repository's (compose fails on it).
-  void check_build(const ComposeLayer& l, const std::string& name) const {
+  // its start script were not seen (SB0012, inv0_links.cpp). A `dockerfile:` written with a
+  // variable is the environment's to fill (a launcher that assembles the Dockerfile at run
+  // time); a literal one that is missing is the repository's (compose fails on it).
+  void note_unseen_build(const ComposeLayer& l, const std::string& name, Workload& w) const {
     const Node* build = services_of(l.root)->get(name)->get("build");
-    const std::string path = launch::compose_build_dockerfile(l, build, ctx_);
+    std::string path = launch::compose_build_dockerfile(l, build, ctx_);
     if (path.empty()) return;
     const Node* file = build->is_map() ? build->get("dockerfile") : nullptr;
     auto raw = file != nullptr ? file->as_string() : std::nullopt;
-    const bool from_env = raw && raw->find('$') != std::string_view::npos;
-    Problem p = unresolved(
-        l.file->id, file != nullptr ? file : build,
-        fmt::format("service `{}` is built from {}, which is not in the analysed tree{}: what its "
-                    "image holds (its user, the files it copies, its start script) was not seen",
-                    name, path,
-                    from_env ? " (`dockerfile:` takes its name from the environment)" : ""));
-    if (from_env) p.cause = Cause::Environment;
-    report(std::move(p));
+    w.unseen_build = Workload::UnseenBuild{
+        std::move(path), raw && raw->find('$') != std::string_view::npos,
+        launch::at_node(l.file->id, file != nullptr ? file : build, Frontend::Compose)};
   }
 
   void start(Workload& w, const ComposeLayer& l, const Node* key) const {
@@ -281,6 +278,7 @@ class Project {
   std::string name_;
   std::vector<ComposeLayer> layers_;
   std::vector<Problem>* problems_ = nullptr;
+  std::optional<std::string> project_dir_;
 };
 
 }  // namespace
@@ -300,11 +298,13 @@ void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FileP
 }
 
 void read_compose_project(const std::vector<const SourceFile*>& files, std::string name,
-                          const FrontendContext& ctx, FilePart& out) {
+                          const FrontendContext& ctx, FilePart& out,
+                          const std::optional<std::string>& project_dir) {
   if (files.empty()) return;
   // The project directory, and so its `.env`, is the first file's (compose's own default).
-  ComposeEnv env = env_beside(launch::dir_of(files.front()->path), ctx.sources);
-  Project(ctx, env, std::move(name)).open(files, 0, out);
+  const std::string dir = project_dir.value_or(launch::dir_of(files.front()->path));
+  ComposeEnv env = env_beside(dir, ctx.sources);
+  Project(ctx, env, std::move(name), dir).open(files, 0, out);
 }
 
 }  // namespace sbr

@@ -5,7 +5,10 @@
 // already reads on their own.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/frontends/launch/launch.h"
@@ -45,6 +48,7 @@ std::size_t compose_args_start(const Invocation& inv) {
 
 struct ComposeArgs {
   std::vector<Word> files;
+  std::optional<Word> project_dir;  // --project-directory
   std::string subcommand;
   bool detached = false;  // `up -d`: the services outlive the client
 };
@@ -57,6 +61,11 @@ ComposeArgs parse(const Invocation& inv, std::size_t i) {
       a.files.push_back(inv.argv[++i]);
     } else if (t.rfind("--file=", 0) == 0) {
       a.files.push_back(inv.argv[i]);
+    } else if (t == "--project-directory" && i + 1 < inv.argv.size()) {
+      a.project_dir = inv.argv[++i];
+    } else if (t.rfind("--project-directory=", 0) == 0) {
+      a.project_dir = inv.argv[i];
+      a.project_dir->text.erase(0, std::string_view("--project-directory=").size());
     } else if (one_of(kValued, t)) {
       ++i;
     } else if (t.empty() || t[0] != '-') {
@@ -115,6 +124,32 @@ void compose_file_variable(const Invocation& inv, ComposeArgs& a) {
 // services when its attached client is killed; detached services outlive it.
 void apply_timeout(const Invocation& inv, const ComposeArgs& args, Workload& w) {
   if (!args.detached) launch::apply_timeout_wrapper(inv, w);
+}
+
+// Whether the input has a file below `dir` ("" is the top, which always is).
+bool has_directory(const SourceSet* sources, const std::string& dir) {
+  if (dir.empty()) return true;
+  if (sources == nullptr) return false;
+  return std::any_of(sources->files.begin(), sources->files.end(),
+                     [&](const SourceFile& f) { return f.path.rfind(dir, 0) == 0; });
+}
+
+// `--project-directory DIR` as a repository directory ("a/b/", "" for the top): relative to
+// where the launcher runs, the repository's top or the script's directory, whichever holds it;
+// nullopt for a value the script leaves open or a path outside the repository.
+std::optional<std::string> project_directory(const ComposeArgs& a, const LaunchContext& ctx,
+                                             const std::string& script) {
+  if (!a.project_dir || a.project_dir->symbolic || a.project_dir->text.empty() ||
+      a.project_dir->text.front() == '/')
+    return std::nullopt;
+  for (const std::string& base : {std::string(), launch::dir_of(script)}) {
+    std::string dir = launch::normalize_path(base + a.project_dir->text);
+    if (dir == ".") dir.clear();
+    if (dir.rfind("..", 0) == 0) continue;
+    if (!dir.empty() && dir.back() != '/') dir += '/';
+    if (has_directory(ctx.sources, dir)) return dir;
+  }
+  return std::nullopt;
 }
 
 // A file name the script leaves open is sbreview's gap; a literal one missing from the tree is
@@ -178,7 +213,7 @@ bool compose_from_invocation(const Invocation& inv, const LaunchContext& ctx, Fi
   if (files.size() > kNamedComposeFiles) name = files.front()->path + " with its overlays";
   name += ", run by " + script;
   const std::size_t before = out.workloads.size();
-  read_compose_project(files, std::move(name), fctx, out);
+  read_compose_project(files, std::move(name), fctx, out, project_directory(args, ctx, script));
   for (std::size_t k = before; k < out.workloads.size(); ++k) {
     // Rendered by this launcher: link_launches drops the standalone reading of the same files.
     out.workloads[k].id.render_root = script;

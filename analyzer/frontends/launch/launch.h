@@ -41,9 +41,12 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
 
 void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out);
 // `docker compose -f a.yml -f b.yml up`: the files as one project, later files over earlier
-// ones, its workloads named `name` (compose.cpp).
+// ones, its workloads named `name` (compose.cpp). Relative paths in every file resolve against
+// the project directory: `project_dir` (`--project-directory`, a repository path, "" for the
+// top), else the first file's directory, as compose does.
 void read_compose_project(const std::vector<const SourceFile*>& files, std::string name,
-                          const FrontendContext& ctx, FilePart& out);
+                          const FrontendContext& ctx, FilePart& out,
+                          const std::optional<std::string>& project_dir = std::nullopt);
 // When `inv` is `docker compose` / `podman compose` / `docker-compose` with `-f` files that
 // starts services (up, run, create), reads those files as one project into `out` and returns
 // true (compose_invocation.cpp).
