@@ -137,6 +137,13 @@ std::optional<ClaimVerdict> by_mood(const Claim& claim) {
           fmt::format("release notes (`{}`): what a release changed, not the configuration today",
                       claim.marker),
           {}};
+    case ClaimMood::Compared:
+      return ClaimVerdict{
+          VerdictKind::NotAClaim,
+          fmt::format("a comparison (`{}`): it speaks of other tools or options as much as of "
+                      "this configuration, and which one a sentence is about is not read",
+                      claim.marker),
+          {}};
     case ClaimMood::Conditional:
       return not_checkable(fmt::format(
           "the sentence makes it conditional (`{}`); a condition in words is not mapped to a "

@@ -178,4 +178,28 @@ TEST_CASE("release notes record changes and claim nothing about today", "[claims
   CHECK(inv::judge_claim(an.model, *c).kind == inv::VerdictKind::NotAClaim);
 }
 
+TEST_CASE("a comparison with other tools claims nothing about this configuration",
+          "[claims][scope]") {
+  // YujiSuzuki/ai-sandbox's docs/comparison.md: "Docker AI Sandboxes run AI agents in isolated
+  // microVMs", of another product, was contradicted by this repository's containers.
+  MemoryTree t;
+  t.add_file("deploy/agent.yaml", pod("agent"));
+  t.add_file("docs/comparison.md",
+             "# Comparison\n"                                               // 1
+             "\n"                                                           // 2
+             "Docker AI Sandboxes run AI agents in isolated microVMs.\n");  // 3
+  t.add_file("docs/security.md", "# Security\n\nThe agent runs in a microVM.\n");
+  Analysis an = analysed(t);
+  const Claim* c = claim_at(an, "docs/comparison.md", 3);
+  REQUIRE(c != nullptr);
+  CHECK(c->mood == ClaimMood::Compared);
+  inv::ClaimVerdict v = inv::judge_claim(an.model, *c);
+  CHECK(v.kind == inv::VerdictKind::NotAClaim);
+  CHECK(v.why.find("a comparison (`comparison.md`)") == 0);
+  // The same words in another document of the repository are still its claim.
+  const Claim* own = claim_at(an, "docs/security.md", 3);
+  REQUIRE(own != nullptr);
+  CHECK(inv::judge_claim(an.model, *own).kind == inv::VerdictKind::Contradicted);
+}
+
 }  // namespace doc_claims_subject_test

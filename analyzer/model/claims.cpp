@@ -74,6 +74,8 @@ std::string_view claim_mood_name(ClaimMood m) {
       return "planned";
     case ClaimMood::Recorded:
       return "recorded";
+    case ClaimMood::Compared:
+      return "compared";
   }
   return "asserted";
 }

@@ -67,6 +67,7 @@ enum class ClaimMood : std::uint8_t {
   Advice,       // an instruction ("add `--cap-drop=ALL`", "should"): not a claim
   Planned,      // the future ("we plan to", "on the roadmap"): not a claim about today
   Recorded,     // release notes: what a release changed, not the configuration today
+  Compared,     // a comparison document: what it says is mostly of other tools or options
 };
 
 struct Claim {

@@ -107,7 +107,8 @@ void resolve_evidence(Extracted& x, std::string_view doc_path, const SourceSet* 
       for (std::size_t i : row.claims) {
         const Claim& c = x.claims[i];
         if (c.mood == ClaimMood::Negated || c.mood == ClaimMood::Advice ||
-            c.mood == ClaimMood::Planned || c.mood == ClaimMood::Recorded)
+            c.mood == ClaimMood::Planned || c.mood == ClaimMood::Recorded ||
+            c.mood == ClaimMood::Compared)
           continue;
         std::string shown = c.literal ? "`" + c.control + "`" : "\"" + c.control + "\"";
         e.controls.push_back(shown);

@@ -195,14 +195,32 @@ std::string release_notes(std::string_view doc_path) {
   return "";
 }
 
+// A comparison with other tools or designs ("AWS Lambda uses Firecracker", "Docker AI Sandboxes
+// run agents in microVMs"): ContainAI's docs/security-comparison.md, YujiSuzuki's
+// docs/comparison.md, an ADR `...-direct-vs-claim.md`. Its sentences are of the others as much
+// as of this configuration.
+std::string comparison(std::string_view doc_path) {
+  std::vector<std::string> parts = path_components(doc_path);
+  if (parts.empty()) return "";
+  const std::string n = lower(parts.back());
+  for (std::string_view w : {"comparison", "compare", "alternatives", "-vs-", "_vs_", "-versus-"}) {
+    if (n.find(w) != std::string::npos) return parts.back();
+  }
+  return "";
+}
+
 void mark_planned(Document& doc, std::string_view path) {
   std::string folder = planned_folder(path);
   std::string notes = folder.empty() ? release_notes(path) : "";
-  if (folder.empty() && notes.empty()) return;
+  std::string compared = folder.empty() && notes.empty() ? comparison(path) : "";
+  if (folder.empty() && notes.empty() && compared.empty()) return;
+  const ClaimMood mood = !folder.empty()  ? ClaimMood::Planned
+                         : !notes.empty() ? ClaimMood::Recorded
+                                          : ClaimMood::Compared;
   for (Claim& c : doc.claims) {
     if (c.mood == ClaimMood::Negated || c.mood == ClaimMood::Advice) continue;
-    c.mood = folder.empty() ? ClaimMood::Recorded : ClaimMood::Planned;
-    c.marker = folder.empty() ? notes : folder;
+    c.mood = mood;
+    c.marker = !folder.empty() ? folder : !notes.empty() ? notes : compared;
   }
 }
 
