@@ -100,4 +100,32 @@ docker-compose -f ./cli_sandbox/docker-compose.yml --project-directory . run --r
   CHECK_FALSE(b.model.workloads[0].unseen_build->from_environment);
 }
 
+TEST_CASE("compose interpolates a launcher's project with the variables it exports", "[compose]") {
+  // sdlcforge/ai-sandbox: `export HOST_HOME=${HOME}` before `docker compose ... up`, and the
+  // overlays mount `${HOST_HOME}/.claude` and `${HOST_HOME}/.config`.
+  MemoryTree t;
+  t.add_file("docker/docker-compose.yaml",
+             "services:\n  ai-sandbox:\n    image: ghcr.io/acme/sandbox:1.0\n    volumes:\n"
+             "      - ${HOST_HOME}/.claude:${HOST_HOME}/.claude\n"
+             "      - ${SANDBOX_DATA}:/data\n      - ${TAG_DIR}/x:/x\n");
+  t.add_file("bin/up", R"(#!/bin/bash
+set -euo pipefail
+export HOST_HOME=${HOME}
+export SANDBOX_DATA="$1"
+TAG_DIR=/opt/not-exported
+docker compose -f docker/docker-compose.yaml up -d
+)");
+  Analysis a = analyze(t, Config{}, {});
+  std::vector<std::string> sources;
+  for (const Workload& w : a.model.workloads) {
+    for (const Mount& m : w.mounts) sources.push_back(m.source);
+  }
+  CAPTURE(sources);
+  REQUIRE(sources.size() == 3);
+  CHECK(sources[0] == "$HOME/.claude");  // the host's home: ~/.claude
+  // An argument is not known, and an unexported variable is not compose's: both stay unknown.
+  CHECK(sources[1].find("<unknown $SANDBOX_DATA>") != std::string::npos);
+  CHECK(sources[2].find("<unknown $TAG_DIR>") != std::string::npos);
+}
+
 }  // namespace compose_variants_test

@@ -84,7 +84,10 @@ struct WrapperUse {
 struct Invocation {
   std::vector<Word> argv;  // argv[0] is the command after `sudo`, `env X=y`, `command`, `exec`
   std::vector<Word> env_prefix;  // VAR=value words before the command (env, inline assignments)
-  bool via_exec = false;         // `exec cmd`: replaces the shell, traps never run
+  // A compose command only: the script's exported variables with one value it knows there
+  // (`export HOST_HOME=${HOME}` before `docker compose up`), which compose interpolates.
+  std::vector<std::pair<std::string, std::string>> exported_env;
+  bool via_exec = false;  // `exec cmd`: replaces the shell, traps never run
   bool via_sudo = false;
   std::vector<WrapperUse> wrappers;  // every wrapper in front of argv[0], outermost first
   Provenance from;                   // the command's first line; condition = the path it is on

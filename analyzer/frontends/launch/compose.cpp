@@ -299,11 +299,14 @@ void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FileP
 
 void read_compose_project(const std::vector<const SourceFile*>& files, std::string name,
                           const FrontendContext& ctx, FilePart& out,
-                          const std::optional<std::string>& project_dir) {
+                          const std::optional<std::string>& project_dir,
+                          const std::vector<std::pair<std::string, std::string>>& environment) {
   if (files.empty()) return;
   // The project directory, and so its `.env`, is the first file's (compose's own default).
   const std::string dir = project_dir.value_or(launch::dir_of(files.front()->path));
   ComposeEnv env = env_beside(dir, ctx.sources);
+  // The shell's environment wins over `.env`, as in compose.
+  for (const auto& [k, v] : environment) env.values[k] = v;
   Project(ctx, env, std::move(name), dir).open(files, 0, out);
 }
 

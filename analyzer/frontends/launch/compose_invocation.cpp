@@ -152,6 +152,18 @@ std::optional<std::string> project_directory(const ComposeArgs& a, const LaunchC
   return std::nullopt;
 }
 
+// What the command's environment sets: the launcher's exports with a value it knows there, then
+// the inline assignments in front of the command (`FOO=1 docker compose up`), which win.
+std::vector<std::pair<std::string, std::string>> environment(const Invocation& inv) {
+  std::vector<std::pair<std::string, std::string>> out = inv.exported_env;
+  for (const Word& w : inv.env_prefix) {
+    const auto eq = w.text.find('=');
+    if (w.symbolic || eq == std::string::npos || eq == 0) continue;
+    out.emplace_back(w.text.substr(0, eq), w.text.substr(eq + 1));
+  }
+  return out;
+}
+
 // A file name the script leaves open is sbreview's gap; a literal one missing from the tree is
 // the repository's (compose fails on it too).
 Problem unresolved(const Word& w, std::string message) {
@@ -213,7 +225,8 @@ bool compose_from_invocation(const Invocation& inv, const LaunchContext& ctx, Fi
   if (files.size() > kNamedComposeFiles) name = files.front()->path + " with its overlays";
   name += ", run by " + script;
   const std::size_t before = out.workloads.size();
-  read_compose_project(files, std::move(name), fctx, out, project_directory(args, ctx, script));
+  read_compose_project(files, std::move(name), fctx, out, project_directory(args, ctx, script),
+                       environment(inv));
   for (std::size_t k = before; k < out.workloads.size(); ++k) {
     // Rendered by this launcher: link_launches drops the standalone reading of the same files.
     out.workloads[k].id.render_root = script;

@@ -44,9 +44,12 @@ void read_compose_file(const SourceFile& file, const FrontendContext& ctx, FileP
 // ones, its workloads named `name` (compose.cpp). Relative paths in every file resolve against
 // the project directory: `project_dir` (`--project-directory`, a repository path, "" for the
 // top), else the first file's directory, as compose does.
+// `environment`: the variables the command's environment sets (the launcher's exports, inline
+// assignments), over the project's `.env` as compose reads them.
 void read_compose_project(const std::vector<const SourceFile*>& files, std::string name,
                           const FrontendContext& ctx, FilePart& out,
-                          const std::optional<std::string>& project_dir = std::nullopt);
+                          const std::optional<std::string>& project_dir = std::nullopt,
+                          const std::vector<std::pair<std::string, std::string>>& environment = {});
 // When `inv` is `docker compose` / `podman compose` / `docker-compose` with `-f` files that
 // starts services (up, run, create), reads those files as one project into `out` and returns
 // true (compose_invocation.cpp).
