@@ -139,6 +139,7 @@ class Project {
     Workload w;
     bool started = false;
     const ComposeLayer* built_in = nullptr;  // the last layer with a `build:` (it wins)
+    const Node* build = nullptr;
     for (const auto& l : layers_) {
       const Node* svcs = services_of(l.root);
       const Node* svc = svcs ? svcs->get(name) : nullptr;
@@ -147,11 +148,14 @@ class Project {
         start(w, l, svcs->key_node(name));
         started = true;
       }
-      if (svc->get("build") != nullptr) built_in = &l;
+      if (const Node* b = svc->get("build")) {
+        built_in = &l;
+        build = b;
+      }
       const bool extended = apply_extends(l, svc, w, 0);
       launch::apply_compose_service(l, svc, ctx_, extended || &l != &layers_.front(), w);
     }
-    if (built_in != nullptr && w.dockerfile.empty()) note_unseen_build(*built_in, name, w);
+    if (built_in != nullptr && w.dockerfile.empty()) note_unseen_build(*built_in, build, w);
     if (started) out.workloads.push_back(std::move(w));
   }
 
@@ -159,14 +163,13 @@ class Project {
   // its start script were not seen (SB0012, inv0_links.cpp). A `dockerfile:` written with a
   // variable is the environment's to fill (a launcher that assembles the Dockerfile at run
   // time); a literal one that is missing is the repository's (compose fails on it).
-  void note_unseen_build(const ComposeLayer& l, const std::string& name, Workload& w) const {
-    const Node* build = services_of(l.root)->get(name)->get("build");
-    std::string path = launch::compose_build_dockerfile(l, build, ctx_);
-    if (path.empty()) return;
+  void note_unseen_build(const ComposeLayer& l, const Node* build, Workload& w) const {
+    auto built = launch::compose_build(l, build, ctx_);
+    if (!built) return;
     const Node* file = build->is_map() ? build->get("dockerfile") : nullptr;
     auto raw = file != nullptr ? file->as_string() : std::nullopt;
     w.unseen_build = Workload::UnseenBuild{
-        std::move(path), raw && raw->find('$') != std::string_view::npos,
+        std::move(built->dockerfile), raw && raw->find('$') != std::string_view::npos,
         launch::at_node(l.file->id, file != nullptr ? file : build, Frontend::Compose)};
   }
 

@@ -356,10 +356,8 @@ void ServiceReader::networks(const Node* nets) {
 void ServiceReader::build() {
   const Node* b = get("build");
   if (b == nullptr) return;
-  const std::string path = compose_build_dockerfile(layer_, b, ctx_);
-  if (path.empty()) return;
-  std::string context = b->is_scalar() ? str(b) : str(b->get("context"));
-  attach_dockerfile(ctx_.sources, path, layer_.dir + (context.empty() ? "." : context) + "/", w_);
+  if (auto built = compose_build(layer_, b, ctx_))
+    attach_dockerfile(ctx_.sources, built->dockerfile, built->context, w_);
 }
 
 // A later layer's mount at a target, or environment entry of a name, replaces the earlier one
@@ -396,15 +394,15 @@ std::string resolve_compose_source(const std::string& source, const std::string&
   return joined.rfind("..", 0) == 0 ? joined : "./" + joined;
 }
 
-std::string compose_build_dockerfile(const ComposeLayer& layer, const yaml::Node* build,
-                                     const FrontendContext& ctx) {
+std::optional<ComposeBuild> compose_build(const ComposeLayer& layer, const yaml::Node* build,
+                                          const FrontendContext& ctx) {
   auto str = [&](const Node* n) {
     auto s = n ? n->as_string() : std::nullopt;
     return s ? interpolate(*s, *layer.env).text : std::string();
   };
   std::string context = build->is_scalar() ? str(build) : str(build->get("context"));
   std::string dockerfile = build->is_map() ? str(build->get("dockerfile")) : "";
-  if (context.find("://") != std::string::npos) return "";  // remote context: not in the input
+  if (context.find("://") != std::string::npos) return std::nullopt;  // remote: not in the input
   if (dockerfile.empty()) dockerfile = "Dockerfile";
   std::string dir = layer.dir + (context.empty() ? "." : context) + "/";
   std::string path = normalize_path(dir + dockerfile);
@@ -412,7 +410,7 @@ std::string compose_build_dockerfile(const ComposeLayer& layer, const yaml::Node
     const std::string containerfile = normalize_path(dir + "Containerfile");
     if (find_source(ctx.sources, containerfile)) path = containerfile;
   }
-  return path;
+  return ComposeBuild{path, dir};
 }
 
 void apply_compose_service(const ComposeLayer& layer, const yaml::Node* svc,

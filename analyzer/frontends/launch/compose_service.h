@@ -4,6 +4,7 @@
 // win, sequences append, mounts and environment entries replace the ones they redefine.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "analyzer/frontends/frontend.h"
@@ -24,11 +25,15 @@ struct ComposeLayer {
 void apply_compose_service(const ComposeLayer& layer, const yaml::Node* svc,
                            const FrontendContext& ctx, bool later, Workload& w);
 
-// The Dockerfile a service's `build:` names, as a repository path (a `Containerfile` when no
-// `dockerfile:` is given and there is no `Dockerfile`); "" for a remote context, which is not in
-// the input.
-std::string compose_build_dockerfile(const ComposeLayer& layer, const yaml::Node* build,
-                                     const FrontendContext& ctx);
+// What a service's `build:` names, as repository paths: its Dockerfile (a `Containerfile`
+// when no `dockerfile:` is given and there is no `Dockerfile`) and its context directory;
+// nullopt for a remote context, which is not in the input.
+struct ComposeBuild {
+  std::string dockerfile;
+  std::string context;  // "dir/" as the layer resolves it
+};
+std::optional<ComposeBuild> compose_build(const ComposeLayer& layer, const yaml::Node* build,
+                                          const FrontendContext& ctx);
 
 // A relative bind source ("./data", "..", "data/x") as a path from the repository root, through
 // the compose file's directory; other sources unchanged.

@@ -4,12 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <optional>
-#include <string_view>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/exported_env.h"
 #include "analyzer/render/bash/fields.h"
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/path_idioms.h"
@@ -346,58 +345,6 @@ void share_trails(Invocation& inv) {
   };
   for (Word& w : inv.argv) share(w);
   for (Word& w : inv.env_prefix) share(w);
-}
-
-// `docker compose`, `podman compose`, `docker-compose`: compose interpolates its files with the
-// command's environment.
-bool runs_compose(const std::vector<Word>& argv) {
-  if (argv.empty()) return false;
-  const std::string& b = argv[0].text;
-  if (b.ends_with("docker-compose") || b.ends_with("podman-compose")) return true;
-  for (std::size_t i = 1; i < argv.size() && i < 6; ++i) {
-    if (argv[i].text == "compose") return true;
-  }
-  return false;
-}
-
-// The value of a word when it is known, or built only on the host's own well-known variables
-// (`${HOME}`, `$PWD`: compose resolves them as the host does); nullopt otherwise.
-std::optional<std::string> exported_text(const EWord& w) {
-  if (!w.w.symbolic) return w.w.text;
-  static constexpr std::array<std::string_view, 6> kHost = {
-      "$HOME", "$PWD", "$XDG_CONFIG_HOME", "$XDG_DATA_HOME", "$XDG_CACHE_HOME", "$XDG_RUNTIME_DIR"};
-  std::vector<UnknownPart> parts = unknown_parts_of(w);
-  if (parts.empty()) {
-    // The environment's own value, written as its name (`$HOME`, `$HOME/.cache`).
-    const std::string& t = w.w.text;
-    for (std::string_view h : kHost) {
-      if (t.starts_with(h) && (t.size() == h.size() || t[h.size()] == '/') &&
-          t.find('$', 1) == std::string::npos)
-        return t;
-    }
-    return std::nullopt;
-  }
-  std::string out;
-  std::size_t at = 0;
-  for (const UnknownPart& p : parts) {
-    if (std::find(kHost.begin(), kHost.end(), p.name) == kHost.end() || p.at < at ||
-        p.at > w.w.text.size())
-      return std::nullopt;
-    out += w.w.text.substr(at, p.at - at) + p.name;
-    at = p.at;
-  }
-  return out + w.w.text.substr(at);
-}
-
-// The script's exported variables with one known value on this path, by name.
-std::vector<std::pair<std::string, std::string>> exported_values(const State& st) {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [name, cow] : st.globals.get()) {
-    const Var& v = cow.get();
-    if (!v.exported || v.array || v.value.size() != 1 || v.elems().size() != 1) continue;
-    if (auto text = exported_text(v.elems().front())) out.emplace_back(name, std::move(*text));
-  }
-  return out;
 }
 
 }  // namespace

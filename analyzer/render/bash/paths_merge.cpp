@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "analyzer/render/bash/evaluator.h"
-#include "analyzer/render/bash/expand_param.h"
 #include "analyzer/render/bash/paths_widen.h"
 #include "analyzer/support/strings.h"
 
