@@ -57,12 +57,62 @@ TEST_CASE("redactor: a secret is redacted as itself, never inside other words", 
   CHECK(r("xs3cr3t-v4lue2") == "xs3cr3t-v4lue2");
 }
 
+TEST_CASE("redactor: a value that names or locates a secret is not the secret", "[report]") {
+  Model m;
+  Workload w;
+  // A setup Job's environment as a chart writes it: the Secret it creates, by name, and a
+  // password read from a file.
+  w.env.push_back(
+      {"SECRET_NAME", "rossoctl-api-oauth-secret", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back(
+      {"DB_PASSWORD_FILE", "/run/secrets/db-password", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back(
+      {"CLIENT_SECRET", "k3ycl0ak-client-value", EnvSource::Literal, "", false, {}, false});
+  m.workloads.push_back(w);
+  Redactor r(m);
+  CHECK(r("Job default/rossoctl-api-oauth-secret-job") ==
+        "Job default/rossoctl-api-oauth-secret-job");
+  CHECK(r("from Secret rossoctl-api-oauth-secret") == "from Secret rossoctl-api-oauth-secret");
+  CHECK(r("reads /run/secrets/db-password") == "reads /run/secrets/db-password");
+  // The secret itself still is.
+  CHECK(r("CLIENT_SECRET=k3ycl0ak-client-value") == "CLIENT_SECRET=<redacted>");
+  CHECK(secrets::is_secret_name("CLIENT_SECRET"));
+  CHECK_FALSE(secrets::is_secret_name("SECRET_NAME"));
+  CHECK_FALSE(secrets::is_secret_name("token_secret_ref"));
+  // A ConfigMap key naming the Secret that holds the API key (DataDog's chart).
+  CHECK_FALSE(secrets::is_secret_name("api-key-secret-name"));
+  CHECK(secrets::is_secret_name("DB_PASSWORD"));
+  // Airflow's `_CMD` variables: the command that prints the secret.
+  CHECK_FALSE(secrets::is_secret_name("AIRFLOW__API__SECRET_KEY_CMD"));
+  CHECK_FALSE(secrets::is_secret_name("AWS_DEFAULT_REGION"));
+  CHECK(secrets::is_secret_name("AWS_ACCESS_KEY_ID"));
+}
+
 TEST_CASE("redactor: overlapping secrets and multi-line values are covered whole", "[report]") {
   Redactor r(
       std::vector<std::string>{"secret-one", "one-two-three", "line-one-of-key\nline-two-of-key"});
   CHECK(r("x secret-one-two-three y") == "x <redacted> y");
   CHECK(r("  line-two-of-key") == "  <redacted>");
   CHECK(r("nothing here") == "nothing here");
+}
+
+TEST_CASE("redactor: a config file kept in a Secret hides its secrets, not its settings",
+          "[report]") {
+  Model m;
+  // bitnami's charts keep whole configuration files in Secrets.
+  m.cluster.data.push_back({"Secret/ns/app-config",
+                            "values.yaml",
+                            "securityContext:\n  allowPrivilegeEscalation: false\n"
+                            "  runAsNonRoot: true\nadminPassword: \"h4rd-t0-guess\"\n"
+                            "-----BEGIN KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"
+                            "-----END KEY-----",
+                            {}});
+  Redactor r(m);
+  CHECK(r("does not set allowPrivilegeEscalation: false") ==
+        "does not set allowPrivilegeEscalation: false");
+  CHECK(r("sets no runAsNonRoot: true") == "sets no runAsNonRoot: true");
+  CHECK(r("password h4rd-t0-guess here") == "password <redacted> here");
+  CHECK(r("  MIIEvQIBADANBgkqhkiG9w0BAQEFAASC") == "  <redacted>");
 }
 
 TEST_CASE("no secret value appears in any format", "[report]") {

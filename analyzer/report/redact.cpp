@@ -81,7 +81,9 @@ Redactor::Redactor(const Model& model) {
   for (const DataEntry& d : model.cluster.data) {
     if (d.value.empty()) continue;
     // A Secret's data is secret whatever its key; elsewhere the key name or a key format says so.
-    bool secret_object = d.object.rfind("Secret/", 0) == 0;
+    // A key that says its value is a host, a port or a name (a Secret of connection settings)
+    // holds no secret: redacting `release-name-mongodb` mangled every object named after it.
+    bool secret_object = d.object.rfind("Secret/", 0) == 0 && !secrets::names_no_secret(d.key);
     if (secret_object || secrets::is_secret_name(d.key) || !secrets::key_format(d.value).empty()) {
       add(d.value);
     }
@@ -100,17 +102,36 @@ void Redactor::add(std::string_view value) {
     // Manifests carry Secret data base64-encoded: the source line shows that form.
     secrets_.push_back(base64(value));
   }
-  // A multi-line value (a PEM block) never appears whole on one source line: redact each line.
+  // A multi-line value (a PEM block, a config file kept in a Secret) never appears whole on one
+  // source line: redact each line that is key material, and the value of each secret-named key.
   if (value.find('\n') != std::string_view::npos) {
     size_t start = 0;
     while (start <= value.size()) {
       size_t end = value.find('\n', start);
       if (end == std::string_view::npos) end = value.size();
-      std::string_view line = trim(value.substr(start, end - start));
-      if (worth_redacting(line)) secrets_.emplace_back(line);
+      add_line(trim(value.substr(start, end - start)));
       start = end + 1;
     }
   }
+}
+
+void Redactor::add_line(std::string_view line) {
+  // A line of one token (a PEM body line, a token on its own) is the secret's; a line of a
+  // config file (`allowPrivilegeEscalation: false`, `runAsNonRoot: true`) is not, and
+  // redacting it wherever it appears turned sbreview's own advice into `<redacted>`.
+  if (line.find_first_of(" \t") == std::string_view::npos) {
+    if (worth_redacting(line) && line.back() != ':' && line.front() != '#') {
+      secrets_.emplace_back(line);
+    }
+    return;
+  }
+  size_t sep = line.find_first_of(":=");
+  if (sep == std::string_view::npos) return;
+  std::string_view key = trim(line.substr(0, sep));
+  std::string_view val = trim(line.substr(sep + 1));
+  if (val.size() >= 2 && (val.front() == '"' || val.front() == '\'') && val.back() == val.front())
+    val = val.substr(1, val.size() - 2);
+  if (secrets::is_secret_name(key) && worth_redacting(val)) secrets_.emplace_back(val);
 }
 
 void Redactor::finish() {

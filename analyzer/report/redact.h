@@ -33,6 +33,7 @@ class Redactor {
 
  private:
   void add(std::string_view value);
+  void add_line(std::string_view line);  // one line of a multi-line value
   void finish();
 
   std::vector<std::string> secrets_;

@@ -97,12 +97,24 @@ std::string_view leading_name(std::string_view s) {
 
 }  // namespace
 
+bool names_no_secret(std::string_view name) {
+  static constexpr std::string_view kNotSecrets[] = {
+      "NAME",    "NAMES",  "REF",     "FILE",     "PATH", "DIR",  "CMD",
+      "COMMAND", "REGION", "PROFILE", "ENDPOINT", "URL",  "HOST", "PORT"};
+  std::string up = secret_upper(name);
+  std::size_t sep = up.find_last_of("_-.");
+  if (sep == std::string::npos) return false;
+  std::string_view last = std::string_view(up).substr(sep + 1);
+  return std::find(std::begin(kNotSecrets), std::end(kNotSecrets), last) != std::end(kNotSecrets);
+}
+
 bool is_secret_name(std::string_view name) {
   std::string up = secret_upper(name);
   auto ends = [&](std::string_view s) {
     return up.size() >= s.size() && up.compare(up.size() - s.size(), s.size(), s) == 0;
   };
   auto has = [&](std::string_view s) { return up.find(s) != std::string::npos; };
+  if (names_no_secret(name)) return false;
   return ends("_TOKEN") || ends("TOKEN") || ends("_KEY") || ends("APIKEY") || has("SECRET") ||
          has("PASSWORD") || has("PASSWD") || up.rfind("AWS_", 0) == 0 || has("CREDENTIAL") ||
          has("PRIVATE_KEY") || ends("_PAT") || has("API_KEY");

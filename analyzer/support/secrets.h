@@ -8,8 +8,13 @@
 
 namespace sbr::secrets {
 
-// *_TOKEN, *_KEY, *SECRET*, *PASSWORD*, AWS_*, ... (case-insensitive).
+// *_TOKEN, *_KEY, *SECRET*, *PASSWORD*, AWS_*, ... (case-insensitive), unless names_no_secret.
 bool is_secret_name(std::string_view name);
+
+// A name whose last word says what its value is, and that it is not the secret: SECRET_NAME
+// (a Secret object's name), PASSWORD_FILE (a path), SECRET_KEY_CMD (a command), MONGODB_HOST,
+// AWS_DEFAULT_REGION. `_`, `-` and `.` separate words (a ConfigMap's `api-key-secret-name`).
+bool names_no_secret(std::string_view name);
 
 // A name with a word that says "secret" which is_secret_name leaves out, because it also
 // appears mid-name: TF_TOKEN_app_terraform_io, KBUILD_SIGN_PIN, SESSION_COOKIE, GH_AUTH.

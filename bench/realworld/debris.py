@@ -22,7 +22,8 @@ _KINDS = (
     ("empty-in-path", re.compile(r"(^|[ (])[/$~.][^ :]*[A-Za-z0-9_.-]//"), True),
     ("empty-directory", re.compile(r"(^|[ (])/\.[A-Za-z_]"), True),
     ("place-twice", re.compile(r"([^(),]+, line [0-9]+), \1\b"), True),
-    ("redacted-in-word", re.compile(r"[A-Za-z0-9]<redacted>|<redacted>[A-Za-z0-9]"), False),
+    # A name joined by `-` or `.` is one word too: `<redacted>-job` is a Job named after a secret.
+    ("redacted-in-word", re.compile(r"[A-Za-z0-9][-.]?<redacted>|<redacted>[-.]?[A-Za-z0-9]"), False),
 )
 
 
