@@ -346,7 +346,11 @@ TEST_CASE("a launcher's file-handling step on a stock image is a helper, not the
                                     "/target/copilot/config.json 2>&1 && chown -R "
                                     "1000:1000 /target/copilot\n"}),
              launch("instrumentisto/rsync-ssh", {"/bin/sh", "-e", "-c", "rm -f /t/x"}),
-             launch("alpine", {"sh", "-c", "mkdir -p -- \"/target/$1\"", "sh", "$VOL"}, {4})});
+             launch("alpine", {"sh", "-c", "mkdir -p -- \"/target/$1\"", "sh", "$VOL"}, {4}),
+             // ContainAI's orphan markers: `find` that deletes and prints, counted by `wc`.
+             launch("alpine", {"sh", "-c",
+                               "\n  find /plugins/claude/plugins/cache -name \".orphaned_at\" "
+                               "-delete -print 2>/dev/null | wc -l || echo 0\n"})});
   for (const Workload& w : m.workloads) {
     INFO(w.threat_reason);
     CHECK(w.threat == ThreatClass::UntrustedInput);
@@ -364,7 +368,9 @@ TEST_CASE("a command that runs code, or that the launcher leaves open, is no hel
       launch("ghcr.io/acme/agent:1", {"cat", "/w/x"}),     // its ENTRYPOINT may run
       launch("alpine", {"sh", "-c", "$SCRIPT"}, {2}),      // the text is open
       launch("alpine", {"sh", "-c", "cat \"$(ls /w)\""}),  // a substitution
-      launch("instrumentisto/rsync-ssh", {"rsync", "-a", "$SRC", "/t"}, {2}),  // rsync -e ...
+      launch("instrumentisto/rsync-ssh", {"rsync", "-a", "$SRC", "/t"}, {2}),       // rsync -e ...
+      launch("alpine", {"find", "/w", "-name", "*.sh", "-exec", "sh", "{}", ";"}),  // runs each
+      launch("alpine", {"sh", "-c", "find /w -type f -execdir ./fix {} +"}),
       launch("ubuntu:24.04", {"sh", "-c", "npm i -g @anthropic-ai/claude-code && claude -p x"}),
   });
   for (const Workload& w : m.workloads) {

@@ -55,6 +55,15 @@ std::string_view base_name(std::string_view s) {
   return p == std::string_view::npos ? s : s.substr(p + 1);
 }
 
+// `find` lists and deletes files, unless an action runs a program for each (`-exec`, `-ok`).
+bool find_without_actions(const std::vector<std::string>& words, std::size_t k) {
+  if (base_name(words[k]) != "find") return false;
+  return std::none_of(words.begin() + static_cast<std::ptrdiff_t>(k), words.end(),
+                      [](const std::string& w) {
+                        return w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir";
+                      });
+}
+
 // Whether every simple command of shell text runs a file program (`mkdir -p /d && chown ...`,
 // `test -f /v/x || exit 1`). Substitutions and `case`/`for` are more than a helper says.
 bool file_programs_only(std::string_view text) {
@@ -68,7 +77,8 @@ bool file_programs_only(std::string_view text) {
     cur.clear();
     std::size_t k = 0;
     while (k < words.size() && (in(kShellWords, words[k]) || assignment(words[k]))) ++k;
-    const bool ok = k == words.size() || in(kFilePrograms, base_name(words[k]));
+    const bool ok = k == words.size() || in(kFilePrograms, base_name(words[k])) ||
+                    find_without_actions(words, k);
     if (k < words.size()) ++programs;
     words.clear();
     return ok;
@@ -114,6 +124,12 @@ bool helper_command(const Workload& w) {
       ++i;
     return i + 1 < cmd.size() && takes_text(cmd[i].value) && !open(i) && !open(i + 1) &&
            file_programs_only(cmd[i + 1].value);
+  }
+  if (base_name(cmd[0].value) == "find") {
+    std::vector<std::string> words;
+    words.reserve(cmd.size());
+    for (const auto& c : cmd) words.push_back(c.value);
+    return w.command_open.empty() && find_without_actions(words, 0);
   }
   if (!in(kFilePrograms, base_name(cmd[0].value))) return false;
   return !in(kRunsOptions, base_name(cmd[0].value)) || w.command_open.empty();
