@@ -194,8 +194,10 @@ std::vector<Partner> partners_of(const Workload& w,
 void check_sidecars(const Workload& w,
                     const std::map<GroupKey, std::vector<const Workload*>>& groups,
                     FactFindings& out) {
-  // The sidecar's own workload is not the agent; its partners are judged from their side.
+  // The sidecar's own workload is not the agent; its partners are judged from their side. A
+  // platform container (a setup Job's wait-for init container) has no agent to inherit anything.
   if (!sidecar_word(w.id.container, w.image).empty()) return;
+  if (w.threat == ThreatClass::UntrustedInput || w.threat == ThreatClass::Trusted) return;
   bool pid_shared = w.share_process_namespace && w.share_process_namespace->value;
   for (const Partner& s : partners_of(w, groups)) {
     bool procs = s.processes || pid_shared;

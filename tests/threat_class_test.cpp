@@ -71,6 +71,68 @@ TEST_CASE("a ServiceAccount that may create pods makes a controller untrusted-in
   CHECK(r.threat_evidence[0].from.at.file == 1);
 }
 
+TEST_CASE("a ServiceAccount that writes other cluster state makes a setup Job untrusted-input",
+          "[threat]") {
+  Workload w = hardened_pod("api-oauth-secret-creator");
+  w.service.account = "oauth-secret-writer";
+  RbacGrant g = create_pods();
+  g.role = "Role//oauth-secret-writer";  // a chart's Role with its namespace left to the release
+  g.resources = {"secrets"};
+  g.verbs = {"get", "create", "patch"};
+  w.service.grants.push_back(g);
+  Model m = one(w);
+  engine::infer_threat_classes(m);
+  const Workload& r = m.workloads[0];
+  CHECK(r.threat == ThreatClass::UntrustedInput);
+  CHECK(has_signal(r, ThreatSignal::RbacWrites));
+  CHECK(r.threat_reason ==
+        "its ServiceAccount oauth-secret-writer may create secrets (Role oauth-secret-writer, "
+        "config/rbac/role.yaml:12): it changes the cluster's state, as a controller or a setup "
+        "Job does");
+}
+
+TEST_CASE("reading, recording events and asking the API server are no platform evidence",
+          "[threat]") {
+  Workload w = hardened_pod("agent");
+  for (auto [verbs, resources] : {std::pair<std::vector<std::string>, std::vector<std::string>>{
+                                      {"get", "list", "watch"}, {"secrets", "configmaps"}},
+                                  {{"create", "patch"}, {"events"}},
+                                  {{"create"}, {"selfsubjectaccessreviews", "tokenreviews"}}}) {
+    RbacGrant g = create_pods();
+    g.verbs = verbs;
+    g.resources = resources;
+    w.service.grants.push_back(g);
+  }
+  Model m = one(w);
+  engine::infer_threat_classes(m);
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedCode);
+  CHECK(m.workloads[0].threat_evidence.empty());
+}
+
+TEST_CASE("a pod-creating grant is told as such, not again as a state write", "[threat]") {
+  Workload w = hardened_pod("manager");
+  w.service.account = "controller-manager";
+  w.service.grants.push_back(create_pods());
+  RbacGrant leases = create_pods();
+  leases.resources = {"leases"};
+  leases.verbs = {"create", "update"};
+  w.service.grants.push_back(leases);
+  Model m = one(w);
+  engine::infer_threat_classes(m);
+  CHECK(has_signal(m.workloads[0], ThreatSignal::RbacPods));
+  CHECK_FALSE(has_signal(m.workloads[0], ThreatSignal::RbacWrites));
+}
+
+TEST_CASE("a grant to the namespace's default account is no evidence", "[threat]") {
+  Workload w = hardened_pod("run");
+  w.service.account = "default";
+  w.service.grants.push_back(create_pods());
+  Model m = one(w);
+  engine::infer_threat_classes(m);
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedCode);
+  CHECK(m.workloads[0].threat_evidence.empty());
+}
+
 TEST_CASE("a grant to a group of every account is no evidence", "[threat]") {
   Workload w = hardened_pod();
   w.service.grants.push_back(create_pods("Group"));
@@ -188,6 +250,7 @@ TEST_CASE("the boundary table compares each workload with its class's floor", "[
 
 TEST_CASE("an agent pod given `create pods` stays untrusted-code, sidecars included", "[threat]") {
   Workload agent = hardened_pod("agent");
+  agent.service.account = "agent-runner";
   agent.service.grants.push_back(create_pods());
   Mount skills;
   skills.kind = MountKind::HostPath;
@@ -195,6 +258,7 @@ TEST_CASE("an agent pod given `create pods` stays untrusted-code, sidecars inclu
   skills.mount_from = at_line(38);
   agent.mounts.push_back(skills);
   Workload proxy = hardened_pod("egress-proxy");
+  proxy.service.account = "agent-runner";
   proxy.service.grants.push_back(create_pods());
   Model m = one(agent);
   m.workloads.push_back(proxy);

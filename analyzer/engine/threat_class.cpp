@@ -77,10 +77,6 @@ constexpr std::array<std::string_view, 8> kFlags = {"--dangerously-skip-permissi
                                                     "--approval-mode=yolo",
                                                     "--permission-mode=bypassPermissions"};
 
-constexpr std::array<std::string_view, 2> kSandboxGroups = {"agents.x-k8s.io",
-                                                            "extensions.agents.x-k8s.io"};
-constexpr std::array<std::string_view, 4> kSandboxResources = {"sandboxes", "sandboxtemplates",
-                                                               "sandboxclaims", "sandboxwarmpools"};
 constexpr std::array<std::string_view, 6> kProxyVariables = {
     "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"};
 
@@ -204,48 +200,6 @@ void kind_evidence(const Workload& w, std::vector<ThreatEvidence>& out) {
   }
 }
 
-bool has_any(const std::vector<std::string>& v, std::initializer_list<std::string_view> xs) {
-  return std::any_of(xs.begin(), xs.end(), [&](std::string_view x) { return contains(v, x); });
-}
-
-bool creates_pods(const RbacGrant& g) {
-  bool core = g.api_groups.empty() || has_any(g.api_groups, {"", "*"});
-  return core && has_any(g.resources, {"pods", "*"}) && has_any(g.verbs, {"create", "*"});
-}
-
-bool manages_sandboxes(const RbacGrant& g) {
-  bool group = contains(g.api_groups, "*") ||
-               std::any_of(kSandboxGroups.begin(), kSandboxGroups.end(),
-                           [&](std::string_view s) { return contains(g.api_groups, s); });
-  bool resource = contains(g.resources, "*") ||
-                  std::any_of(kSandboxResources.begin(), kSandboxResources.end(),
-                              [&](std::string_view s) { return contains(g.resources, s); });
-  return group && resource && has_any(g.verbs, {"create", "update", "patch", "delete", "*"});
-}
-
-// Only a ServiceAccount subject counts: a binding to a group of every account would lower
-// every workload's class at once.
-void rbac_evidence(const Model& m, const Workload& w, std::vector<ThreatEvidence>& out) {
-  std::set<std::pair<int, std::string>> seen;
-  for (const RbacGrant& g : w.service.grants) {
-    if (g.subject_kind != "ServiceAccount") continue;
-    std::string role = g.role;
-    std::replace(role.begin(), role.end(), '/', ' ');
-    if (manages_sandboxes(g) && seen.emplace(0, g.role).second) {
-      add(out, ThreatSignal::RbacSandboxes, ThreatClass::UntrustedInput,
-          fmt::format("its ServiceAccount {} may manage sandboxes.agents.x-k8s.io ({}, {})",
-                      w.service.account, role, where(m, g.rule_from)),
-          g.rule_from);
-    }
-    if (creates_pods(g) && seen.emplace(1, g.role).second) {
-      add(out, ThreatSignal::RbacPods, ThreatClass::UntrustedInput,
-          fmt::format("its ServiceAccount {} may create pods ({}, {})", w.service.account, role,
-                      where(m, g.rule_from)),
-          g.rule_from);
-    }
-  }
-}
-
 // The Services that select `w` in its namespace (one left out matches any).
 std::vector<const ServiceObject*> selecting(const Model& m, const ServiceSelection& selection,
                                             const Workload& w) {
@@ -293,7 +247,7 @@ void bundle_evidence(const Model& m, const Workload& w, std::vector<ThreatEviden
   }
   const std::string& file = m.files.path(w.object_from.at.file);
   for (const CrdObject& crd : m.cluster.crds) {
-    if (!contains(kSandboxGroups, crd.group)) continue;
+    if (!threat::sandbox_group(crd.group)) continue;
     if (!same_bundle(file, m.files.path(crd.ref.from.at.file))) continue;
     add(out, ThreatSignal::InstallBundle, ThreatClass::UntrustedInput,
         fmt::format("it ships in the install bundle of CustomResourceDefinition {} ({})",
@@ -458,7 +412,7 @@ void infer_threat_classes(Model& model) {
     threat::image_evidence(model, w, evidence[i]);
     threat::orchestrator_evidence(w, evidence[i]);
     if (is_kubernetes(w)) {
-      rbac_evidence(model, w, evidence[i]);
+      threat::rbac_evidence(model, w, evidence[i]);
       webhook_evidence(model, services, evidence[i]);
       bundle_evidence(model, w, evidence[i]);
     }

@@ -44,6 +44,13 @@ bool file_program(std::string_view word);
 // or also names the platform around one (`sandbox-web`).
 std::string sandbox_word(std::string_view name);
 
+// threat_rbac.cpp: what the workload's ServiceAccount may do, by the RoleBindings and
+// ClusterRoleBindings of the input. Creating pods, managing sandboxes or writing any other
+// cluster state is the platform's work: a controller, an operator, a setup Job.
+void rbac_evidence(const Model& m, const Workload& w, Evidence& out);
+// An API group of the agent-sandbox kinds (`agents.x-k8s.io`, `extensions.agents.x-k8s.io`).
+bool sandbox_group(std::string_view group);
+
 // threat_stack.cpp: the workload's place in its stack. Holding a runtime socket (the
 // orchestrator), the containers of its pod (one class per pod), and talking to the compose
 // project's sandbox service (the app server), and setting up the sandbox's network from inside

@@ -46,6 +46,8 @@ std::string_view threat_signal_name(ThreatSignal s) {
       return "rbac-sandboxes";
     case ThreatSignal::RbacPods:
       return "rbac-pods";
+    case ThreatSignal::RbacWrites:
+      return "rbac-writes";
     case ThreatSignal::Webhook:
       return "webhook";
     case ThreatSignal::InstallBundle:

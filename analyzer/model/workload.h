@@ -255,6 +255,7 @@ enum class ThreatSignal : std::uint8_t {
   SandboxName,     // a compose service whose name or image says it is the sandbox
   RbacSandboxes,   // its ServiceAccount may manage sandbox objects
   RbacPods,        // its ServiceAccount may create pods
+  RbacWrites,      // its ServiceAccount may write other cluster state (Secrets, nodes...)
   Webhook,         // an admission webhook's Service selects it
   InstallBundle,   // shipped in the same install bundle as the sandbox CRDs
   NetworkJoined,   // another workload joins its network namespace (service:X, container:X)
