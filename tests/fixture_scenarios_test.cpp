@@ -26,6 +26,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launch/compose-firewall-sidecar",
                           "launch/compose-sidecar-unseen",
                           "launch/compose-platform",
+                          "launch/compose-runtime-sandboxes",
                           "launch/devcontainer-dind",
                           "launch/devcontainer-dind-good",
                           "launch/devcontainer-sudo-socket",

@@ -133,6 +133,33 @@ TEST_CASE("a grant to the namespace's default account is no evidence", "[threat]
   CHECK(m.workloads[0].threat_evidence.empty());
 }
 
+TEST_CASE("a workload named as the platform beside the controller that starts the sandboxes",
+          "[threat]") {
+  // kweaver-ai/sandbox's manifests: the control plane may create pods; the web console beside
+  // it in the same namespace and tree has no evidence of its own.
+  Workload controller = hardened_pod("control-plane");
+  controller.id.name = "sandbox-control-plane";
+  controller.service.account = "sandbox-control-plane";
+  controller.service.grants.push_back(create_pods());
+  Workload web = hardened_pod("web");
+  web.id.name = "sandbox-web";
+  Workload worker = hardened_pod("worker");  // no platform word: stays a sandbox
+  worker.id.name = "task-worker";
+  Workload elsewhere = hardened_pod("web");  // another namespace: another stack
+  elsewhere.id.name = "admin-ui";
+  elsewhere.id.ns = "tools";
+  Model m = one(controller);
+  for (Workload* w : {&web, &worker, &elsewhere}) m.workloads.push_back(*w);
+  engine::infer_threat_classes(m);
+  CHECK(m.workloads[1].threat == ThreatClass::UntrustedInput);
+  CHECK(has_signal(m.workloads[1], ThreatSignal::PlatformName));
+  CHECK(m.workloads[1].threat_reason ==
+        "its name sandbox-web says it is the platform (web), and Deployment "
+        "sandbox-control-plane starts this stack's sandboxes: they are the containers it starts");
+  CHECK(m.workloads[2].threat == ThreatClass::UntrustedCode);
+  CHECK(m.workloads[3].threat == ThreatClass::UntrustedCode);
+}
+
 TEST_CASE("a grant to a group of every account is no evidence", "[threat]") {
   Workload w = hardened_pod();
   w.service.grants.push_back(create_pods("Group"));

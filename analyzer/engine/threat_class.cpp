@@ -418,6 +418,7 @@ void infer_threat_classes(Model& model) {
     }
     traffic_evidence(model, traffic, services, i, evidence[i]);
   }
+  threat::named_platform_evidence(model, evidence);
   threat::pod_evidence(model, evidence);
   threat::sidecar_evidence(model, evidence);
   threat::app_server_evidence(model, evidence);

@@ -43,6 +43,14 @@ bool file_program(std::string_view word);
 // The sandbox word a name holds (`sandbox`, `interpreter`, `judge`...), or "" when it has none
 // or also names the platform around one (`sandbox-web`).
 std::string sandbox_word(std::string_view name);
+// The first word of a name that names the platform around a sandbox (`web`, `ui`, `db`,
+// `gateway`...), or "".
+std::string platform_word(std::string_view name);
+
+// threat_named.cpp: a workload without evidence of its own, named as the platform, in a stack
+// whose orchestrator (the socket, `create pods`) starts the sandboxes at run time. Reads the
+// other workloads' evidence.
+void named_platform_evidence(const Model& m, std::vector<Evidence>& evidence);
 
 // threat_rbac.cpp: what the workload's ServiceAccount may do, by the RoleBindings and
 // ClusterRoleBindings of the input. Creating pods, managing sandboxes or writing any other

@@ -24,7 +24,7 @@ struct ServiceImage {
 
 // Official, bitnami and vendor spellings of the same service are separate lines: the match is
 // exact, so `postgres-exporter` or `redis-commander` is not taken for the service itself.
-constexpr std::array<ServiceImage, 78> kServiceImages = {{
+constexpr std::array<ServiceImage, 81> kServiceImages = {{
     {"postgres", "database"},
     {"postgresql", "database"},
     {"postgresql-repmgr", "database"},
@@ -94,6 +94,9 @@ constexpr std::array<ServiceImage, 78> kServiceImages = {{
     {"prometheus", "monitoring server"},
     {"alertmanager", "monitoring server"},
     {"grafana", "monitoring dashboard"},
+    {"metrics-server", "cluster metrics server"},
+    {"kube-state-metrics", "monitoring exporter"},
+    {"node-exporter", "monitoring exporter"},
     {"loki", "log store"},
     {"tempo", "trace store"},
     {"jaeger", "trace store"},
@@ -270,6 +273,13 @@ std::string repository_of(std::string_view ref) {
   if (r.rfind("library/", 0) == 0) r.erase(0, 8);
   if (r.find_first_of("${}") != std::string::npos) return "";
   return r;
+}
+
+std::string platform_word(std::string_view name) {
+  for (const std::string& word : words_of(name)) {
+    if (has(kPlatformWords, word)) return word;
+  }
+  return "";
 }
 
 std::string sandbox_word(std::string_view name) {

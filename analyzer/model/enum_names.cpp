@@ -68,6 +68,8 @@ std::string_view threat_signal_name(ThreatSignal s) {
       return "network-sidecar";
     case ThreatSignal::HelperStep:
       return "helper-step";
+    case ThreatSignal::PlatformName:
+      return "platform-name";
   }
   return "unknown";
 }

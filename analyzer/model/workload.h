@@ -266,6 +266,7 @@ enum class ThreatSignal : std::uint8_t {
   PodPlatform,     // an init container without evidence in a pod whose containers are platform
   NetworkSidecar,  // it joins the sandbox's network namespace holding NET_ADMIN: it sets it up
   HelperStep,      // a launcher's own file-handling command on a stock image
+  PlatformName,    // named as the platform, in a stack whose orchestrator starts the sandboxes
 };
 
 // One input of the threat-class inference, kept so that `diff` can tell a class got weaker
