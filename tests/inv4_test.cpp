@@ -114,6 +114,21 @@ TEST_CASE("literal values: secret names are high, key formats critical, no value
   CHECK(run(m).front() == std::make_pair(std::string("SB4002"), 30u));
 }
 
+TEST_CASE("a switch under a secret's name is no secret inside the workload", "[inv4]") {
+  // compose-for-agents' sock-shop database: MYSQL_ALLOW_EMPTY_PASSWORD made SB5002 say a
+  // secret was inside.
+  Workload w = test::hardened_pod("catalogue-db");
+  w.env.push_back({"MYSQL_ALLOW_EMPTY_PASSWORD", "true", EnvSource::Literal, "", false, {}, false});
+  w.env.push_back({"RABBITMQ_SECURE_PASSWORD", "no", EnvSource::Literal, "", false, {}, false});
+  w.service.pod_automount = fact(false, test::at_line(15));
+  CHECK(engine::secrets_inside(w, {}).empty());
+  w.env.push_back(
+      {"MYSQL_ROOT_PASSWORD", "s3cr3t-root-pw", EnvSource::Literal, "", false, {}, false});
+  auto inside = engine::secrets_inside(w, {});
+  REQUIRE(inside.size() == 1);
+  CHECK(inside[0].what == "environment variable MYSQL_ROOT_PASSWORD with a literal secret value");
+}
+
 TEST_CASE("token automount: the pod's setting overrides the ServiceAccount's", "[inv4]") {
   Model m = pod_model();
   auto& s = m.workloads[0].service;

@@ -93,6 +93,19 @@ TEST_CASE("a well-known service image is untrusted-input, whatever its registry 
   CHECK(m.workloads[4].threat_evidence.empty());
 }
 
+TEST_CASE("an image named as a database is one", "[threat]") {
+  // compose-for-agents' sock shop: weaveworksdemos/catalogue-db is MySQL with its data.
+  Model m = stack({service("catalogue-db", "weaveworksdemos/catalogue-db:0.3.0"),
+                   service("users", "acme/user-database:2"),
+                   service("db", "acme/dbt-runner:1"),  // dbt is no database
+                   service("catalogue", "weaveworksdemos/catalogue:0.3.5")});
+  CHECK(classes(m) == std::vector{ThreatClass::UntrustedInput, ThreatClass::UntrustedInput,
+                                  ThreatClass::UntrustedCode, ThreatClass::UntrustedCode});
+  CHECK(m.workloads[0].threat_reason ==
+        "its image weaveworksdemos/catalogue-db:0.3.0 is a database by its name, a service of "
+        "the platform");
+}
+
 TEST_CASE("monitoring, identity and secret servers are platform services", "[threat]") {
   // kagent's grafana, kagenti's keycloak, the OpenTelemetry charts' collector, vault-helm.
   Model m = stack({service("grafana", "grafana/grafana:11.2.0"),

@@ -30,7 +30,8 @@ std::vector<SecretInside> secrets_inside(const Workload& w,
     if (e.source == EnvSource::SecretRef) {
       out.push_back({"environment variable " + e.name + " from Secret " + e.ref, e.from});
     } else if (e.source == EnvSource::Literal && !e.value.empty() &&
-               (secrets::is_secret_name(e.name) || !secrets::key_format(e.value).empty())) {
+               ((secrets::is_secret_name(e.name) && !secrets::flag_value(e.value)) ||
+                !secrets::key_format(e.value).empty())) {
       out.push_back({"environment variable " + e.name + " with a literal secret value", e.from});
     } else if (declared) {
       out.push_back({"environment variable " + e.name + " (declared in secrets.intended)", e.from});

@@ -169,12 +169,34 @@ std::string without_version(std::string name) {
   return name;
 }
 
+std::vector<std::string> words_of(std::string_view name) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : std::string(name) + "-") {
+    if (c == '-' || c == '_' || c == '.' || c == '/') {
+      if (!cur.empty()) out.push_back(lower(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+// A repository whose name ends in the word `db` or `database` (`weaveworksdemos/catalogue-db`,
+// `acme/user-database`) is a database built for its application.
+constexpr ServiceImage kNamedDatabase = {"*-db", "database"};
+
 const ServiceImage* service_image(const std::string& repo) {
   if (repo.empty()) return nullptr;
   const std::string name = without_version(last_component(repo));
   auto it = std::find_if(kServiceImages.begin(), kServiceImages.end(),
                          [&](const ServiceImage& s) { return s.name == name; });
-  return it == kServiceImages.end() ? nullptr : &*it;
+  if (it != kServiceImages.end()) return &*it;
+  const std::vector<std::string> words = words_of(name);
+  if (words.size() > 1 && (words.back() == "db" || words.back() == "database"))
+    return &kNamedDatabase;
+  return nullptr;
 }
 
 const CodeImage* code_image(const std::string& repo) {
@@ -204,8 +226,11 @@ std::string_view shown(std::string_view ref) {
 void service_image_evidence(const Model& m, const Workload& w, Evidence& out) {
   if (const ServiceImage* s = service_image(repository_of(w.image))) {
     add(out, ThreatSignal::ServiceImage, ThreatClass::UntrustedInput,
-        fmt::format("its image {} is a well-known {} ({}), a service of the platform",
-                    shown(w.image), s->role, s->name),
+        s == &kNamedDatabase
+            ? fmt::format("its image {} is a database by its name, a service of the platform",
+                          shown(w.image))
+            : fmt::format("its image {} is a well-known {} ({}), a service of the platform",
+                          shown(w.image), s->role, s->name),
         w.container_from);
     return;
   }
@@ -225,20 +250,6 @@ void code_image_evidence(const Workload& w, Evidence& out) {
     add(out, ThreatSignal::CodeImage, ThreatClass::UntrustedCode,
         fmt::format("its image {} is {}", shown(w.image), c->what), w.container_from);
   }
-}
-
-std::vector<std::string> words_of(std::string_view name) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : std::string(name) + "-") {
-    if (c == '-' || c == '_' || c == '.' || c == '/') {
-      if (!cur.empty()) out.push_back(lower(cur));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  return out;
 }
 
 void sandbox_name_evidence(const Workload& w, Evidence& out) {

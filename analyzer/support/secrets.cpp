@@ -97,6 +97,13 @@ std::string_view leading_name(std::string_view s) {
 
 }  // namespace
 
+bool flag_value(std::string_view value) {
+  static constexpr std::string_view kFlags[] = {"true", "false", "yes", "no", "on",
+                                                "off",  "0",     "1",   "y",  "n"};
+  std::string low = secret_lower(value);
+  return std::find(std::begin(kFlags), std::end(kFlags), low) != std::end(kFlags);
+}
+
 bool names_no_secret(std::string_view name) {
   static constexpr std::string_view kNotSecrets[] = {
       "NAME",    "NAMES",  "REF",     "FILE",     "PATH", "DIR",  "CMD",

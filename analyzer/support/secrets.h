@@ -11,6 +11,10 @@ namespace sbr::secrets {
 // *_TOKEN, *_KEY, *SECRET*, *PASSWORD*, AWS_*, ... (case-insensitive), unless names_no_secret.
 bool is_secret_name(std::string_view name);
 
+// A switch's value (`true`, `no`, `1`, `on`...): MYSQL_ALLOW_EMPTY_PASSWORD=yes and
+// RABBITMQ_SECURE_PASSWORD=no are settings, whatever the name says.
+bool flag_value(std::string_view value);
+
 // A name whose last word says what its value is, and that it is not the secret: SECRET_NAME
 // (a Secret object's name), PASSWORD_FILE (a path), SECRET_KEY_CMD (a command), MONGODB_HOST,
 // AWS_DEFAULT_REGION. `_`, `-` and `.` separate words (a ConfigMap's `api-key-secret-name`).
