@@ -37,6 +37,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/compose-layers",
                           "launchers/compose-overlays",
                           "launchers/volume-helpers",
+                          "launchers/test-suite",
                           "launchers/entrypoint",
                           "launchers/grammar-gaps",
                           "launchers/argv-splice",

@@ -171,7 +171,7 @@ void add_threat_evidence(std::vector<KindDef>& out) {
                          const ThreatEvidence& e = s.as<ThreatEvidence>();
                          return of(threat_signal_name(e.signal), &e.from);
                        },
-                       false, false, names_of<ThreatSignal>(threat_signal_name, 22)});
+                       false, false, names_of<ThreatSignal>(threat_signal_name, 23)});
   ev.fields.push_back(
       {"points_to", FieldType::Enum, "the class it points to",
        [](const Scope& s) { return of(threat_class_name(s.as<ThreatEvidence>().points_to)); },

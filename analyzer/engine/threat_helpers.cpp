@@ -155,6 +155,32 @@ bool file_program(std::string_view word) {
   return in(kFilePrograms, base_name(word));
 }
 
+namespace {
+
+// A test suite's script: under a `test`, `tests`, `spec` or `e2e` directory, or named as a test
+// (`test-*.sh`, `test_*.sh`, `*_test.sh`, `*-test.sh`, `*_spec.sh`, `*.bats`).
+bool test_script(std::string_view path) {
+  for (const std::string& dir : split(dir_of(path), '/')) {
+    if (dir == "test" || dir == "tests" || dir == "spec" || dir == "e2e") return true;
+  }
+  std::string_view name = base_name(path);
+  if (name.ends_with(".bats")) return true;
+  if (name.ends_with(".sh")) name.remove_suffix(3);
+  return name.starts_with("test-") || name.starts_with("test_") || name.ends_with("_test") ||
+         name.ends_with("-test") || name.ends_with("_spec");
+}
+
+}  // namespace
+
+void test_script_evidence(const Workload& w, Evidence& out) {
+  if (w.id.kind != "launcher" || !test_script(w.id.name)) return;
+  add(out, ThreatSignal::TestScript, ThreatClass::UntrustedInput,
+      fmt::format("a test script starts it ({}): it exercises the product, whose own launchers "
+                  "start the sandbox users run",
+                  w.id.name),
+      w.object_from);
+}
+
 void helper_evidence(const Workload& w, Evidence& out) {
   if (w.id.kind != "launcher" || !in(kStockImages, repository_of(w.image)) || !helper_command(w))
     return;

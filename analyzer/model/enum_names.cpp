@@ -70,6 +70,8 @@ std::string_view threat_signal_name(ThreatSignal s) {
       return "helper-step";
     case ThreatSignal::PlatformName:
       return "platform-name";
+    case ThreatSignal::TestScript:
+      return "test-script";
   }
   return "unknown";
 }

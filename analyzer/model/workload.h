@@ -267,6 +267,7 @@ enum class ThreatSignal : std::uint8_t {
   NetworkSidecar,  // it joins the sandbox's network namespace holding NET_ADMIN: it sets it up
   HelperStep,      // a launcher's own file-handling command on a stock image
   PlatformName,    // named as the platform, in a stack whose orchestrator starts the sandboxes
+  TestScript,      // a launch written in a test suite's script
 };
 
 // One input of the threat-class inference, kept so that `diff` can tell a class got weaker
