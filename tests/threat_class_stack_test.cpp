@@ -360,6 +360,10 @@ TEST_CASE("a launcher's file-handling step on a stock image is a helper, not the
                                     "1000:1000 /target/copilot\n"}),
              launch("instrumentisto/rsync-ssh", {"/bin/sh", "-e", "-c", "rm -f /t/x"}),
              launch("alpine", {"sh", "-c", "mkdir -p -- \"/target/$1\"", "sh", "$VOL"}, {4}),
+             // YujiSuzuki's credential export: tar piped into a subshell that unpacks it.
+             launch("alpine", {"sh", "-c",
+                               "cd /source && tar --exclude='.cache' -cf - . | (cd /target && "
+                               "tar -xf -)"}),
              // ContainAI's orphan markers: `find` that deletes and prints, counted by `wc`.
              launch("alpine", {"sh", "-c",
                                "\n  find /plugins/claude/plugins/cache -name \".orphaned_at\" "

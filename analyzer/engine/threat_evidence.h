@@ -37,9 +37,9 @@ std::string repository_of(std::string_view ref);
 // stock base image (`docker run --rm -v vol:/data alpine cat /data/x`): the launcher's helper
 // step, which reads what the sandbox left.
 void helper_evidence(const Workload& w, Evidence& out);
-// A launch written in a test suite's script (`tests/integration/test-x.sh`, `test-*.sh`): the
-// suite exercising the product, not the sandbox its users run.
-void test_script_evidence(const Workload& w, Evidence& out);
+// A launch whose engine command is written in a test suite's script (`tests/integration/
+// test-x.sh`, `test-*.sh`): the suite exercising the product, not the sandbox its users run.
+void test_script_evidence(const Model& m, const Workload& w, Evidence& out);
 // A program that reads, copies or changes files and runs nothing it is given (`cat`, `mkdir`,
 // `chown`, `rsync`...), by its base name.
 bool file_program(std::string_view word);

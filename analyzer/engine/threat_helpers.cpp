@@ -26,12 +26,12 @@ constexpr std::array<std::string_view, 12> kStockImages = {
     "almalinux", "centos",  "archlinux", "amazonlinux", "oraclelinux", "instrumentisto/rsync-ssh"};
 
 // Programs that read, copy or change files and print, and run nothing they are given.
-constexpr std::array<std::string_view, 38> kFilePrograms = {
+constexpr std::array<std::string_view, 40> kFilePrograms = {
     "cat",      "test",     "[",       "ls",    "stat",  "cp",        "mv",     "rm",
     "mkdir",    "rmdir",    "chown",   "chmod", "chgrp", "touch",     "ln",     "tar",
     "rsync",    "echo",     "printf",  "true",  "false", "sleep",     "id",     "whoami",
     "du",       "df",       "wc",      "head",  "tail",  "sha256sum", "md5sum", "readlink",
-    "realpath", "basename", "dirname", "exit",  "sync",  "date"};
+    "realpath", "basename", "dirname", "exit",  "sync",  "date",      "cd",     "pwd"};
 
 // Words of shell syntax a simple command may start with before its program.
 constexpr std::array<std::string_view, 12> kShellWords = {
@@ -88,7 +88,8 @@ bool file_programs_only(std::string_view text) {
     // `2>&1`, `&>/dev/null`: a redirection, not the end of a command.
     const bool redirect = c == '&' && ((i > 0 && (text[i - 1] == '>' || text[i - 1] == '<')) ||
                                        (i + 1 < text.size() && text[i + 1] == '>'));
-    if (!redirect && (c == ';' || c == '&' || c == '|' || c == '\n')) {
+    // A subshell's parentheses (`tar -cf - . | (cd /t && tar -xf -)`) end a command too.
+    if (!redirect && (c == ';' || c == '&' || c == '|' || c == '\n' || c == '(' || c == ')')) {
       if (!end_command()) return false;
     } else if (c == ' ' || c == '\t') {
       if (!cur.empty()) words.push_back(cur);
@@ -172,8 +173,12 @@ bool test_script(std::string_view path) {
 
 }  // namespace
 
-void test_script_evidence(const Workload& w, Evidence& out) {
-  if (w.id.kind != "launcher" || !test_script(w.id.name)) return;
+void test_script_evidence(const Model& m, const Workload& w, Evidence& out) {
+  // The engine command written in the suite: a test that calls the product's own launch
+  // function (ContainAI's tests reach src/lib/container.sh) runs the product's sandbox.
+  if (w.id.kind != "launcher" || !w.object_from.at.valid() ||
+      !test_script(m.files.path(w.object_from.at.file)))
+    return;
   add(out, ThreatSignal::TestScript, ThreatClass::UntrustedInput,
       fmt::format("a test script starts it ({}): it exercises the product, whose own launchers "
                   "start the sandbox users run",

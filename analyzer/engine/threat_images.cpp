@@ -305,7 +305,7 @@ std::string sandbox_word(std::string_view name) {
 void image_evidence(const Model& m, const Workload& w, Evidence& out) {
   code_image_evidence(w, out);
   helper_evidence(w, out);
-  test_script_evidence(w, out);
+  test_script_evidence(m, w, out);
   sandbox_name_evidence(w, out);
   service_image_evidence(m, w, out);
 }
