@@ -70,8 +70,12 @@ bool in_family(const Workload& w, ClaimFamily f) {
   return true;
 }
 
+// A test suite's launch is lowered for its findings (test-script), but a document in scope of
+// it (one that names it, or lives in its tree) speaks about it as about the sandbox.
 bool sandbox(const Workload& w) {
-  return w.threat == ThreatClass::UntrustedCode || w.threat == ThreatClass::MultiTenant;
+  return w.threat == ThreatClass::UntrustedCode || w.threat == ThreatClass::MultiTenant ||
+         std::any_of(w.threat_evidence.begin(), w.threat_evidence.end(),
+                     [](const ThreatEvidence& e) { return e.signal == ThreatSignal::TestScript; });
 }
 
 // The workloads a claim is judged against: its scope, main containers of the control's family;

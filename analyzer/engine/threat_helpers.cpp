@@ -15,6 +15,7 @@
 
 #include "analyzer/engine/threat_evidence.h"
 #include "analyzer/support/strings.h"
+#include "analyzer/support/test_paths.h"
 
 namespace sbr::engine::threat {
 namespace {
@@ -156,33 +157,16 @@ bool file_program(std::string_view word) {
   return in(kFilePrograms, base_name(word));
 }
 
-namespace {
-
-// A test suite's script: under a `test`, `tests`, `spec` or `e2e` directory, or named as a test
-// (`test-*.sh`, `test_*.sh`, `*_test.sh`, `*-test.sh`, `*_spec.sh`, `*.bats`).
-bool test_script(std::string_view path) {
-  for (const std::string& dir : split(dir_of(path), '/')) {
-    if (dir == "test" || dir == "tests" || dir == "spec" || dir == "e2e") return true;
-  }
-  std::string_view name = base_name(path);
-  if (name.ends_with(".bats")) return true;
-  if (name.ends_with(".sh")) name.remove_suffix(3);
-  return name.starts_with("test-") || name.starts_with("test_") || name.ends_with("_test") ||
-         name.ends_with("-test") || name.ends_with("_spec");
-}
-
-}  // namespace
-
 void test_script_evidence(const Model& m, const Workload& w, Evidence& out) {
   // The engine command written in the suite: a test that calls the product's own launch
   // function (ContainAI's tests reach src/lib/container.sh) runs the product's sandbox.
-  if (w.id.kind != "launcher" || !w.object_from.at.valid() ||
-      !test_script(m.files.path(w.object_from.at.file)))
-    return;
+  if (w.id.kind != "launcher" || !w.object_from.at.valid()) return;
+  const std::string& file = m.files.path(w.object_from.at.file);
+  if (!test_path(file)) return;
   add(out, ThreatSignal::TestScript, ThreatClass::UntrustedInput,
       fmt::format("a test script starts it ({}): it exercises the product, whose own launchers "
                   "start the sandbox users run",
-                  w.id.name),
+                  file),
       w.object_from);
 }
 

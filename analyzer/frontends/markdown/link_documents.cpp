@@ -10,6 +10,7 @@
 
 #include "analyzer/frontends/markdown/markdown.h"
 #include "analyzer/support/strings.h"
+#include "analyzer/support/test_paths.h"
 
 namespace sbr {
 namespace {
@@ -59,11 +60,8 @@ bool in_test_tree(std::string_view path, std::string_view base) {
   std::string_view rel = path.substr(std::min(path.size(), base.empty() ? 0 : base.size() + 1));
   std::vector<std::string> parts = path_components(rel);
   if (!parts.empty()) parts.pop_back();  // the file itself
-  return std::any_of(parts.begin(), parts.end(), [](const std::string& p) {
-    std::string n = lower(p);
-    return n == "test" || n == "tests" || n == "e2e" || n == "smoke" || n == "testdata" ||
-           n == "integration-tests" || n == "__tests__";
-  });
+  return std::any_of(parts.begin(), parts.end(),
+                     [](const std::string& p) { return test_directory(p); });
 }
 
 // "./deploy/", "deploy" -> "deploy"; ".." components resolved against `dir`.
