@@ -71,11 +71,17 @@ bool in_family(const Workload& w, ClaimFamily f) {
 }
 
 // A test suite's launch is lowered for its findings (test-script), but a document in scope of
-// it (one that names it, or lives in its tree) speaks about it as about the sandbox.
+// it (one that names it, or lives in its tree) speaks about it as about the sandbox, unless it
+// is also the platform by other evidence (a mock upstream the agent's proxy points at).
 bool sandbox(const Workload& w) {
-  return w.threat == ThreatClass::UntrustedCode || w.threat == ThreatClass::MultiTenant ||
-         std::any_of(w.threat_evidence.begin(), w.threat_evidence.end(),
-                     [](const ThreatEvidence& e) { return e.signal == ThreatSignal::TestScript; });
+  if (w.threat == ThreatClass::UntrustedCode || w.threat == ThreatClass::MultiTenant) return true;
+  const auto& ev = w.threat_evidence;
+  auto test = [](const ThreatEvidence& e) { return e.signal == ThreatSignal::TestScript; };
+  auto other_platform = [](const ThreatEvidence& e) {
+    return e.points_to == ThreatClass::UntrustedInput && e.signal != ThreatSignal::TestScript;
+  };
+  return std::any_of(ev.begin(), ev.end(), test) &&
+         std::none_of(ev.begin(), ev.end(), other_platform);
 }
 
 // The workloads a claim is judged against: its scope, main containers of the control's family;
