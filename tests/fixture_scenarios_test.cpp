@@ -67,7 +67,8 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "helm/build-service",
                           "helm/app-platform",
                           "helm/node-agent",
-                          "helm/setup-jobs"}) {
+                          "helm/setup-jobs",
+                          "helm/generated-chart"}) {
     DYNAMIC_SECTION(dir) {
       auto r = sbr::test::run_fixture_dir(sbr::test::source_dir() + "/fixtures/" + dir, {}, true);
       INFO(r.describe());

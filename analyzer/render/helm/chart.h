@@ -60,6 +60,13 @@ struct Chart {
 // Chart directories of `sources` that are no other chart's subchart, sorted.
 std::vector<std::string> find_chart_roots(const SourceSet& sources);
 
+// The chart file of `dir`: its Chart.yaml, or when the build generates that (kagent's
+// `envsubst < Chart-template.yaml > Chart.yaml`), the template it is made from
+// (`Chart-template.yaml`, `Chart.yaml.tmpl`, `Chart.tmpl.yaml`, `Chart.yaml.in`,
+// `Chart.yaml.template`); `generated` says which. nullptr when there is neither.
+const SourceFile* chart_file(const SourceSet& sources, const std::string& dir,
+                             bool* generated = nullptr);
+
 // Reads the chart at `dir` (and its subcharts, depth-bounded). False with a problem in
 // `chart.notes` when its Chart.yaml or values.yaml cannot be read.
 bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, int depth = 0,

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "analyzer/render/helm/archive.h"
@@ -301,10 +302,43 @@ bool consume_all(const SourceSet& sources, Chart& chart) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::array<std::string_view, 5> kGeneratedChartFiles = {
+    "Chart-template.yaml", "Chart.yaml.tmpl", "Chart.tmpl.yaml", "Chart.yaml.in",
+    "Chart.yaml.template"};
+
+const SourceFile* find_path(const SourceSet& sources, const std::string& path) {
+  auto it = std::find_if(sources.files.begin(), sources.files.end(),
+                         [&](const SourceFile& f) { return f.path == path; });
+  return it != sources.files.end() && it->readable ? &*it : nullptr;
+}
+
+}  // namespace
+
+const SourceFile* chart_file(const SourceSet& sources, const std::string& dir, bool* generated) {
+  if (generated != nullptr) *generated = false;
+  if (const SourceFile* f = find_path(sources, join(dir, "Chart.yaml"))) return f;
+  for (std::string_view name : kGeneratedChartFiles) {
+    if (const SourceFile* f = find_path(sources, join(dir, std::string(name)))) {
+      if (generated != nullptr) *generated = true;
+      return f;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<std::string> find_chart_roots(const SourceSet& sources) {
   std::vector<std::string> dirs;
   for (const SourceFile& f : sources.files) {
-    if (base_name(f.path) == "Chart.yaml") dirs.push_back(parent_dir(f.path));
+    const std::string name = base_name(f.path);
+    const bool generated = std::find(kGeneratedChartFiles.begin(), kGeneratedChartFiles.end(),
+                                     name) != kGeneratedChartFiles.end();
+    if (name != "Chart.yaml" && !generated) continue;
+    // A template beside a committed Chart.yaml is the chart's once.
+    if (generated && find_path(sources, join(parent_dir(f.path), "Chart.yaml")) != nullptr)
+      continue;
+    dirs.push_back(parent_dir(f.path));
   }
   std::vector<std::string> roots;
   for (const std::string& d : dirs) {
@@ -323,12 +357,19 @@ std::vector<std::string> find_chart_roots(const SourceSet& sources) {
 bool load_chart(const SourceSet& sources, const std::string& dir, Chart& chart, int depth,
                 VirtualFiles* virtual_files) {
   chart.dir = dir;
-  for (const SourceFile& f : sources.files) {
-    if (f.path == join(dir, "Chart.yaml")) chart.chart_file = &f;
-  }
+  bool generated = false;
+  chart.chart_file = chart_file(sources, dir, &generated);
   if (!chart.chart_file) return false;
   chart.consumed.push_back(chart.chart_file->id);
   if (!read_chart_yaml(*chart.chart_file, chart)) return consume_all(sources, chart);
+  if (generated) {
+    chart.notes.push_back(
+        {ProblemKind::SourceUnresolved,
+         fmt::format("chart {} has no Chart.yaml: the build generates it from {}, which is read "
+                     "in its place (a `${{VAR}}` in it stays as written)",
+                     chart.name, base_name(chart.chart_file->path)),
+         Location{chart.chart_file->id, 1, 1}, Cause::Environment});
+  }
   if (!read_requirements(sources, chart)) return consume_all(sources, chart);
   for (const SourceFile& f : sources.files) {
     if (f.path != join(dir, "values.yaml")) continue;

@@ -15,10 +15,7 @@ namespace {
 // The files are sorted by path: one search, not a scan per lookup (a repository of 120 charts
 // looks up each chart's dependencies among all the others).
 const SourceFile* chart_yaml(const SourceSet& sources, const std::string& dir) {
-  const std::string path = dir.empty() ? "Chart.yaml" : dir + "/Chart.yaml";
-  auto it = std::lower_bound(sources.files.begin(), sources.files.end(), path,
-                             [](const SourceFile& f, const std::string& p) { return f.path < p; });
-  return it != sources.files.end() && it->path == path && it->readable ? &*it : nullptr;
+  return chart_file(sources, dir);
 }
 
 // A chart inside another chart's charts/ (at any depth below it) is that chart's subchart, not
