@@ -42,6 +42,74 @@ void settle_json_parse_errors(const SourceFile& file, std::vector<Problem>& prob
   }
 }
 
+bool parse_error_since(const FilePart& part, const SourceFile& file, size_t from) {
+  for (size_t i = from; i < part.problems.size(); ++i) {
+    const Problem& p = part.problems[i];
+    if (p.kind == ProblemKind::ParseError && p.at.file == file.id) return true;
+  }
+  return false;
+}
+
+int hex4(const std::string& s, size_t at) {
+  int v = 0;
+  for (size_t i = at; i < at + 4; ++i) {
+    const char c = s[i];
+    const int d = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+// The JSON text with each surrogate-pair escape (`\uD83D\uDE00`, a character beyond the BMP,
+// which the YAML reader refuses) replaced by the character's UTF-8 bytes, decoded by the JSON
+// library; every other byte and every line stays where it is. "" when there is none.
+std::string decode_surrogate_pairs(const std::string& bytes) {
+  std::string out;
+  size_t copied = 0;
+  for (size_t at = bytes.find("\\u"); at != std::string::npos; at = bytes.find("\\u", at + 1)) {
+    size_t slashes = 0;  // `\\uD83D` is a backslash and text, not an escape
+    while (at > slashes && bytes[at - 1 - slashes] == '\\') ++slashes;
+    if (slashes % 2 != 0 || at + 12 > bytes.size() || bytes[at + 6] != '\\' || bytes[at + 7] != 'u')
+      continue;
+    const int hi = hex4(bytes, at + 2), lo = hex4(bytes, at + 8);
+    if (hi < 0xD800 || hi > 0xDBFF || lo < 0xDC00 || lo > 0xDFFF) continue;
+    out.append(bytes, copied, at - copied);
+    out += nlohmann::json::parse("\"" + bytes.substr(at, 12) + "\"").get<std::string>();
+    copied = at + 12;
+    at += 11;
+  }
+  if (copied == 0) return "";
+  out.append(bytes, copied, std::string::npos);
+  return out;
+}
+
+// JSON manifests through the YAML reader; a valid JSON file it refuses for a surrogate pair is
+// read again with those characters as UTF-8 (ContainAI's `.flow/*.json` hold emoji).
+void read_json_manifest(const SourceFile& file, const FrontendContext& ctx, FilePart& out) {
+  const size_t before = out.problems.size();
+  read_kubernetes_file(file, out, ctx.max_documents);
+  if (!parse_error_since(out, file, before) || before != 0 || !out.workloads.empty()) {
+    settle_json_parse_errors(file, out.problems, before);
+    return;
+  }
+  std::string decoded =
+      nlohmann::json::accept(file.bytes) ? decode_surrogate_pairs(file.bytes) : std::string();
+  if (!decoded.empty()) {
+    FilePart retry;
+    const SourceFile copy{file.id, file.path, file.type, std::move(decoded), true};
+    read_kubernetes_file(copy, retry, ctx.max_documents);
+    if (!parse_error_since(retry, file, 0)) {
+      out = std::move(retry);
+      return;
+    }
+  }
+  settle_json_parse_errors(file, out.problems, before);
+}
+
 }  // namespace
 
 void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& out) {
@@ -67,9 +135,7 @@ void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& 
         if (file.bytes.find("\"defaultAction\"") != std::string::npos) {
           read_seccomp_profile(file, ctx, out);
         } else {
-          const size_t before = out.problems.size();
-          read_kubernetes_file(file, out, ctx.max_documents);
-          settle_json_parse_errors(file, out.problems, before);
+          read_json_manifest(file, ctx, out);
         }
         break;
       case FileType::Shell:
