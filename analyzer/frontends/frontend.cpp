@@ -1,7 +1,9 @@
 #include "analyzer/frontends/frontend.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <exception>
 
 #include "analyzer/frontends/bash/bash_frontend.h"
@@ -39,6 +41,37 @@ void settle_json_parse_errors(const SourceFile& file, std::vector<Problem>& prob
     if (!valid) continue;
     p.cause = Cause::Analyzer;
     p.message += " (the file is valid JSON: sbreview's YAML reader cannot read it)";
+  }
+}
+
+// The first line that starts with a Go template action (`{{- if .Values.crds.create }}`), or 0.
+std::uint32_t template_line(const std::string& bytes) {
+  std::uint32_t line = 1;
+  for (size_t at = 0; at < bytes.size(); ++line) {
+    const size_t end = std::min(bytes.find('\n', at), bytes.size());
+    const size_t text = bytes.find_first_not_of(" \t", at);
+    if (text < end && bytes.compare(text, 2, "{{") == 0) return line;
+    at = end + 1;
+  }
+  return 0;
+}
+
+// YAML with Go template actions outside a chart's templates/ (otel's `conf/crds/*.yaml` that a
+// chart reads with `.Files` and `tpl`, cert-manager's build-step templates) does not parse as it
+// stands, and is no broken manifest: a note that it is not analysed until filled in there.
+void settle_template_parse_errors(const SourceFile& file, std::vector<Problem>& problems,
+                                  size_t from) {
+  const std::uint32_t line = template_line(file.bytes);
+  if (line == 0) return;
+  for (size_t i = from; i < problems.size(); ++i) {
+    Problem& p = problems[i];
+    if (p.kind != ProblemKind::ParseError || p.at.file != file.id) continue;
+    p = Problem(ProblemKind::SourceUnresolved,
+                fmt::format("Go template text (`{{{{` at line {}): a file that a chart's `tpl` or "
+                            "a build step fills in, not a manifest as it stands; it is not "
+                            "analysed here",
+                            line),
+                Location{file.id, line, 1}, Cause::Analyzer);
   }
 }
 
@@ -126,10 +159,13 @@ void analyze_file(const SourceFile& file, const FrontendContext& ctx, FilePart& 
   }
   try {
     switch (file.type) {
-      case FileType::Yaml:
+      case FileType::Yaml: {
         reserve_for_stream(file, out);
+        const size_t before = out.problems.size();
         read_kubernetes_file(file, out, ctx.max_documents);
+        settle_template_parse_errors(file, out.problems, before);
         break;
+      }
       case FileType::Json:
         // A seccomp profile is JSON too; its root names a default action.
         if (file.bytes.find("\"defaultAction\"") != std::string::npos) {
