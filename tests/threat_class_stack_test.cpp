@@ -93,6 +93,15 @@ TEST_CASE("a well-known service image is untrusted-input, whatever its registry 
   CHECK(m.workloads[4].threat_evidence.empty());
 }
 
+TEST_CASE("a platform pod's reloader and auth-proxy sidecars are platform services", "[threat]") {
+  // kagent's Prometheus addon: the server and its configmap-reload sidecar are one pod.
+  Model m = stack({service("reload", "jimmidyson/configmap-reload:v0.8.0"),
+                   service("rbac", "quay.io/brancz/kube-rbac-proxy:v0.18.1"),
+                   service("auth", "quay.io/oauth2-proxy/oauth2-proxy:v7.7.1")});
+  CHECK(classes(m) == std::vector{ThreatClass::UntrustedInput, ThreatClass::UntrustedInput,
+                                  ThreatClass::UntrustedInput});
+}
+
 TEST_CASE("an image named as a database is one", "[threat]") {
   // compose-for-agents' sock shop: weaveworksdemos/catalogue-db is MySQL with its data.
   Model m = stack({service("catalogue-db", "weaveworksdemos/catalogue-db:0.3.0"),

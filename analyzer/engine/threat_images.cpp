@@ -24,7 +24,7 @@ struct ServiceImage {
 
 // Official, bitnami and vendor spellings of the same service are separate lines: the match is
 // exact, so `postgres-exporter` or `redis-commander` is not taken for the service itself.
-constexpr std::array<ServiceImage, 81> kServiceImages = {{
+constexpr std::array<ServiceImage, 85> kServiceImages = {{
     {"postgres", "database"},
     {"postgresql", "database"},
     {"postgresql-repmgr", "database"},
@@ -95,6 +95,10 @@ constexpr std::array<ServiceImage, 81> kServiceImages = {{
     {"alertmanager", "monitoring server"},
     {"grafana", "monitoring dashboard"},
     {"metrics-server", "cluster metrics server"},
+    {"configmap-reload", "config reloader"},
+    {"prometheus-config-reloader", "config reloader"},
+    {"kube-rbac-proxy", "authenticating proxy"},
+    {"oauth2-proxy", "authenticating proxy"},
     {"kube-state-metrics", "monitoring exporter"},
     {"node-exporter", "monitoring exporter"},
     {"loki", "log store"},
