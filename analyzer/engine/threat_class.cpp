@@ -48,6 +48,7 @@ bool strong_code(const Evidence& ev) {
 namespace {
 
 using threat::add;
+using threat::contains;
 using threat::reader_name;
 using threat::strong_code;
 using threat::where;
@@ -79,11 +80,6 @@ constexpr std::array<std::string_view, 8> kFlags = {"--dangerously-skip-permissi
 
 constexpr std::array<std::string_view, 6> kProxyVariables = {
     "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"};
-
-template <class C>
-bool contains(const C& c, std::string_view v) {
-  return std::find(c.begin(), c.end(), v) != c.end();
-}
 
 struct CommandWord {
   std::string text;

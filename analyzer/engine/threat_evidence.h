@@ -3,6 +3,7 @@
 // checks read the class and the recorded evidence, never these functions.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,12 @@
 namespace sbr::engine::threat {
 
 using Evidence = std::vector<ThreatEvidence>;
+
+// Whether a table of words (`kFilePrograms`, `kSandboxGroups`...) holds `v`.
+template <class C>
+bool contains(const C& c, std::string_view v) {
+  return std::find(c.begin(), c.end(), v) != c.end();
+}
 
 void add(Evidence& out, ThreatSignal s, ThreatClass c, std::string text, const Provenance& from);
 

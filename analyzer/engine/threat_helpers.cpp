@@ -41,11 +41,6 @@ constexpr std::array<std::string_view, 12> kShellWords = {
 constexpr std::array<std::string_view, 6> kShells = {"sh",   "bash",    "ash",
                                                      "dash", "/bin/sh", "/bin/bash"};
 
-template <class C>
-bool in(const C& c, std::string_view v) {
-  return std::find(c.begin(), c.end(), v) != c.end();
-}
-
 bool assignment(std::string_view w) {
   auto eq = w.find('=');
   return eq != std::string_view::npos && eq > 0 && w.find_first_of("/-") > eq;
@@ -77,8 +72,8 @@ bool file_programs_only(std::string_view text) {
     if (!cur.empty()) words.push_back(cur);
     cur.clear();
     std::size_t k = 0;
-    while (k < words.size() && (in(kShellWords, words[k]) || assignment(words[k]))) ++k;
-    const bool ok = k == words.size() || in(kFilePrograms, base_name(words[k])) ||
+    while (k < words.size() && (contains(kShellWords, words[k]) || assignment(words[k]))) ++k;
+    const bool ok = k == words.size() || contains(kFilePrograms, base_name(words[k])) ||
                     find_without_actions(words, k);
     if (k < words.size()) ++programs;
     words.clear();
@@ -115,7 +110,7 @@ bool helper_command(const Workload& w) {
     return std::find(w.command_open.begin(), w.command_open.end(), i) != w.command_open.end();
   };
   if (cmd.empty() || open(0)) return false;
-  if (in(kShells, cmd[0].value)) {
+  if (contains(kShells, cmd[0].value)) {
     // `-c`, or short options that end in it (`-ec`).
     auto takes_text = [](const std::string& v) {
       return v.size() > 1 && v[0] == '-' && v[1] != '-' && v.back() == 'c';
@@ -133,8 +128,8 @@ bool helper_command(const Workload& w) {
     for (const auto& c : cmd) words.push_back(c.value);
     return w.command_open.empty() && find_without_actions(words, 0);
   }
-  if (!in(kFilePrograms, base_name(cmd[0].value))) return false;
-  return !in(kRunsOptions, base_name(cmd[0].value)) || w.command_open.empty();
+  if (!contains(kFilePrograms, base_name(cmd[0].value))) return false;
+  return !contains(kRunsOptions, base_name(cmd[0].value)) || w.command_open.empty();
 }
 
 // The command on one line, blanks folded (a `sh -c` text is often indented over lines).
@@ -154,7 +149,7 @@ std::string shown_command(const std::vector<Fact<std::string>>& cmd) {
 }  // namespace
 
 bool file_program(std::string_view word) {
-  return in(kFilePrograms, base_name(word));
+  return contains(kFilePrograms, base_name(word));
 }
 
 void test_script_evidence(const Model& m, const Workload& w, Evidence& out) {
@@ -171,7 +166,8 @@ void test_script_evidence(const Model& m, const Workload& w, Evidence& out) {
 }
 
 void helper_evidence(const Workload& w, Evidence& out) {
-  if (w.id.kind != "launcher" || !in(kStockImages, repository_of(w.image)) || !helper_command(w))
+  if (w.id.kind != "launcher" || !contains(kStockImages, repository_of(w.image)) ||
+      !helper_command(w))
     return;
   add(out, ThreatSignal::HelperStep, ThreatClass::UntrustedInput,
       fmt::format("it runs `{}`, written in its launcher, on the stock image {}: a helper step "

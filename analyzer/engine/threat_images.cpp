@@ -141,11 +141,6 @@ constexpr std::array<std::string_view, 20> kPlatformWords = {
     "plane",   "controller", "manager",  "operator", "db",      "database", "admin",
     "console", "dashboard",  "docs",     "exporter", "monitor", "egress"};
 
-template <class C>
-bool has(const C& c, std::string_view v) {
-  return std::find(c.begin(), c.end(), v) != c.end();
-}
-
 // `registry.example:5000/team/postgres:16@sha256:...` -> `team/postgres`; Docker Hub's
 // `docker.io/library/` prefix goes too. "" when a part of it is still a variable.
 std::string last_component(const std::string& repo) {
@@ -292,7 +287,7 @@ std::string repository_of(std::string_view ref) {
 
 std::string platform_word(std::string_view name) {
   for (const std::string& word : words_of(name)) {
-    if (has(kPlatformWords, word)) return word;
+    if (contains(kPlatformWords, word)) return word;
   }
   return "";
 }
@@ -300,8 +295,8 @@ std::string platform_word(std::string_view name) {
 std::string sandbox_word(std::string_view name) {
   std::string hit;
   for (const std::string& word : words_of(name)) {
-    if (has(kPlatformWords, word)) return "";
-    if (hit.empty() && has(kSandboxWords, word)) hit = word;
+    if (contains(kPlatformWords, word)) return "";
+    if (hit.empty() && contains(kSandboxWords, word)) hit = word;
   }
   return hit;
 }

@@ -33,6 +33,10 @@ constexpr std::array<std::string_view, 7> kNoStateResources = {"events",
                                                                "localsubjectaccessreviews",
                                                                "selfsubjectreviews"};
 
+// Subresources that open a session into a pod or node: access, not state.
+constexpr std::array<std::string_view, 4> kSessionSubresources = {"exec", "attach", "portforward",
+                                                                  "proxy"};
+
 // "ClusterRole/name", "Role/ns/name" as "ClusterRole name", "Role ns name"; a namespace left
 // out (a chart's Role without one) leaves no gap.
 std::string role_words(const std::string& role) {
@@ -41,14 +45,6 @@ std::string role_words(const std::string& role) {
     if (!part.empty()) out += (out.empty() ? "" : " ") + part;
   }
   return out;
-}
-
-constexpr std::array<std::string_view, 4> kSessionSubresources = {"exec", "attach", "portforward",
-                                                                  "proxy"};
-
-template <class C>
-bool contains(const C& c, std::string_view v) {
-  return std::find(c.begin(), c.end(), v) != c.end();
 }
 
 bool has_any(const std::vector<std::string>& v, std::initializer_list<std::string_view> xs) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <exception>
 
 #include "analyzer/frontends/bash/bash_frontend.h"
@@ -83,18 +84,12 @@ bool parse_error_since(const FilePart& part, const SourceFile& file, size_t from
   return false;
 }
 
+// The four hex digits at `at`, or -1.
 int hex4(const std::string& s, size_t at) {
   int v = 0;
-  for (size_t i = at; i < at + 4; ++i) {
-    const char c = s[i];
-    const int d = c >= '0' && c <= '9'   ? c - '0'
-                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                         : -1;
-    if (d < 0) return -1;
-    v = v * 16 + d;
-  }
-  return v;
+  const char* first = s.data() + at;
+  auto [end, ec] = std::from_chars(first, first + 4, v, 16);
+  return ec == std::errc() && end == first + 4 ? v : -1;
 }
 
 // The JSON text with each surrogate-pair escape (`\uD83D\uDE00`, a character beyond the BMP,

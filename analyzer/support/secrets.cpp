@@ -106,8 +106,8 @@ bool flag_value(std::string_view value) {
 
 bool names_no_secret(std::string_view name) {
   static constexpr std::string_view kNotSecrets[] = {
-      "NAME",    "NAMES",  "REF",     "FILE",     "PATH", "DIR",  "CMD",
-      "COMMAND", "REGION", "PROFILE", "ENDPOINT", "URL",  "HOST", "PORT"};
+      "NAME",    "NAMES",  "REF",     "FILE",     "PATH", "DIR",  "SOCK", "SOCKET", "CMD",
+      "COMMAND", "REGION", "PROFILE", "ENDPOINT", "URL",  "HOST", "PORT", "TYPE",   "MODE"};
   std::string up = secret_upper(name);
   std::size_t sep = up.find_last_of("_-.");
   if (sep == std::string::npos) return false;
@@ -131,14 +131,8 @@ bool has_secret_word(std::string_view name) {
   static constexpr std::string_view kWords[] = {"TOKEN",  "AUTH",   "PIN",   "PASSPHRASE",
                                                 "COOKIE", "BEARER", "CREDS", "APIKEY"};
   // The last word says what the value is: GH_AUTH_FILE is a path, SSH_AUTH_SOCK a socket.
-  static constexpr std::string_view kNotValues[] = {"SOCK", "SOCKET", "PATH", "FILE", "DIR",
-                                                    "URL",  "HOST",   "PORT", "TYPE", "MODE"};
+  if (names_no_secret(name)) return false;
   std::string up = secret_upper(name);
-  std::string_view last =
-      std::string_view(up).substr(up.rfind('_') == std::string::npos ? 0 : up.rfind('_') + 1);
-  if (std::find(std::begin(kNotValues), std::end(kNotValues), last) != std::end(kNotValues)) {
-    return false;
-  }
   std::size_t start = 0;
   while (start <= up.size()) {
     std::size_t end = up.find('_', start);

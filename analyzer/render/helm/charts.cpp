@@ -19,13 +19,6 @@ namespace {
 using helm::Chart;
 using helm::Value;
 
-const SourceFile* find_file(const SourceSet& sources, const std::string& path) {
-  for (const SourceFile& f : sources.files) {
-    if (f.path == path) return &f;
-  }
-  return nullptr;
-}
-
 void render_one(const SourceSet& sources, const RenderOptions& options, const std::string& dir,
                 RenderOutput& out) {
   Chart chart;
@@ -70,8 +63,7 @@ void render_helm_charts(const SourceSet& sources, const RenderOptions& options, 
         options.inflated_charts.end())
       continue;  // a kustomization renders it (helmCharts:), with its own values
     if (auto why = run_budget_exceeded()) {
-      const SourceFile* chart =
-          find_file(sources, dir.empty() ? "Chart.yaml" : dir + "/Chart.yaml");
+      const SourceFile* chart = helm::chart_file(sources, dir);
       out.problems.push_back(
           {ProblemKind::BudgetExceeded,
            fmt::format("chart {} is not rendered: {} before it", dir.empty() ? "." : dir, *why),
@@ -82,8 +74,7 @@ void render_helm_charts(const SourceSet& sources, const RenderOptions& options, 
     try {
       render_one(sources, options, dir, out);
     } catch (const std::exception& e) {
-      const SourceFile* chart =
-          find_file(sources, dir.empty() ? "Chart.yaml" : dir + "/Chart.yaml");
+      const SourceFile* chart = helm::chart_file(sources, dir);
       out.problems.push_back(
           {ProblemKind::RenderFailed,
            fmt::format("chart {} is not rendered: internal error of the chart engine "
