@@ -60,14 +60,15 @@ FactFindings::Entry* FactFindings::place(const Workload& w, RuleId rule, const P
     e.fact_path = std::move(fact_path);
     e.at = at;
     e.related = std::move(related);
-    e.containers.push_back(w.id.container);
+    e.containers.push_back(reader_name(w.id.container));
     return &e;
   }
   Entry& e = entries_[it->second];
   // Launches with one label (a function's launch at each level of its recursion, a loop's
   // at each iteration) are one place for the reader: named once.
-  if (std::find(e.containers.begin(), e.containers.end(), w.id.container) == e.containers.end())
-    e.containers.push_back(w.id.container);
+  if (std::string name = reader_name(w.id.container);
+      std::find(e.containers.begin(), e.containers.end(), name) == e.containers.end())
+    e.containers.push_back(std::move(name));
   // The strongest threat class names the finding; among equals a main container does, so a
   // pod-level finding is not attributed to an init container.
   if (names_finding_better(w, *e.w)) e.w = &w;

@@ -65,6 +65,7 @@ const Case kCases[] = {
     {"exec {FD}<>\"$lockfile\"\n", 1, 10, "`<>`"},
     {"(exec 3<>\"/dev/tcp/127.0.0.1/$1\") >/dev/null 2>&1\n", 1, 8, "/dev/tcp/127.0.0.1/$1"},
     {"python3 << 'PYEOF' &\nprint(1)\nPYEOF\n", 1, 20, "background"},
+    {"for part do\n  [ -z \"$part\" ] && continue\ndone\n", 1, 9, "`for part do`"},
     {"echo \"PASS: $desc${count:+ ($count)}\"\n", 1, 18, "expansion's value"},
     {"if [[ \"${H}\" = qemu-coco-dev* && \\\n   ( \"${A}\" = \"x86_64\" || \"${A}\" = \"aarch64\" "
      ") "

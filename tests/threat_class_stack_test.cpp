@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "analyzer/engine/threat_class.h"
+#include "analyzer/frontends/launch/launch_util.h"
 #include "analyzer/pipeline/analysis.h"
 #include "tests/fixture_harness.h"
 #include "tests/inv_test_support.h"
@@ -352,6 +353,7 @@ Workload launch(std::string image, std::vector<std::string> words,
         fact(words[i], at_line(20 + static_cast<std::uint32_t>(i), Frontend::Bash)));
   }
   w.command_open = std::move(open);
+  launch::read_script_commands(w);  // what the launch frontend reads of a `sh -c` text
   w.container_from = w.object_from = at_line(20, Frontend::Bash);
   return w;
 }
@@ -376,7 +378,19 @@ TEST_CASE("a launcher's file-handling step on a stock image is a helper, not the
              // ContainAI's orphan markers: `find` that deletes and prints, counted by `wc`.
              launch("alpine", {"sh", "-c",
                                "\n  find /plugins/claude/plugins/cache -name \".orphaned_at\" "
-                               "-delete -print 2>/dev/null | wc -l || echo 0\n"})});
+                               "-delete -print 2>/dev/null | wc -l || echo 0\n"}),
+             // ContainAI's symlink check: comments, `for part do`, tests, `mktemp` in `$(...)`.
+             launch("alpine",
+                    {"sh", "-c",
+                     "\n  # Check each path component for symlinks\n  prefix=/target\n"
+                     "  set -- $1\n  for part do\n    [ -z \"$part\" ] && continue\n"
+                     "    [ -L \"$prefix/$part\" ] && exit 1\n  done\n"
+                     "  tmp=$(mktemp -p /target) && mv \"$tmp\" /target/.env\n",
+                     "_", "$rel"},
+                    {4}),
+             // ContainAI's override copy: rsync's open operands after `--`.
+             launch("instrumentisto/rsync-ssh",
+                    {"rsync", "-a", "--", "/overrides/$rel", "/target/$rel"}, {3, 4})});
   for (const Workload& w : m.workloads) {
     INFO(w.threat_reason);
     CHECK(w.threat == ThreatClass::UntrustedInput);
@@ -384,16 +398,19 @@ TEST_CASE("a launcher's file-handling step on a stock image is a helper, not the
   }
   // Blanks folded: the message shows the command on one line.
   CHECK(m.workloads[1].threat_reason.find("it runs `sh -c mkdir -p /target/copilot && cat") == 0);
+  // A comment line of the text is not what the message shows.
+  CHECK(m.workloads[6].threat_reason.find("it runs `sh -c prefix=/target set -- $1 for") == 0);
 }
 
 TEST_CASE("a command that runs code, or that the launcher leaves open, is no helper step",
           "[threat]") {
   Model m = stack({
-      launch("alpine", {"sh", "-c", "make test"}),         // runs workspace code
-      launch("python:3.12", {"cat", "/w/x"}),              // not a stock base image
-      launch("ghcr.io/acme/agent:1", {"cat", "/w/x"}),     // its ENTRYPOINT may run
-      launch("alpine", {"sh", "-c", "$SCRIPT"}, {2}),      // the text is open
-      launch("alpine", {"sh", "-c", "cat \"$(ls /w)\""}),  // a substitution
+      launch("alpine", {"sh", "-c", "make test"}),                 // runs workspace code
+      launch("python:3.12", {"cat", "/w/x"}),                      // not a stock base image
+      launch("ghcr.io/acme/agent:1", {"cat", "/w/x"}),             // its ENTRYPOINT may run
+      launch("alpine", {"sh", "-c", "$SCRIPT"}, {2}),              // the text is open
+      launch("alpine", {"sh", "-c", "cat \"$(sh /w/gen.sh)\""}),   // a substitution runs code
+      launch("alpine", {"sh", "-c", "for f do \"$f\" /w; done"}),  // a program not written
       launch("instrumentisto/rsync-ssh", {"rsync", "-a", "$SRC", "/t"}, {2}),       // rsync -e ...
       launch("alpine", {"find", "/w", "-name", "*.sh", "-exec", "sh", "{}", ";"}),  // runs each
       launch("alpine", {"sh", "-c", "find /w -type f -execdir ./fix {} +"}),

@@ -27,24 +27,18 @@ constexpr std::array<std::string_view, 12> kStockImages = {
     "almalinux", "centos",  "archlinux", "amazonlinux", "oraclelinux", "instrumentisto/rsync-ssh"};
 
 // Programs that read, copy or change files and print, and run nothing they are given.
-constexpr std::array<std::string_view, 40> kFilePrograms = {
-    "cat",      "test",     "[",       "ls",    "stat",  "cp",        "mv",     "rm",
-    "mkdir",    "rmdir",    "chown",   "chmod", "chgrp", "touch",     "ln",     "tar",
-    "rsync",    "echo",     "printf",  "true",  "false", "sleep",     "id",     "whoami",
-    "du",       "df",       "wc",      "head",  "tail",  "sha256sum", "md5sum", "readlink",
-    "realpath", "basename", "dirname", "exit",  "sync",  "date",      "cd",     "pwd"};
+constexpr std::array<std::string_view, 41> kFilePrograms = {
+    "cat",    "test",      "[",      "ls",       "stat",     "cp",       "mv",
+    "rm",     "mkdir",     "rmdir",  "chown",    "chmod",    "chgrp",    "touch",
+    "ln",     "tar",       "rsync",  "echo",     "printf",   "true",     "false",
+    "sleep",  "id",        "whoami", "du",       "df",       "wc",       "head",
+    "tail",   "sha256sum", "md5sum", "readlink", "realpath", "basename", "dirname",
+    "mktemp", "exit",      "sync",   "date",     "cd",       "pwd"};
 
-// Words of shell syntax a simple command may start with before its program.
-constexpr std::array<std::string_view, 12> kShellWords = {
-    "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}"};
-
-constexpr std::array<std::string_view, 6> kShells = {"sh",   "bash",    "ash",
-                                                     "dash", "/bin/sh", "/bin/bash"};
-
-bool assignment(std::string_view w) {
-  auto eq = w.find('=');
-  return eq != std::string_view::npos && eq > 0 && w.find_first_of("/-") > eq;
-}
+// Shell builtins that change only the shell's own state and run nothing they are given (not
+// `eval`, `exec`, `trap`, `command`, `.`: those run a text or a program).
+constexpr std::array<std::string_view, 8> kQuietBuiltins = {"set",    "shift", "continue", "break",
+                                                            "return", ":",     "read",     "umask"};
 
 std::string_view base_name(std::string_view s) {
   auto p = s.rfind('/');
@@ -52,49 +46,21 @@ std::string_view base_name(std::string_view s) {
 }
 
 // `find` lists and deletes files, unless an action runs a program for each (`-exec`, `-ok`).
-bool find_without_actions(const std::vector<std::string>& words, std::size_t k) {
-  if (base_name(words[k]) != "find") return false;
-  return std::none_of(words.begin() + static_cast<std::ptrdiff_t>(k), words.end(),
-                      [](const std::string& w) {
-                        return w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir";
-                      });
+bool find_without_actions(const std::vector<std::string>& words) {
+  if (words.empty() || base_name(words[0]) != "find") return false;
+  return std::none_of(words.begin(), words.end(), [](const std::string& w) {
+    return w == "-exec" || w == "-execdir" || w == "-ok" || w == "-okdir";
+  });
 }
 
-// Whether every simple command of shell text runs a file program (`mkdir -p /d && chown ...`,
-// `test -f /v/x || exit 1`). Substitutions and `case`/`for` are more than a helper says.
-bool file_programs_only(std::string_view text) {
-  if (text.find("$(") != std::string_view::npos || text.find('`') != std::string_view::npos)
-    return false;
-  std::vector<std::string> words;
-  std::string cur;
-  std::size_t programs = 0;
-  auto end_command = [&]() {
-    if (!cur.empty()) words.push_back(cur);
-    cur.clear();
-    std::size_t k = 0;
-    while (k < words.size() && (contains(kShellWords, words[k]) || assignment(words[k]))) ++k;
-    const bool ok = k == words.size() || contains(kFilePrograms, base_name(words[k])) ||
-                    find_without_actions(words, k);
-    if (k < words.size()) ++programs;
-    words.clear();
-    return ok;
-  };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    // `2>&1`, `&>/dev/null`: a redirection, not the end of a command.
-    const bool redirect = c == '&' && ((i > 0 && (text[i - 1] == '>' || text[i - 1] == '<')) ||
-                                       (i + 1 < text.size() && text[i + 1] == '>'));
-    // A subshell's parentheses (`tar -cf - . | (cd /t && tar -xf -)`) end a command too.
-    if (!redirect && (c == ';' || c == '&' || c == '|' || c == '\n' || c == '(' || c == ')')) {
-      if (!end_command()) return false;
-    } else if (c == ' ' || c == '\t') {
-      if (!cur.empty()) words.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  return end_command() && programs > 0;
+// Whether every simple command of a shell text runs a file program or a quiet builtin
+// (`mkdir -p /d && chown ...`, `for p do [ -L "$p" ] && continue; done`).
+bool file_programs_only(const std::vector<std::vector<std::string>>& commands) {
+  return !commands.empty() &&
+         std::all_of(commands.begin(), commands.end(), [](const std::vector<std::string>& c) {
+           return contains(kFilePrograms, base_name(c[0])) || contains(kQuietBuiltins, c[0]) ||
+                  find_without_actions(c);
+         });
 }
 
 // File programs whose options can run a command (`rsync -e`, `tar --to-command`): helpers only
@@ -110,33 +76,43 @@ bool helper_command(const Workload& w) {
     return std::find(w.command_open.begin(), w.command_open.end(), i) != w.command_open.end();
   };
   if (cmd.empty() || open(0)) return false;
-  if (contains(kShells, cmd[0].value)) {
-    // `-c`, or short options that end in it (`-ec`).
-    auto takes_text = [](const std::string& v) {
-      return v.size() > 1 && v[0] == '-' && v[1] != '-' && v.back() == 'c';
-    };
-    std::size_t i = 1;
-    while (i < cmd.size() && !open(i) && !takes_text(cmd[i].value) && cmd[i].value.size() > 1 &&
-           cmd[i].value[0] == '-')
-      ++i;
-    return i + 1 < cmd.size() && takes_text(cmd[i].value) && !open(i) && !open(i + 1) &&
-           file_programs_only(cmd[i + 1].value);
-  }
-  if (base_name(cmd[0].value) == "find") {
-    std::vector<std::string> words;
-    words.reserve(cmd.size());
-    for (const auto& c : cmd) words.push_back(c.value);
-    return w.command_open.empty() && find_without_actions(words, 0);
-  }
+  // A shell's `-c` text, read by the launch frontend (launch/shell_text.cpp).
+  if (!w.script_commands.empty()) return file_programs_only(w.script_commands);
+  std::vector<std::string> words;
+  words.reserve(cmd.size());
+  for (const auto& c : cmd) words.push_back(c.value);
+  if (find_without_actions(words)) return w.command_open.empty();
   if (!contains(kFilePrograms, base_name(cmd[0].value))) return false;
-  return !contains(kRunsOptions, base_name(cmd[0].value)) || w.command_open.empty();
+  if (!contains(kRunsOptions, base_name(cmd[0].value))) return true;
+  // Open words only after a written `--` (`rsync -a -- "/o/$rel" "/t/$dst"`): operands, never
+  // an option that runs a command.
+  std::size_t operands = cmd.size();
+  for (std::size_t i = 1; i < cmd.size() && !open(i); ++i) {
+    if (cmd[i].value == "--") {
+      operands = i + 1;
+      break;
+    }
+  }
+  return std::all_of(w.command_open.begin(), w.command_open.end(),
+                     [&](std::size_t i) { return i >= operands; });
 }
 
-// The command on one line, blanks folded (a `sh -c` text is often indented over lines).
+// A word without its comment lines: a `sh -c` text often opens with one.
+std::string without_comment_lines(std::string_view word) {
+  std::string out;
+  for (const std::string& line : split(word, '\n')) {
+    if (trim(line).starts_with('#')) continue;
+    out.append(line);
+    out += '\n';
+  }
+  return out;
+}
+
+// The command on one line, blanks folded, a shell text's comment lines left out.
 std::string shown_command(const std::vector<Fact<std::string>>& cmd) {
   std::string out;
   for (const auto& c : cmd) {
-    for (char ch : " " + c.value) {
+    for (char ch : " " + without_comment_lines(c.value)) {
       const bool blank = ch == ' ' || ch == '\t' || ch == '\n';
       if (blank && (out.empty() || out.back() == ' ')) continue;
       out += blank ? ' ' : ch;

@@ -337,6 +337,11 @@ struct Workload {
   // A launch's command words that its launcher does not write (unknown, or from the caller,
   // the environment or a file), by index into `command`: what a helper step's class asks.
   std::vector<std::size_t> command_open;
+  // When the command is a shell's `-c` text whose every word the launcher wrote: the text's
+  // simple commands, each as its words as written (`mkdir -p /d`, `chown 1000 /d`), those in
+  // loops and substitutions included. Empty otherwise, or when a program in the text is not
+  // written out. What a helper step's class asks (engine/threat_helpers.cpp).
+  std::vector<std::vector<std::string>> script_commands;
   // The directory the command (and a devcontainer's lifecycle commands) start in: `-w`,
   // compose `working_dir`, Kubernetes `workingDir`, devcontainer `workspaceFolder`, else the
   // image's WORKDIR. A relative path the command runs is resolved against it.

@@ -35,4 +35,9 @@ ImageBuild parse_dockerfile(const SourceFile& file);
 void attach_dockerfile(const SourceSet* sources, const std::string& dockerfile,
                        const std::string& context, Workload& w);
 
+// A command that is a shell's `-c` text (`sh -ec 'mkdir -p /d && chown 1000 /d'`), the shell,
+// its options and the text all written by the launcher: the text's simple commands into
+// Workload::script_commands (shell_text.cpp).
+void read_script_commands(Workload& w);
+
 }  // namespace sbr::launch

@@ -43,8 +43,15 @@ std::string script_path(const LaunchContext& ctx) {
 // How a reader finds an unnamed launch: the function it is in and its line ("run_agent, line
 // 14"; "line 14" at the top level), and the file when it is not the script the workload is
 // named after (a function in a sourced library).
+// Where the launch is anchored: its engine word, or the command when that word came from a
+// variable (`"${docker_cmd[@]}" run`): the array's definition is where the word was written,
+// not where this container starts, and every launch of the function would meet there.
+const Provenance& launch_anchor(const Invocation& inv) {
+  return inv.argv[0].from.via().empty() ? inv.argv[0].from : inv.from;
+}
+
 std::string launch_label(const Invocation& inv, const LaunchContext& ctx) {
-  const Location& at = inv.argv[0].from.at;
+  const Location& at = launch_anchor(inv).at;
   std::string where = "line " + std::to_string(at.line);
   if (ctx.sources && at.file != ctx.script && at.file < ctx.sources->files.size())
     where = ctx.sources->files[at.file].path + ":" + std::to_string(at.line);
@@ -62,9 +69,9 @@ Workload base_workload(const Invocation& inv, const EngineGuess& g, const Launch
   w.id.name = script_path(ctx);
   w.id.render_root = w.id.name;
   w.id.container = launch_label(inv, ctx);
-  w.object_from = inv.argv[0].from;
-  w.container_from = inv.argv[0].from;
-  w.pod_spec_from = inv.argv[0].from;
+  w.object_from = launch_anchor(inv);
+  w.container_from = w.object_from;
+  w.pod_spec_from = w.object_from;
   w.lifecycle.controller = Controller::Launcher;
   if (inv.via_sudo) w.rootful = fact(true, inv.from);
   return w;
@@ -307,6 +314,7 @@ bool workloads_from_invocation(const Invocation& inv, const LaunchContext& ctx, 
     if (o.name == "entrypoint" && o.has_value) add_word(o.value);
   }
   for (const auto& c : args.command) add_word(c);
+  launch::read_script_commands(w);
   w.id.launch_path = launch_path(inv, sub_at, sub_end, outcome.name ? outcome.name->value : "",
                                  args.has_image ? &args.image : nullptr, ctx);
   out.workloads.push_back(std::move(w));

@@ -21,6 +21,10 @@ bool same_word(const EWord& a, const EWord& b) {
   return a.w.text == b.w.text && a.w.symbolic == b.w.symbolic && a.w.from.at == b.w.from.at;
 }
 
+bool same_text(const EWord& a, const EWord& b) {
+  return a.w.text == b.w.text && !a.w.symbolic && !b.w.symbolic && !a.w.tainted && !b.w.tainted;
+}
+
 bool same_elems(const std::vector<EWord>& a, const std::vector<EWord>& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -32,6 +36,12 @@ bool same_elems(const std::vector<EWord>& a, const std::vector<EWord>& b) {
 bool is_option_word(const EWord& w) {
   return !w.w.symbolic && w.w.text.size() > 1 && w.w.text[0] == '-' &&
          w.w.text.find('=') == std::string::npos;
+}
+
+// A word that reads as a program's name (`podman`, `/usr/bin/docker`), not an option or value.
+bool program_word(const EWord& w) {
+  const std::string& t = w.w.text;
+  return !w.w.symbolic && !t.empty() && t[0] != '-' && t.find_first_of("=:, ") == std::string::npos;
 }
 
 void tag(std::vector<EWord>& ws, const Condition& c) {
@@ -96,14 +106,25 @@ Var merge_var(const std::string& name, const Var* a, const Var* b, const Conditi
     out.serial = 0;
     std::vector<EWord> ea = def ? def->elems() : std::vector<EWord>{};
     std::vector<EWord> eb = other ? other->elems() : std::vector<EWord>{};
+    // The words both paths start with, by text: `cmd=(docker)` and, in a branch,
+    // `cmd=(docker --context "$ctx")` both start with `docker`, written twice; tagging each
+    // `docker` with its branch would leave the command with no certain first word.
     size_t p = 0;
-    while (p < ea.size() && p < eb.size() && same_word(ea[p], eb[p])) ++p;
+    while (p < ea.size() && p < eb.size() && (same_word(ea[p], eb[p]) || same_text(ea[p], eb[p])))
+      ++p;
     // An option and its value stay together on each path: a function run once per argument
     // list (`NET_ARGS=(--network "$1")`) gives both paths the same `--network` word, and
     // `--network none host` would read as a network and an image.
     if (p > 0 && p < ea.size() && p < eb.size() && is_option_word(ea[p - 1]) &&
         !is_option_word(ea[p]) && !is_option_word(eb[p]))
       --p;
+    // Two different commands (`cmd=(podman)` / `cmd=(docker)`): one value per path, since
+    // the words of both in one list would make the second program the first one's argument.
+    if (p == 0 && def && other && !ea.empty() && !eb.empty() && program_word(ea[0]) &&
+        program_word(eb[0]) && def->value.size() == 1 && other->value.size() == 1) {
+      out.value.alts.push_back(Alt{eb, cother});
+      return out;
+    }
     std::vector<EWord> elems(ea.begin(), ea.begin() + static_cast<long>(p));
     std::vector<EWord> ra(ea.begin() + static_cast<long>(p), ea.end());
     std::vector<EWord> rb(eb.begin() + static_cast<long>(p), eb.end());

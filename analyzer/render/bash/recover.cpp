@@ -321,6 +321,37 @@ std::optional<Rewrite> rewrite_test(const SyntaxTree& tree, TSNode err) {
                   quoted(t.substr(b, span->close + 2 - b))));
 }
 
+// `for part do ... done`: a loop over the positional parameters without `in`, which
+// tree-sitter-bash only takes with a `;` before `do`. The blank before `do` becomes that `;`;
+// bash reads both the same, so nothing is left not known.
+std::optional<Rewrite> rewrite_for_without_in(const SyntaxTree& tree, TSNode err) {
+  std::string_view t = tree.text;
+  std::size_t s = ts_node_start_byte(err);
+  std::size_t line = t.rfind('\n', s == 0 ? 0 : s - 1);
+  line = line == std::string_view::npos || s == 0 ? 0 : line + 1;
+  std::size_t f = t.rfind("for", s);
+  if (f == std::string_view::npos || f < line || (f > 0 && name_char(t[f - 1])))
+    return std::nullopt;
+  std::size_t i = f + 3;
+  auto blanks = [&](std::size_t j) {
+    while (j < t.size() && (t[j] == ' ' || t[j] == '\t')) ++j;
+    return j;
+  };
+  std::size_t name = blanks(i);
+  if (name == i || name >= t.size() || !name_start(t[name])) return std::nullopt;
+  std::size_t name_end = name;
+  while (name_end < t.size() && name_char(t[name_end])) ++name_end;
+  std::size_t kw = blanks(name_end);
+  if (kw == name_end || t.compare(kw, 2, "do") != 0 ||
+      (kw + 2 < t.size() && name_char(t[kw + 2])) || s > kw + 2)
+    return std::nullopt;
+  return rewrite_of(kw - 1, ";", kw - 1, kw - 1,
+                    fmt::format("`for {} do` (a loop over the positional parameters without "
+                                "`in`) is beyond tree-sitter-bash: it was read as `for {}; do`, "
+                                "which bash reads the same",
+                                t.substr(name, name_end - name), t.substr(name, name_end - name)));
+}
+
 }  // namespace recover
 
 namespace {
@@ -328,9 +359,9 @@ namespace {
 using Finder = std::optional<recover::Rewrite> (*)(const SyntaxTree&, TSNode);
 // Narrowest first: a whole test is rewritten only when nothing inside it helps.
 constexpr Finder kFinders[] = {recover::rewrite_base_prefix,   recover::rewrite_read_write,
-                               recover::rewrite_heredoc_amp,   recover::rewrite_declared_name,
-                               recover::rewrite_param_operand, recover::rewrite_test_operand,
-                               recover::rewrite_test};
+                               recover::rewrite_heredoc_amp,   recover::rewrite_for_without_in,
+                               recover::rewrite_declared_name, recover::rewrite_param_operand,
+                               recover::rewrite_test_operand,  recover::rewrite_test};
 constexpr std::size_t kMaxRepairs = 32;
 // Parses a recovery may spend, in bytes parsed: 8 MiB (a 2 MiB script full of errors takes
 // tree-sitter most of a second per parse), at least one parse per file.

@@ -33,6 +33,10 @@ struct ParamSpan {
 };
 std::optional<ParamSpan> param_span(std::string_view t, std::size_t i);
 
+// Whether `c` may start (or continue) a shell variable's name.
+bool name_start(char c);
+bool name_char(char c);
+
 // `text` for a message: on one line, at most 60 bytes.
 std::string quoted(std::string_view text);
 
@@ -53,6 +57,7 @@ struct Rewrite {
 std::optional<Rewrite> rewrite_base_prefix(const SyntaxTree& tree, TSNode err);
 std::optional<Rewrite> rewrite_read_write(const SyntaxTree& tree, TSNode err);
 std::optional<Rewrite> rewrite_heredoc_amp(const SyntaxTree& tree, TSNode err);
+std::optional<Rewrite> rewrite_for_without_in(const SyntaxTree& tree, TSNode err);
 std::optional<Rewrite> rewrite_declared_name(const SyntaxTree& tree, TSNode err);
 std::optional<Rewrite> rewrite_param_operand(const SyntaxTree& tree, TSNode err);
 std::optional<Rewrite> rewrite_test_operand(const SyntaxTree& tree, TSNode err);

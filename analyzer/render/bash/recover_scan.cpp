@@ -66,6 +66,8 @@ bool test_delimiter(std::string_view t, std::size_t i) {
   return i >= t.size() || std::string_view(" \t\r\n;&|)<>").find(t[i]) != std::string_view::npos;
 }
 
+}  // namespace
+
 bool name_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
@@ -73,8 +75,6 @@ bool name_start(char c) {
 bool name_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
-
-}  // namespace
 
 std::size_t skip_unit(std::string_view t, std::size_t i, unsigned depth) {
   if (i >= t.size()) return t.size();

@@ -141,35 +141,6 @@ std::vector<TSNode> children(TSNode n) {
   return out;
 }
 
-namespace {
-
-enum class Walk : std::uint8_t { Into, Over, Stop };
-
-// Visits `root` and the nodes below it in pre-order with a tree cursor, iteratively (a deeply
-// nested file costs no native stack, and no state per enclosing node as tree-sitter's query
-// cursor keeps): `visit` says whether to descend into the node, step over it, or stop.
-template <class Visit>
-void walk_preorder(TSNode root, Visit visit) {
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  for (;;) {
-    Walk w = visit(ts_tree_cursor_current_node(&c));
-    if (w == Walk::Stop) break;
-    if (w == Walk::Into && ts_tree_cursor_goto_first_child(&c)) continue;
-    bool moved = false;
-    while (!moved) {
-      if (ts_tree_cursor_goto_next_sibling(&c)) {
-        moved = true;
-      } else if (!ts_tree_cursor_goto_parent(&c)) {
-        break;
-      }
-    }
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&c);
-}
-
-}  // namespace
-
 std::vector<GuardSite> guard_sites(TSNode root) {
   std::vector<GuardSite> out;
   walk_preorder(root, [&out](TSNode n) {

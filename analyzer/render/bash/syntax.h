@@ -143,6 +143,31 @@ inline bool is(TSNode n, K k) {
 TSNode field(TSNode n, F f);
 std::vector<TSNode> named_children(TSNode n);
 std::vector<TSNode> children(TSNode n);  // named and anonymous
+enum class Walk : std::uint8_t { Into, Over, Stop };
+
+// Visits `root` and the nodes below it in pre-order with a tree cursor, iteratively (a deeply
+// nested file costs no native stack, and no state per enclosing node as tree-sitter's query
+// cursor keeps): `visit` says whether to descend into the node, step over it, or stop.
+template <class Visit>
+void walk_preorder(TSNode root, Visit visit) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  for (;;) {
+    Walk w = visit(ts_tree_cursor_current_node(&c));
+    if (w == Walk::Stop) break;
+    if (w == Walk::Into && ts_tree_cursor_goto_first_child(&c)) continue;
+    bool moved = false;
+    while (!moved) {
+      if (ts_tree_cursor_goto_next_sibling(&c)) {
+        moved = true;
+      } else if (!ts_tree_cursor_goto_parent(&c)) {
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&c);
+}
+
 // The first ERROR or MISSING node in document order, or a null node.
 TSNode first_error(TSNode root);
 // The first (or the last) anonymous token of grammar type `type` (`[[`) below `root` that
