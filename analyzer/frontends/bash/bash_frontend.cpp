@@ -33,7 +33,8 @@ void read_bash_file(const SourceFile& file, const FrontendContext& ctx, FilePart
 }
 
 void read_embedded_shell(FileId file, std::string_view text, std::uint32_t line,
-                         std::uint32_t column, const FrontendContext& ctx, FilePart& out) {
+                         std::uint32_t column, const FrontendContext& ctx, FilePart& out,
+                         bool build_step) {
   if (line == 0 || column == 0 || text.empty()) return;
   // Padding puts the text where it is written, so every position the renderer reports is
   // already a position in the containing file (exact on the first line).
@@ -48,6 +49,14 @@ void read_embedded_shell(FileId file, std::string_view text, std::uint32_t line,
   ScriptFacts sf;
   sf.file = file;
   sf.observed = std::move(r.observed);
+  if (build_step) {
+    std::erase_if(sf.observed.splices,
+                  [](const Splice& s) { return s.source == ValueSource::Environment; });
+  }
+  if (build_step) {
+    std::erase_if(sf.observed.splices,
+                  [](const Splice& s) { return s.source == ValueSource::Environment; });
+  }
   sf.invocations = std::move(r.invocations);
   out.scripts.push_back(std::move(sf));
   settle_syntax_errors(r.problems, embedded, ctx.sources, ctx.ask_bash);

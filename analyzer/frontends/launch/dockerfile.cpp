@@ -297,7 +297,7 @@ void read_dockerfile(const SourceFile& file, const FrontendContext& ctx, FilePar
   for (const auto& run : b.run_lines) {
     std::string_view body = run.value;
     if (body.empty() || body.front() == '[') continue;
-    read_embedded_shell(file.id, body, run.from.at.line, run.from.at.column, ctx, out);
+    read_embedded_shell(file.id, body, run.from.at.line, run.from.at.column, ctx, out, true);
   }
   out.images.push_back(std::move(b));
 }
