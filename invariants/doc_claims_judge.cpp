@@ -190,6 +190,12 @@ std::string_view verdict_name(VerdictKind k) {
 
 ClaimVerdict judge_claim(const Model& model, const Claim& claim) {
   if (auto v = by_mood(claim)) return *v;
+  if (!claim.inner_sandbox.empty()) {
+    return not_checkable(fmt::format(
+        "its {} names {}, a sandbox inside the container that sbreview does not model: the "
+        "claim may be about that jail, not the container",
+        claim.origin == ClaimOrigin::Table ? "table row" : "paragraph", claim.inner_sandbox));
+  }
   const FormCheck* fc = form_check(claim.form);
   if (fc == nullptr) {
     return not_checkable(fmt::format("`{}` is not in the claim vocabulary", claim.control));

@@ -10,6 +10,7 @@
 #include "analyzer/check/catalog.h"
 #include "analyzer/check/runner.h"
 #include "analyzer/config/config.h"
+#include "analyzer/frontends/markdown/vocabulary.h"
 #include "analyzer/pipeline/analysis.h"
 #include "analyzer/source/memory_tree.h"
 #include "invariants/doc_claims.h"
@@ -200,6 +201,23 @@ TEST_CASE("a comparison with other tools claims nothing about this configuration
   const Claim* own = claim_at(an, "docs/security.md", 3);
   REQUIRE(own != nullptr);
   CHECK(inv::judge_claim(an.model, *own).kind == inv::VerdictKind::Contradicted);
+}
+
+}  // namespace doc_claims_subject_test
+
+namespace doc_claims_subject_test {
+
+TEST_CASE("a jail inside the container is named by its tool or by its own flags",
+          "[claims][scope]") {
+  CHECK(sbr::md::inner_sandbox_named("bwrap runs `--cap-drop ALL`") == "bwrap");
+  CHECK(sbr::md::inner_sandbox_named("the agent runs in a Bubblewrap jail") == "bwrap");
+  CHECK(sbr::md::inner_sandbox_named("The base mount is `--ro-bind / /` and $HOME") == "bwrap");
+  CHECK(sbr::md::inner_sandbox_named("Firejail profile per tool") == "firejail");
+  CHECK(sbr::md::inner_sandbox_named("LANDLOCK rules limit writes") == "landlock");
+  // The container's own flags, and words that only contain a tool's name, are not a jail.
+  CHECK(sbr::md::inner_sandbox_named("podman runs `--cap-drop=ALL --read-only`").empty());
+  CHECK(sbr::md::inner_sandbox_named("the unshared network").empty());
+  CHECK(sbr::md::inner_sandbox_named("bwrapper script").empty());
 }
 
 }  // namespace doc_claims_subject_test

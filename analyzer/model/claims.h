@@ -92,6 +92,9 @@ struct Claim {
   // A path the block starts with ("`overlays/gvisor/`: runs under gVisor"): the claim is about
   // the workloads there. "" when the block names none.
   std::string subject;
+  // A sandbox inside the container that the block or table row names (`bwrap`): the claim may
+  // be about that jail, which sbreview does not model, so it is not checked (SB0032).
+  std::string inner_sandbox;
   Location at;
   // Filled by link_documents: indices into Model::workloads of the workloads the claim speaks
   // about (the subject's, else the document's), and why, for --dump-model.

@@ -56,12 +56,22 @@ void read_table(const Table& t, FileId file, Extracted& out) {
   std::optional<std::size_t> control = column_of(t, is_control_header);
   if (!control) return;  // a reference table, not a table of claims
   std::optional<std::size_t> evidence = column_of(t, is_evidence_header, control);
+  // A column headed by a jail's name ("bwrap primitive") makes every row about that jail.
+  std::string table_inner;
+  for (const Inline& h : t.header)
+    if (table_inner.empty()) table_inner = inner_sandbox_named(plain_text(h));
   for (const auto& row : t.rows) {
     EvidenceRow r;
     if (*control < row.size()) {
       std::size_t first = out.claims.size();
       claims_in_block(row[*control], ClaimOrigin::Table, file, out.claims);
-      for (std::size_t i = first; i < out.claims.size(); ++i) r.claims.push_back(i);
+      std::string inner = table_inner;
+      for (const Inline& cell : row)
+        if (inner.empty()) inner = inner_sandbox_named(plain_text(cell));
+      for (std::size_t i = first; i < out.claims.size(); ++i) {
+        r.claims.push_back(i);
+        if (out.claims[i].inner_sandbox.empty()) out.claims[i].inner_sandbox = inner;
+      }
     }
     if (evidence && *evidence < row.size()) row_evidence(row[*evidence], file, r);
     if (!r.evidence.empty()) out.rows.push_back(std::move(r));

@@ -312,6 +312,7 @@ void claims_in_block(const Inline& block, ClaimOrigin origin, FileId file,
     subject = &f.codes.front();
   }
   const bool defines = defines_variable(f);
+  const std::string inner = inner_sandbox_named(f.text);
   for (const Clause& c : split_clauses(f)) {
     std::vector<Candidate> cands;
     span_candidates(f, c, origin, cands);
@@ -329,6 +330,7 @@ void claims_in_block(const Inline& block, ClaimOrigin origin, FileId file,
       cand.claim.at.file = file;
       if (subject != nullptr) cand.claim.subject = subject->literal;
       if (!cand.names.empty()) cand.claim.subject = cand.names;
+      if (cand.claim.inner_sandbox.empty()) cand.claim.inner_sandbox = inner;
       out.push_back(std::move(cand.claim));
     }
   }

@@ -94,6 +94,12 @@ bool says_every_path(std::string_view clause);
 bool is_control_header(std::string_view header);
 bool is_evidence_header(std::string_view header);
 
+// A sandbox that runs inside the container (`bwrap`, `firejail`, `nsjail`, `landlock`...) named
+// in `text`, by name or by its own flags (`--ro-bind`, `--unshare-pid`, `--die-with-parent`):
+// the tool's name, or "". sbreview models containers, not such a jail, so a claim beside it
+// may be about the jail (DiamondLightSource/claude-sandbox's bwrap inside its devcontainer).
+std::string inner_sandbox_named(std::string_view text);
+
 // The literal tokens that name a form's control in a file, for prose claims ("drops all
 // capabilities" is mentioned by `--cap-drop`, `cap_drop` or `drop:`).
 std::vector<std::string> form_tokens(ClaimForm f);

@@ -397,6 +397,20 @@ bool is_control_header(std::string_view header) {
   return RE2::PartialMatch(header, *kControl);
 }
 
+std::string inner_sandbox_named(std::string_view text) {
+  static const auto kTool = compile_ci(
+      R"(\b(bwrap|bubblewrap|firejail|nsjail|minijail0?|landlock|sandbox-exec|seatbelt)\b)");
+  static const auto kBwrapFlag = compile_ci(
+      R"((?:^|[\s`])--(?:ro-bind|bind-try|dev-bind|unshare-(?:all|net|pid|ipc|uts|user|cgroup)|die-with-parent|new-session)\b)");
+  std::string tool;
+  if (RE2::PartialMatch(text, *kTool, &tool)) {
+    tool = lower(tool);
+    return tool == "bubblewrap" ? "bwrap" : tool;
+  }
+  if (RE2::PartialMatch(text, *kBwrapFlag)) return "bwrap";
+  return "";
+}
+
 bool is_evidence_header(std::string_view header) {
   static const auto kEvidence =
       compile_ci(R"(evidence|\btests?\b|verified|verification|proof|checked by|asserted)");
