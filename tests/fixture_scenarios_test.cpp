@@ -52,6 +52,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/sandbox-scripts",
                           "launchers/watchdog",
                           "launchers/confirm-prompts",
+                          "launchers/exec-firewall",
                           "gates",
                           "helm/agent-sandbox",
                           "helm/proxy-unsupported",

@@ -9,6 +9,7 @@
 #include "analyzer/frontends/gates/gates.h"
 #include "analyzer/frontends/gates/iptables.h"
 #include "analyzer/frontends/gates/nft_parser.h"
+#include "analyzer/model/workload.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr {
@@ -159,7 +160,8 @@ class Replay {
     for (auto& [key, ns] : spaces_) {
       for (auto kind : {GateKind::Nft, GateKind::Iptables}) {
         auto gs = gates::evaluate(kind == GateKind::Nft ? ns.nft : ns.ipt, kind,
-                                  key.empty() ? "" : "in " + key);
+                                  // the namespace as a reader knows it, not by its identity
+                                  key.empty() ? "" : "in " + reader_name(key));
         for (auto& g : gs) {
           if (!key.empty()) {
             if (g.hook != GateHook::Output) continue;  // a container namespace forwards nothing

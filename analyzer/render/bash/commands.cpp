@@ -179,6 +179,8 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
     if (st_.dead || st_.returning) break;
     Ctx sc = fc;
     sc.status = k + 1 == stmts.size() ? ctx.status : StatusUse::Unchecked;
+    sc.status_returned = k + 1 == stmts.size();
+    if (!sc.status_returned) sc.caller_errexit.reset();
     if (k + 1 < stmts.size() && reads_status(stmts[k + 1], tree))
       sc.status = StatusUse::StatusReadNext;
     statement(stmts[k], sc);
@@ -358,6 +360,7 @@ void Evaluator::record_invocation(Invocation inv, const std::vector<EWord>& cmd,
   }
   inv.from = prov(n, ctx);
   inv.call_path = call_path_;
+  inv.argv = exec_prefix_;
   for (const auto& w : cmd) {
     inv.argv.push_back(w.w);
     inv.argv.back().one_argument = (w.in_quotes || w.open_quoted) && !w.split_open;
@@ -440,51 +443,6 @@ void Evaluator::note_file_write(size_t k, const CommandWords& cw, const std::vec
   if (!var.empty()) r.idents.push_back(var);
   r.idents.push_back(wr.path);
   add_resource(std::move(r));
-}
-
-// Text parsed again at its place in the file (an `sh -c` script, a word read on its own), once
-// per text and place: a helper that runs the same code for every test keeps one tree. `text`
-// starts at `column0` (0-based) of the place's line.
-const SyntaxTree* Evaluator::placed_tree(const std::string& text, Location at, unsigned column0) {
-  auto key = std::make_tuple(at, column0, text);
-  if (auto seen = placed_trees_.find(key); seen != placed_trees_.end()) return seen->second;
-  auto t = parse_bash(text);
-  t->file_id = at.file;
-  t->line0 = at.line - 1;
-  t->column0 = column0;
-  trees_.push_back(std::move(t));
-  placed_trees_.emplace(std::move(key), trees_.back().get());
-  return trees_.back().get();
-}
-
-// `bash -c 'CODE' name args...`: the code is parsed and evaluated in place.
-void Evaluator::run_inline_script(const std::vector<EWord>& cmd, const std::string& bname,
-                                  Ctx& ctx) {
-  if ((bname != "bash" && bname != "sh" && bname != "dash" && bname != "zsh") || cmd.size() <= 2)
-    return;
-  for (size_t k = 1; k + 1 < cmd.size(); ++k) {
-    const std::string& o = cmd[k].w.text;
-    if (!starts(o, "-") || o.find('c') == std::string::npos || starts(o, "--")) continue;
-    const EWord& code = cmd[k + 1];
-    if (code.w.symbolic) return;
-    Location at = code.w.from.at;
-    if (!inline_run_allowed(at)) return;
-    const SyntaxTree* tp = placed_tree(code.w.text, at, at.column);  // after the opening quote
-    State saved = st_;
-    st_.positional.assign(cmd.begin() + static_cast<long>(std::min(cmd.size(), k + 3)), cmd.end());
-    st_.positional_unknown = false;
-    Ctx sc = ctx;
-    sc.tree = tp;
-    ++depth_;
-    if (depth_ > static_cast<int>(limits_.max_call_depth))
-      abort_budget("`sh -c` nested too deeply", at);
-    call_path_.push_back(bname + " -c");
-    statements(tp->root(), sc);
-    call_path_.pop_back();
-    --depth_;
-    st_ = saved;
-    return;
-  }
 }
 
 }  // namespace sbr::bash

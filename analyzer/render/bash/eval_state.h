@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +59,13 @@ struct Ctx {
   bool errexit_suppressed = false;
   StatusUse status = StatusUse::Unchecked;  // how this command's exit status is used
   Location status_at;                       // the `||` that decides it, for related locations
+  // The statement's status is its body's: the last of a function or of a `-c` text, whose
+  // caller uses it as `status` and `errexit_suppressed` say (`f() { A && B; }`: A's failure is
+  // f's, which errexit stops at the call).
+  bool status_returned = false;
+  // Of a `-c` text's returned statement: whether errexit applies in the shell that ran the text
+  // (the text's own shell starts without it).
+  std::optional<bool> caller_errexit;
   bool background = false;
   bool in_pipeline_not_last = false;
   bool stdout_piped = false;

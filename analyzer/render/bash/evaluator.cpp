@@ -157,6 +157,15 @@ void Evaluator::report_syntax(const SyntaxTree& t, const std::string& sourced) {
 // blanked by a parse repair after a here-document's start).
 void Evaluator::statements(TSNode parent, Ctx& ctx) {
   uint32_t count = ts_node_child_count(parent);
+  // The last statement of a returned body (a `-c` text) returns its status.
+  uint32_t last = count;
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode n = ts_node_child(parent, i);
+    K k = sym(n);
+    if (ts_node_is_named(n) && k != K::comment && k != K::heredoc_body && k != K::variable_name &&
+        k != K::word)
+      last = i;
+  }
   for (uint32_t i = 0; i < count; ++i) {
     if (st_.dead || st_.returning || st_.breaking > 0) return;
     TSNode n = ts_node_child(parent, i);
@@ -164,6 +173,11 @@ void Evaluator::statements(TSNode parent, Ctx& ctx) {
     K k = sym(n);
     if (k == K::comment || k == K::heredoc_body || k == K::variable_name || k == K::word) continue;
     Ctx c = ctx;
+    c.status_returned = ctx.status_returned && i == last;
+    if (ctx.status_returned && i != last) {
+      c.status = StatusUse::Unchecked;
+      c.caller_errexit.reset();
+    }
     // `cmd &` puts the `&` after the statement as an anonymous sibling.
     if ((i + 1 < count && !ts_node_is_named(ts_node_child(parent, i + 1)) &&
          is(ts_node_child(parent, i + 1), K::amp)) ||
@@ -261,7 +275,13 @@ void Evaluator::list_statement(TSNode n, Ctx& ctx) {
   }
   bool is_or = is(op, K::or_or);
   Ctx lc = ctx;
-  lc.errexit_suppressed = true;  // errexit does not apply left of && / ||
+  // errexit does not apply left of && / ||; but left of a returned `&&`, a failure is the
+  // list's, so the body's, and the caller judges it as it judges the body's status.
+  if (is_or || !ctx.status_returned) {
+    lc.errexit_suppressed = true;
+    lc.status_returned = false;
+    lc.caller_errexit.reset();
+  }
   if (is_or) {
     lc.status = status_after_or(right, ctx.tree);
     lc.status_at = loc(op, ctx.tree);

@@ -401,6 +401,9 @@ class Evaluator {
   // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost
   // first: recorded on every invocation as its structural place in the script.
   std::vector<std::string> call_path_;
+  // While the text of `docker|podman exec CTR sh -c '...'` runs: the exec words, in front of
+  // every command it records (inline_script.cpp).
+  std::vector<Word> exec_prefix_;
   std::set<std::string> recursive_;  // functions entered again while they ran
   // Each recorded call path names a function once, a recursive one as "f (recursive)".
   void collapse_recursion();

@@ -53,7 +53,8 @@ void Evaluator::note_command_facts(const Invocation& inv, const std::vector<EWor
       s.line += (i ? " " : "") + texts[i];
     }
     s.status = ctx.status == StatusUse::Condition ? StatusUse::Unchecked : ctx.status;
-    s.errexit_applies = st_.opts.errexit && !ctx.errexit_suppressed;
+    const bool errexit = ctx.caller_errexit.value_or(st_.opts.errexit);
+    s.errexit_applies = errexit && !ctx.errexit_suppressed;
     s.status_at = ctx.status_at;
     s.from = at;
     add_step(std::move(s));
