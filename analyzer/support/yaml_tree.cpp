@@ -10,6 +10,7 @@
 #include <charconv>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace sbr::yaml {
@@ -185,13 +186,26 @@ class Builder : public YAML::EventHandler {
   }
   void check_duplicates(const Node& map) {
     if (map.entries.size() < 2) return;
-    std::unordered_set<std::string_view> seen;
+    std::unordered_map<std::string_view, const Node*> seen;
     for (const auto& [k, v] : map.entries) {
       if (k->kind != Kind::Scalar || k->scalar == "<<") continue;
-      if (!seen.insert(k->scalar).second) {
-        doc_.duplicates.push_back({k->scalar, k->line, k->column});
-      }
+      auto [it, fresh] = seen.emplace(k->scalar, v);
+      if (fresh) continue;
+      // The same scalar twice (a chart's label written and included again): whichever value
+      // a parser keeps, it is the same one.
+      const Node* first = it->second;
+      doc_.duplicates.push_back({k->scalar, k->line, k->column, same_scalar(*first, *v)});
+      it->second = v;
     }
+  }
+  // Two scalars every parser reads as one value: the same text, and the same type (`"true"`
+  // and `true` are a string and a boolean; `"app"` and `app` are one string).
+  static bool same_scalar(const Node& a, const Node& b) {
+    if (a.kind != Kind::Scalar || b.kind != Kind::Scalar || a.scalar != b.scalar) return false;
+    if (a.quoted == b.quoted) return true;
+    const Node& plain = a.quoted ? b : a;
+    return !plain.as_bool() && !plain.as_int() && plain.scalar != "null" && plain.scalar != "~" &&
+           !plain.scalar.empty();
   }
 
   Document& doc_;

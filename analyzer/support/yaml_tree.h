@@ -44,6 +44,7 @@ struct Node {
 struct DuplicateKey {
   std::string key;
   std::uint32_t line = 0, column = 0;
+  bool same_value = false;  // both values the same scalar: no parser reads another one
 };
 
 struct Document {

@@ -42,6 +42,7 @@ bool read_document(const yaml::Document& doc, FileId file, std::vector<Problem>&
     return false;
   }
   for (const auto& d : doc.duplicates) {
+    if (d.same_value) continue;  // every parser reads the same value: nothing is ambiguous
     problems.push_back({ProblemKind::DuplicateKey,
                         "duplicate key `" + d.key +
                             "`: parsers disagree on which value wins; the last one is analysed",
