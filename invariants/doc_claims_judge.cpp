@@ -93,9 +93,12 @@ std::vector<const Workload*> judged(const Model& m, const Claim& claim) {
     if (i >= m.workloads.size()) continue;
     const Workload& w = m.workloads[i];
     // A launch on another platform's branch (`Darwin) podman run ...`) is not what "on Linux"
-    // speaks about.
+    // speaks about; one that only runs behind a switch (`build.sh --build-setup`) is not on
+    // the default path a claim speaks of, unless it says "always".
+    const Condition& launch = claims::lacks_at(w).condition();
     if (w.role == ContainerRole::Main && !w.pod_only && in_family(w, claim.family) &&
-        on_platform(claims::lacks_at(w).condition(), claim.platform))
+        on_platform(launch, claim.platform) &&
+        (claim.paths == ClaimPaths::Every || launch.always() || !launch.needs_switch))
       out.push_back(&w);
   }
   if (std::any_of(out.begin(), out.end(), [](const Workload* w) { return sandbox(*w); }))

@@ -221,3 +221,36 @@ TEST_CASE("a jail inside the container is named by its tool or by its own flags"
 }
 
 }  // namespace doc_claims_subject_test
+
+namespace doc_claims_subject_test {
+
+TEST_CASE("a launch that only runs behind a switch is not on the default path a claim speaks of",
+          "[claims][scope]") {
+  // ContainAI's src/build.sh: `--build-setup` registers binfmt in a privileged helper that the
+  // agent's sandbox never is; the README's "removed after each session" is about the sandbox.
+  MemoryTree t;
+  t.add_file("bin/agent-run",
+             "#!/usr/bin/env bash\n"
+             "set -euo pipefail\n"
+             "if [[ \"${1:-}\" == --build-setup ]]; then\n"
+             "  docker run --privileged tonistiigi/binfmt --install amd64,arm64\n"
+             "  exit 0\n"
+             "fi\n"
+             "docker run --rm --network none ghcr.io/acme/agent:1 claude\n");
+  t.add_file("README.md",
+             "# Agent run\n"                                          // 1
+             "\n"                                                     // 2
+             "Containers are removed after each session.\n"           // 3
+             "\n"                                                     // 4
+             "Containers are always removed after each session.\n");  // 5
+  Analysis an = analysed(t);
+  const Claim* by_default = claim_at(an, "README.md", 3);
+  REQUIRE(by_default != nullptr);
+  CHECK(inv::judge_claim(an.model, *by_default).kind == inv::VerdictKind::Holds);
+  // "always" speaks of every path, the switch's too.
+  const Claim* always = claim_at(an, "README.md", 5);
+  REQUIRE(always != nullptr);
+  CHECK(inv::judge_claim(an.model, *always).kind == inv::VerdictKind::Contradicted);
+}
+
+}  // namespace doc_claims_subject_test
