@@ -44,6 +44,13 @@ void judge_writable_binds(const Model& model, const Workload& w, FactFindings& o
     } else if (first_workspace_mount == nullptr) {
       first_workspace_mount = &m;
       continue;
+    } else if (m.target == first_workspace_mount->target &&
+               engine::classify_host_path(first_workspace_mount->source,
+                                          first_workspace_mount->source_unknown_root)
+                       .normalized == c.normalized) {
+      // The same mount again (as another path of the launcher writes it): one writable host
+      // mount, not a second.
+      continue;
     } else {
       what = fmt::format(
           "mounts a second writable host path {} at {} (the first is {}): each writable host "
