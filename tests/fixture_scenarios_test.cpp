@@ -53,6 +53,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/watchdog",
                           "launchers/confirm-prompts",
                           "launchers/exec-firewall",
+                          "launchers/compose-in-container",
                           "gates",
                           "helm/agent-sandbox",
                           "helm/proxy-unsupported",

@@ -435,3 +435,19 @@ TEST_CASE("a file program's operands are files, not a harness", "[threat]") {
 }
 
 }  // namespace threat_class_stack_test
+
+namespace threat_class_stack_test {
+
+TEST_CASE("docker compose run as a container is the platform's runtime client by its repository",
+          "[threat]") {
+  // CubeSandbox's one-click scripts: `docker run -v /var/run/docker.sock:... docker/compose`.
+  Model m = stack({launch("docker/compose:1.29.2", {"-f", "/srv/dns/docker-compose.yaml", "up"}),
+                   launch("ghcr.io/acme/compose:2", {"-f", "/srv/dns/docker-compose.yaml", "up"})});
+  CHECK(m.workloads[0].threat == ThreatClass::UntrustedInput);
+  CHECK(signal_in(m.workloads[0], ThreatSignal::ServiceImage));
+  // Its last component alone says nothing: another `compose` image is not taken for it.
+  CHECK(m.workloads[1].threat == ThreatClass::UntrustedCode);
+  CHECK_FALSE(signal_in(m.workloads[1], ThreatSignal::ServiceImage));
+}
+
+}  // namespace threat_class_stack_test

@@ -182,12 +182,22 @@ std::vector<std::string> words_of(std::string_view name) {
   return out;
 }
 
+// Services known by their whole repository, whose last component alone says too little
+// (`compose`): Docker Compose run as a container with the runtime socket, the documented way to
+// run compose without installing it (CubeSandbox's one-click scripts fall back to it).
+constexpr std::array<ServiceImage, 1> kServiceRepositories = {{
+    {"docker/compose", "runtime client"},
+}};
+
 // A repository whose name ends in the word `db` or `database` (`weaveworksdemos/catalogue-db`,
 // `acme/user-database`) is a database built for its application.
 constexpr ServiceImage kNamedDatabase = {"*-db", "database"};
 
 const ServiceImage* service_image(const std::string& repo) {
   if (repo.empty()) return nullptr;
+  auto whole = std::find_if(kServiceRepositories.begin(), kServiceRepositories.end(),
+                            [&](const ServiceImage& s) { return s.name == repo; });
+  if (whole != kServiceRepositories.end()) return &*whole;
   const std::string name = without_version(last_component(repo));
   auto it = std::find_if(kServiceImages.begin(), kServiceImages.end(),
                          [&](const ServiceImage& s) { return s.name == name; });
