@@ -360,6 +360,7 @@ class Evaluator {
   Value command_substitution(TSNode n, Ctx& ctx);  // substitution.cpp
   Value process_substitution(TSNode n, Ctx& ctx);
   void taint_output(EWord& w, const std::vector<TSNode>& stmts, TSNode n, const Ctx& ctx);
+  bool escaped_output(const std::vector<TSNode>& stmts, const SyntaxTree* tree) const;
   // `$(cd "$(dirname "$0")/.." && pwd)` and its kin, as a repository path (path_idioms.cpp).
   std::optional<EWord> path_idiom(const std::vector<TSNode>& stmts, Ctx& ctx);
   // Functions nothing calls, evaluated as entry points (entry_points.cpp).

@@ -30,6 +30,25 @@ void taint_from(EWord& w, const EWord& src) {
   w.taint_source = src.taint_source;
 }
 
+// The last command a statement runs: the last stage of a pipeline.
+TSNode last_command(TSNode n) {
+  while (is(n, K::pipeline) && ts_node_named_child_count(n) > 0)
+    n = ts_node_named_child(n, ts_node_named_child_count(n) - 1);
+  return statement_command(n);
+}
+
+// A command that prints its input escaped: `sed 's/[\/&]/\\&/g'` (each special character
+// after a backslash, for a sed replacement) or `printf %q` (for the shell).
+bool escaper(const std::vector<std::string>& words) {
+  if (words.empty()) return false;
+  const std::string b = base_name(words[0]);
+  if (b == "printf") return words.size() > 1 && words[1].find("%q") != std::string::npos;
+  if (b != "sed") return false;
+  return std::any_of(words.begin() + 1, words.end(), [](const std::string& w) {
+    return w.size() > 4 && w[0] == 's' && w[2] == '[' && w.find("\\\\&") != std::string::npos;
+  });
+}
+
 // The text of the statements, as written.
 std::string text_of(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
   if (stmts.empty()) return "";
@@ -42,6 +61,7 @@ std::string text_of(const std::vector<TSNode>& stmts, const SyntaxTree* tree) {
 // The output of commands whose output is not known: the machine's own state (tainted only
 // through a variable it expands), else input from outside (from the network when it fetches).
 void Evaluator::taint_output(EWord& w, const std::vector<TSNode>& stmts, TSNode n, const Ctx& ctx) {
+  if (escaped_output(stmts, ctx.tree)) return;  // escaped for where it goes: not code
   if (auto state = machine_state_value(stmts, ctx.tree, loc(n, ctx.tree))) {
     taint_from(w, *state);
     if (w.w.host_network.empty()) w.w.host_network = state->w.host_network;
@@ -52,6 +72,22 @@ void Evaluator::taint_output(EWord& w, const std::vector<TSNode>& stmts, TSNode 
   w.taint_at = loc(n, ctx.tree);
   w.taint_source =
       fetches(stmts, ctx.tree) ? ValueSource::NetworkRead : ValueSource::CommandSubstitution;
+}
+
+// `$(escape_sed "$v")` with `escape_sed() { printf '%s' "$1" | sed 's/[\/&]/\\&/g'; }`, or the
+// pipeline written in place: what is printed last is the input escaped (CubeSandbox's one-click
+// scripts splice values into sed scripts this way).
+bool Evaluator::escaped_output(const std::vector<TSNode>& stmts, const SyntaxTree* tree) const {
+  if (stmts.size() != 1) return false;
+  TSNode cmd = last_command(stmts.front());
+  std::vector<std::string> words = written_words(cmd, tree);
+  if (escaper(words)) return true;
+  const auto* fn = words.empty() ? nullptr : function(words[0]);
+  if (fn == nullptr) return false;
+  std::vector<TSNode> body;
+  for (TSNode c : named_children(fn->first))
+    if (!is(c, K::comment)) body.push_back(c);
+  return !body.empty() && escaper(written_words(last_command(body.back()), fn->second));
 }
 
 Value Evaluator::command_substitution(TSNode n, Ctx& ctx) {
