@@ -60,4 +60,17 @@ TEST_CASE("commands inside substitutions and pipelines are each one command",
   CHECK(*got == want);
 }
 
+TEST_CASE("the text a shell is given to run is found after its options",
+          "[bash][script-commands]") {
+  using V = std::vector<std::string_view>;
+  CHECK(sbr::bash::shell_text_at(V{"sh", "-c", "mkdir /d", "_", "x"}) == 2u);
+  CHECK(sbr::bash::shell_text_at(V{"/usr/bin/bash", "--norc", "-e", "-c", "true"}) == 4u);
+  CHECK(sbr::bash::shell_text_at(V{"bash", "-cx", "true"}) == 2u);
+  CHECK(sbr::bash::shell_text_at(V{"sh", "-ec", "true"}) == 2u);
+  // A script file is not a `-c` text, whatever follows it; nor is a `-c` with no text.
+  CHECK_FALSE(sbr::bash::shell_text_at(V{"bash", "run.sh", "-c", "true"}).has_value());
+  CHECK_FALSE(sbr::bash::shell_text_at(V{"sh", "-c"}).has_value());
+  CHECK_FALSE(sbr::bash::shell_text_at(V{"python3", "-c", "print(1)"}).has_value());
+}
+
 }  // namespace bash_script_commands_test

@@ -203,10 +203,6 @@ TEST_CASE("a comparison with other tools claims nothing about this configuration
   CHECK(inv::judge_claim(an.model, *own).kind == inv::VerdictKind::Contradicted);
 }
 
-}  // namespace doc_claims_subject_test
-
-namespace doc_claims_subject_test {
-
 TEST_CASE("a jail inside the container is named by its tool or by its own flags",
           "[claims][scope]") {
   CHECK(sbr::md::inner_sandbox_named("bwrap runs `--cap-drop ALL`") == "bwrap");
@@ -219,10 +215,6 @@ TEST_CASE("a jail inside the container is named by its tool or by its own flags"
   CHECK(sbr::md::inner_sandbox_named("the unshared network").empty());
   CHECK(sbr::md::inner_sandbox_named("bwrapper script").empty());
 }
-
-}  // namespace doc_claims_subject_test
-
-namespace doc_claims_subject_test {
 
 TEST_CASE("a launch that only runs behind a switch is not on the default path a claim speaks of",
           "[claims][scope]") {

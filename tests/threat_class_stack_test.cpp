@@ -434,10 +434,6 @@ TEST_CASE("a file program's operands are files, not a harness", "[threat]") {
   CHECK(signal_in(m.workloads[2], ThreatSignal::Harness));
 }
 
-}  // namespace threat_class_stack_test
-
-namespace threat_class_stack_test {
-
 TEST_CASE("docker compose run as a container is the platform's runtime client by its repository",
           "[threat]") {
   // CubeSandbox's one-click scripts: `docker run -v /var/run/docker.sock:... docker/compose`.

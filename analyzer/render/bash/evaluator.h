@@ -94,6 +94,7 @@ class Evaluator {
   void note_file_write(std::size_t k, const CommandWords& cw, const std::vector<EWord>& cmd,
                        const std::string& bname, const Ctx& ctx);
   void run_inline_script(const std::vector<EWord>& cmd, const std::string& bname, Ctx& ctx);
+  void run_shell_text(const std::vector<EWord>& cmd, const std::string& bname, Ctx& ctx);
   const SyntaxTree* placed_tree(const std::string& text, Location at, unsigned column0);
   std::optional<Value> reparsed_word(TSNode n, Ctx& ctx, bool assignment);
   std::optional<Value> reparsed_text(const std::string& text, Location at, Ctx& ctx,

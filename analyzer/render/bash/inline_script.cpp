@@ -6,6 +6,7 @@
 #include <set>
 
 #include "analyzer/render/bash/evaluator.h"
+#include "analyzer/render/bash/script_commands.h"
 #include "analyzer/support/strings.h"
 
 namespace sbr::bash {
@@ -45,53 +46,61 @@ const SyntaxTree* Evaluator::placed_tree(const std::string& text, Location at, u
   return trees_.back().get();
 }
 
-// `bash -c 'CODE' name args...`: the code is parsed and evaluated in place.
+// `bash -c 'CODE' name args...`: the code is parsed and evaluated in place. Through
+// `docker exec CTR` (any number of them, peeled in a loop), behind the exec words.
 void Evaluator::run_inline_script(const std::vector<EWord>& cmd, const std::string& bname,
                                   Ctx& ctx) {
-  if (auto ctr = exec_container_at(cmd, bname)) {
-    std::vector<EWord> inner(cmd.begin() + static_cast<long>(*ctr) + 1, cmd.end());
-    if (inner.empty() || inner[0].w.symbolic) return;
-    std::vector<Word> outer = exec_prefix_;
-    for (std::size_t i = 0; i <= *ctr; ++i) exec_prefix_.push_back(cmd[i].w);
-    run_inline_script(inner, base_name(inner[0].w.text), ctx);
-    exec_prefix_ = std::move(outer);
+  if (!exec_container_at(cmd, bname)) {
+    run_shell_text(cmd, bname, ctx);
     return;
   }
-  if ((bname != "bash" && bname != "sh" && bname != "dash" && bname != "zsh") || cmd.size() <= 2)
-    return;
-  for (size_t k = 1; k + 1 < cmd.size(); ++k) {
-    const std::string& o = cmd[k].w.text;
-    if (!starts(o, "-") || o.find('c') == std::string::npos || starts(o, "--")) continue;
-    const EWord& code = cmd[k + 1];
-    if (code.w.symbolic) return;
-    Location at = code.w.from.at;
-    if (!inline_run_allowed(at)) return;
-    const SyntaxTree* tp = placed_tree(code.w.text, at, at.column);  // after the opening quote
-    State saved = st_;
-    st_.positional.assign(cmd.begin() + static_cast<long>(std::min(cmd.size(), k + 3)), cmd.end());
-    st_.positional_unknown = false;
-    // A new shell: only its own options (`sh -ec`, `bash -e -u -c`), not the caller's `set -e`.
-    st_.opts.errexit = st_.opts.nounset = st_.opts.pipefail = false;
-    for (std::size_t j = 1; j <= k; ++j) {
-      const std::string& opt = cmd[j].w.text;
-      if (starts(opt, "--")) continue;
-      st_.opts.errexit = st_.opts.errexit || opt.find('e') != std::string::npos;
-      st_.opts.nounset = st_.opts.nounset || opt.find('u') != std::string::npos;
-    }
-    Ctx sc = ctx;
-    sc.tree = tp;
-    sc.status_returned = true;  // the text's last statement is the command's status
-    sc.caller_errexit = saved.opts.errexit;
-    ++depth_;
-    if (depth_ > static_cast<int>(limits_.max_call_depth))
-      abort_budget("`sh -c` nested too deeply", at);
-    call_path_.push_back(bname + " -c");
-    statements(tp->root(), sc);
-    call_path_.pop_back();
-    --depth_;
-    st_ = saved;
-    return;
+  std::vector<Word> outer = exec_prefix_;
+  std::vector<EWord> run = cmd;  // copied only for an exec: every command comes here
+  std::string name = bname;
+  while (auto ctr = exec_container_at(run, name)) {
+    for (std::size_t i = 0; i <= *ctr; ++i) exec_prefix_.push_back(run[i].w);
+    run.erase(run.begin(), run.begin() + static_cast<long>(*ctr) + 1);
+    if (run.empty() || run[0].w.symbolic) break;
+    name = base_name(run[0].w.text);
   }
+  run_shell_text(run, name, ctx);
+  exec_prefix_ = std::move(outer);
+}
+
+void Evaluator::run_shell_text(const std::vector<EWord>& cmd, const std::string& bname, Ctx& ctx) {
+  std::vector<std::string_view> words;
+  words.reserve(cmd.size());
+  for (const EWord& w : cmd) words.emplace_back(w.w.symbolic ? std::string_view() : w.w.text);
+  auto text = shell_text_at(words);
+  if (!text) return;
+  const EWord& code = cmd[*text];
+  if (code.w.symbolic) return;
+  Location at = code.w.from.at;
+  if (!inline_run_allowed(at)) return;
+  const SyntaxTree* tp = placed_tree(code.w.text, at, at.column);  // after the opening quote
+  State saved = st_;
+  st_.positional.assign(cmd.begin() + static_cast<long>(std::min(cmd.size(), *text + 2)),
+                        cmd.end());
+  st_.positional_unknown = false;
+  // A new shell: only its own options (`sh -ec`, `bash -e -u -c`), not the caller's `set -e`.
+  st_.opts.errexit = st_.opts.nounset = st_.opts.pipefail = false;
+  for (std::size_t j = 1; j < *text; ++j) {
+    if (starts(words[j], "--")) continue;
+    st_.opts.errexit = st_.opts.errexit || words[j].find('e') != std::string_view::npos;
+    st_.opts.nounset = st_.opts.nounset || words[j].find('u') != std::string_view::npos;
+  }
+  Ctx sc = ctx;
+  sc.tree = tp;
+  sc.status_returned = true;  // the text's last statement is the command's status
+  sc.caller_errexit = saved.opts.errexit;
+  ++depth_;
+  if (depth_ > static_cast<int>(limits_.max_call_depth))
+    abort_budget("`sh -c` nested too deeply", at);
+  call_path_.push_back(bname + " -c");
+  statements(tp->root(), sc);
+  call_path_.pop_back();
+  --depth_;
+  st_ = saved;
 }
 
 }  // namespace sbr::bash

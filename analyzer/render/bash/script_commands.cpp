@@ -26,6 +26,21 @@ std::optional<std::vector<std::string>> command_words(const SyntaxTree& t, TSNod
 
 }  // namespace
 
+std::optional<std::size_t> shell_text_at(const std::vector<std::string_view>& words) {
+  if (words.empty()) return std::nullopt;
+  std::string_view program = words[0].substr(words[0].rfind('/') + 1);
+  if (program != "sh" && program != "bash" && program != "ash" && program != "dash" &&
+      program != "zsh")
+    return std::nullopt;
+  // Options up to the one that takes the text: `-c`, or short ones that hold it (`-ec`, `-cx`).
+  for (std::size_t i = 1; i + 1 < words.size(); ++i) {
+    std::string_view o = words[i];
+    if (o.size() < 2 || o[0] != '-') return std::nullopt;  // a script file: no `-c` text
+    if (o[1] != '-' && o.find('c') != std::string_view::npos) return i + 1;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::vector<std::vector<std::string>>> script_commands(std::string_view text) {
   // Recovered where tree-sitter-bash lacks a construct (`for part do`); a program a repair
   // left not known is not written out.

@@ -87,7 +87,8 @@ bool Evaluator::escaped_output(const std::vector<TSNode>& stmts, const SyntaxTre
   std::vector<TSNode> body;
   for (TSNode c : named_children(fn->first))
     if (!is(c, K::comment)) body.push_back(c);
-  return !body.empty() && escaper(written_words(last_command(body.back()), fn->second));
+  // Only a body of that one command: an earlier `echo "$1"` would print it unescaped.
+  return body.size() == 1 && escaper(written_words(last_command(body.front()), fn->second));
 }
 
 Value Evaluator::command_substitution(TSNode n, Ctx& ctx) {
