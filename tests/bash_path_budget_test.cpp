@@ -160,6 +160,56 @@ podman run --rm --privileged img
   CHECK(hot);
 }
 
+namespace {
+
+// cco's run_container: each mount goes through a helper that scans the whole argument list,
+// and the launcher runs on the fallback path first, then on the default one.
+const char* const kMountScan = R"(#!/bin/bash
+find_index() {
+  local i=0
+  while [[ $i -lt 40 ]]; do
+    [[ "${args[$i]}" == "$1" ]] && { echo "$i"; return 0; }
+    ((i += 1))
+  done
+  return 1
+}
+add_mount() {
+  if ! find_index "$1" >/dev/null; then args+=(-v "$1:$1"); fi
+}
+run_container() {
+  args=()
+  for d in a b c d e f g h i j k l m n o p q r s t u v w x y z; do add_mount "/$d"; done
+  docker run --rm "${args[@]}" --network host img
+}
+if [[ "$BACKEND" == native ]]; then
+  run_container
+fi
+run_container
+)";
+
+bool function_cut(const bash::ScriptRender& r, const std::string& name) {
+  for (const Problem& p : r.problems)
+    if (p.message.find("function `" + name + "` has taken") != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("the helper that takes the budget is cut and the launcher that calls it still runs",
+          "[bash-path-budget]") {
+  // Charged with its helpers' steps, run_container itself was "hot" after the fallback path
+  // had called it once, and the default path's launch was never evaluated. The helper that
+  // does the work is cut (the budget is reached); the launcher, called twice, is not.
+  bash::RenderLimits limits;
+  limits.max_steps = 20000;
+  auto r = render_text(kMountScan, "launch.sh", nullptr, limits);
+  CHECK_FALSE(rest_cut(r));
+  CHECK((function_cut(r, "find_index") || function_cut(r, "add_mount")));
+  CHECK_FALSE(function_cut(r, "run_container"));
+  // The fallback's launch and the default path's.
+  CHECK(launches(r, "docker").size() == 2);
+}
+
 TEST_CASE("the same command from another call site has its own bound", "[bash-path-budget]") {
   bash::RenderLimits limits;
   limits.max_runs_per_place = 2;

@@ -94,6 +94,69 @@ TEST_CASE("read -a of a command substitution's output takes each path's", "[bash
   CHECK(ls.at("docker run --network=host --read-only img") == "when started with `--host`");
 }
 
+TEST_CASE("read -d '' -a takes every line of the input and not only the first",
+          "[bash-value-inputs]") {
+  // cco's round trip of an array through a function: the record ends at a NUL, so with
+  // IFS=$'\n' each printed line is an element. Before, only the first line was kept.
+  auto r = render_text(
+      "#!/usr/bin/env bash\n"
+      "without() {\n  local target=\"$1\"\n  shift\n  local out=()\n"
+      "  for e in \"$@\"; do\n    if [[ \"$e\" != \"$target\" ]]; then out+=(\"$e\"); fi\n"
+      "  done\n  printf '%s\\n' \"${out[@]}\"\n}\n"
+      "ro=(/opt/a /opt/b /opt/c)\n"
+      "IFS=$'\\n' read -r -d '' -a ro < <(without /opt/b \"${ro[@]}\") || true\n"
+      "IFS= read -r -d '' note < <(printf 'one\\ntwo\\n') || true\n"
+      "docker run -v \"${ro[@]}\" -e \"NOTE=$note\" img\n");
+  auto ls = lists(r, "docker");
+  INFO(test::dump(r));
+  REQUIRE(ls.size() == 1);
+  CHECK(ls.begin()->first == "docker run -v /opt/a /opt/c -e NOTE=one\ntwo\n img");
+}
+
+TEST_CASE("lines printed from values that are not known are read back one element each",
+          "[bash-value-inputs]") {
+  // printf '%s\n' puts each argument on a line of its own, so `$HOME/.gemini` is one line
+  // whatever HOME is; an unknown with nothing to show ($(cat ...)) may hold several lines.
+  auto r = render_text(
+      "#!/usr/bin/env bash\n"
+      "list() { printf '%s\\n' \"$@\"; }\n"
+      "IFS=$'\\n' read -r -d '' -a ro < <(list \"$HOME/.gitconfig\" \"$HOME/.config/gh\") || true\n"
+      "mapfile -t rw < <(list \"$HOME/.gemini\")\n"
+      "IFS=$'\\n' read -r -d '' -a more < <(list /opt/x \"$(cat /etc/extra)\") || true\n"
+      "docker run -v \"${ro[1]}\" -v \"${rw[0]}\" -v \"${more[0]}\" img\n");
+  auto ls = lists(r, "docker");
+  INFO(test::dump(r));
+  REQUIRE(ls.size() == 1);
+  const std::string& list = ls.begin()->first;
+  CHECK(list.rfind("docker run -v $HOME/.config/gh -v $HOME/.gemini -v ", 0) == 0);
+  CHECK(list.find("-v /opt/x img") == std::string::npos);  // the output stays unknown
+}
+
+TEST_CASE("a test and a prefix removal against the operator's own HOME decide on the rest",
+          "[bash-value-inputs]") {
+  // cco remaps an added directory under $HOME to the container user's home. HOME is not known,
+  // but both words start with it: `$HOME/.pi` is under "$HOME"/ on every path, and what is left
+  // after removing that prefix is `.pi`. Before, the test was a branch of its own and the
+  // target read /home/hostuser/$HOME/.pi.
+  auto r = render_text(
+      "#!/usr/bin/env bash\n"
+      "for dir in \"$HOME/.pi\" \"$HOME\"; do\n"
+      "  if [[ \"$dir\" == \"$HOME\"/* ]]; then\n"
+      "    relative=\"${dir#\"$HOME\"/}\"\n"
+      "    docker run -v \"$dir:/home/hostuser/$relative\" img\n"
+      "  else\n"
+      "    docker run -v \"$dir:/home/hostuser/${dir#\"$HOME\"/}\" img\n"
+      "  fi\n"
+      "done\n");
+  auto ls = lists(r, "docker");
+  INFO(test::dump(r));
+  REQUIRE(ls.size() == 2);
+  CHECK(ls.count("docker run -v $HOME/.pi:/home/hostuser/.pi img") == 1);
+  // $HOME itself is not under "$HOME"/, and the pattern removes nothing from it.
+  CHECK(ls.count("docker run -v $HOME:/home/hostuser/$HOME img") == 1);
+  for (const auto& [list, when] : ls) CHECK(when.find("dir=HOME") == std::string::npos);
+}
+
 TEST_CASE("a while-read loop runs once per path of its input", "[bash-value-inputs]") {
   auto r = render_text(kHostSwitch +
                        "args=()\n"

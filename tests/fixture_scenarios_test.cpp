@@ -54,6 +54,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "launchers/confirm-prompts",
                           "launchers/exec-firewall",
                           "launchers/compose-in-container",
+                          "launchers/agent-modules",
                           "gates",
                           "helm/agent-sandbox",
                           "helm/proxy-unsupported",

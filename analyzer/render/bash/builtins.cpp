@@ -10,6 +10,7 @@
 
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/fields.h"
+#include "analyzer/render/bash/unknown_parts.h"
 #include "analyzer/render/bash/words.h"
 
 namespace sbr::bash {
@@ -202,6 +203,8 @@ void Evaluator::builtin_source(const BuiltinCall& c) {
   ++depth_;
   const EWord& target = c.cmd[1];
   const SyntaxTree* t = tree_for_source(target.w.text, loc(c.n, c.ctx.tree));
+  if (t == nullptr) t = source_on_other_path(c, target);
+  if (t == nullptr) t = source_by_tail(target, loc(c.n, c.ctx.tree));
   if (t != nullptr) {
     Ctx sc = c.ctx;
     sc.tree = t;
@@ -213,6 +216,46 @@ void Evaluator::builtin_source(const BuiltinCall& c) {
     note_unresolved_source(c.n, c.ctx, target);
   }
   --depth_;
+}
+
+// A library found on one path only: `DIR="$PWD"` in a development checkout, `DIR=$(cd
+// "$(dirname "$0")" && pwd)` otherwise, then `source "$DIR/lib/x.sh"`. Every path sources
+// the same library of the same installation, and the path that names the repository's file
+// is the one whose text can be read: it runs for all of them.
+const SyntaxTree* Evaluator::source_on_other_path(const BuiltinCall& c, const EWord& target) {
+  for (const Value& v : c.words) {
+    const auto& def = v.words();
+    if (def.size() != 1 || def[0].w.text != target.w.text) continue;
+    for (std::size_t k = 1; k < v.size(); ++k) {
+      const auto& other = v.alts[k].elems;
+      if (other.size() != 1 || other[0].w.symbolic) continue;
+      if (const SyntaxTree* t = tree_for_source(other[0].w.text, loc(c.n, c.ctx.tree))) return t;
+    }
+  }
+  return nullptr;
+}
+
+// A library read standalone does not know where its caller put it: `source
+// "$INSTALL_DIR/lib/agents/codex.sh"` with INSTALL_DIR the caller's. The written tail after the
+// last unknown piece, when it has two components or more and exactly one file of the tree ends
+// with it, names that file (the unknown is the checkout's directory).
+const SyntaxTree* Evaluator::source_by_tail(const EWord& target, Location at) {
+  if (!target.w.symbolic || sources_ == nullptr) return nullptr;
+  std::vector<UnknownPart> parts = unknown_parts_of(target);
+  if (parts.empty()) return nullptr;
+  std::size_t from = 0;
+  for (const UnknownPart& p : parts) from = std::max<std::size_t>(from, p.at);
+  const std::string& text = target.w.text;
+  if (from >= text.size() || text[from] != '/') return nullptr;
+  const std::string tail = text.substr(from + 1);
+  if (tail.find('/') == std::string::npos || tail.find("..") != std::string::npos) return nullptr;
+  const std::string* match = nullptr;
+  for (const SourceFile& f : sources_->files) {
+    if (f.path != tail && !f.path.ends_with("/" + tail)) continue;
+    if (match != nullptr) return nullptr;  // two checkouts' worth of candidates: not one file
+    match = &f.path;
+  }
+  return match == nullptr ? nullptr : tree_for_source(*match, at);
 }
 
 void Evaluator::builtin_shift(const BuiltinCall& c) {

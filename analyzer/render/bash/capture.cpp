@@ -81,6 +81,7 @@ void Evaluator::capture_output(const std::vector<EWord>& cmd, bool stdout_redire
   std::optional<std::string> text;
   if (concrete && b == "echo") text = echo_output(cmd);
   if (concrete && b == "printf") text = printf_output(cmd);
+  if (!concrete && b == "printf" && capture_lines(c, cmd, ctx, at)) return;
   if (!text) {
     c.known = false;
     // Unknown, but known to come from the host's network: read by this command, by the
@@ -97,6 +98,32 @@ void Evaluator::capture_output(const std::vector<EWord>& cmd, bool stdout_redire
   EWord piece = literal(std::move(*text));
   piece.w.from = at;
   capture_piece(c, std::move(piece), ctx);
+}
+
+// `printf '%s\n' "${paths[@]}"` prints each argument on a line of its own, so a value that is
+// not known (`$HOME/.gemini`) is still one line: a reader that splits on newlines only
+// (`IFS=$'\n' read -d '' -a`, `mapfile`) gets it as one element. An unknown with no text to
+// show, or one that may hold a newline, leaves the output unknown.
+bool Evaluator::capture_lines(Capture& c, const std::vector<EWord>& cmd, const Ctx& ctx,
+                              const Provenance& at) {
+  std::size_t f = 1;
+  if (f < cmd.size() && cmd[f].w.text == "--" && !cmd[f].w.symbolic) ++f;
+  if (f + 1 >= cmd.size() || cmd[f].w.symbolic || cmd[f].w.text != "%s\\n") return false;
+  for (std::size_t k = f + 1; k < cmd.size(); ++k) {
+    const EWord& w = cmd[k];
+    if (w.w.symbolic && (w.w.text.empty() || !w.w.unknown_parts.empty())) return false;
+    if (w.w.text.find('\n') != std::string::npos) return false;
+  }
+  for (std::size_t k = f + 1; k < cmd.size(); ++k) {
+    EWord line = cmd[k];
+    line.w.from = at;
+    capture_piece(c, std::move(line), ctx);
+    EWord end = literal("\n");
+    end.w.from = at;
+    capture_piece(c, std::move(end), ctx);
+  }
+  c.lines_only = true;
+  return true;
 }
 
 // A printed piece joins the output of every path; printed by another argument list of its
@@ -165,7 +192,7 @@ std::vector<EWord> output_words(const std::vector<EWord>& pieces, bool quoted) {
 
 // The captured output as words, on every path it was printed on.
 std::optional<Value> Evaluator::captured_words(const Capture& c, bool quoted) {
-  if (!c.known || c.out.words().empty()) return std::nullopt;
+  if (!c.known || c.lines_only || c.out.words().empty()) return std::nullopt;
   Value v = c.out;
   for (Alt& a : v.alts) a.elems = output_words(a.elems, quoted);
   return v;

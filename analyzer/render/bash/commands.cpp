@@ -128,15 +128,26 @@ void Evaluator::call_function(const std::string& name, const std::vector<EWord>&
     return;
   }
   if (hot_function(name, n, ctx)) return;
-  // The steps of this call, its nested calls included, however it ends.
+  // The steps of this call, however it ends: all of them, and its own statements' (a nested
+  // call's charged to the function that took them), so that a launcher whose helper scans an
+  // array per mount cuts the helper, not the launcher that calls it (path_budget.cpp).
   struct Charge {
-    std::uint64_t& total;
+    FunctionCost& cost;
     const std::uint32_t& steps;
     std::uint32_t start;
+    std::uint64_t*& callees_of_caller;
+    std::uint64_t* outer;
+    std::uint64_t callees = 0;
     ~Charge() {
-      if (steps >= start) total += steps - start;
+      const std::uint64_t took = steps >= start ? steps - start : 0;
+      cost.all += took;
+      cost.own += took >= callees ? took - callees : 0;
+      callees_of_caller = outer;
+      if (outer != nullptr) *outer += took;
     }
-  } charge{function_steps_[name], steps_, steps_};
+  } charge{function_cost_[name], steps_, steps_, callee_steps_, callee_steps_};
+  ++charge.cost.calls;
+  callee_steps_ = &charge.callees;
   ++depth_;
   if (std::find(call_path_.begin(), call_path_.end(), name) != call_path_.end())
     recursive_.insert(name);
@@ -313,8 +324,8 @@ bool Evaluator::run_words(std::vector<EWord> argv, CommandWords cw, TSNode n, Ct
 
   // Builtins that change the evaluator's state.
   if (!u.via_exec && !u.via_sudo &&
-      builtin(bname,
-              BuiltinCall{cmd, n, ctx, cw.stdin_words, cw.stdin_value, cw.stdin_file, cw.ifs}))
+      builtin(bname, BuiltinCall{cmd, n, ctx, cw.stdin_words, cw.stdin_value, cw.stdin_file, cw.ifs,
+                                 cw.words}))
     return false;
 
   // An external command (or echo/printf): record it.

@@ -14,6 +14,7 @@
 #include "analyzer/render/bash/evaluator.h"
 #include "analyzer/render/bash/observe.h"
 #include "analyzer/render/bash/platform_tests.h"
+#include "analyzer/render/bash/unknown_parts.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/secrets.h"
 #include "analyzer/support/strings.h"
@@ -120,6 +121,17 @@ std::string binary_operator(TSNode n, TSNode l, TSNode r, const Ctx& ctx) {
     }
   }
   return {};
+}
+
+// `[[ "$dir" == "$HOME"/* ]]` with dir=$HOME/.pi: both start with the operator's HOME, whatever
+// it is, and the quoted variable is literal in the pattern, so the test is the rests' (`/.pi`
+// against `/*`). The rests, or nullopt when the words are not of one such variable.
+std::optional<std::pair<std::string, std::string>> same_host_variable(const EWord& a,
+                                                                      const EWord& b) {
+  auto sa = host_variable_split(a);
+  auto sb = host_variable_split(b);
+  if (!sa || !sb || sa->first != sb->first) return std::nullopt;
+  return std::make_pair(sa->second, sb->second);
 }
 
 // `x OP y` on concrete values; nullopt when the operator or the operands are not understood.
@@ -299,6 +311,9 @@ Truth Evaluator::binary_truth(TSNode n, Ctx& ctx, const Truth& unknown) {
       expanded_variables(l, ctx.tree, t.narrow);
       expanded_variables(r, ctx.tree, t.narrow);
     }
+  } else if (auto same = same_host_variable(a, b);
+             same && (op == "==" || op == "=" || op == "!=")) {
+    t.known = compare(op, same->first, same->second);
   } else if (a.default_known && b.default_known) {
     t.default_value = compare(op, a.w.text, b.w.text);
   }

@@ -76,7 +76,8 @@ class Evaluator {
     Condition cond;          // the path the values were chosen on (empty for the default values)
   };
   void read_known_line(const EWord& src, const std::vector<std::string>& names,
-                       const std::optional<std::string>& ifs);  // builtins.cpp
+                       const std::optional<std::string>& ifs,
+                       bool whole = false);  // read_builtin.cpp
   std::optional<CommandWords> command_words(TSNode n, Ctx& ctx,
                                             const std::vector<TSNode>& outer_redirects);
   void redirect_words(CommandWords& cw, std::vector<TSNode> redirects, Ctx& ctx);
@@ -122,6 +123,9 @@ class Evaluator {
     const Value& stdin_value;
     const std::string& stdin_file;
     const std::optional<std::string>& ifs;
+    // Each word's value on every path (the command's name first), for a builtin that can use
+    // another path's word where the default one leads nowhere (`source`).
+    const std::vector<Value>& words;
   };
   bool builtin(const std::string& bname, const BuiltinCall& call);  // builtins.cpp
   // One function per builtin, found through a table (builtins.cpp, read_builtin.cpp).
@@ -129,6 +133,8 @@ class Evaluator {
   void builtin_umask(const BuiltinCall& c);
   void builtin_trap(const BuiltinCall& c);
   void builtin_source(const BuiltinCall& c);
+  const SyntaxTree* source_on_other_path(const BuiltinCall& c, const EWord& target);
+  const SyntaxTree* source_by_tail(const EWord& target, Location at);
   void builtin_read(const BuiltinCall& c);
   void builtin_shift(const BuiltinCall& c);
   void builtin_exit(const BuiltinCall& c);
@@ -148,8 +154,10 @@ class Evaluator {
   const Value& read_words(const BuiltinCall& c);
   EWord read_input(const BuiltinCall& c, const std::vector<EWord>& input);
   void read_alternative(const BuiltinCall& c, const std::vector<EWord>& input);
+  // How `read`/`mapfile` cut a known input into an array's elements.
+  enum class Split : std::uint8_t { Lines, FirstLine, EveryLine };
   void read_into_array(const std::string& name, const EWord& src, const std::vector<EWord>& lines,
-                       const std::string& seps, bool is_map);
+                       const std::string& seps, Split split);
   void if_statement(TSNode n, Ctx& ctx);  // control_flow.cpp
   void if_branch(TSNode cnd, const std::vector<TSNode>& body, const std::vector<TSNode>& rest,
                  std::size_t rest_i, Ctx& ctx);
@@ -350,12 +358,17 @@ class Evaluator {
     // each with the place of the statement that printed it.
     Value out;
     bool known = true;  // false once anything else wrote to the captured output
+    // Lines whose text is not all known (capture_lines): a reader of lines can use them, a
+    // `$(...)` split on blanks cannot.
+    bool lines_only = false;
     // What the output was computed from, when that is the host's network (Word::host_network).
     std::string host_network;
   };
   void capture_output(const std::vector<EWord>& cmd, bool stdout_redirected, const Ctx& ctx,
                       const Provenance& at);
   void capture_piece(Capture& c, EWord piece, const Ctx& ctx);
+  bool capture_lines(Capture& c, const std::vector<EWord>& cmd, const Ctx& ctx,
+                     const Provenance& at);
   std::optional<Value> captured_words(const Capture& c, bool quoted);
   std::optional<Value> captured_pieces(const Capture& c);
   Value command_substitution(TSNode n, Ctx& ctx);  // substitution.cpp
@@ -395,9 +408,14 @@ class Evaluator {
   std::map<std::tuple<Location, unsigned, std::string>, const SyntaxTree*> placed_trees_;
   int reparsing_ = 0;
   std::map<Location, std::uint32_t> inline_runs_;  // by its place
-  // Steps spent in each function's calls, nested calls included (RenderLimits::
-  // hot_function_share), and the functions no longer called.
-  std::map<std::string, std::uint64_t> function_steps_;
+  // Steps spent in each function's calls, with and without their nested calls, and how often
+  // it was called (RenderLimits::hot_function_share); the functions no longer called.
+  struct FunctionCost {
+    std::uint64_t all = 0, own = 0;
+    std::uint32_t calls = 0;
+  };
+  std::map<std::string, FunctionCost> function_cost_;
+  std::uint64_t* callee_steps_ = nullptr;  // the running call's tally of its nested calls
   std::set<std::string> hot_functions_;
   bool hot_function(const std::string& name, TSNode n, const Ctx& ctx);
   // Functions (and `source`, `sh -c`) entered on the way to the current command, outermost

@@ -11,6 +11,7 @@
 #include "analyzer/render/bash/expand_param.h"
 #include "analyzer/render/bash/fields.h"
 #include "analyzer/render/bash/observe.h"
+#include "analyzer/render/bash/unknown_parts.h"
 #include "analyzer/render/bash/words.h"
 #include "analyzer/support/secrets.h"
 
@@ -31,6 +32,26 @@ std::string remove_affix(const std::string& s, const std::string& pat, const std
     }
   }
   return s;
+}
+
+// `${dir#"$HOME"/}` with dir=$HOME/.pi is `.pi`: the pattern starts with the same variable of
+// the operator's, quoted, so it matches that prefix whatever its value, and the rest decides.
+// False (nothing done) unless both are such words and the pattern matches.
+bool remove_host_variable_prefix(EWord& w, const EWord& pat, const std::string& op) {
+  if (op[0] != '#') return false;
+  auto sw = host_variable_split(w);
+  auto sp = host_variable_split(pat);
+  if (!sw || !sp || sw->first != sp->first) return false;
+  const std::string& rest = sw->second;
+  for (std::size_t len = 0; len <= rest.size(); ++len) {
+    if (!glob_match(sp->second, std::string_view(rest).substr(0, len))) continue;
+    w.w.text = remove_affix(rest, sp->second, op);
+    w.w.symbolic = false;
+    w.w.origin.clear();
+    w.w.identity.clear();
+    return true;
+  }
+  return false;
 }
 
 bool parameter_empty(const std::vector<EWord>& vals) {
@@ -274,6 +295,7 @@ bool Evaluator::choose(const ParamRef& p, std::vector<EWord>& vals, EWord operan
 [[gnu::noinline]] void Evaluator::remove_affixes(const ParamRef& p, std::vector<EWord>& vals,
                                                  const EWord& pat) {
   for (EWord& w : vals) {
+    if (remove_host_variable_prefix(w, pat, p.op)) continue;
     if (w.w.symbolic || pat.w.symbolic) {
       w.w.symbolic = true;
       w.w.identity.clear();

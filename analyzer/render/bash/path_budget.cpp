@@ -170,18 +170,28 @@ bool Evaluator::record_run_here(const std::string& bname, TSNode n, const Ctx& c
 }
 
 // A function that has taken a large share of the step budget while the budget runs low (a test
-// harness running its product's import in each of 85 tests): its later calls are not
-// evaluated, so the rest of the file still renders; the first call cut says so, once.
+// harness running its product's import in each of 85 tests, a helper scanning the argument list
+// for each mount): its later calls are not evaluated, so the rest of the file still renders;
+// the first call cut says so, once.
 bool Evaluator::hot_function(const std::string& name, TSNode n, const Ctx& ctx) {
   if (steps_ <= limits_.max_steps / 5 * 4) return false;
   const std::uint64_t share = limits_.max_steps / std::max(1u, limits_.hot_function_share);
-  auto it = function_steps_.find(name);
-  if (it == function_steps_.end() || it->second <= share) return false;
+  auto it = function_cost_.find(name);
+  if (it == function_cost_.end()) return false;
+  // Hot by its own statements (a scan per mount) once four fifths are spent; by what its calls
+  // cost, nested ones included, only once nine tenths are and when it is called again and again
+  // (a test harness's product entry point, run by every test). The helper doing the work is
+  // cut first, and the function that adds a mount or runs the launch goes on with the rest.
+  const FunctionCost& cost = it->second;
+  const bool own = cost.own > share;
+  const bool all = cost.all > share && cost.calls >= limits_.hot_function_calls &&
+                   steps_ > limits_.max_steps / 10 * 9;
+  if (!own && !all) return false;
   if (hot_functions_.insert(name).second) {
-    cut_path(fmt::format("function `{}` has taken more than {} evaluation steps, and the "
-                         "script has used four fifths of its budget: later calls of it were not "
-                         "evaluated",
-                         name, share),
+    cut_path(fmt::format("function `{}` has taken more than {} evaluation steps{}, and the "
+                         "script has used {} of its budget: later calls of it were not evaluated",
+                         name, share, own ? "" : " with the functions it calls",
+                         own ? "four fifths" : "nine tenths"),
              loc(n, ctx.tree));
   }
   return true;

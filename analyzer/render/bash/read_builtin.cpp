@@ -20,6 +20,7 @@ struct ReadArgs {
   std::string array;               // `read -a NAME`, `mapfile NAME`
   std::vector<std::string> names;  // `read a b rest`
   bool raw = false;                // `read -r`: backslashes are text
+  bool whole = false;              // `read -d ''`: the record ends at a NUL, so it is the input
 };
 
 ReadArgs read_args(const std::vector<EWord>& cmd, bool is_map) {
@@ -32,6 +33,8 @@ ReadArgs read_args(const std::vector<EWord>& cmd, bool is_map) {
       if (k + 1 < cmd.size()) a.array = cmd[++k].w.text;
       continue;
     }
+    if (o == "-d" && !is_map && k + 1 < cmd.size())
+      a.whole = cmd[k + 1].w.text.empty() && !cmd[k + 1].w.symbolic;
     if (o == "-p" || (o == "-t" && !is_map) || o == "-d" || o == "-n" || o == "-N" || o == "-u" ||
         o == "-i" || o == "-C" || o == "-c" || (o == "-s" && is_map)) {
       ++k;
@@ -51,6 +54,15 @@ bool all_known(const std::vector<EWord>& input) {
   if (input.empty()) return false;
   for (const EWord& w : input)
     if (w.w.symbolic) return false;
+  return true;
+}
+
+// Lines whose unknown values each fill a line of their own (`printf '%s\n' "$HOME/.x"`,
+// capture.cpp): where each line ends is known, what is on it may not be.
+bool lines_known(const std::vector<EWord>& input) {
+  if (input.empty()) return false;
+  for (const EWord& w : input)
+    if (w.w.symbolic && (w.w.text.empty() || !w.w.unknown_parts.empty())) return false;
   return true;
 }
 
@@ -136,13 +148,18 @@ void Evaluator::read_alternative(const BuiltinCall& c, const std::vector<EWord>&
   EWord src = read_input(c, input);
   std::string seps = c.ifs && !c.ifs->empty() ? *c.ifs : " \t\n";
   if (!a.array.empty()) {
-    read_into_array(a.array, src, all_known(input) ? split_lines(input) : std::vector<EWord>{},
-                    seps, is_map);
+    const Split split = is_map                                            ? Split::Lines
+                        : a.whole && seps.find('\n') != std::string::npos ? Split::EveryLine
+                                                                          : Split::FirstLine;
+    // A line not all known is one element only where nothing but a newline splits it.
+    const bool whole_lines = split == Split::Lines || (split == Split::EveryLine && seps == "\n");
+    const bool usable = all_known(input) || (whole_lines && lines_known(input));
+    read_into_array(a.array, src, usable ? split_lines(input) : std::vector<EWord>{}, seps, split);
     return;
   }
   if (a.names.empty()) a.names.push_back("REPLY");
   if (!src.w.symbolic && (a.raw || src.w.text.find('\\') == std::string::npos)) {
-    read_known_line(src, a.names, c.ifs);
+    read_known_line(src, a.names, c.ifs, a.whole);
     return;
   }
   for (const auto& nm : a.names) {
@@ -158,15 +175,17 @@ void Evaluator::read_alternative(const BuiltinCall& c, const std::vector<EWord>&
   }
 }
 
-// `mapfile ARR`: one element per line; `read -a ARR`: the first line split on IFS. Each value
-// keeps the place of its line; an unknown input is one symbolic element.
+// `mapfile ARR`: one element per line; `read -a ARR`: the first line split on IFS, or every
+// line when the record is the whole input (`IFS=$'\n' read -d '' -a ARR`, the idiom that
+// reads a function's printed list back into an array). Each value keeps the place of its line;
+// an unknown input is one symbolic element.
 void Evaluator::read_into_array(const std::string& name, const EWord& src,
                                 const std::vector<EWord>& lines, const std::string& seps,
-                                bool is_map) {
+                                Split split) {
   Var& v = assign_slot(name, false);
   v = Var{};
   v.array = true;
-  if (src.w.symbolic || lines.empty()) {
+  if (lines.empty()) {
     EWord e = src;
     if (src.w.symbolic)
       e.w.origin = fmt::format("{} split on '{}'", src.w.origin, seps == " \t\n" ? " " : seps);
@@ -184,27 +203,32 @@ void Evaluator::read_into_array(const std::string& name, const EWord& src,
     if (!e.site_role) mark_site(e, StepRole::Element, name);
     return e;
   };
-  if (is_map) {
+  if (split == Split::Lines) {
     for (const EWord& line : lines) v.elems().push_back(element(line, line.w.text));
     return;
   }
-  const EWord& first = lines.front();
-  const std::string& s = first.w.text;
-  size_t p = 0;
-  while (p <= s.size()) {
-    size_t e = s.find_first_of(seps, p);
-    if (e == std::string::npos) e = s.size();
-    std::string part = s.substr(p, e - p);
-    if (!(seps == " \t\n" && part.empty())) v.elems().push_back(element(first, std::move(part)));
-    p = e + 1;
+  for (const EWord& line : lines) {
+    const std::string& s = line.w.text;
+    size_t p = 0;
+    while (p <= s.size()) {
+      size_t e = s.find_first_of(seps, p);
+      if (e == std::string::npos) e = s.size();
+      std::string part = s.substr(p, e - p);
+      // IFS whitespace never makes an empty field; a newline ending the record neither.
+      const bool blank = part.empty() && (seps == " \t\n" || split == Split::EveryLine);
+      if (!blank) v.elems().push_back(element(line, std::move(part)));
+      p = e + 1;
+    }
+    if (split == Split::FirstLine) return;
   }
 }
 
-// `read a b rest` of a known line: the first line only, split into fields on IFS (leading and
-// trailing IFS whitespace dropped), the last name taking the rest of the line, as bash does.
+// `read a b rest` of a known line: the first line only (the whole input with `-d ''`), split into
+// fields on IFS (leading and trailing IFS whitespace dropped), the last name taking the rest of the
+// line, as bash does.
 void Evaluator::read_known_line(const EWord& src, const std::vector<std::string>& names,
-                                const std::optional<std::string>& ifs_in) {
-  std::string line = src.w.text.substr(0, src.w.text.find('\n'));
+                                const std::optional<std::string>& ifs_in, bool whole) {
+  std::string line = whole ? src.w.text : src.w.text.substr(0, src.w.text.find('\n'));
   const std::string ifs = ifs_in ? *ifs_in : " \t\n";
   auto is_sep = [&](char c) { return ifs.find(c) != std::string::npos; };
   auto trim = [&](std::string s) {

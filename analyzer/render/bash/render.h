@@ -44,11 +44,13 @@ struct RenderLimits {
   std::uint32_t max_function_variant_runs = 256;
   // Runs of the `sh -c` script written at one place, evaluated (later ones are not).
   std::uint32_t max_inline_runs_per_place = 4;
-  // Once four fifths of max_steps are spent, a function whose calls have together taken more than
-  // max_steps / hot_function_share steps is not called again (SB0019 at the call): a test
-  // harness that runs its product's CLI in every test spends the budget there, and the rest
-  // of the file would go unrendered.
+  // Once four fifths of max_steps are spent, a function whose own statements have taken more
+  // than max_steps / hot_function_share steps is not called again (SB0019 at the call); once
+  // nine tenths are, neither is one whose calls, nested ones included, have taken that much
+  // over hot_function_calls calls or more: a test harness that runs its product's CLI in every
+  // test spends the budget there, and the rest of the file would go unrendered.
   std::uint32_t hot_function_share = 8;
+  std::uint32_t hot_function_calls = 3;
   // One script or sourced file's text: tree-sitter takes about 60 bytes of memory per byte of a
   // long script (12 MB of `: $x` lines took 745 MB); the longest real launcher is 290 KB.
   std::size_t max_script_bytes = std::size_t{4} << 20;

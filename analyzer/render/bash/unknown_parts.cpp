@@ -101,4 +101,19 @@ void join_unknown_parts(EWord& a, const EWord& b) {
   }
 }
 
+std::optional<std::pair<std::string, std::string>> host_variable_split(const EWord& x) {
+  if (!x.w.symbolic || !x.w.unknown_parts.empty() || !x.w.origin.starts_with("env ")) {
+    return std::nullopt;
+  }
+  const std::string name = x.w.origin.substr(4);
+  const std::string placeholder = "$" + name;
+  const std::string& t = x.w.text;
+  if (name.empty() || !t.starts_with(placeholder)) return std::nullopt;
+  std::string rest = t.substr(placeholder.size());
+  const bool name_goes_on =
+      !rest.empty() && (std::isalnum(static_cast<unsigned char>(rest[0])) || rest[0] == '_');
+  if (name_goes_on || rest.find('$') != std::string::npos) return std::nullopt;
+  return std::make_pair(placeholder, std::move(rest));
+}
+
 }  // namespace sbr::bash

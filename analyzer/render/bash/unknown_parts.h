@@ -2,7 +2,9 @@
 // evaluator has no text for a piece of a word (`<unknown: $1>`), placed as pieces are joined.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/render/bash/value.h"
@@ -18,5 +20,11 @@ std::vector<UnknownPart> unknown_parts_of(const EWord& x);
 // `b` is about to be appended to `a`'s text: `a` keeps its parts (or gets the whole-word one),
 // then `b`'s follow at the end of `a`'s text, at most kMaxUnknownParts in all.
 void join_unknown_parts(EWord& a, const EWord& b);
+
+// A word that is one of the operator's own variables followed by known text (`$HOME/.pi`:
+// HOME, PWD, USER... stay `$NAME` in the text, docs/bash-evaluation.md): {"$HOME", "/.pi"}.
+// Two such words of the same variable hold the same value there, so a test or a pattern
+// operator that compares them decides on the known rest.
+std::optional<std::pair<std::string, std::string>> host_variable_split(const EWord& x);
 
 }  // namespace sbr::bash
