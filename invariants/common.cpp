@@ -31,6 +31,22 @@ std::string describe(const Workload& w) {
   return describe_configured(w);
 }
 
+namespace {
+
+// A helper step or a test container that the inference lowered to untrusted-input for being
+// one (a test launch with agent evidence of its own stays untrusted-code: judged alone).
+RepeatedStep repeated_step(const Workload& w) {
+  if (w.threat != ThreatClass::UntrustedInput) return RepeatedStep::None;
+  for (const ThreatEvidence& e : w.threat_evidence) {
+    if (e.points_to != ThreatClass::UntrustedInput) continue;
+    if (e.signal == ThreatSignal::TestScript) return RepeatedStep::Test;
+    if (e.signal == ThreatSignal::HelperStep) return RepeatedStep::Helper;
+  }
+  return RepeatedStep::None;
+}
+
+}  // namespace
+
 Finding make(const Workload& w, RuleId rule, std::string message, const Provenance& at,
              std::string fact_path) {
   Finding f;
@@ -48,6 +64,7 @@ Finding make(const Workload& w, RuleId rule, std::string message, const Provenan
                                                 : "launcher";
   f.threat_reason = w.threat_reason;
   f.label = describe(w);
+  f.step = repeated_step(w);
   return f;
 }
 

@@ -37,6 +37,11 @@ struct Reason {
   std::string fingerprint;
 };
 
+// A launch the threat inference lowered for what it is, not for what it runs: one of a
+// launcher's helper steps, or a test suite's container. A file holds dozens of them with the same
+// gaps, and its findings of one rule are reported once (analyzer/check/repeated_steps.h).
+enum class RepeatedStep : std::uint8_t { None, Helper, Test };
+
 // The condition of the path the fact is on (for facts reached only on some path) and its
 // provenance chain (nearest first) are the fact's own TrailRef, shared rather than copied.
 struct Finding : TrailRef {
@@ -53,6 +58,7 @@ struct Finding : TrailRef {
   // "compose", "devcontainer"; "" for a file): picks the remediation in that engine's terms.
   SharedText engine;
   SharedText label;  // describe(workload) as the message words it; "" for a file
+  RepeatedStep step = RepeatedStep::None;
   // Invariant 0 only: whose gap it is. A check sets it where it knows (the Problem's cause);
   // the runner fills in the rule's catalog `cause:` otherwise.
   std::optional<Cause> cause;

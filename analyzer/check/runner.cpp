@@ -9,6 +9,7 @@
 #include "analyzer/check/group.h"
 #include "analyzer/check/implied.h"
 #include "analyzer/check/registry.h"
+#include "analyzer/check/repeated_steps.h"
 #include "analyzer/check/same_place.h"
 #include "analyzer/check/suppress.h"
 #include "generated/rule_ids.h"
@@ -247,6 +248,7 @@ std::vector<Finding> run_checks(const Model& model, const Catalog& catalog, cons
   fold_reasons(out, catalog);
   merge_shared(out);
   merge_same_place(out);
+  fold_repeated_steps(out);
   drop_related_at_primary(out);
   return out;
 }
