@@ -84,6 +84,9 @@ void Evaluator::capture_output(const std::vector<EWord>& cmd, bool stdout_redire
   if (!concrete && b == "printf" && capture_lines(c, cmd, ctx, at)) return;
   if (!text) {
     c.known = false;
+    const SourceFile* file = repository_text_file(cmd);
+    if (file == nullptr) c.other_output = true;
+    if (c.repository_text == nullptr) c.repository_text = file;
     // Unknown, but known to come from the host's network: read by this command, by the
     // pipeline it ends, or printed from a value that was (`echo "${gw%.*}.0/24"`).
     std::vector<std::string> words;

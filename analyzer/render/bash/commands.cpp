@@ -72,10 +72,9 @@ const SyntaxTree* Evaluator::tree_for_source(const std::string& path_in, Locatio
     if (!in_repo) return nullptr;
     candidates.push_back(*in_repo);
   } else {
-    std::string dir = script_dir();
-    if (starts(path_in, dir + "/") || dir == ".") candidates.push_back(path_in);
-    candidates.push_back(dir == "." ? path_in : dir + "/" + path_in);
-    candidates.push_back(path_in);
+    const SourceFile* f = repository_file(path_in);
+    if (f == nullptr) return nullptr;
+    candidates.push_back(f->path);
   }
   for (const auto& c : candidates) {
     auto n = normalise_repo_path(c);

@@ -361,6 +361,10 @@ class Evaluator {
     // Lines whose text is not all known (capture_lines): a reader of lines can use them, a
     // `$(...)` split on blanks cannot.
     bool lines_only = false;
+    // The repository file whose text a text tool printed (awk, sed, cat... of a file of the
+    // tree), and whether anything else printed output that is not known.
+    const SourceFile* repository_text = nullptr;
+    bool other_output = false;
     // What the output was computed from, when that is the host's network (Word::host_network).
     std::string host_network;
   };
@@ -398,6 +402,8 @@ class Evaluator {
   void charge_bytes(std::size_t n, Location at);
   const SyntaxTree* tree_for_source(const std::string& path, Location at);
   std::string script_dir() const;
+  const SourceFile* repository_file(const std::string& path) const;  // repository_text.cpp
+  const SourceFile* repository_text_file(const std::vector<EWord>& cmd) const;
   std::string path_of(const SyntaxTree* tree) const;
 
   const SourceFile& file_;

@@ -38,11 +38,18 @@ TSNode last_command(TSNode n) {
 }
 
 // A command that prints its input escaped: `sed 's/[\/&]/\\&/g'` (each special character
-// after a backslash, for a sed replacement) or `printf %q` (for the shell).
+// after a backslash, for a sed replacement), `printf %q` (for the shell), or util-linux
+// `getopt`, which quotes each argument for `eval set -- "$(getopt ...)"` unless told not to.
 bool escaper(const std::vector<std::string>& words) {
   if (words.empty()) return false;
   const std::string b = base_name(words[0]);
   if (b == "printf") return words.size() > 1 && words[1].find("%q") != std::string::npos;
+  if (b == "getopt") {
+    return std::none_of(words.begin() + 1, words.end(), [](const std::string& w) {
+      return w == "-u" || w == "--unquoted" ||
+             (w.size() > 1 && w[0] == '-' && w[1] != '-' && w.find('u') != std::string::npos);
+    });
+  }
   if (b != "sed") return false;
   return std::any_of(words.begin() + 1, words.end(), [](const std::string& w) {
     return w.size() > 4 && w[0] == 's' && w[2] == '[' && w.find("\\\\&") != std::string::npos;
@@ -133,6 +140,9 @@ Value Evaluator::command_substitution(TSNode n, Ctx& ctx) {
              starts("uname") || starts("nproc") || starts("hostname") || starts("getconf") ||
              starts("basename") || starts("realpath") || starts("readlink")) {
     // Facts about the host, not input an outsider controls.
+  } else if (printed.repository_text != nullptr && !printed.other_output) {
+    // The repository's own text (repository_text.cpp): code under review, as a sourced file.
+    w.w.origin = "text of " + printed.repository_text->path;
   } else {
     taint_output(w, stmts, n, ctx);
   }
