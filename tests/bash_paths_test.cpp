@@ -225,6 +225,9 @@ TEST_CASE("source follows the script-directory idioms inside the tree", "[bash-p
           std::string(R"sh(. "$(dirname "$(readlink -f "$0")")/../lib/flags.sh")sh"),
           std::string(R"sh(source "$(realpath "$(dirname "$0")/../lib/flags.sh")")sh"),
           std::string(R"sh(here=${BASH_SOURCE[0]%/*}; source "$here/../lib/flags.sh")sh"),
+          // spec-kit's scripts (in nano-step's and kweaver's trees): an empty CDPATH first.
+          std::string(
+              R"sh(d="$(CDPATH="" cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"; source "$d/../lib/flags.sh")sh"),
       }) {
     DYNAMIC_SECTION(how) {
       set.files[0].bytes = "#!/bin/bash\n" + how + "\npodman run \"${agent_flags[@]}\" img\n";

@@ -65,7 +65,11 @@ std::optional<std::string> Evaluator::path_operand(TSNode cmd, Ctx& ctx, std::st
   if (ts_node_is_null(nm)) return std::nullopt;
   name = base_name(std::string(ctx.tree->slice(nm)));
   for (TSNode c : named_children(cmd)) {
-    if (is(c, K::command_name) || is(c, K::comment) || is(c, K::file_redirect)) continue;
+    // `CDPATH="" cd "$dir"`: a prefix assignment is the command's environment, not a path (and
+    // an empty CDPATH is how a script makes `cd` take its operand as written).
+    if (is(c, K::command_name) || is(c, K::comment) || is(c, K::file_redirect) ||
+        is(c, K::variable_assignment))
+      continue;
     Value v = expand_word(c, ctx);
     for (EWord& w : v.words()) words.push_back(std::move(w));
   }
