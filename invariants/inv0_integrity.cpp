@@ -66,6 +66,53 @@ std::set<Location> escape_hatch_words(const Model& model) {
   return out;
 }
 
+// Path cuts of one gap in one file (the same message, or one `topic`: a logging function whose
+// other argument lists were not rendered, at each of its 35 calls) are one finding at the first,
+// the others its related locations: a reader acts on the gap once.
+class PathCuts {
+ public:
+  // Whether `p` is another place of a gap already met (then it is taken in).
+  bool joins(const Problem& p) {
+    auto it = first_.find(key(p));
+    if (it == first_.end()) return false;
+    Finding& f = findings_[it->second];
+    f.related.push_back({p.at, p.message});
+    lines_[it->second].push_back(p.at.line);
+    return true;
+  }
+  void first(const Problem& p, Finding f) {
+    first_.emplace(key(p), findings_.size());
+    findings_.push_back(std::move(f));
+    lines_.emplace_back();
+  }
+  void emit(Findings& out) {
+    for (std::size_t i = 0; i < findings_.size(); ++i) {
+      Finding& f = findings_[i];
+      const auto& lines = lines_[i];
+      if (!lines.empty())
+        f.message += fmt::format(" (the same at {} more {} of this file{})", lines.size(),
+                                 lines.size() == 1 ? "place" : "places", at_lines(lines));
+      out.add(std::move(f));
+    }
+  }
+
+ private:
+  static std::pair<FileId, std::string> key(const Problem& p) {
+    return {p.at.file, p.topic.empty() ? p.message : p.topic};
+  }
+  static std::string at_lines(const std::vector<std::uint32_t>& lines) {
+    constexpr std::size_t kShown = 6;
+    std::string out = lines.size() == 1 ? ", at line " : ", at lines ";
+    for (std::size_t i = 0; i < lines.size() && i < kShown; ++i)
+      out += fmt::format("{}{}", i == 0 ? "" : ", ", lines[i]);
+    if (lines.size() > kShown) out += ", ...";
+    return out;
+  }
+  std::map<std::pair<FileId, std::string>, std::size_t> first_;
+  std::vector<Finding> findings_;
+  std::vector<std::vector<std::uint32_t>> lines_;
+};
+
 }  // namespace
 
 void check_integrity(const Model& model, Findings& out) {
@@ -85,10 +132,12 @@ void check_integrity(const Model& model, Findings& out) {
   // A file sourced by several scripts is evaluated once per script and records the same
   // problem each time: one place and one message is one gap.
   std::set<std::tuple<Location, ProblemKind, std::string_view>> seen;
+  PathCuts cuts;
   for (const Problem* pp : sorted) {
     const Problem& p = *pp;
     if (p.kind == ProblemKind::ArgvPartlyUnknown && hatches.count(p.at) > 0) continue;
     if (!seen.emplace(p.at, p.kind, p.message).second) continue;
+    if (p.kind == ProblemKind::PathCut && cuts.joins(p)) continue;
     Finding f;
     f.rule_id = rule_for(p.kind);
     f.message = p.message;
@@ -96,8 +145,13 @@ void check_integrity(const Model& model, Findings& out) {
     f.cause = p.cause;
     f.subject = model.files.path(p.at.file);
     f.fact_path = fmt::format("{}#{}", f.rule_id, ordinal[{p.at.file, p.kind}]++);
+    if (p.kind == ProblemKind::PathCut) {
+      cuts.first(p, std::move(f));
+      continue;
+    }
     out.add(std::move(f));
   }
+  cuts.emit(out);
 }
 
 }  // namespace sbr::inv

@@ -55,6 +55,10 @@ struct Problem {
   // catalog's `cause:`): a chart's own `fail` is the repository's, an unvendored dependency the
   // environment's, a template function the engine lacks sbreview's.
   std::optional<Cause> cause;
+  // What makes two path cuts of one file the same gap when their messages differ (the calls of
+  // one function whose other argument lists were not rendered, each naming its own path): ""
+  // when the message itself says it. Cuts of one gap are one finding (inv0_integrity.cpp).
+  std::string topic;
 };
 
 // Facts about the cluster that are not in manifests; declared in .sbreview.yaml.

@@ -107,7 +107,7 @@ class Evaluator {
                      TSNode n, Ctx& ctx);
   // Budgets of one path (path_budget.cpp): the path is cut and reported (SB0019), the rest of
   // the script goes on.
-  void cut_path(const std::string& what, Location at);
+  void cut_path(const std::string& what, Location at, std::string topic = "");
   bool calls_function(const std::vector<EWord>& argv) const;
   void run_function_variants(std::vector<ArgvVariant>& variants, CommandWords& cw,
                              const State& before, TSNode n, Ctx& ctx);

@@ -65,8 +65,10 @@ std::string when_text(const std::string& cond) {
 
 }  // namespace
 
-void Evaluator::cut_path(const std::string& what, Location at) {
-  out_.problems.push_back({ProblemKind::PathCut, what, at});
+void Evaluator::cut_path(const std::string& what, Location at, std::string topic) {
+  Problem p{ProblemKind::PathCut, what, at};
+  p.topic = std::move(topic);
+  out_.problems.push_back(std::move(p));
 }
 
 // Whether `argv` runs a function of the script (as run_words decides: wrappers peeled, not
@@ -98,7 +100,7 @@ void Evaluator::run_function_variants(std::vector<ArgvVariant>& variants, Comman
                          "a run for another path's arguments: only the default arguments were "
                          "rendered",
                          name, others.size()),
-             at);
+             at, fmt::format("nested argument lists of `{}`", name));
     return;
   }
   if (function_variant_runs_ + others.size() > limits_.max_function_variant_runs) {
@@ -107,7 +109,7 @@ void Evaluator::run_function_variants(std::vector<ArgvVariant>& variants, Comman
                          "default arguments were rendered",
                          name, others.size(), when_text(variants[others[0]].cond.text),
                          limits_.max_function_variant_runs),
-             at);
+             at, fmt::format("argument lists of `{}` past the bound", name));
     return;
   }
   std::vector<std::string> arg_vars;
