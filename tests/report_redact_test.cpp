@@ -88,6 +88,32 @@ TEST_CASE("redactor: a value that names or locates a secret is not the secret", 
   CHECK(secrets::is_secret_name("AWS_ACCESS_KEY_ID"));
 }
 
+TEST_CASE("redactor: a service binding Secret hides its password and uri and not its host",
+          "[report]") {
+  // bitnami's `*-svcbind-*` Secrets: one-word keys. Their host is the release's service name,
+  // and redacting it turned every object named after the release into `<redacted>-sharded`.
+  Model m;
+  const std::string obj = "Secret/default/release-name-mongodb-svcbind-root";
+  for (auto [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"host", "release-name-mongodb"},
+           {"port", "27017"},
+           {"type", "mongodb"},
+           {"username", "root-operator"},
+           {"password", "Zq81mongoPass"},
+           {"uri", "mongodb://root:Zq81mongoPass@release-name-mongodb:27017/admin"}})
+    m.cluster.data.push_back({obj, key, value, {}});
+  Redactor r(m);
+  CHECK(r("StatefulSet default/release-name-mongodb-sharded-configsvr") ==
+        "StatefulSet default/release-name-mongodb-sharded-configsvr");
+  CHECK(r("user root-operator") == "user root-operator");
+  CHECK(r("MONGODB_ROOT_PASSWORD=Zq81mongoPass") == "MONGODB_ROOT_PASSWORD=<redacted>");
+  CHECK(r("uri mongodb://root:Zq81mongoPass@release-name-mongodb:27017/admin") == "uri <redacted>");
+  CHECK(secrets::names_no_secret("host"));
+  CHECK(secrets::names_no_secret("username"));
+  CHECK_FALSE(secrets::names_no_secret("password"));
+  CHECK_FALSE(secrets::names_no_secret("token"));
+}
+
 TEST_CASE("redactor: overlapping secrets and multi-line values are covered whole", "[report]") {
   Redactor r(
       std::vector<std::string>{"secret-one", "one-two-three", "line-one-of-key\nline-two-of-key"});

@@ -106,12 +106,15 @@ bool flag_value(std::string_view value) {
 
 bool names_no_secret(std::string_view name) {
   static constexpr std::string_view kNotSecrets[] = {
-      "NAME",    "NAMES",  "REF",     "FILE",     "PATH", "DIR",  "SOCK", "SOCKET", "CMD",
-      "COMMAND", "REGION", "PROFILE", "ENDPOINT", "URL",  "HOST", "PORT", "TYPE",   "MODE"};
+      "NAME",   "NAMES", "REF",     "FILE",   "PATH",    "DIR",      "SOCK",
+      "SOCKET", "CMD",   "COMMAND", "REGION", "PROFILE", "ENDPOINT", "URL",
+      "HOST",   "PORT",  "TYPE",    "MODE",   "USERNAME"};
   std::string up = secret_upper(name);
+  // A name of one word is its last word: a service binding's Secret has `host`, `port`, `type`
+  // and `username` beside its `password` (bitnami's `*-svcbind-*`), and redacting its host
+  // `release-name-mongodb` mangled the name of every object named after it.
   std::size_t sep = up.find_last_of("_-.");
-  if (sep == std::string::npos) return false;
-  std::string_view last = std::string_view(up).substr(sep + 1);
+  std::string_view last = std::string_view(up).substr(sep == std::string::npos ? 0 : sep + 1);
   return std::find(std::begin(kNotSecrets), std::end(kNotSecrets), last) != std::end(kNotSecrets);
 }
 
