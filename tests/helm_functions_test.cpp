@@ -53,6 +53,10 @@ TEST_CASE("toYaml: natural key order, lists of maps, multi-line strings", "[helm
   CHECK(run("{{ toYaml .Values.l }}", "l: [{name: a, value: \"1\"}, {name: b}]") ==
         "- name: a\n  value: \"1\"\n- name: b");
   CHECK(run("{{ toYaml .Values }}", "s: \"line1\\nline2\\n\"") == "s: |\n  line1\n  line2");
+  // A multi-line string alone is a block scalar one step in, as libyaml writes a root literal
+  // (argo-cd's argocd-cm: `{{ $key }}: {{ $fmted | toYaml }}` then `nindent 2`).
+  CHECK(run("{{ toYaml .Values.s }}", "s: \"a: 1\\n  b: 2\\n\"") == "|\n  a: 1\n    b: 2");
+  CHECK(run("k: {{ toYaml .Values.s }}", "s: \"x\\ny\"") == "k: |-\n  x\n  y");
   CHECK(run("{{ toYaml .Values.missing }}") == "null");
   CHECK(run("{{ toYaml 3.5 }}|{{ toYaml \"x\" }}") == "3.5|x");
 }

@@ -77,6 +77,20 @@ void push_crds(const Chart& chart, const std::string& root, const std::string& p
   }
 }
 
+// Helm splits a template's output into documents with `(?:^|\s*\n)---\s*`, not with a YAML
+// parser: `---` at the start of a line ends a document whatever follows it. A `{{- end -}}`
+// that trims the blank lines around it leaves `---# Permission to ...` (cert-manager's
+// rbac.yaml), a separator and a comment for helm, and for a YAML parser a scalar that runs two
+// manifests into one. A blank after the marker makes it one for both; only that line's
+// columns move, and only in its comment.
+void separate_comment_markers(std::string& text) {
+  std::size_t k = 0;
+  while ((k = text.find("\n---#", k)) != std::string::npos) {
+    text.insert(k + 4, 1, ' ');
+    k += 5;
+  }
+}
+
 }  // namespace
 
 Rendering render_values(const Chart& pristine, const Value& values, const ChartSettings& settings) {
@@ -99,6 +113,7 @@ void push_streams(const Rendering& r, const Condition& condition, RenderOutput& 
     s.engine = "helm";
     s.condition = condition;
     s.text = "# Source: " + t.name + "\n" + t.out.text;
+    separate_comment_markers(s.text);
     s.map = map_of(t.out, Origin{Location{t.file->id, 1, 1}, {}, {}, StepRole::Template});
     s.omissions = omissions_of(t.out);
     if (only) s.replaces = *only;

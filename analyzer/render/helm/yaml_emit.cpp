@@ -147,7 +147,10 @@ class Emitter {
   void top(const Value& v) {
     if (nested_map(v)) return map(*v.map, 0, 0);
     if (v.is_list() && !v.list->empty()) return list(*v.list, 0, 0);
-    scalar(v, 0);
+    // A block scalar at the root is indented by the emitter's step, as under a key: libyaml
+    // starts the root at -1 and a literal's content one step in (`toYaml "a\nb\n"` is
+    // "|\n  a\n  b\n"; argo-cd's argocd-cm nests such values under keys with nindent).
+    scalar(v, 2);
     out += '\n';
   }
 
