@@ -270,4 +270,34 @@ TEST_CASE("a dependency not vendored: the parent renders with its own values for
                           "of a value that is not set") != std::string::npos);
 }
 
+TEST_CASE("a template that passes a dependency's missing value to a helper is the dependency's gap",
+          "[helm][chart]") {
+  // bitnami's jupyterhub: `include "common.images.image" (dict "imageRoot"
+  // .Values.postgresql.image ...)` with postgresql not vendored. The helper reads `.registry`
+  // of the nil and stops: the engine followed helm; the dependency's values.yaml is missing.
+  MemoryTree t;
+  t.add_file("hub/Chart.yaml",
+             "apiVersion: v2\nname: hub\nversion: 1.0.0\ndependencies:\n  - name: postgresql\n"
+             "    version: 16.x.x\n    repository: oci://registry-1.docker.io/bitnamicharts\n");
+  t.add_file("hub/values.yaml", "image:\n  registry: docker.io\n  repository: hub\n");
+  t.add_file("hub/templates/_images.tpl",
+             "{{- define \"hub.image\" -}}\n"
+             "{{ .imageRoot.registry }}/{{ .imageRoot.repository }}\n"
+             "{{- end -}}\n");
+  t.add_file("hub/templates/deployment.yaml",
+             "kind: Deployment\nspec:\n  image: {{ include \"hub.image\" (dict \"imageRoot\" "
+             ".Values.image) }}\n"
+             "  initImage: {{ include \"hub.image\" (dict \"imageRoot\" .Values.postgresql.image) "
+             "}}\n");
+  Rendered r = render_tree(t);
+  const Problem* stopped = nullptr;
+  for (const auto& p : r.out.problems)
+    if (p.message.find("template hub/templates/deployment.yaml") != std::string::npos) stopped = &p;
+  REQUIRE(stopped != nullptr);
+  CHECK(stopped->cause == Cause::Environment);
+  CHECK(stopped->message.find("it read .Values.postgresql.image, which is empty here (the "
+                              "dependency \"postgresql\"") != std::string::npos);
+  CHECK(stopped->message.find("nil pointer evaluating interface {}.registry") != std::string::npos);
+}
+
 }  // namespace helm_chart_features_test

@@ -274,10 +274,16 @@ Value Exec::fields(Value v, const std::vector<std::string>& names, std::vector<V
       return Value{};
     }
     if (v.is_nil()) throw RenderError("nil pointer evaluating interface {}." + name, at);
-    stand_in = stand_in || is_stand_in(v);
+    const bool from_stand_in = is_stand_in(v);
+    stand_in = stand_in || from_stand_in;
     if (!v.is_map())
       throw RenderError(fmt::format("can't evaluate field {} in type {}", name, type_name(v)), at);
     Value next = member(v, name);
+    if (from_stand_in && next.is_nil() && stand_ins_ != nullptr) {
+      std::string path;
+      for (std::size_t j = 0; j <= k; ++j) path += "." + names[j];
+      missing_key_ = StandInRead{at, path};
+    }
     if (placeholders_ && v.map.get() == release_ && is_upgrade_placeholder(name))
       note_placeholder("Release." + name);
     if (next.kind == Kind::Method) {

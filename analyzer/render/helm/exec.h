@@ -136,6 +136,10 @@ class Exec {
     stand_ins_ = maps;
     stand_in_read_ = first;
   }
+  // The last key read from those maps that is not there (`.Values.postgresql.image`: nil, and
+  // nothing said yet), for a failure right after it that the nil causes (a helper reading
+  // `.registry` of it).
+  const std::optional<StandInRead>& missing_stand_in_key() const { return missing_key_; }
 
   // Before a function builds a value of `bytes` (`what` names it in the message): throws past
   // kMaxValueBytes for the one value or kMaxBuiltBytes for the template file, and counts it.
@@ -213,6 +217,7 @@ class Exec {
   const Map* release_ = nullptr;  // the dot's .Release, whose IsUpgrade... are placeholders
   std::vector<std::string>* placeholders_ = nullptr;  // read by the guard pipeline under way
   std::optional<StandInRead>* stand_in_read_ = nullptr;
+  std::optional<StandInRead> missing_key_;
   static Value member(const Value& m, const std::string& name);
   bool is_stand_in(const Value& v) const;
   void note_stand_in(const std::vector<std::string>& names, std::size_t upto, const Location& at);

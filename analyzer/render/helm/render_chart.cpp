@@ -307,6 +307,16 @@ ChartRender render_chart(Chart& chart, const Value& values, const ChartSettings&
       Location at = e.at.valid() ? e.at : Location{u.file->id, 1, 1};
       if (!e.missing_define.empty() && !missing_near(u, chart).empty()) {
         blocked.push_back({u.name, e.missing_define, at});
+      } else if (const auto& read = stand_in ? stand_in : exec.missing_stand_in_key();
+                 read && e.cause != Cause::Repository) {
+        // It read a value the unvendored dependency would provide, then stopped: the gap is
+        // the dependency's, not the engine's (bitnami's jupyterhub passes
+        // `.Values.postgresql.image` to `common.images.image`, which reads `.registry`).
+        result.problems.push_back(
+            {ProblemKind::RenderFailed,
+             stopped_after_stand_in_message(u.name, chart.name, *read, error_in_words(e.what()),
+                                            e.at.line, missing_near(u, chart)),
+             at, Cause::Environment});
       } else {
         result.problems.push_back({ProblemKind::RenderFailed,
                                    failed_template_message(u.name, chart.name, e), at, e.cause});

@@ -74,6 +74,26 @@ std::string stand_in_message(const std::string& name, const std::string& chart,
       chart, read.path, name, whose);
 }
 
+std::string stopped_after_stand_in_message(const std::string& name, const std::string& chart,
+                                           const StandInRead& read, const std::string& error,
+                                           std::uint32_t line,
+                                           const std::vector<std::string>& missing) {
+  std::string one = dependency_read(read.path, missing);
+  std::string whose = one.empty() ? fmt::format(
+                                        "one of the dependencies \"{}\", which are not vendored in "
+                                        "charts/, would provide it",
+                                        fmt::join(missing, "\", \""))
+                                  : fmt::format(
+                                        "the dependency \"{}\", which is not vendored in charts/, "
+                                        "would provide it",
+                                        one);
+  return fmt::format(
+      "template {} of chart {} is not rendered: it read {}, which is empty here ({}), and then "
+      "stopped: {} (line {}). What the template would create is not known, the chart's other "
+      "templates are analysed; vendor the dependency (`helm dependency build`) to have it checked",
+      name, chart, read.path, whose, error, line);
+}
+
 std::string blocked_message(const std::string& chart, const std::vector<BlockedTemplate>& blocked,
                             const std::vector<std::string>& missing) {
   std::string deps = fmt::format("\"{}\"", fmt::join(missing, "\", \""));

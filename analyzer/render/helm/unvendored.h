@@ -23,6 +23,13 @@ std::vector<const Map*> stand_ins_of(const Chart& chart, const Value& values, in
 std::string stand_in_message(const std::string& name, const std::string& chart,
                              const StandInRead& read, const std::vector<std::string>& missing);
 
+// The finding for template `name` that read past them and then stopped with `error` at `line`
+// (a nil value passed on to a helper that reads a field of it): the dependency's gap.
+std::string stopped_after_stand_in_message(const std::string& name, const std::string& chart,
+                                           const StandInRead& read, const std::string& error,
+                                           std::uint32_t line,
+                                           const std::vector<std::string>& missing);
+
 // A template that includes a define no template of the chart has, while a dependency is not
 // vendored: most likely that dependency's helper (bitnami's `common.*`).
 struct BlockedTemplate {
