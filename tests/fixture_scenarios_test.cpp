@@ -62,6 +62,7 @@ TEST_CASE("scenario fixture trees report exactly what they annotate", "[fixtures
                           "claims/agentbox-drift",
                           "claims/platform-drift",
                           "claims/devbox-platforms",
+                          "claims/contrib-demo",
                           "claims/agent-layers",
                           "claims/evidence-outside",
                           "claims/property-drift",

@@ -31,4 +31,16 @@ bool test_path(std::string_view path) {
   return test_file_name(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+bool example_directory(std::string_view name) {
+  static constexpr std::array<std::string_view, 7> kDirs = {
+      "example", "examples", "contrib", "demo", "demos", "sample", "samples"};
+  const std::string n = lower(name);
+  return std::find(kDirs.begin(), kDirs.end(), n) != kDirs.end();
+}
+
+bool backup_copy(std::string_view name) {
+  return name.ends_with(".bak") || name.ends_with(".orig") || name.ends_with(".old") ||
+         name.ends_with("~");
+}
+
 }  // namespace sbr

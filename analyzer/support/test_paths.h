@@ -17,4 +17,12 @@ bool test_file_name(std::string_view name);
 // A path under a test directory, or a file named as a test.
 bool test_path(std::string_view path);
 
+// A directory of examples or contributed extras beside the product: `example`, `examples`,
+// `contrib`, `demo`, `demos`, `sample`, `samples` (case-insensitive). A README's claims are
+// about the product, not about a demo compose file in `contrib/`.
+bool example_directory(std::string_view name);
+
+// A copy kept beside a file that is not what runs: `*.bak`, `*.orig`, `*.old`, `*~`.
+bool backup_copy(std::string_view name);
+
 }  // namespace sbr

@@ -53,15 +53,20 @@ std::string project_dir(std::string_view doc_path) {
   return out;
 }
 
-// A project's test harness (tests/, e2e/, smoke/...) starts containers to test the product; a
-// README or a threat model speaks about the product. Such workloads are in a document's scope
-// only when it names them, or when the document lives in that tree itself.
-bool in_test_tree(std::string_view path, std::string_view base) {
+// A project's test harness (tests/, e2e/, smoke/...) starts containers to test the product, its
+// examples and contributed extras (examples/, contrib/, demo/) show other ways to run it, and a
+// backup copy (`bin/ai-run.bak`) is not what runs; a README or a threat model speaks about the
+// product. Such workloads are in a document's scope only when it names them, or when the
+// document lives in that tree itself.
+bool in_side_tree(std::string_view path, std::string_view base) {
   std::string_view rel = path.substr(std::min(path.size(), base.empty() ? 0 : base.size() + 1));
   std::vector<std::string> parts = path_components(rel);
-  if (!parts.empty()) parts.pop_back();  // the file itself
-  return std::any_of(parts.begin(), parts.end(),
-                     [](const std::string& p) { return test_directory(p); });
+  if (parts.empty()) return false;
+  if (backup_copy(parts.back())) return true;
+  parts.pop_back();  // the file itself
+  return std::any_of(parts.begin(), parts.end(), [](const std::string& p) {
+    return test_directory(p) || example_directory(p);
+  });
 }
 
 // "./deploy/", "deploy" -> "deploy"; ".." components resolved against `dir`.
@@ -279,11 +284,11 @@ DefaultScope by_default(const Workloads& ws, const Document& doc, std::string_vi
                         const std::string& base) {
   const Model& m = ws.m;
   std::set<std::size_t> in_folder, named_set;
-  const bool doc_in_tests = in_test_tree(path, "");
+  const bool doc_in_side_tree = in_side_tree(path, "");
   ws.within_dir(base, in_folder);
-  if (!doc_in_tests) {
+  if (!doc_in_side_tree) {
     std::erase_if(in_folder, [&](std::size_t i) {
-      return in_test_tree(m.files.path(m.workloads[i].object_from.at.file), base);
+      return in_side_tree(m.files.path(m.workloads[i].object_from.at.file), base);
     });
   }
   for (const DocMention& mention : doc.mentions) {
