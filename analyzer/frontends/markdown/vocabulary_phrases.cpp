@@ -42,9 +42,9 @@ std::string_view next_word(std::string_view text, std::size_t from) {
 bool network_object_follows(std::string_view text, std::size_t, std::size_t end) {
   std::string w = lower(next_word(text, end));
   return w.rfind("polic", 0) == 0 || w == "plugin" || w == "namespace" || w == "mode" ||
-         w == "rules" || w == "rule" || w.rfind("restrict", 0) == 0 ||
-         w.rfind("isolat", 0) == 0 || w.rfind("limit", 0) == 0 || w.rfind("filter", 0) == 0 ||
-         w.rfind("config", 0) == 0 || w.rfind("change", 0) == 0 || w == "setup";
+         w == "rules" || w == "rule" || w.rfind("restrict", 0) == 0 || w.rfind("isolat", 0) == 0 ||
+         w.rfind("limit", 0) == 0 || w.rfind("filter", 0) == 0 || w.rfind("config", 0) == 0 ||
+         w.rfind("change", 0) == 0 || w == "setup";
 }
 
 // "non-loopback", "binds every interface ... loopback": loopback is not what is bound.
