@@ -101,7 +101,12 @@ std::vector<const Workload*> judged(const Model& m, const Claim& claim) {
         (claim.paths == ClaimPaths::Every || launch.always() || !launch.needs_switch))
       out.push_back(&w);
   }
-  if (std::any_of(out.begin(), out.end(), [](const Workload* w) { return sandbox(*w); }))
+  // A gVisor, Kata or microVM boundary is what a sandbox runs in: the platform beside it (an
+  // installer DaemonSet, a proxy) is never its subject, even alone in the scope (kata's how-to
+  // "running Kata" named `kata-deploy`, the installer, and was contradicted by it).
+  const bool sandboxes_only = claim.form == ClaimForm::HardenedRuntime;
+  if (sandboxes_only ||
+      std::any_of(out.begin(), out.end(), [](const Workload* w) { return sandbox(*w); }))
     std::erase_if(out, [](const Workload* w) { return !sandbox(*w); });
   return out;
 }

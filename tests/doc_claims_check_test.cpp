@@ -214,6 +214,42 @@ TEST_CASE("a Kubernetes field is not judged against a launcher", "[doc-claims]")
   CHECK(nc[0]->message.find("no Kubernetes workload in the document's scope") != std::string::npos);
 }
 
+TEST_CASE("a runtime boundary is judged against sandboxes only and never the platform beside them",
+          "[doc-claims]") {
+  // kata's how-to: "running Kata" named `kata-deploy`, the installer DaemonSet, whose
+  // ServiceAccount patches nodes (untrusted-input): it was the contradiction.
+  MemoryTree t;
+  t.add_file(
+      "deploy/kata-deploy.yaml",
+      "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: kata-deploy-sa\n"
+      "  namespace: kube-system\n---\n"
+      "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n"
+      "  name: kata-deploy-role\nrules:\n  - apiGroups: [\"\"]\n"
+      "    resources: [\"nodes\"]\n    verbs: [\"get\", \"patch\"]\n---\n"
+      "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n"
+      "  name: kata-deploy-rb\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n"
+      "  kind: ClusterRole\n  name: kata-deploy-role\nsubjects:\n"
+      "  - kind: ServiceAccount\n    name: kata-deploy-sa\n    namespace: kube-system\n"
+      "---\n"
+      "apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: kata-deploy\n"
+      "  namespace: kube-system\nspec:\n  selector:\n    matchLabels: {name: kata-deploy}\n"
+      "  template:\n    metadata:\n      labels: {name: kata-deploy}\n    spec:\n"
+      "      serviceAccountName: kata-deploy-sa\n      containers:\n"
+      "        - name: kube-kata\n          image: quay.io/kata-containers/kata-deploy:3.2.0\n");
+  t.add_file(
+      "docs/how-to/run-with-kata.md",
+      "# Run a pod with Kata\n\nInstall `kata-deploy` first. Pods that select the runtime class "
+      "run in a Kata VM.\n");
+  Run r = check(t);
+  CHECK(r.of("SB1100").empty());
+  CHECK(r.of("SB1101").empty());
+  // The claim was read and judged: with no sandbox in its scope, it cannot be checked.
+  auto nc = r.of("SB0032");
+  REQUIRE(nc.size() == 1);
+  CHECK(nc[0]->message.find("claims \"run in a Kata\", which cannot be checked") !=
+        std::string::npos);
+}
+
 TEST_CASE("a conditional or hedged claim is a note, a negated one is nothing", "[doc-claims]") {
   MemoryTree t;
   t.add_file("run.sh", launcher(""));
