@@ -108,6 +108,11 @@ TEST_CASE("redactor: a service binding Secret hides its password and uri and not
   CHECK(r("user root-operator") == "user root-operator");
   CHECK(r("MONGODB_ROOT_PASSWORD=Zq81mongoPass") == "MONGODB_ROOT_PASSWORD=<redacted>");
   CHECK(r("uri mongodb://root:Zq81mongoPass@release-name-mongodb:27017/admin") == "uri <redacted>");
+  // A test's canary and a fake key say they are not real; a real key's name says nothing such.
+  CHECK_FALSE(secrets::is_secret_name("CANARY_TOKEN"));
+  CHECK_FALSE(secrets::is_secret_name("FAKE_API_KEY"));
+  CHECK(secrets::is_secret_name("CANARYTOKEN_API_KEY"));
+  CHECK(secrets::is_secret_name("TOKEN"));
   CHECK(secrets::names_no_secret("host"));
   CHECK(secrets::names_no_secret("username"));
   CHECK_FALSE(secrets::names_no_secret("password"));

@@ -17,7 +17,8 @@ bool flag_value(std::string_view value);
 
 // A name whose last word says what its value is, and that it is not the secret: SECRET_NAME
 // (a Secret object's name), PASSWORD_FILE (a path), SECRET_KEY_CMD (a command), MONGODB_HOST,
-// AWS_DEFAULT_REGION, SSH_AUTH_SOCK. `_`, `-` and `.` separate words (a ConfigMap's
+// AWS_DEFAULT_REGION, SSH_AUTH_SOCK; or whose first word says the value is not a real one
+// (CANARY_TOKEN, FAKE_API_KEY, DUMMY_PASSWORD). `_`, `-` and `.` separate words (a ConfigMap's
 // `api-key-secret-name`). is_secret_name and has_secret_word both defer to it.
 bool names_no_secret(std::string_view name);
 
