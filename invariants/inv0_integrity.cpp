@@ -8,6 +8,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "analyzer/support/strings.h"
 #include "generated/rule_ids.h"
 #include "invariants/common.h"
 #include "invariants/modules.h"
@@ -90,7 +91,7 @@ class PathCuts {
       Finding& f = findings_[i];
       const auto& lines = lines_[i];
       if (!lines.empty())
-        f.message += fmt::format(" (the same at {} more {} of this file{})", lines.size(),
+        f.message += fmt::format(" (the same at {} more {} of this file, {})", lines.size(),
                                  lines.size() == 1 ? "place" : "places", at_lines(lines));
       out.add(std::move(f));
     }
@@ -99,14 +100,6 @@ class PathCuts {
  private:
   static std::pair<FileId, std::string> key(const Problem& p) {
     return {p.at.file, p.topic.empty() ? p.message : p.topic};
-  }
-  static std::string at_lines(const std::vector<std::uint32_t>& lines) {
-    constexpr std::size_t kShown = 6;
-    std::string out = lines.size() == 1 ? ", at line " : ", at lines ";
-    for (std::size_t i = 0; i < lines.size() && i < kShown; ++i)
-      out += fmt::format("{}{}", i == 0 ? "" : ", ", lines[i]);
-    if (lines.size() > kShown) out += ", ...";
-    return out;
   }
   std::map<std::pair<FileId, std::string>, std::size_t> first_;
   std::vector<Finding> findings_;

@@ -7,24 +7,14 @@
 #include <tuple>
 
 #include "analyzer/check/group.h"
+#include "analyzer/support/strings.h"
 
 namespace sbr {
 namespace {
 
-// Lines named in a message; the related locations list every one.
-constexpr std::size_t kLinesInMessage = 6;
-
 std::string kind_words(RepeatedStep s, std::size_t n) {
   if (s == RepeatedStep::Test) return n == 1 ? "test launch" : "test launches";
   return n == 1 ? "helper step" : "helper steps";
-}
-
-std::string lines_of(const std::vector<std::uint32_t>& lines) {
-  std::string out;
-  for (std::size_t i = 0; i < lines.size() && i < kLinesInMessage; ++i)
-    out += fmt::format("{}{}", i == 0 ? "" : ", ", lines[i]);
-  if (lines.size() > kLinesInMessage) out += ", ...";
-  return out;
 }
 
 }  // namespace
@@ -47,8 +37,8 @@ void fold_repeated_steps(std::vector<Finding>& findings) {
   }
   for (const auto& [i, lines] : joined) {
     Finding& f = findings[i];
-    f.message += fmt::format(" (the same in {} more {} of this file, at lines {})", lines.size(),
-                             kind_words(f.step, lines.size()), lines_of(lines));
+    f.message += fmt::format(" (the same in {} more {} of this file, {})", lines.size(),
+                             kind_words(f.step, lines.size()), at_lines(lines));
   }
   erase_marked(findings, drop);
 }

@@ -66,4 +66,13 @@ std::string shorten(std::string_view s, std::size_t max) {
   return std::string(head_chars(s, max > 3 ? max - 3 : 0)) + "...";
 }
 
+std::string at_lines(const std::vector<std::uint32_t>& lines) {
+  constexpr std::size_t kShown = 6;
+  std::string out = lines.size() == 1 ? "at line " : "at lines ";
+  for (std::size_t i = 0; i < lines.size() && i < kShown; ++i)
+    out += (i == 0 ? "" : ", ") + std::to_string(lines[i]);
+  if (lines.size() > kShown) out += ", ...";
+  return out;
+}
+
 }  // namespace sbr

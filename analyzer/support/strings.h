@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,5 +38,9 @@ std::string_view head_chars(std::string_view s, std::size_t max);
 
 // `s` when it has at most `max` bytes; else head_chars(s, max - 3), then "...".
 std::string shorten(std::string_view s, std::size_t max);
+
+// "at line 12" or "at lines 12, 40, 95" (the first six, then "..."): the other places a folded
+// finding stands for, as its message names them.
+std::string at_lines(const std::vector<std::uint32_t>& lines);
 
 }  // namespace sbr

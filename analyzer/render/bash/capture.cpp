@@ -114,8 +114,7 @@ bool Evaluator::capture_lines(Capture& c, const std::vector<EWord>& cmd, const C
   if (f + 1 >= cmd.size() || cmd[f].w.symbolic || cmd[f].w.text != "%s\\n") return false;
   for (std::size_t k = f + 1; k < cmd.size(); ++k) {
     const EWord& w = cmd[k];
-    if (w.w.symbolic && (w.w.text.empty() || !w.w.unknown_parts.empty())) return false;
-    if (w.w.text.find('\n') != std::string::npos) return false;
+    if (!shows_its_text(w) || w.w.text.find('\n') != std::string::npos) return false;
   }
   for (std::size_t k = f + 1; k < cmd.size(); ++k) {
     EWord line = cmd[k];

@@ -123,17 +123,6 @@ std::string binary_operator(TSNode n, TSNode l, TSNode r, const Ctx& ctx) {
   return {};
 }
 
-// `[[ "$dir" == "$HOME"/* ]]` with dir=$HOME/.pi: both start with the operator's HOME, whatever
-// it is, and the quoted variable is literal in the pattern, so the test is the rests' (`/.pi`
-// against `/*`). The rests, or nullopt when the words are not of one such variable.
-std::optional<std::pair<std::string, std::string>> same_host_variable(const EWord& a,
-                                                                      const EWord& b) {
-  auto sa = host_variable_split(a);
-  auto sb = host_variable_split(b);
-  if (!sa || !sb || sa->first != sb->first) return std::nullopt;
-  return std::make_pair(sa->second, sb->second);
-}
-
 // `x OP y` on concrete values; nullopt when the operator or the operands are not understood.
 std::optional<bool> compare(const std::string& op, const std::string& x, const std::string& y) {
   // [[ x == pattern ]] and !=: a glob on the right (fnmatch, as bash's own matcher is).

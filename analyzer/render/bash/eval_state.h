@@ -1,6 +1,7 @@
 // What the bash evaluator carries along a path (evaluator.h): the shell's state (variables,
 // functions, positional parameters, options, traps) and the context of the command being
-// evaluated (its path condition, how its status is used, the tree it is read from).
+// evaluated (its path condition, how its status is used, the tree it is read from), and what a
+// substitution captures of what it prints.
 #pragma once
 
 #include <map>
@@ -80,5 +81,22 @@ struct Ctx {
 
 State merge_states(State a, State b, const Condition& ca, const Condition& cb, bool a_default,
                    bool a_tagged = false);
+
+// What `echo`/`printf` print inside a `$(...)` or `<(...)` (capture.cpp).
+struct Capture {
+  // What was printed on every path: each alternative the pieces printed on it, in order,
+  // each with the place of the statement that printed it.
+  Value out;
+  bool known = true;  // false once anything else wrote to the captured output
+  // Lines whose text is not all known (capture_lines): a reader of lines can use them, a
+  // `$(...)` split on blanks cannot.
+  bool lines_only = false;
+  // The repository file whose text a text tool printed (awk, sed, cat... of a file of the
+  // tree), and whether anything else printed output that is not known.
+  const SourceFile* repository_text = nullptr;
+  bool other_output = false;
+  // What the output was computed from, when that is the host's network (Word::host_network).
+  std::string host_network;
+};
 
 }  // namespace sbr::bash

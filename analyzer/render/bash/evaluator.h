@@ -352,22 +352,6 @@ class Evaluator {
   [[noreturn]] void abort_budget(const std::string& what, Location at);
   // What abort_budget says of a script or sourced file past RenderLimits::max_script_bytes.
   std::string script_too_large(std::size_t bytes) const;
-  // What `echo`/`printf` print inside a `$(...)` or `<(...)` (capture.cpp).
-  struct Capture {
-    // What was printed on every path: each alternative the pieces printed on it, in order,
-    // each with the place of the statement that printed it.
-    Value out;
-    bool known = true;  // false once anything else wrote to the captured output
-    // Lines whose text is not all known (capture_lines): a reader of lines can use them, a
-    // `$(...)` split on blanks cannot.
-    bool lines_only = false;
-    // The repository file whose text a text tool printed (awk, sed, cat... of a file of the
-    // tree), and whether anything else printed output that is not known.
-    const SourceFile* repository_text = nullptr;
-    bool other_output = false;
-    // What the output was computed from, when that is the host's network (Word::host_network).
-    std::string host_network;
-  };
   void capture_output(const std::vector<EWord>& cmd, bool stdout_redirected, const Ctx& ctx,
                       const Provenance& at);
   void capture_piece(Capture& c, EWord piece, const Ctx& ctx);

@@ -39,19 +39,16 @@ std::string remove_affix(const std::string& s, const std::string& pat, const std
 // False (nothing done) unless both are such words and the pattern matches.
 bool remove_host_variable_prefix(EWord& w, const EWord& pat, const std::string& op) {
   if (op[0] != '#') return false;
-  auto sw = host_variable_split(w);
-  auto sp = host_variable_split(pat);
-  if (!sw || !sp || sw->first != sp->first) return false;
-  const std::string& rest = sw->second;
-  for (std::size_t len = 0; len <= rest.size(); ++len) {
-    if (!glob_match(sp->second, std::string_view(rest).substr(0, len))) continue;
-    w.w.text = remove_affix(rest, sp->second, op);
-    w.w.symbolic = false;
-    w.w.origin.clear();
-    w.w.identity.clear();
-    return true;
-  }
-  return false;
+  auto rests = same_host_variable(w, pat);
+  if (!rests) return false;
+  const auto& [rest, pattern] = *rests;
+  std::string removed = remove_affix(rest, pattern, op);
+  if (removed == rest && !glob_match(pattern, "")) return false;  // no prefix matched
+  w.w.text = std::move(removed);
+  w.w.symbolic = false;
+  w.w.origin.clear();
+  w.w.identity.clear();
+  return true;
 }
 
 bool parameter_empty(const std::vector<EWord>& vals) {

@@ -26,6 +26,12 @@ std::vector<EWord> split_fields(const EWord& w, const std::string& ifs = " \t\n"
 // The lines of a known input, each keeping the place of the word it starts in (the statement
 // that printed it, the heredoc body). A final line without a newline is a line too.
 std::vector<EWord> split_lines(const std::vector<EWord>& input);
+// Whether the word's text stands for all of it: known, or an operator's own variable kept as
+// `$HOME/.x` with no unknown part. Where its lines end is then known (capture.cpp's
+// `printf '%s\n'` output, read back by read_builtin.cpp); an unknown with no text may hold any.
+inline bool shows_its_text(const EWord& w) {
+  return !w.w.symbolic || (!w.w.text.empty() && w.w.unknown_parts.empty());
+}
 // What `printf FORMAT ARGS...` prints (cmd[0] is printf) with %s, %d, %%, \n, \t and \\, the
 // format reused while arguments remain, as printf does; nullopt for any other directive
 // (capture.cpp).

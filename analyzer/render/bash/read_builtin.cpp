@@ -4,6 +4,7 @@
 // An unknown input leaves symbolic values that say where they were read from.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <string>
@@ -60,10 +61,7 @@ bool all_known(const std::vector<EWord>& input) {
 // Lines whose unknown values each fill a line of their own (`printf '%s\n' "$HOME/.x"`,
 // capture.cpp): where each line ends is known, what is on it may not be.
 bool lines_known(const std::vector<EWord>& input) {
-  if (input.empty()) return false;
-  for (const EWord& w : input)
-    if (w.w.symbolic && (w.w.text.empty() || !w.w.unknown_parts.empty())) return false;
-  return true;
+  return !input.empty() && std::all_of(input.begin(), input.end(), shows_its_text);
 }
 
 }  // namespace

@@ -101,6 +101,9 @@ void join_unknown_parts(EWord& a, const EWord& b) {
   }
 }
 
+namespace {
+
+// `$HOME/.pi` -> {"$HOME", "/.pi"}: a host variable's placeholder and the known text after it.
 std::optional<std::pair<std::string, std::string>> host_variable_split(const EWord& x) {
   if (!x.w.symbolic || !x.w.unknown_parts.empty() || !x.w.origin.starts_with("env ")) {
     return std::nullopt;
@@ -114,6 +117,16 @@ std::optional<std::pair<std::string, std::string>> host_variable_split(const EWo
       !rest.empty() && (std::isalnum(static_cast<unsigned char>(rest[0])) || rest[0] == '_');
   if (name_goes_on || rest.find('$') != std::string::npos) return std::nullopt;
   return std::make_pair(placeholder, std::move(rest));
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, std::string>> same_host_variable(const EWord& a,
+                                                                      const EWord& b) {
+  auto sa = host_variable_split(a);
+  auto sb = host_variable_split(b);
+  if (!sa || !sb || sa->first != sb->first) return std::nullopt;
+  return std::make_pair(std::move(sa->second), std::move(sb->second));
 }
 
 }  // namespace sbr::bash

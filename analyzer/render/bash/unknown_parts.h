@@ -21,10 +21,11 @@ std::vector<UnknownPart> unknown_parts_of(const EWord& x);
 // then `b`'s follow at the end of `a`'s text, at most kMaxUnknownParts in all.
 void join_unknown_parts(EWord& a, const EWord& b);
 
-// A word that is one of the operator's own variables followed by known text (`$HOME/.pi`:
-// HOME, PWD, USER... stay `$NAME` in the text, docs/bash-evaluation.md): {"$HOME", "/.pi"}.
-// Two such words of the same variable hold the same value there, so a test or a pattern
-// operator that compares them decides on the known rest.
-std::optional<std::pair<std::string, std::string>> host_variable_split(const EWord& x);
+// Two words that start with the same one of the operator's own variables followed by known
+// text (`$HOME/.pi` and `"$HOME"/*`: HOME, PWD, USER... stay `$NAME` in a word's text,
+// docs/bash-evaluation.md): their known rests ({"/.pi", "/*"}), on which a test or a pattern
+// operator that compares them decides, whatever the variable holds. nullopt otherwise.
+std::optional<std::pair<std::string, std::string>> same_host_variable(const EWord& a,
+                                                                      const EWord& b);
 
 }  // namespace sbr::bash

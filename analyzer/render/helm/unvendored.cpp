@@ -56,42 +56,43 @@ std::string dependency_read(const std::string& path, const std::vector<std::stri
   return std::find(missing.begin(), missing.end(), key) != missing.end() ? key : std::string{};
 }
 
+namespace {
+
+// Whose values.yaml `read` needed: the one dependency its path names, else any of `missing`.
+std::string provider_of(const StandInRead& read, const std::vector<std::string>& missing) {
+  std::string one = dependency_read(read.path, missing);
+  if (!one.empty()) {
+    return fmt::format(
+        "the dependency \"{}\", which is not vendored in charts/, would provide it from its "
+        "values.yaml",
+        one);
+  }
+  return fmt::format(
+      "one of the dependencies \"{}\", which are not vendored in charts/, would provide it "
+      "from its values.yaml",
+      fmt::join(missing, "\", \""));
+}
+
+}  // namespace
+
 std::string stand_in_message(const std::string& name, const std::string& chart,
                              const StandInRead& read, const std::vector<std::string>& missing) {
-  std::string one = dependency_read(read.path, missing);
-  std::string whose = one.empty() ? fmt::format(
-                                        "one of the dependencies \"{}\", which are not vendored in "
-                                        "charts/, would provide it from its values.yaml",
-                                        fmt::join(missing, "\", \""))
-                                  : fmt::format(
-                                        "the dependency \"{}\" is not vendored in charts/, and its "
-                                        "values.yaml would provide it",
-                                        one);
   return fmt::format(
       "chart {} is rendered with {} empty here (first read in rendering template {}): {}. "
       "The template's objects are analysed as rendered; what the dependency's values would "
       "change in them is not known",
-      chart, read.path, name, whose);
+      chart, read.path, name, provider_of(read, missing));
 }
 
 std::string stopped_after_stand_in_message(const std::string& name, const std::string& chart,
                                            const StandInRead& read, const std::string& error,
                                            std::uint32_t line,
                                            const std::vector<std::string>& missing) {
-  std::string one = dependency_read(read.path, missing);
-  std::string whose = one.empty() ? fmt::format(
-                                        "one of the dependencies \"{}\", which are not vendored in "
-                                        "charts/, would provide it",
-                                        fmt::join(missing, "\", \""))
-                                  : fmt::format(
-                                        "the dependency \"{}\", which is not vendored in charts/, "
-                                        "would provide it",
-                                        one);
   return fmt::format(
       "template {} of chart {} is not rendered: it read {}, which is empty here ({}), and then "
       "stopped: {} (line {}). What the template would create is not known, the chart's other "
       "templates are analysed; vendor the dependency (`helm dependency build`) to have it checked",
-      name, chart, read.path, whose, error, line);
+      name, chart, read.path, provider_of(read, missing), error, line);
 }
 
 std::string blocked_message(const std::string& chart, const std::vector<BlockedTemplate>& blocked,
